@@ -1,0 +1,39 @@
+"""The one error a record can raise: it names the hand, the event and the rule in plain words."""
+from __future__ import annotations
+
+
+class RecordError(ValueError):
+    """A match record that breaks a rule, or cannot be read.
+
+    `hand` and `event` are 0-based indexes into the record (None where the problem is the
+    record as a whole, or a hand as a whole); the message says which rule, in words.
+    """
+
+    def __init__(self, message: str, hand: int | None = None, event: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hand = hand
+        self.event = event
+
+    def at(self, hand: int | None = None, event: int | None = None) -> RecordError:
+        """The same error, placed in the record (only fills in what is not known yet)."""
+        return RecordError(
+            self.message,
+            self.hand if self.hand is not None else hand,
+            self.event if self.event is not None else event,
+        )
+
+    def where(self) -> str:
+        parts = []
+        if self.hand is not None:
+            parts.append(f"hand {self.hand}")
+        if self.event is not None:
+            parts.append(f"event {self.event}")
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        where = self.where()
+        return f"{where}: {self.message}" if where else self.message
+
+    def to_dict(self) -> dict[str, object]:
+        return {"error": self.message, "hand": self.hand, "event": self.event}

@@ -1,0 +1,647 @@
+"""One hand: whose turn it is, what each play counts, when the hand ends and what is left.
+
+A hand is replayed event by event (GAME_RECORD.md). `apply` checks an event completely
+before it changes anything, so a refused event leaves the hand exactly as it was.
+
+Two kinds of record meet here. With a `deal` the hand is *full information*: every tile in
+every hand is known, a pass or a draw is checked against what the player held (must-play),
+and the pips left at the end follow by themselves. Without one it is *observed*: what a
+camera or a scorer at the table sees. Then the hand tracks how many tiles each player
+holds, infers passes from a play by a later seat, and checks what players reveal at the
+end against everything seen before.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from .errors import RecordError
+from .layout import ENDS, End, Layout
+from .tiles import DOUBLES, FULL_SET, Tile, parse_halves
+from .variants import HandOutcome, Rules
+
+EVENT_TYPES = ("play", "pass", "draw", "reveal", "pips", "adjust")
+
+
+@dataclass(frozen=True, slots=True)
+class LeadRule:
+    """Who must lead a hand and with what, as far as the rules decide it."""
+
+    seat: int | None = None  # None: the table chose (the record or the first play says)
+    tile: Tile | None = None  # a tile that must be led (6-6; the highest double)
+    doubles_only: bool = False  # `cross`: the lead is a double
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    event: int
+    side: int
+    points: int
+    reason: str
+
+
+@dataclass(slots=True)
+class _Pass:
+    event: int
+    layout: Layout | None  # a snapshot, kept in observed hands to check reveals later
+
+
+class Hand:
+    """The state of one hand. Build it with `Hand(rules, ...)`; feed it events with `apply`."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        lead_rule: LeadRule,
+        *,
+        leader: int | None = None,
+        deal: list[list[Tile]] | None = None,
+        active: Iterable[int] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.active: tuple[int, ...] = tuple(range(rules.players) if active is None else active)
+        self.layout = Layout(rules.layout_rules())
+        self.full = deal is not None
+        self.lead_rule = lead_rule
+        self.leader = leader if leader is not None else lead_rule.seat
+        self.turn: int | None = self.leader
+        n = rules.players
+        size = rules.hand_size
+        self.counts = [size if s in self.active else 0 for s in range(n)]
+        if rules.variant.leftovers == "boneyard":
+            self.boneyard = len(FULL_SET) - size * n
+        else:
+            self.boneyard = 0
+        # Full information: every hand and the boneyard. Observed: tiles known to be held
+        # (drawn in sight), so that a tile is never in two places. Eliminated players (`cross`)
+        # hold nothing: their share of the set is put aside.
+        self.held: list[set[Tile]] = [
+            set(deal[s]) if deal is not None and s in self.active else set() for s in range(n)
+        ]
+        self.boneyard_tiles: set[Tile] | None = None
+        if deal is not None and rules.variant.leftovers == "boneyard":
+            dealt = set().union(*self.held)
+            self.boneyard_tiles = {t for t in FULL_SET if t not in dealt}
+        self.on_table: dict[Tile, int] = {}  # tile -> event that played it
+        self.passes_in_row = 0
+        self.passes: list[list[_Pass]] = [[] for _ in range(n)]
+        self.must_play: tuple[int, Tile] | None = None
+        self.end: str | None = None  # "out", "blocked" or "target"
+        self.out_seat: int | None = None
+        self.out_with_double = False
+        self.revealed: list[int | None] = [None] * n  # event that revealed a seat's tiles or pips
+        self.revealed_tiles: dict[int, set[Tile]] = {}
+        self.pips: list[int | None] = [None] * n
+        self.plays: list[dict[str, Any]] = []
+        self.inferred_passes: list[dict[str, int]] = []
+        self.adjustments: list[Adjustment] = []
+        self.events = 0
+        if self.full:
+            self._fill_pips_if_over()
+
+    # -- reading the state --------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.end is not None
+
+    def next_seat(self, seat: int) -> int:
+        i = self.active.index(seat)
+        return self.active[(i + 1) % len(self.active)]
+
+    def playable(self, seat: int) -> list[tuple[Tile, End | None]]:
+        """Every legal play of a seat whose hand is known (full information), one per distinct end."""
+        if not self.layout.placements:
+            return [(t, None) for t in sorted(self.held[seat]) if self._lead_allowed(t)]
+        if self.must_play is not None:
+            tile = self.must_play[1]
+            return [(tile, e) for e in self.layout.distinct_fits(tile)]
+        return [(t, e) for t in sorted(self.held[seat]) for e in self.layout.distinct_fits(t)]
+
+    def can_play(self, seat: int) -> bool:
+        ends = self.layout.open_ends()
+        values = set(ends.values())
+        for tile in self.held[seat]:
+            if (tile.low in values or tile.high in values) and self.layout.fits(tile):
+                return True
+        return False
+
+    def outcome(self) -> HandOutcome | None:
+        """How the hand ended, once it ended with a winner decided; None before that."""
+        if self.end not in ("out", "blocked"):
+            return None
+        return HandOutcome(
+            rules=self.rules,
+            winner=self.winner(),
+            out_seat=self.out_seat,
+            out_with_double=self.out_with_double,
+            pips=tuple(self.pips),
+            active=self.active,
+        )
+
+    def winner(self) -> int | None:
+        """The side that won the hand; None for a tie, or a blocked hand whose pips are not all known."""
+        if self.end == "out":
+            assert self.out_seat is not None
+            return self.rules.side_of(self.out_seat)
+        if self.end != "blocked":
+            return None
+        if any(self.pips[s] is None for s in self.active):
+            return None
+        rules = self.rules
+        totals: dict[int, int] = {}
+        for seat in self.active:
+            side = rules.side_of(seat)
+            totals[side] = totals.get(side, 0) + self.pips[seat]  # type: ignore[operator]
+        lowest = min(totals.values())
+        best = [side for side, total in totals.items() if total == lowest]
+        if len(best) == 1:
+            return best[0]
+        if rules.tie == "leading_team_wins" and self.leader is not None:
+            leading = rules.side_of(self.leader)
+            if leading in best:
+                return leading
+        return None
+
+    def missing_pips(self) -> list[int]:
+        """Seats whose pips the end of this hand still needs (observed records)."""
+        return [s for s in self.active if self.pips[s] is None] if self.end in ("out", "blocked") else []
+
+    # -- events -------------------------------------------------------------------------------
+
+    def apply(self, event: object, index: int | None = None) -> dict[str, Any] | Adjustment | None:
+        """Check and apply one event. Returns the play's answer row, an Adjustment, or None."""
+        index = self.events if index is None else index
+        if not isinstance(event, dict):
+            raise RecordError("an event must be a JSON object with a 'type'", event=index)
+        kind = event.get("type")
+        if kind not in EVENT_TYPES:
+            raise RecordError(
+                f"unknown event type {kind!r} (GAME_RECORD.md knows {', '.join(EVENT_TYPES)})", event=index
+            )
+        try:
+            result = getattr(self, f"_{kind}")(event, index)
+        except RecordError as error:
+            raise error.at(event=index) from None
+        self.events = index + 1
+        return result
+
+    def _seat(self, event: dict[str, Any], field: str = "seat") -> int:
+        seat = event.get(field)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.rules.players:
+            raise RecordError(f"{event['type']} needs '{field}', a seat from 0 to {self.rules.players - 1}, not {seat!r}")
+        if seat not in self.active:
+            raise RecordError(f"seat {seat} is out of the match (eliminated) and takes no part in this hand")
+        return seat
+
+    def _tile(self, event: dict[str, Any], field: str = "tile") -> tuple[Tile, tuple[int, int]]:
+        try:
+            halves = parse_halves(event.get(field))
+        except ValueError as error:
+            raise RecordError(f"{event['type']}: {error}") from None
+        return Tile.of(*halves), halves
+
+    def _not_playing(self, what: str) -> None:
+        if self.end is not None:
+            raise RecordError(f"{what} after the end of the hand ({self._end_words()})")
+
+    def _end_words(self) -> str:
+        if self.end == "out":
+            return f"seat {self.out_seat} went out"
+        if self.end == "blocked":
+            return "the hand was blocked"
+        return "the match was won during it"
+
+    def _where_is(self, tile: Tile, seat: int) -> str | None:
+        """Why `seat` cannot have `tile`, if it cannot."""
+        if tile in self.on_table:
+            return f"{tile} is already on the table (played at event {self.on_table[tile]})"
+        for other in range(self.rules.players):
+            if other != seat and tile in self.held[other]:
+                return f"{tile} is in seat {other}'s hand"
+        if self.full and tile not in self.held[seat]:
+            if self.boneyard_tiles is not None and tile in self.boneyard_tiles:
+                return f"seat {seat} does not hold {tile} (it is in the boneyard)"
+            return f"seat {seat} does not hold {tile}"
+        return None
+
+    def _infer_passes(self, seat: int, index: int) -> list[int]:
+        """Seats skipped between whose turn it was and `seat`: they passed. Checked, not applied."""
+        assert self.turn is not None
+        skipped: list[int] = []
+        current = self.turn
+        while current != seat:
+            self._check_pass(current, inferred_by=index)
+            skipped.append(current)
+            current = self.next_seat(current)
+        if self.passes_in_row + len(skipped) >= len(self.active):
+            raise RecordError(
+                f"seat {seat} cannot play: every other seat passed since the last tile, so the hand was already blocked"
+            )
+        return skipped
+
+    def _check_pass(self, seat: int, inferred_by: int | None = None) -> None:
+        said = f"seat {seat} passed" if inferred_by is None else (
+            f"seat {seat} must have passed (a later seat played at event {inferred_by})"
+        )
+        if self.must_play is not None and self.must_play[0] == seat:
+            raise RecordError(f"{said}, but it drew {self.must_play[1]}, which fits, and must play it at once")
+        if self.boneyard > 0:
+            raise RecordError(
+                f"{said} with {self.boneyard} tiles in the boneyard: "
+                "a player who cannot play draws until a tile fits (RULES.md, Draw games)"
+            )
+        if self.full:
+            for tile in sorted(self.held[seat]):
+                ends = self.layout.fits(tile)
+                if ends:
+                    raise RecordError(
+                        f"{said} while holding {tile}, which fits the {ends[0]} end: "
+                        "a player who can play must play (RULES.md, Turn)"
+                    )
+
+    def _lead_allowed(self, tile: Tile) -> bool:
+        rule = self.lead_rule
+        if rule.tile is not None and tile != rule.tile:
+            return False
+        return not (rule.doubles_only and not tile.is_double)
+
+    def _check_lead(self, seat: int, tile: Tile) -> None:
+        rule = self.lead_rule
+        if self.leader is not None and seat != self.leader:
+            why = f" ({rule.why})" if rule.seat is not None and rule.why else ""
+            raise RecordError(f"seat {seat} led, but seat {self.leader} leads this hand{why}")
+        if rule.tile is not None and tile != rule.tile:
+            raise RecordError(f"the lead must be {rule.tile} ({rule.why}), not {tile}")
+        if rule.doubles_only and not tile.is_double:
+            raise RecordError(f"the lead must be a double ({rule.why}), not {tile}")
+
+    def _play(self, event: dict[str, Any], index: int) -> dict[str, Any]:
+        seat = self._seat(event)
+        tile, halves = self._tile(event)
+        self._not_playing("a play")
+        if self.must_play is not None and self.must_play != (seat, tile):
+            drawer, drawn = self.must_play
+            raise RecordError(f"seat {drawer} drew {drawn}, which fits, and must play it at once")
+        problem = self._where_is(tile, seat)
+        if problem:
+            raise RecordError(problem)
+        if self.counts[seat] == 0:
+            raise RecordError(f"seat {seat} has no tiles left to play")
+        end: End | None = event.get("end")
+        skipped: list[int] = []
+        if not self.layout.placements:
+            if end is not None:
+                raise RecordError("the lead has no end: 'a-b' puts a on the west and b on the east")
+            self._check_lead(seat, tile)
+        else:
+            if self.turn is not None and seat != self.turn:
+                skipped = self._infer_passes(seat, index)
+            end = self._resolve_end(tile, end)
+        # Everything is checked: change the hand.
+        for passer in skipped:
+            self._record_pass(passer, index)
+            self.inferred_passes.append({"event": index, "seat": passer})
+        if not self.layout.placements:
+            self.leader = seat
+            self.layout.place_lead(*halves)
+        else:
+            assert end is not None
+            self.layout.place(tile, end)
+        self.on_table[tile] = index
+        self.held[seat].discard(tile)
+        self.counts[seat] -= 1
+        self.must_play = None
+        self.passes_in_row = 0
+        self.turn = self.next_seat(seat)
+        count = self.layout.count() if self.rules.variant.fives else None
+        if self.counts[seat] == 0:
+            self.end = "out"
+            self.out_seat = seat
+            self.out_with_double = tile.is_double
+            self.turn = None
+            self.pips[seat] = 0
+            self.revealed[seat] = index
+            self._fill_pips_if_over()
+        row: dict[str, Any] = {"event": index, "seat": seat, "tile": f"{halves[0]}-{halves[1]}"}
+        if end is not None:
+            row["end"] = end
+        row["count"] = count
+        row["points"] = count if count and count % 5 == 0 else 0
+        self.plays.append(row)
+        return row
+
+    def _resolve_end(self, tile: Tile, end: object) -> End:
+        layout = self.layout
+        if end is not None:
+            if end not in ENDS:
+                raise RecordError(f"end must be one of {', '.join(ENDS)}, not {end!r}")
+            if end in layout.fits(tile):
+                return end  # type: ignore[return-value]
+            raise RecordError(f"{tile} does not fit the {end} end ({self._why_not(tile, end)})")  # type: ignore[arg-type]
+        ends = layout.distinct_fits(tile)
+        if not ends:
+            raise RecordError(f"{tile} fits no open end ({layout.describe_ends()})")
+        if len(ends) > 1:
+            raise RecordError(f"{tile} fits the {' and '.join(ends)} ends: the play must name its end")
+        return ends[0]
+
+    def _why_not(self, tile: Tile, end: End) -> str:
+        layout = self.layout
+        value = layout.end_value(end)
+        if value is None:
+            if end in ("north", "south"):
+                if layout.spinner is None:
+                    return "there is no spinner yet" if self.rules.variant.spinner else "this game has no spinner"
+                return "the spinner's west and east sides must both be covered first (RULES.md, Spinner)"
+            return "that end is not open"
+        if not tile.has(value):
+            return f"it shows {value}"
+        if self.rules.variant.cross_rules:
+            if layout.fits(tile) and end not in layout.fits(tile):
+                return "all four sides of the spinner must be covered before an arm grows (RULES.md, cross)"
+            return f"it shows {value}, and {value}-{value} is not in the layout yet (RULES.md, cross)"
+        return "not allowed"
+
+    def _record_pass(self, seat: int, index: int) -> None:
+        snapshot = None if self.full else self.layout.copy()
+        self.passes[seat].append(_Pass(index, snapshot))
+        self.passes_in_row += 1
+
+    def _pass(self, event: dict[str, Any], index: int) -> None:
+        seat = self._seat(event)
+        self._not_playing("a pass")
+        if not self.layout.placements:
+            raise RecordError(f"seat {seat} passed before the lead: the leader plays any tile it likes")
+        skipped = self._infer_passes(seat, index) if self.turn is not None and seat != self.turn else []
+        self._check_pass(seat)
+        for passer in skipped:
+            self._record_pass(passer, index)
+            self.inferred_passes.append({"event": index, "seat": passer})
+        self._record_pass(seat, index)
+        self.turn = self.next_seat(seat)
+        if self.passes_in_row >= len(self.active):
+            self._block()
+
+    def _block(self) -> None:
+        self.end = "blocked"
+        self.turn = None
+        self._fill_pips_if_over()
+
+    def _draw(self, event: dict[str, Any], index: int) -> None:
+        seat = self._seat(event)
+        self._not_playing("a draw")
+        if self.rules.variant.leftovers != "boneyard":
+            where = "there is no boneyard" if self.rules.variant.leftovers == "none" else "the tiles left over are set aside"
+            raise RecordError(f"seat {seat} drew, but in {self.rules.name} {where}")
+        if not self.layout.placements:
+            raise RecordError(f"seat {seat} drew before the lead: the leader plays any tile it likes")
+        if self.turn is not None and seat != self.turn:
+            raise RecordError(f"seat {seat} drew, but it is seat {self.turn}'s turn")
+        if self.must_play is not None:
+            raise RecordError(f"seat {seat} drew {self.must_play[1]}, which fits, and must play it before drawing again")
+        has_tile = "tile" in event
+        if has_tile:
+            tile, _ = self._tile(event)
+            count = 1
+        else:
+            tile = None
+            count = event.get("count", 1)
+            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+                raise RecordError(f"a draw names its 'tile' or a 'count' of unseen tiles of at least 1, not {count!r}")
+            if self.full:
+                raise RecordError("a full-information record (one with a deal) names every drawn tile")
+        if count > self.boneyard:
+            raise RecordError(f"seat {seat} drew {count} tiles, but the boneyard holds {self.boneyard}")
+        if self.full:
+            playable = [t for t in sorted(self.held[seat]) if self.layout.fits(t)]
+            if playable:
+                raise RecordError(
+                    f"seat {seat} drew while holding {playable[0]}, which fits: a player who can play must play"
+                )
+            assert self.boneyard_tiles is not None and tile is not None
+            if tile not in self.boneyard_tiles:
+                problem = self._where_is(tile, seat) or f"{tile} is not in the boneyard"
+                raise RecordError(problem if tile not in self.held[seat] else f"seat {seat} already holds {tile}")
+            self.boneyard_tiles.discard(tile)
+        elif tile is not None:
+            problem = self._where_is(tile, seat)
+            if problem or tile in self.held[seat]:
+                raise RecordError(problem or f"seat {seat} already holds {tile}")
+        self.boneyard -= count
+        self.counts[seat] += count
+        if tile is not None:
+            self.held[seat].add(tile)
+            if self.layout.fits(tile):
+                self.must_play = (seat, tile)
+
+    def _reveal(self, event: dict[str, Any], index: int) -> None:
+        seat = self._seat(event)
+        raw = event.get("tiles")
+        if raw == [] and self.out_seat == seat:
+            return  # the player out shows an empty hand: nothing to check
+        self._check_reveal_time(seat)
+        if not isinstance(raw, list):
+            raise RecordError("reveal needs 'tiles', the list of tiles the player still held")
+        tiles: list[Tile] = []
+        for text in raw:
+            try:
+                tiles.append(Tile.parse(text))
+            except ValueError as error:
+                raise RecordError(f"reveal: {error}") from None
+        seen: set[Tile] = set()
+        for tile in tiles:
+            if tile in seen:
+                raise RecordError(f"seat {seat} revealed {tile} twice")
+            seen.add(tile)
+            problem = self._where_is(tile, seat) if not self.full else None
+            if problem:
+                raise RecordError(f"seat {seat} revealed {tile}, but {problem}")
+            for other in self.active:
+                if other != seat and self.revealed[other] is not None and tile in self.revealed_tiles.get(other, ()):
+                    raise RecordError(f"seat {seat} revealed {tile}, but seat {other} revealed it too")
+        if len(tiles) != self.counts[seat]:
+            raise RecordError(
+                f"seat {seat} should hold {self.counts[seat]} tiles ({self._count_words(seat)}), "
+                f"but {len(tiles)} were revealed"
+            )
+        if self.full and seen != self.held[seat]:
+            shown = ", ".join(str(t) for t in sorted(self.held[seat])) or "nothing"
+            raise RecordError(f"seat {seat} revealed tiles it was not dealt: it holds {shown}")
+        missing = sorted(self.held[seat] - seen)
+        if missing:
+            raise RecordError(f"seat {seat} drew {missing[0]} in sight and did not play it, but did not reveal it")
+        for passed in self.passes[seat]:
+            if passed.layout is None:
+                continue
+            for tile in sorted(seen):
+                ends = passed.layout.fits(tile)
+                if ends:
+                    raise RecordError(
+                        f"seat {seat} passed at event {passed.event} while holding {tile}, "
+                        f"which fitted the {ends[0]} end: a player who can play must play (RULES.md, Turn)"
+                    )
+        self.revealed_tiles[seat] = seen
+        self.held[seat] = set(seen)
+        self.revealed[seat] = index
+        self.pips[seat] = sum(t.pips for t in tiles)
+
+    def _count_words(self, seat: int) -> str:
+        played = sum(1 for row in self.plays if row["seat"] == seat)
+        drawn = self.counts[seat] + played - self.rules.hand_size
+        words = f"{self.rules.hand_size} dealt, {played} played"
+        return words + (f", {drawn} drawn" if drawn else "")
+
+    def _check_reveal_time(self, seat: int) -> None:
+        if self.end not in ("out", "blocked"):
+            if self.end == "target":
+                raise RecordError("the match was won during this hand: nothing is revealed after it")
+            waiting = f"seat {self.turn} is to play" if self.turn is not None else "the lead is still to come"
+            raise RecordError(
+                f"seat {seat} showed its tiles before the hand ended ({waiting}); "
+                "a hand ends when a player goes out or every seat passes in succession"
+            )
+        if self.revealed[seat] is not None:
+            if self.out_seat == seat:
+                raise RecordError(f"seat {seat} went out: it holds nothing to reveal")
+            raise RecordError(f"seat {seat}'s tiles were already counted at event {self.revealed[seat]}")
+
+    def _pips(self, event: dict[str, Any], index: int) -> None:
+        seat = self._seat(event)
+        value = event.get("pips")
+        if value == 0 and self.out_seat == seat and not isinstance(value, bool):
+            return  # the player out holds 0 pips: nothing to check
+        self._check_reveal_time(seat)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise RecordError(f"pips needs 'pips', a whole number of at least 0, not {value!r}")
+        count = self.counts[seat]
+        unplayed = sorted((t.pips for t in FULL_SET if t not in self.on_table), reverse=True)
+        most = sum(unplayed[:count])
+        least = sum(sorted(unplayed)[:count])
+        if not least <= value <= most:
+            raise RecordError(
+                f"seat {seat} holds {count} tiles ({self._count_words(seat)}), "
+                f"which cannot total {value} pips (between {least} and {most} with the tiles not yet played)"
+            )
+        if self.full:
+            known = sum(t.pips for t in self.held[seat])
+            if value != known:
+                raise RecordError(f"seat {seat} holds {known} pips by the deal, not {value}")
+        self.revealed[seat] = index
+        self.pips[seat] = value
+
+    def _adjust(self, event: dict[str, Any], index: int) -> Adjustment:
+        rules = self.rules
+        field = "team" if rules.variant.teams else "seat"
+        side = event.get(field)
+        if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < rules.sides:
+            raise RecordError(f"adjust needs '{field}', from 0 to {rules.sides - 1}, not {side!r}")
+        points = event.get("points")
+        if not isinstance(points, int) or isinstance(points, bool) or points == 0:
+            raise RecordError(f"adjust needs 'points', a whole number other than 0, not {points!r}")
+        reason = event.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise RecordError("adjust needs a 'reason': a correction is never silent")
+        adjustment = Adjustment(index, side, points, reason.strip())
+        self.adjustments.append(adjustment)
+        return adjustment
+
+    # -- the end --------------------------------------------------------------------------------
+
+    def _fill_pips_if_over(self) -> None:
+        if self.full and self.end in ("out", "blocked"):
+            for seat in self.active:
+                self.pips[seat] = sum(t.pips for t in self.held[seat])
+
+    def finish_record(self) -> None:
+        """The record says no more about this hand. A full-information hand nobody can move in is blocked."""
+        if not self.full or self.end is not None or not self.layout.placements or self.must_play:
+            return
+        if self.boneyard > 0 or any(self.can_play(s) for s in self.active):
+            return
+        assert self.turn is not None
+        seat = self.turn
+        while self.passes_in_row < len(self.active):
+            self._record_pass(seat, self.events)
+            self.inferred_passes.append({"event": self.events, "seat": seat})
+            seat = self.next_seat(seat)
+        self._block()
+
+    def stop_for_target(self) -> None:
+        """The match ended at once during this hand: no more play, no winner, no bonus."""
+        self.end = "target"
+        self.turn = None
+
+
+def lead_rule(
+    rules: Rules,
+    previous: Hand | None,
+    deal: list[list[Tile]] | None,
+    active: tuple[int, ...],
+) -> LeadRule:
+    """Who leads the next hand, and with what (RULES.md, Who leads)."""
+    if previous is None:
+        return _first_lead(rules.first_lead, deal, active, "in the first hand")
+    rule = rules.next_lead
+    winner_side = previous.winner()
+    if rule == "next_seat":
+        assert previous.leader is not None
+        seat = _next_active(previous.leader, active)
+        return LeadRule(seat=seat, why="the lead passes to the next seat")
+    if rule == "first_out":
+        if previous.out_seat is not None and previous.out_seat in active:
+            return LeadRule(seat=previous.out_seat, why="the first player out in the last hand leads")
+        return LeadRule(why="after a blocked hand the leader is chosen at random")
+    if rule == "winner":
+        if winner_side is not None:
+            return LeadRule(seat=winner_side, why="the winner of the last hand leads")
+        return LeadRule(why="after a hand with no winner the leader is chosen at random")
+    if rule == "mexican":
+        if previous.out_seat is not None:
+            return LeadRule(seat=previous.out_seat, why="the winner of each hand leads the next (mexican)")
+        if winner_side is not None:
+            members = rules.seats_of(winner_side)
+            seat = min(members, key=lambda s: (previous.pips[s], s))
+            return LeadRule(seat=seat, why="the winning team's member with fewer pips leads (mexican)")
+        assert previous.leader is not None
+        return LeadRule(seat=_next_active(previous.leader, active), why="the lead passes to the next seat")
+    # cross: the winner leads any double; with none, the duty passes on; no winner: highest double.
+    if winner_side is None or winner_side not in active:
+        return _first_lead("highest_double", deal, active, "after a hand with no winner")
+    if deal is None:
+        return LeadRule(doubles_only=True, why="the last hand's winner, or the next seat holding one, leads a double")
+    seat = winner_side
+    for _ in active:
+        if any(t.is_double for t in deal[seat]):
+            return LeadRule(seat=seat, doubles_only=True, why="the last hand's winner, or the next seat with a double, leads a double")
+        seat = _next_active(seat, active)
+    raise RecordError("nobody was dealt a double, so nobody can lead: the tiles must be reshuffled (RULES.md, cross)")
+
+
+def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...], when: str) -> LeadRule:
+    if kind == "six_six":
+        six_six = Tile.of(6, 6)
+        seat = None
+        if deal is not None:
+            seat = next(s for s, hand in enumerate(deal) if six_six in hand)
+        return LeadRule(seat=seat, tile=six_six, why=f"the holder of 6-6 leads it {when}")
+    if kind == "highest_double":
+        why = f"the holder of the highest double leads it {when}"
+        if deal is None:
+            return LeadRule(doubles_only=True, why=why)
+        for double in reversed(DOUBLES):
+            for seat in active:
+                if double in deal[seat]:
+                    return LeadRule(seat=seat, tile=double, why=why)
+        raise RecordError("nobody was dealt a double, so nobody can lead: the tiles must be reshuffled (RULES.md, cross)")
+    return LeadRule(why=f"the leader is chosen at random {when}")
+
+
+def _next_active(seat: int, active: tuple[int, ...]) -> int:
+    players = max(max(active), seat) + 1
+    for step in range(1, players + 1):
+        candidate = (seat + step) % players
+        if candidate in active:
+            return candidate
+    raise AssertionError("no seat is left in the match")

@@ -1,0 +1,276 @@
+"""The tiles on the table: the line, its crosswise doubles, the spinner and its arms.
+
+The layout is a tree kept as arms. The lead lies west-east at the root; the west and east
+arms grow from it; the spinner (the first double, in spinner variants) grows north and south
+arms too. A spinner that is not the lead sits inside the west or east arm, and that arm goes
+on past it. Each arm is the list of its placements from the centre outwards, so an arm's open
+end is simply its last tile, or the tile it grows from while it is still empty.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .tiles import Tile
+
+End = Literal["west", "east", "north", "south"]
+ENDS: tuple[End, ...] = ("west", "east", "north", "south")
+LINE_ENDS: tuple[End, ...] = ("west", "east")
+CROSS_ENDS: tuple[End, ...] = ("north", "south")
+
+SpinnerOrder = Literal["sides_first", "any"]
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutRules:
+    """What a variant says about the shape of its layout."""
+
+    spinner: bool = False
+    #: north/south open only after both west and east sides of the spinner are covered.
+    spinner_order: SpinnerOrder = "sides_first"
+    #: `cross`: all four sides of the lead double are covered before any arm grows...
+    sides_before_arms: bool = False
+    #: ...and an end showing n takes a tile only once n-n lies in the layout (n-n itself always fits).
+    arm_needs_double: bool = False
+    #: `sniff`: the spinner keeps counting while any of its four sides is open.
+    sniff: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One tile on the table and how it touches the layout."""
+
+    tile: Tile
+    #: the arm it lies on; None for the lead.
+    end: End | None
+    #: index (in `Layout.placements`) of the tile it touches; None for the lead.
+    parent: int | None
+    #: the half touching the parent (the lead: its west half).
+    inner: int
+    #: the half facing outwards, the open end (the lead: its east half).
+    outer: int
+
+    @property
+    def is_double(self) -> bool:
+        return self.inner == self.outer
+
+
+class Layout:
+    """The layout of one hand. Mutable (a hand adds tiles to it); `copy()` makes a snapshot."""
+
+    __slots__ = ("rules", "placements", "arms", "spinner", "_doubles")
+
+    def __init__(self, rules: LayoutRules = LayoutRules()) -> None:
+        self.rules = rules
+        self.placements: list[Placement] = []
+        self.arms: dict[End, list[int]] = {e: [] for e in ENDS}
+        #: index of the spinner in `placements`, once a double has become it.
+        self.spinner: int | None = None
+        self._doubles: set[int] = set()  # values n whose n-n lies in the layout
+
+    def copy(self) -> Layout:
+        other = Layout(self.rules)
+        other.placements = list(self.placements)
+        other.arms = {e: list(a) for e, a in self.arms.items()}
+        other.spinner = self.spinner
+        other._doubles = set(self._doubles)
+        return other
+
+    # -- what is on the table -------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.placements)
+
+    @property
+    def lead(self) -> Placement | None:
+        return self.placements[0] if self.placements else None
+
+    @property
+    def tiles(self) -> list[Tile]:
+        return [p.tile for p in self.placements]
+
+    @property
+    def spinner_tile(self) -> Tile | None:
+        return None if self.spinner is None else self.placements[self.spinner].tile
+
+    def _spinner_home(self) -> tuple[End | None, int]:
+        """Which line arm holds the spinner, and where in it (None, -1 for the lead)."""
+        assert self.spinner is not None
+        for end in LINE_ENDS:
+            arm = self.arms[end]
+            if arm and arm[0] <= self.spinner <= arm[-1] and self.spinner in arm:
+                return end, arm.index(self.spinner)
+        return None, -1
+
+    def spinner_sides_covered(self) -> int:
+        """How many of the spinner's west/east sides have a tile against them (0, 1 or 2)."""
+        if self.spinner is None:
+            return 0
+        home, position = self._spinner_home()
+        if home is None:  # the lead is the spinner
+            return bool(self.arms["west"]) + bool(self.arms["east"])
+        return 1 + (position < len(self.arms[home]) - 1)
+
+    def _cross_open(self) -> bool:
+        if self.spinner is None:
+            return False
+        if self.rules.spinner_order == "any":
+            return True
+        return self.spinner_sides_covered() == 2
+
+    def _end_tile(self, end: End) -> int | None:
+        """Index of the placement an end grows from: the arm's last tile, else its root."""
+        arm = self.arms[end]
+        if arm:
+            return arm[-1]
+        if end in LINE_ENDS:
+            return 0 if self.placements else None
+        return self.spinner
+
+    def end_value(self, end: End) -> int | None:
+        """The number an end shows, or None if the end is not open."""
+        if not self.placements:
+            return None
+        if end in CROSS_ENDS and not self._cross_open():
+            return None
+        index = self._end_tile(end)
+        if index is None:
+            return None
+        if not self.arms[end] and index == 0:
+            lead = self.placements[0]
+            return lead.inner if end == "west" else lead.outer
+        return self.placements[index].outer
+
+    def open_ends(self) -> dict[End, int]:
+        """Every open end and the number it shows, in west, east, north, south order."""
+        out: dict[End, int] = {}
+        for end in ENDS:
+            value = self.end_value(end)
+            if value is not None:
+                out[end] = value
+        return out
+
+    # -- which tiles fit where -------------------------------------------------------------
+
+    def _empty_spinner_sides(self) -> list[End]:
+        if self.spinner is None:
+            return []
+        home, _ = self._spinner_home()
+        sides: list[End] = [e for e in CROSS_ENDS if not self.arms[e]]
+        if home is None:
+            sides = [e for e in LINE_ENDS if not self.arms[e]] + sides
+        return sides
+
+    def fits(self, tile: Tile) -> list[End]:
+        """Every open end this tile can be played on (no tile may be played on an empty layout)."""
+        ends = self.open_ends()
+        if self.rules.sides_before_arms:
+            empty_sides = self._empty_spinner_sides()
+            if empty_sides:
+                ends = {e: v for e, v in ends.items() if e in empty_sides}
+        result: list[End] = []
+        for end, value in ends.items():
+            if not tile.has(value):
+                continue
+            if self.rules.arm_needs_double and not tile.is_double and value not in self._doubles:
+                continue
+            result.append(end)
+        return result
+
+    def distinct_fits(self, tile: Tile) -> list[End]:
+        """`fits`, with ends that are mirror images of each other given once.
+
+        Both empty sides of a lone lead double, or both empty north/south sides of the spinner,
+        lead to the same layout up to a reflection, so a player need not say which.
+        """
+        ends = self.fits(tile)
+        if len(ends) < 2:
+            return ends
+        out: list[End] = []
+        for end in ends:
+            if end == "east" and "west" in out and self._mirror(("west", "east")):
+                continue
+            if end == "south" and "north" in out and self._mirror(("north", "south")):
+                continue
+            out.append(end)
+        return out
+
+    def _mirror(self, pair: tuple[End, End]) -> bool:
+        a, b = pair
+        if self.arms[a] or self.arms[b]:
+            return False
+        if pair == ("west", "east"):
+            return len(self.placements) == 1 and self.placements[0].is_double
+        return True  # north and south both empty: the spinner's two cross sides look alike
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def place_lead(self, west: int, east: int) -> Placement:
+        if self.placements:
+            raise ValueError("the layout already has its lead")
+        placement = Placement(Tile.of(west, east), None, None, west, east)
+        self._add(placement, None)
+        return placement
+
+    def place(self, tile: Tile, end: End) -> Placement:
+        """Play `tile` on `end`; the caller has checked it fits (see `fits`)."""
+        value = self.end_value(end)
+        if value is None or not tile.has(value):
+            raise ValueError(f"{tile} does not fit the {end} end")
+        placement = Placement(tile, end, self._end_tile(end), value, tile.other(value))
+        self._add(placement, end)
+        return placement
+
+    def _add(self, placement: Placement, end: End | None) -> None:
+        index = len(self.placements)
+        self.placements.append(placement)
+        if end is not None:
+            self.arms[end].append(index)
+        if placement.is_double:
+            self._doubles.add(placement.inner)
+            if self.rules.spinner and self.spinner is None:
+                self.spinner = index
+
+    # -- the count -------------------------------------------------------------------------
+
+    def count(self) -> int:
+        """The fives count: the sum of the counted ends (RULES.md, "The count")."""
+        if not self.placements:
+            return 0
+        total = 0
+        lead = self.placements[0]
+        lead_counted = False
+        for end in LINE_ENDS:
+            arm = self.arms[end]
+            if arm:
+                last = self.placements[arm[-1]]
+                total += 2 * last.outer if last.is_double else last.outer
+            elif lead.is_double:
+                # A lone double at the root of an uncovered side counts both halves, once.
+                if not lead_counted:
+                    total += 2 * lead.outer
+                    lead_counted = True
+            else:
+                total += lead.inner if end == "west" else lead.outer
+        if self.spinner is not None:
+            for end in CROSS_ENDS:
+                arm = self.arms[end]
+                if arm:
+                    last = self.placements[arm[-1]]
+                    total += 2 * last.outer if last.is_double else last.outer
+            if self.rules.sniff and self._sniff_extra():
+                total += 2 * self.placements[self.spinner].outer
+        return total
+
+    def _sniff_extra(self) -> bool:
+        """Under `sniff`, does the spinner count where the plain rule would not?"""
+        assert self.spinner is not None
+        if self.spinner_sides_covered() < 2:
+            return False  # it already counts as an uncovered double
+        return not (self.arms["north"] and self.arms["south"])
+
+    def describe_ends(self) -> str:
+        ends = self.open_ends()
+        if not ends:
+            return "no open end"
+        return ", ".join(f"{e} shows {v}" for e, v in ends.items())

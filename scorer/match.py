@@ -1,0 +1,296 @@
+"""A match: hands one after another, the running totals, the target and the winner.
+
+`Match.from_record(record)` replays a whole match record (GAME_RECORD.md) and raises a
+`RecordError` naming the hand, the event and the rule at the first thing that breaks a rule.
+`score_record(record)` gives the scorer's answer. The same `Match` can be grown one event at
+a time (`start_hand`, `apply`), which is what the web page and the camera pipeline do.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .errors import RecordError
+from .hand import Adjustment, Hand, lead_rule
+from .tiles import Tile
+from .variants import OptionError, PipsMissing, Rules, make_rules
+
+RECORD_FORMAT = "domino-record/1"
+
+
+class Match:
+    def __init__(self, rules: Rules, players: list[str]) -> None:
+        self.rules = rules
+        self.players = players
+        self.hands: list[Hand] = []
+        self.bonuses: list[list[int] | None] = []
+        self.hand_totals: list[list[int]] = []
+        self.totals = [0] * rules.sides
+        self.winner: int | None = None
+        self.won_at: tuple[int, int | None] | None = None  # (hand, event) where the match was decided
+        self.active: tuple[int, ...] = tuple(range(rules.players))
+        self.eliminated: list[list[int]] = []
+
+    # -- building from a record ---------------------------------------------------------------
+
+    @classmethod
+    def new(cls, variant: str, players: list[str], options: Mapping[str, Any] | None = None) -> Match:
+        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+            raise RecordError("players must be a list of names, one per seat in play order")
+        try:
+            rules = make_rules(variant, len(players), options)
+        except OptionError as error:
+            raise RecordError(str(error)) from None
+        return cls(rules, [p.strip() for p in players])
+
+    @classmethod
+    def from_record(cls, record: object) -> Match:
+        if not isinstance(record, dict):
+            raise RecordError("a match record is a JSON object (GAME_RECORD.md)")
+        fmt = record.get("format", RECORD_FORMAT)
+        if fmt != RECORD_FORMAT:
+            raise RecordError(f"unknown record format {fmt!r}: this scorer reads {RECORD_FORMAT}")
+        if record.get("variant") == "twelve":
+            raise RecordError("twelve is a one-player memory game: score it with scorer.twelve")
+        match = cls.new(record.get("variant"), record.get("players"), record.get("options"))  # type: ignore[arg-type]
+        hands = record.get("hands", [])
+        if not isinstance(hands, list):
+            raise RecordError("hands must be a list")
+        for h, hand in enumerate(hands):
+            if not isinstance(hand, dict):
+                raise RecordError("a hand must be a JSON object", hand=h)
+            events = hand.get("events", [])
+            if not isinstance(events, list):
+                raise RecordError("events must be a list", hand=h)
+            try:
+                match.start_hand(leader=hand.get("leader"), deal=hand.get("deal"))
+                for e, event in enumerate(events):
+                    match.apply(event, e)
+                match.close_hand()
+            except RecordError as error:
+                raise error.at(hand=h) from None
+        return match
+
+    # -- playing --------------------------------------------------------------------------------
+
+    @property
+    def current(self) -> Hand | None:
+        return self.hands[-1] if self.hands else None
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def start_hand(self, leader: object = None, deal: object = None) -> Hand:
+        index = len(self.hands)
+        if self.over:
+            raise RecordError(f"the match was already won ({self._won_words()}): no hand follows", hand=index)
+        previous = self.current
+        if previous is not None:
+            if not previous.over:
+                raise RecordError("the hand before has not ended: a new hand starts only after it", hand=index)
+            self._require_bonus(len(self.hands) - 1, previous)
+        try:
+            tiles = self._parse_deal(deal)
+            rule = lead_rule(self.rules, previous, tiles, self.active)
+            if leader is not None:
+                if not isinstance(leader, int) or isinstance(leader, bool) or leader not in self.active:
+                    raise RecordError(f"leader must be a seat still in the match, not {leader!r}")
+                if rule.seat is not None and leader != rule.seat:
+                    raise RecordError(f"the record says seat {leader} leads, but seat {rule.seat} does: {rule.why}")
+            hand = Hand(self.rules, rule, leader=leader, deal=tiles, active=self.active)
+        except RecordError as error:
+            raise error.at(hand=index) from None
+        self.hands.append(hand)
+        self.bonuses.append(None)
+        self.hand_totals.append(list(self.totals))
+        self.eliminated.append([])
+        return hand
+
+    def apply(self, event: object, index: int | None = None) -> Any:
+        """Append one event to the current hand (GAME_RECORD.md); the match changes only if it is legal."""
+        hand = self.current
+        h = len(self.hands) - 1
+        if hand is None:
+            raise RecordError("no hand has started")
+        e = hand.events if index is None else index
+        # Showing what was left after the winning hand is harmless; anything else is not.
+        late_reveal = isinstance(event, dict) and event.get("type") in ("reveal", "pips") and hand.end != "target"
+        if self.over and not late_reveal:
+            raise RecordError(f"the match was already won ({self._won_words()})", hand=h, event=e)
+        try:
+            result = hand.apply(event, e)
+        except RecordError as error:
+            raise error.at(hand=h) from None
+        if isinstance(result, Adjustment):
+            self._add(result.side, result.points, h, e)
+        elif isinstance(result, dict) and result.get("points"):
+            self._add(self.rules.side_of(result["seat"]), result["points"], h, e)
+        if self.over and hand.end is None:
+            hand.stop_for_target()
+        if hand.end in ("out", "blocked") and self.bonuses[h] is None and not self.over:
+            self._try_bonus(h, hand)
+        self.hand_totals[h] = list(self.totals)
+        return result
+
+    def close_hand(self) -> None:
+        """The record says nothing more about the current hand (see `Hand.finish_record`)."""
+        hand = self.current
+        if hand is None:
+            return
+        h = len(self.hands) - 1
+        hand.finish_record()
+        if hand.end in ("out", "blocked") and self.bonuses[h] is None and not self.over:
+            self._try_bonus(h, hand)
+        self.hand_totals[h] = list(self.totals)
+
+    def _add(self, side: int, points: int, hand: int, event: int | None) -> None:
+        self.totals[side] += points
+        rules = self.rules
+        if rules.variant.scoring == "points" and rules.end_at_target == "at_once" and not self.over:
+            if self.totals[side] >= rules.target:
+                self.winner = side
+                self.won_at = (hand, event)
+
+    def _try_bonus(self, h: int, hand: Hand) -> None:
+        outcome = hand.outcome()
+        assert outcome is not None
+        if hand.end == "blocked" and any(outcome.pips[s] is None for s in outcome.active):
+            return  # the winner of a blocked hand needs everybody's pips
+        try:
+            bonus = self.rules.variant.bonus(outcome, self.rules)
+        except PipsMissing:
+            return
+        self.bonuses[h] = bonus
+        for side, points in enumerate(bonus):
+            if points:
+                self._add(side, points, h, None)
+        self._end_of_hand(h)
+
+    def _require_bonus(self, h: int, hand: Hand) -> None:
+        if self.bonuses[h] is None and hand.end in ("out", "blocked"):
+            missing = ", ".join(str(s) for s in hand.missing_pips())
+            raise RecordError(
+                f"hand {h} ended, but its score needs the tiles or pips of seat {missing}: "
+                "reveal them before the next hand",
+                hand=h + 1,
+            )
+
+    def _end_of_hand(self, h: int) -> None:
+        rules = self.rules
+        if self.over:
+            return
+        if rules.variant.scoring == "penalty":
+            self._eliminate(h)
+            return
+        if rules.end_at_target == "end_of_hand":
+            best = max(self.totals)
+            reached = best > rules.target if rules.variant.target_strict else best >= rules.target
+            leaders = [side for side, total in enumerate(self.totals) if total == best]
+            if reached and len(leaders) == 1:  # equal highest scores play on
+                self.winner = leaders[0]
+                self.won_at = (h, None)
+
+    def _eliminate(self, h: int) -> None:
+        # RULES.md, cross: at or over the target a player is out; when several reach it in
+        # the same hand, the lower total stays (all those equal to it stay).
+        reached = [s for s in self.active if self.totals[s] >= self.rules.target]
+        if len(reached) > 1:
+            lowest = min(self.totals[s] for s in reached)
+            reached = [s for s in reached if self.totals[s] > lowest]
+        if reached:
+            self.eliminated[h] = reached
+            self.active = tuple(s for s in self.active if s not in reached)
+        if len(self.active) == 1:
+            self.winner = self.active[0]
+            self.won_at = (h, None)
+
+    def _won_words(self) -> str:
+        assert self.winner is not None and self.won_at is not None
+        hand, event = self.won_at
+        where = f"hand {hand}" + (f", event {event}" if event is not None else "")
+        return f"{self.side_names()[self.winner]} won at {where}"
+
+    def _parse_deal(self, deal: object) -> list[list[Tile]] | None:
+        if deal is None:
+            return None
+        rules = self.rules
+        if not isinstance(deal, list) or len(deal) != rules.players:
+            raise RecordError(f"deal must list the tiles of each of the {rules.players} seats")
+        hands: list[list[Tile]] = []
+        seen: dict[Tile, int] = {}
+        for seat, tiles in enumerate(deal):
+            if not isinstance(tiles, list):
+                raise RecordError(f"deal: seat {seat}'s tiles must be a list")
+            want = rules.hand_size if seat in self.active else 0
+            if len(tiles) != want and not (seat not in self.active and len(tiles) == rules.hand_size):
+                raise RecordError(f"deal: seat {seat} must be dealt {want} tiles in {rules.name}, not {len(tiles)}")
+            hand: list[Tile] = []
+            for text in tiles:
+                try:
+                    tile = Tile.parse(text)
+                except ValueError as error:
+                    raise RecordError(f"deal: {error}") from None
+                if tile in seen:
+                    raise RecordError(f"deal: {tile} is dealt to seat {seen[tile]} and to seat {seat}")
+                seen[tile] = seat
+                hand.append(tile)
+            hands.append(hand)
+        if rules.variant.cross_rules:
+            for seat in self.active:
+                doubles = sum(1 for t in hands[seat] if t.is_double)
+                if doubles >= 5:
+                    raise RecordError(
+                        f"deal: seat {seat} was dealt {doubles} doubles: with 5 or more the tiles are reshuffled (RULES.md, cross)"
+                    )
+        return hands
+
+    # -- the answer -----------------------------------------------------------------------------
+
+    def side_names(self) -> list[str]:
+        if self.rules.variant.teams:
+            return [" & ".join(self.players[s] for s in self.rules.seats_of(side)) for side in range(2)]
+        return list(self.players)
+
+    def answer(self) -> dict[str, Any]:
+        """The scorer's answer of GAME_RECORD.md (with a few extra fields a reader may ignore)."""
+        hands = []
+        for h, hand in enumerate(self.hands):
+            row: dict[str, Any] = {
+                "leader": hand.leader,
+                "plays": hand.plays,
+                "winner": hand.winner() if hand.end in ("out", "blocked") else None,
+                "bonus": self.bonuses[h],
+                "totals": self.hand_totals[h],
+                "end": hand.end,
+                "pips": list(hand.pips),
+            }
+            if hand.inferred_passes:
+                row["inferred_passes"] = hand.inferred_passes
+            if hand.adjustments:
+                row["adjustments"] = [
+                    {"event": a.event, "side": a.side, "points": a.points, "reason": a.reason} for a in hand.adjustments
+                ]
+            missing = hand.missing_pips() if self.bonuses[h] is None and not self.over else []
+            if missing:
+                row["awaiting_pips"] = missing
+            if self.eliminated[h]:
+                row["eliminated"] = self.eliminated[h]
+            if hand.end is None:
+                row["turn"] = hand.turn
+                row["open_ends"] = hand.layout.open_ends()
+            hands.append(row)
+        return {
+            "variant": self.rules.name,
+            "sides": self.side_names(),
+            "hands": hands,
+            "totals": list(self.totals),
+            "winner": self.winner,
+            "target": self.rules.target,
+            "scoring": self.rules.variant.scoring,
+        }
+
+
+def score_record(record: object) -> dict[str, Any]:
+    """Replay a match record and give the scorer's answer (GAME_RECORD.md)."""
+    return Match.from_record(record).answer()
+

@@ -1,0 +1,91 @@
+"""Tiles of a double-six set, and the pip arithmetic every variant shares."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+MAX_PIP = 6
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Tile:
+    """One tile `low-high` (low <= high); `b-a` names the same tile as `a-b`.
+
+    Tiles are interned: `Tile.of(a, b)` and `Tile.parse(text)` always hand back the
+    same object for the same tile, so identity, hashing and sets stay cheap.
+    """
+
+    low: int
+    high: int
+
+    @staticmethod
+    def of(a: int, b: int) -> Tile:
+        try:
+            return _TILES[a][b]
+        except (IndexError, TypeError):
+            raise ValueError(f"{a}-{b} is not a double-six tile (pips run from 0 to {MAX_PIP})") from None
+
+    @staticmethod
+    def parse(text: str) -> Tile:
+        return Tile.of(*parse_halves(text))
+
+    @property
+    def pips(self) -> int:
+        return self.low + self.high
+
+    @property
+    def is_double(self) -> bool:
+        return self.low == self.high
+
+    def has(self, value: int) -> bool:
+        return value == self.low or value == self.high
+
+    def other(self, value: int) -> int:
+        """The half opposite the half showing `value`."""
+        if value == self.low:
+            return self.high
+        if value == self.high:
+            return self.low
+        raise ValueError(f"{self} has no {value}")
+
+    def __str__(self) -> str:
+        return f"{self.low}-{self.high}"
+
+    def __repr__(self) -> str:
+        return f"Tile({self})"
+
+
+def parse_halves(text: object) -> tuple[int, int]:
+    """`"6-4"` -> (6, 4), keeping the order written: a lead's order says which half faces west."""
+    if not isinstance(text, str):
+        raise ValueError(f"a tile is written as text like '3-5', not {text!r}")
+    parts = text.strip().split("-")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"{text!r} is not a tile: write it as two pip values like '3-5'")
+    a, b = int(parts[0]), int(parts[1])
+    if not (0 <= a <= MAX_PIP and 0 <= b <= MAX_PIP):
+        raise ValueError(f"{text!r} is not a double-six tile (pips run from 0 to {MAX_PIP})")
+    return a, b
+
+
+_TILES: list[list[Tile]] = [[None] * (MAX_PIP + 1) for _ in range(MAX_PIP + 1)]  # type: ignore[list-item]
+for _a in range(MAX_PIP + 1):
+    for _b in range(_a, MAX_PIP + 1):
+        _TILES[_a][_b] = _TILES[_b][_a] = object.__new__(Tile)
+        object.__setattr__(_TILES[_a][_b], "low", _a)
+        object.__setattr__(_TILES[_a][_b], "high", _b)
+
+#: The 28 tiles in a fixed order (0-0, 0-1, ... 6-6).
+FULL_SET: tuple[Tile, ...] = tuple(_TILES[a][b] for a in range(MAX_PIP + 1) for b in range(a, MAX_PIP + 1))
+#: Pips in a whole set (168 for double-six).
+SET_PIPS = sum(t.pips for t in FULL_SET)
+DOUBLES: tuple[Tile, ...] = tuple(t for t in FULL_SET if t.is_double)
+
+
+def pips(tiles: Iterable[Tile]) -> int:
+    return sum(t.pips for t in tiles)
+
+
+def round5(n: int) -> int:
+    """Nearest multiple of five: remainders 1-2 round down, 3-4 up (7->5, 8->10, 12->10, 13->15)."""
+    return (n + 2) // 5 * 5

@@ -1,0 +1,1 @@
+"""The `spinner` command: one entry point whose subcommands live beside the code they drive."""
