@@ -91,7 +91,6 @@ class Hand:
         self.out_seat: int | None = None
         self.out_with_double = False
         self.revealed: list[int | None] = [None] * n  # event that revealed a seat's tiles or pips
-        self.revealed_tiles: dict[int, set[Tile]] = {}
         self.pips: list[int | None] = [None] * n
         self.plays: list[dict[str, Any]] = []
         self.inferred_passes: list[dict[str, int]] = []
@@ -219,6 +218,8 @@ class Hand:
             return f"{tile} is already on the table (played at event {self.on_table[tile]})"
         for other in range(self.rules.players):
             if other != seat and tile in self.held[other]:
+                if self.revealed[other] is not None:
+                    return f"seat {other} revealed {tile} too (event {self.revealed[other]})"
                 return f"{tile} is in seat {other}'s hand"
         if self.full and tile not in self.held[seat]:
             if self.boneyard_tiles is not None and tile in self.boneyard_tiles:
@@ -458,9 +459,6 @@ class Hand:
             problem = self._where_is(tile, seat) if not self.full else None
             if problem:
                 raise RecordError(f"seat {seat} revealed {tile}, but {problem}")
-            for other in self.active:
-                if other != seat and self.revealed[other] is not None and tile in self.revealed_tiles.get(other, ()):
-                    raise RecordError(f"seat {seat} revealed {tile}, but seat {other} revealed it too")
         if len(tiles) != self.counts[seat]:
             raise RecordError(
                 f"seat {seat} should hold {self.counts[seat]} tiles ({self._count_words(seat)}), "
@@ -482,7 +480,6 @@ class Hand:
                         f"seat {seat} passed at event {passed.event} while holding {tile}, "
                         f"which fitted the {ends[0]} end: a player who can play must play (RULES.md, Turn)"
                     )
-        self.revealed_tiles[seat] = seen
         self.held[seat] = set(seen)
         self.revealed[seat] = index
         self.pips[seat] = sum(t.pips for t in tiles)
