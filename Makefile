@@ -16,7 +16,7 @@ run: $(STAMP)
 	$(BIN)/spinner demo
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
 	$(BIN)/python bench/score_speed.py

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from .errors import RecordError
 from .layout import ENDS, End, Layout
-from .tiles import DOUBLES, FULL_SET, Tile, parse_halves
+from .tiles import DOUBLES, FULL_SET, SET_PIPS, Tile, parse_halves
 from .variants import HandOutcome, Rules
 
 EVENT_TYPES = ("play", "pass", "draw", "reveal", "pips", "adjust")
@@ -340,7 +340,7 @@ class Hand:
                 raise RecordError(f"end must be one of {', '.join(ENDS)}, not {end!r}")
             if end in layout.fits(tile):
                 return end  # type: ignore[return-value]
-            raise RecordError(f"{tile} does not fit the {end} end ({self._why_not(tile, end)})")  # type: ignore[arg-type]
+            raise RecordError(f"{tile} does not fit the {end} end: {self._why_not(tile, end)}")  # type: ignore[arg-type]
         ends = layout.distinct_fits(tile)
         if not ends:
             raise RecordError(f"{tile} fits no open end ({layout.describe_ends()})")
@@ -360,7 +360,8 @@ class Hand:
         if not tile.has(value):
             return f"it shows {value}"
         if self.rules.variant.cross_rules:
-            if layout.fits(tile) and end not in layout.fits(tile):
+            empty = layout.empty_spinner_sides()
+            if empty and end not in empty:
                 return "all four sides of the spinner must be covered before an arm grows (RULES.md, cross)"
             return f"it shows {value}, and {value}-{value} is not in the layout yet (RULES.md, cross)"
         return "not allowed"
@@ -480,6 +481,7 @@ class Hand:
                         f"seat {seat} passed at event {passed.event} while holding {tile}, "
                         f"which fitted the {ends[0]} end: a player who can play must play (RULES.md, Turn)"
                     )
+        self._check_pip_total(seat, sum(t.pips for t in tiles))
         self.held[seat] = set(seen)
         self.revealed[seat] = index
         self.pips[seat] = sum(t.pips for t in tiles)
@@ -525,8 +527,29 @@ class Hand:
             known = sum(t.pips for t in self.held[seat])
             if value != known:
                 raise RecordError(f"seat {seat} holds {known} pips by the deal, not {value}")
+        self._check_pip_total(seat, value)
         self.revealed[seat] = index
         self.pips[seat] = value
+
+    def _check_pip_total(self, seat: int, value: int) -> None:
+        """Once every seat has said what it holds, nothing unseen is left: the pips must add up.
+
+        Only where every tile off the table is in a hand: no boneyard left, nothing set aside.
+        """
+        if self.full or self.boneyard > 0 or self.rules.variant.leftovers == "aside":
+            return
+        if len(self.active) < self.rules.players:
+            return  # an eliminated player's tiles are set aside, unseen
+        others = [self.pips[s] for s in self.active if s != seat]
+        if any(p is None for p in others):
+            return
+        off_table = SET_PIPS - sum(t.pips for t in self.on_table)
+        total = value + sum(others)  # type: ignore[arg-type]
+        if total != off_table:
+            raise RecordError(
+                f"the players' pips total {total}, but {off_table} pips are off the table "
+                f"({SET_PIPS} in the set): a count or a reveal is wrong"
+            )
 
     def _adjust(self, event: dict[str, Any], index: int) -> Adjustment:
         rules = self.rules

@@ -152,7 +152,7 @@ class Layout:
 
     # -- which tiles fit where -------------------------------------------------------------
 
-    def _empty_spinner_sides(self) -> list[End]:
+    def empty_spinner_sides(self) -> list[End]:
         if self.spinner is None:
             return []
         home, _ = self._spinner_home()
@@ -165,7 +165,7 @@ class Layout:
         """Every open end this tile can be played on (no tile may be played on an empty layout)."""
         ends = self.open_ends()
         if self.rules.sides_before_arms:
-            empty_sides = self._empty_spinner_sides()
+            empty_sides = self.empty_spinner_sides()
             if empty_sides:
                 ends = {e: v for e, v in ends.items() if e in empty_sides}
         result: list[End] = []

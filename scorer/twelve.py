@@ -58,6 +58,8 @@ def score_twelve(record: Any) -> dict[str, Any]:
             raise RecordError(f"flip: {error}", hand=0, event=e) from None
         need = Counter(tiles)
         for tile, n in need.items():
+            if n > sets:
+                raise RecordError(f"two tiles were turned, but {sets} set(s) hold {sets} {tile}", hand=0, event=e)
             if left[tile] < n:
                 raise RecordError(f"{tile} is no longer face down on the table (it was removed)", hand=0, event=e)
         time = event.get("time", last_time)

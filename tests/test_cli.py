@@ -1,0 +1,92 @@
+"""The `spinner` command: score, simulate, demo, and clear errors for bad input."""
+from __future__ import annotations
+
+import json
+
+from conftest import SIX_BLOCK_PLAYS, hand, play, record
+from spinner.cli import main
+
+
+def test_help_lists_the_subcommands(cli_runner):
+    result = cli_runner.invoke(main, ["--help"])
+    assert result.exit_code == 0
+    for name in ("score", "simulate", "demo"):
+        assert name in result.output
+
+
+def test_score_prints_the_answer_of_game_record(cli_runner, tmp_path):
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record("partners", hand(*SIX_BLOCK_PLAYS))))
+    result = cli_runner.invoke(main, ["score", str(path)])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert answer["sides"] == ["Ana & Cruz", "Ben & Dee"] and answer["totals"] == [0, 10]
+    assert [p["count"] for p in answer["hands"][0]["plays"]][:2] == [12, 13]
+
+
+def test_score_refuses_a_broken_record_naming_hand_event_and_rule(cli_runner, tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(record("partners", hand(play(0, "6-6"), play(1, "1-2")))))
+    result = cli_runner.invoke(main, ["score", str(path)])
+    assert result.exit_code == 1
+    assert result.stdout == ""  # nothing is scored
+    assert "hand 0, event 1: 1-2 fits no open end (west shows 6, east shows 6)" in result.stderr
+
+
+def test_score_partial_prints_what_stands_before_the_broken_event(cli_runner, tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(record("partners", hand(*SIX_BLOCK_PLAYS[:8], play(0, "1-1")))))
+    result = cli_runner.invoke(main, ["score", "--partial", str(path)])
+    assert result.exit_code == 1
+    answer = json.loads(result.stdout)
+    assert answer["totals"] == [0, 10] and len(answer["hands"][0]["plays"]) == 8
+    assert answer["error"] == {
+        "error": "1-1 fits no open end (west shows 6, east shows 4, north shows 6, south shows 6)", "hand": 0, "event": 8}
+
+
+def test_score_names_unreadable_files(cli_runner, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = cli_runner.invoke(main, ["score", str(bad)])
+    assert result.exit_code == 1 and "not valid JSON at line 1, column 2" in result.stderr
+    result = cli_runner.invoke(main, ["score", str(tmp_path / "missing.json")])
+    assert result.exit_code == 1 and "cannot be read" in result.stderr
+    binary = tmp_path / "photo.json"
+    binary.write_bytes(b"\xff\xd8\xff\xe0")
+    result = cli_runner.invoke(main, ["score", str(binary)])
+    assert result.exit_code == 1 and "is not a text file" in result.stderr
+
+
+def test_simulate_writes_records_that_score_the_same(cli_runner, tmp_path):
+    result = cli_runner.invoke(main, ["simulate", "--variant", "all-fives", "--players", "3", "--matches", "2",
+                                      "--seed", "7", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    files = sorted(tmp_path.glob("match-*.json"))
+    assert len(files) == 2
+    scored = cli_runner.invoke(main, ["score", str(files[0])])
+    answer = json.loads(scored.output)
+    assert answer["winner"] is not None
+    assert "won by " + answer["sides"][answer["winner"]] in result.output.splitlines()[0]
+    again = cli_runner.invoke(main, ["simulate", "--variant", "all-fives", "--players", "3", "--matches", "1", "--seed", "7",
+                                     "--out", str(tmp_path / "again")])
+    assert (tmp_path / "again" / "match-0001.json").read_text() == files[0].read_text()
+
+
+def test_simulate_observed_and_options(cli_runner, tmp_path):
+    result = cli_runner.invoke(main, ["simulate", "--variant", "partners", "--option", "preset=doscientos",
+                                      "--observed", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    rec = json.loads((tmp_path / "match-0001.json").read_text())
+    assert rec["options"] == {"preset": "doscientos"}
+    assert all("deal" not in h for h in rec["hands"])
+    result = cli_runner.invoke(main, ["simulate", "--variant", "partners", "--option", "sniff"])
+    assert result.exit_code != 0 and "write NAME=VALUE" in result.output
+    result = cli_runner.invoke(main, ["simulate", "--variant", "block", "--players", "7"])
+    assert result.exit_code == 1 and "block is played by 2 or 3 or 4 players, not 7" in result.output
+
+
+def test_demo_shows_a_scored_match(cli_runner):
+    result = cli_runner.invoke(main, ["demo", "--seed", "3"])
+    assert result.exit_code == 0
+    assert "A simulated match of partners (seed 3)" in result.output
+    assert "won by" in result.output.splitlines()[-1]
