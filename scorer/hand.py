@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from .errors import RecordError
-from .layout import ENDS, End, Layout
-from .tiles import DOUBLES, FULL_SET, SET_PIPS, Tile, parse_halves
+from .layout import ENDS, End, Layout, LayoutRules
+from .tiles import DOUBLES, FULL_SET, SET_PIPS, TILE_NAMES, Tile, read_tile
 from .variants import HandOutcome, Rules
 
 EVENT_TYPES = ("play", "pass", "draw", "reveal", "pips", "adjust")
@@ -50,6 +50,37 @@ class _Pass:
 class Hand:
     """The state of one hand. Build it with `Hand(rules, ...)`; feed it events with `apply`."""
 
+    __slots__ = (
+        "rules",
+        "active",
+        "_fives",
+        "_plain_ends",
+        "layout",
+        "_next",
+        "full",
+        "lead_rule",
+        "leader",
+        "turn",
+        "counts",
+        "boneyard",
+        "held",
+        "owner",
+        "boneyard_tiles",
+        "on_table",
+        "passes_in_row",
+        "passes",
+        "must_play",
+        "end",
+        "out_seat",
+        "out_with_double",
+        "revealed",
+        "pips",
+        "plays",
+        "inferred_passes",
+        "adjustments",
+        "events",
+    )
+
     def __init__(
         self,
         rules: Rules,
@@ -58,10 +89,15 @@ class Hand:
         leader: int | None = None,
         deal: list[list[Tile]] | None = None,
         active: Iterable[int] | None = None,
+        layout_rules: LayoutRules | None = None,
     ) -> None:
         self.rules = rules
         self.active: tuple[int, ...] = tuple(range(rules.players) if active is None else active)
-        self.layout = Layout(rules.layout_rules())
+        self.layout = Layout(layout_rules or rules.layout_rules())
+        self._next = {s: self.active[(i + 1) % len(self.active)] for i, s in enumerate(self.active)}
+        self._fives = rules.variant.fives
+        # Any open end showing the tile's number takes it, except under `cross`'s extra rules.
+        self._plain_ends = not (self.layout.rules.sides_before_arms or self.layout.rules.arm_needs_double)
         self.full = deal is not None
         self.lead_rule = lead_rule
         self.leader = leader if leader is not None else lead_rule.seat
@@ -79,6 +115,8 @@ class Hand:
         self.held: list[set[Tile]] = [
             set(deal[s]) if deal is not None and s in self.active else set() for s in range(n)
         ]
+        #: who holds each known tile (the inverse of `held`), so a tile is found in one look.
+        self.owner: dict[Tile, int] = {t: s for s, tiles in enumerate(self.held) for t in tiles}
         self.boneyard_tiles: set[Tile] | None = None
         if deal is not None and rules.variant.leftovers == "boneyard":
             dealt = set().union(*self.held)
@@ -106,8 +144,7 @@ class Hand:
         return self.end is not None
 
     def next_seat(self, seat: int) -> int:
-        i = self.active.index(seat)
-        return self.active[(i + 1) % len(self.active)]
+        return self._next[seat]
 
     def playable(self, seat: int) -> list[tuple[Tile, End | None]]:
         """Every legal play of a seat whose hand is known (full information), one per distinct end."""
@@ -119,12 +156,10 @@ class Hand:
         return [(t, e) for t in sorted(self.held[seat]) for e in self.layout.distinct_fits(t)]
 
     def can_play(self, seat: int) -> bool:
-        ends = self.layout.open_ends()
-        values = set(ends.values())
-        for tile in self.held[seat]:
-            if (tile.low in values or tile.high in values) and self.layout.fits(tile):
-                return True
-        return False
+        """Whether a seat whose hand is known holds a tile that fits (cheap: most tiles show no open number)."""
+        values = self.layout.open_ends().values()
+        fits = self.layout.fits
+        return any((t.low in values or t.high in values) and fits(t) for t in self.held[seat])
 
     def outcome(self) -> HandOutcome | None:
         """How the hand ended, once it ended with a winner decided; None before that."""
@@ -172,15 +207,15 @@ class Hand:
     def apply(self, event: object, index: int | None = None) -> dict[str, Any] | Adjustment | None:
         """Check and apply one event. Returns the play's answer row, an Adjustment, or None."""
         index = self.events if index is None else index
-        if not isinstance(event, dict):
+        if type(event) is not dict:
             raise RecordError("an event must be a JSON object with a 'type'", event=index)
-        kind = event.get("type")
-        if kind not in EVENT_TYPES:
+        handler = _HANDLERS.get(event.get("type"))  # type: ignore[arg-type]
+        if handler is None:
             raise RecordError(
-                f"unknown event type {kind!r} (GAME_RECORD.md knows {', '.join(EVENT_TYPES)})", event=index
+                f"unknown event type {event.get('type')!r} (GAME_RECORD.md knows {', '.join(EVENT_TYPES)})", event=index
             )
         try:
-            result = getattr(self, f"_{kind}")(event, index)
+            result = handler(self, event, index)
         except RecordError as error:
             raise error.at(event=index) from None
         self.events = index + 1
@@ -188,7 +223,9 @@ class Hand:
 
     def _seat(self, event: dict[str, Any], field: str = "seat") -> int:
         seat = event.get(field)
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.rules.players:
+        if type(seat) is int and seat in self._next:
+            return seat  # the usual case: a seat still in the match
+        if type(seat) is not int or not 0 <= seat < self.rules.players:
             raise RecordError(f"{event['type']} needs '{field}', a seat from 0 to {self.rules.players - 1}, not {seat!r}")
         if seat not in self.active:
             raise RecordError(f"seat {seat} is out of the match (eliminated) and takes no part in this hand")
@@ -196,10 +233,9 @@ class Hand:
 
     def _tile(self, event: dict[str, Any], field: str = "tile") -> tuple[Tile, tuple[int, int]]:
         try:
-            halves = parse_halves(event.get(field))
+            return read_tile(event.get(field))
         except ValueError as error:
             raise RecordError(f"{event['type']}: {error}") from None
-        return Tile.of(*halves), halves
 
     def _not_playing(self, what: str) -> None:
         if self.end is not None:
@@ -216,12 +252,12 @@ class Hand:
         """Why `seat` cannot have `tile`, if it cannot."""
         if tile in self.on_table:
             return f"{tile} is already on the table (played at event {self.on_table[tile]})"
-        for other in range(self.rules.players):
-            if other != seat and tile in self.held[other]:
-                if self.revealed[other] is not None:
-                    return f"seat {other} revealed {tile} too (event {self.revealed[other]})"
-                return f"{tile} is in seat {other}'s hand"
-        if self.full and tile not in self.held[seat]:
+        other = self.owner.get(tile, seat)
+        if other != seat:
+            if self.revealed[other] is not None:
+                return f"seat {other} revealed {tile} too (event {self.revealed[other]})"
+            return f"{tile} is in seat {other}'s hand"
+        if self.full and tile not in self.owner:
             if self.boneyard_tiles is not None and tile in self.boneyard_tiles:
                 return f"seat {seat} does not hold {tile} (it is in the boneyard)"
             return f"seat {seat} does not hold {tile}"
@@ -253,7 +289,7 @@ class Hand:
                 f"{said} with {self.boneyard} tiles in the boneyard: "
                 "a player who cannot play draws until a tile fits (RULES.md, Draw games)"
             )
-        if self.full:
+        if self.full and self.can_play(seat):
             for tile in sorted(self.held[seat]):
                 ends = self.layout.fits(tile)
                 if ends:
@@ -279,45 +315,63 @@ class Hand:
             raise RecordError(f"the lead must be a double ({rule.why}), not {tile}")
 
     def _play(self, event: dict[str, Any], index: int) -> dict[str, Any]:
-        seat = self._seat(event)
-        tile, halves = self._tile(event)
-        self._not_playing("a play")
+        # The common case inline (this runs for every tile of every replay): a seat in the
+        # match and a tile named as usual; anything else goes the long way, to its error.
+        seat = event.get("seat")
+        if type(seat) is not int or seat not in self._next:
+            seat = self._seat(event)
+        text = event.get("tile")
+        written = TILE_NAMES.get(text) if type(text) is str else None
+        if written is None:
+            tile, halves = self._tile(event)
+            text = f"{halves[0]}-{halves[1]}"
+        else:
+            tile, halves = written
+        if self.end is not None:
+            self._not_playing("a play")
         if self.must_play is not None and self.must_play != (seat, tile):
             drawer, drawn = self.must_play
             raise RecordError(f"seat {drawer} drew {drawn}, which fits, and must play it at once")
-        problem = self._where_is(tile, seat)
-        if problem:
-            raise RecordError(problem)
-        if self.counts[seat] == 0:
+        owner = self.owner.get(tile)
+        if owner != seat and (owner is not None or self.full or tile in self.on_table):
+            raise RecordError(self._where_is(tile, seat) or f"seat {seat} cannot play {tile}")
+        counts = self.counts
+        if counts[seat] == 0:
             raise RecordError(f"seat {seat} has no tiles left to play")
         end: End | None = event.get("end")
-        skipped: list[int] = []
-        if not self.layout.placements:
+        layout = self.layout
+        if layout.placements:
+            if self.turn is not None and seat != self.turn:
+                skipped = self._infer_passes(seat, index)
+                end = self._resolve_end(tile, end)
+                # Everything is checked: change the hand.
+                for passer in skipped:
+                    self._record_pass(passer, index)
+                    self.inferred_passes.append({"event": index, "seat": passer})
+                layout.place(tile, end)
+            else:
+                value = layout.open_ends().get(end) if self._plain_ends else None  # type: ignore[call-overload]
+                if value is not None and (value == tile.low or value == tile.high):
+                    layout._place_at(tile, end, value)  # the usual case: the named end fits
+                else:
+                    end = self._resolve_end(tile, end)
+                    layout.place(tile, end)
+        else:
             if end is not None:
                 raise RecordError("the lead has no end: 'a-b' puts a on the west and b on the east")
             self._check_lead(seat, tile)
-        else:
-            if self.turn is not None and seat != self.turn:
-                skipped = self._infer_passes(seat, index)
-            end = self._resolve_end(tile, end)
-        # Everything is checked: change the hand.
-        for passer in skipped:
-            self._record_pass(passer, index)
-            self.inferred_passes.append({"event": index, "seat": passer})
-        if not self.layout.placements:
             self.leader = seat
-            self.layout.place_lead(*halves)
-        else:
-            assert end is not None
-            self.layout.place(tile, end)
+            layout.place_lead(*halves)
         self.on_table[tile] = index
-        self.held[seat].discard(tile)
-        self.counts[seat] -= 1
+        if owner is not None:
+            self.held[seat].discard(tile)
+            del self.owner[tile]
+        counts[seat] -= 1
         self.must_play = None
         self.passes_in_row = 0
-        self.turn = self.next_seat(seat)
-        count = self.layout.count() if self.rules.variant.fives else None
-        if self.counts[seat] == 0:
+        self.turn = self._next[seat]
+        count = layout.count() if self._fives else None
+        if counts[seat] == 0:
             self.end = "out"
             self.out_seat = seat
             self.out_with_double = tile.is_double
@@ -325,7 +379,7 @@ class Hand:
             self.pips[seat] = 0
             self.revealed[seat] = index
             self._fill_pips_if_over()
-        row: dict[str, Any] = {"event": index, "seat": seat, "tile": f"{halves[0]}-{halves[1]}"}
+        row: dict[str, Any] = {"event": index, "seat": seat, "tile": text}
         if end is not None:
             row["end"] = end
         row["count"] = count
@@ -335,6 +389,10 @@ class Hand:
 
     def _resolve_end(self, tile: Tile, end: object) -> End:
         layout = self.layout
+        if end is not None and not layout.rules.sides_before_arms and not layout.rules.arm_needs_double:
+            value = layout.open_ends().get(end)  # type: ignore[call-overload]
+            if value is not None and (value == tile.low or value == tile.high):
+                return end  # type: ignore[return-value]  # the usual case: the named end fits
         if end is not None:
             if end not in ENDS:
                 raise RecordError(f"end must be one of {', '.join(ENDS)}, not {end!r}")
@@ -435,6 +493,7 @@ class Hand:
         self.counts[seat] += count
         if tile is not None:
             self.held[seat].add(tile)
+            self.owner[tile] = seat
             if self.layout.fits(tile):
                 self.must_play = (seat, tile)
 
@@ -483,6 +542,7 @@ class Hand:
                     )
         self._check_pip_total(seat, sum(t.pips for t in tiles))
         self.held[seat] = set(seen)
+        self.owner.update(dict.fromkeys(seen, seat))
         self.revealed[seat] = index
         self.pips[seat] = sum(t.pips for t in tiles)
 
@@ -665,3 +725,6 @@ def _next_active(seat: int, active: tuple[int, ...]) -> int:
         if candidate in active:
             return candidate
     raise AssertionError("no seat is left in the match")
+
+
+_HANDLERS = {kind: getattr(Hand, f"_{kind}") for kind in EVENT_TYPES}

@@ -9,7 +9,7 @@ end is simply its last tile, or the tile it grows from while it is still empty.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .tiles import Tile
 
@@ -36,9 +36,8 @@ class LayoutRules:
     sniff: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """One tile on the table and how it touches the layout."""
+class Placement(NamedTuple):
+    """One tile on the table and how it touches the layout (a tuple: made once per play, cheaply)."""
 
     tile: Tile
     #: the arm it lies on; None for the lead.
@@ -58,7 +57,7 @@ class Placement:
 class Layout:
     """The layout of one hand. Mutable (a hand adds tiles to it); `copy()` makes a snapshot."""
 
-    __slots__ = ("rules", "placements", "arms", "spinner", "_doubles")
+    __slots__ = ("rules", "placements", "arms", "spinner", "_doubles", "_ends", "_north_south_open")
 
     def __init__(self, rules: LayoutRules = LayoutRules()) -> None:
         self.rules = rules
@@ -67,6 +66,8 @@ class Layout:
         #: index of the spinner in `placements`, once a double has become it.
         self.spinner: int | None = None
         self._doubles: set[int] = set()  # values n whose n-n lies in the layout
+        self._ends: dict[End, int] | None = None  # open ends, until the next tile is placed
+        self._north_south_open = False
 
     def copy(self) -> Layout:
         other = Layout(self.rules)
@@ -74,6 +75,8 @@ class Layout:
         other.arms = {e: list(a) for e, a in self.arms.items()}
         other.spinner = self.spinner
         other._doubles = set(self._doubles)
+        other._ends = self._ends
+        other._north_south_open = self._north_south_open
         return other
 
     # -- what is on the table -------------------------------------------------------------
@@ -112,11 +115,13 @@ class Layout:
         return 1 + (position < len(self.arms[home]) - 1)
 
     def _cross_open(self) -> bool:
+        if self._north_south_open:
+            return True  # once open, north and south stay open
         if self.spinner is None:
             return False
-        if self.rules.spinner_order == "any":
-            return True
-        return self.spinner_sides_covered() == 2
+        if self.rules.spinner_order == "any" or self.spinner_sides_covered() == 2:
+            self._north_south_open = True
+        return self._north_south_open
 
     def _end_tile(self, end: End) -> int | None:
         """Index of the placement an end grows from: the arm's last tile, else its root."""
@@ -142,13 +147,33 @@ class Layout:
         return self.placements[index].outer
 
     def open_ends(self) -> dict[End, int]:
-        """Every open end and the number it shows, in west, east, north, south order."""
-        out: dict[End, int] = {}
-        for end in ENDS:
-            value = self.end_value(end)
-            if value is not None:
-                out[end] = value
-        return out
+        """Every open end and the number it shows, in west, east, north, south order.
+
+        The dict is shared until the next placement: read it, do not change it.
+        """
+        ends = self._ends
+        if ends is None:
+            ends = self._ends = self._compute_ends()
+        return ends
+
+    def _compute_ends(self) -> dict[End, int]:
+        # One pass over the four arms (this runs after every tile played, so it is kept lean).
+        placements = self.placements
+        if not placements:
+            return {}
+        arms = self.arms
+        lead = placements[0]
+        west, east = arms["west"], arms["east"]
+        ends: dict[End, int] = {
+            "west": placements[west[-1]].outer if west else lead.inner,
+            "east": placements[east[-1]].outer if east else lead.outer,
+        }
+        if self.spinner is not None and self._cross_open():
+            centre = placements[self.spinner].outer
+            north, south = arms["north"], arms["south"]
+            ends["north"] = placements[north[-1]].outer if north else centre
+            ends["south"] = placements[south[-1]].outer if south else centre
+        return ends
 
     # -- which tiles fit where -------------------------------------------------------------
 
@@ -164,13 +189,14 @@ class Layout:
     def fits(self, tile: Tile) -> list[End]:
         """Every open end this tile can be played on (no tile may be played on an empty layout)."""
         ends = self.open_ends()
+        low, high = tile.low, tile.high
         if self.rules.sides_before_arms:
             empty_sides = self.empty_spinner_sides()
             if empty_sides:
                 ends = {e: v for e, v in ends.items() if e in empty_sides}
         result: list[End] = []
         for end, value in ends.items():
-            if not tile.has(value):
+            if value != low and value != high:
                 continue
             if self.rules.arm_needs_double and not tile.is_double and value not in self._doubles:
                 continue
@@ -214,19 +240,28 @@ class Layout:
 
     def place(self, tile: Tile, end: End) -> Placement:
         """Play `tile` on `end`; the caller has checked it fits (see `fits`)."""
-        value = self.end_value(end)
-        if value is None or not tile.has(value):
+        value = self.open_ends().get(end)
+        if value is None or (value != tile.low and value != tile.high):
             raise ValueError(f"{tile} does not fit the {end} end")
-        placement = Placement(tile, end, self._end_tile(end), value, tile.other(value))
+        return self._place_at(tile, end, value)
+
+    def _place_at(self, tile: Tile, end: End, value: int) -> Placement:
+        """`place` for a caller that has just read `value` off `open_ends()` and checked the fit."""
+        low, high = tile.low, tile.high
+        arm = self.arms[end]
+        parent = arm[-1] if arm else (0 if end == "west" or end == "east" else self.spinner)
+        placement = Placement(tile, end, parent, value, high if value == low else low)
         self._add(placement, end)
         return placement
 
     def _add(self, placement: Placement, end: End | None) -> None:
-        index = len(self.placements)
-        self.placements.append(placement)
+        self._ends = None
+        placements = self.placements
+        index = len(placements)
+        placements.append(placement)
         if end is not None:
             self.arms[end].append(index)
-        if placement.is_double:
+        if placement.inner == placement.outer:  # a double
             self._doubles.add(placement.inner)
             if self.rules.spinner and self.spinner is None:
                 self.spinner = index

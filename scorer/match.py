@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from .errors import RecordError
 from .hand import Adjustment, Hand, lead_rule
-from .tiles import Tile
+from .tiles import TILE_NAMES, Tile, read_tile
 from .variants import OptionError, PipsMissing, Rules, make_rules
 
 RECORD_FORMAT = "domino-record/1"
@@ -20,6 +20,7 @@ RECORD_FORMAT = "domino-record/1"
 class Match:
     def __init__(self, rules: Rules, players: list[str]) -> None:
         self.rules = rules
+        self.layout_rules = rules.layout_rules()
         self.players = players
         self.hands: list[Hand] = []
         self.bonuses: list[list[int] | None] = []
@@ -97,7 +98,7 @@ class Match:
                     raise RecordError(f"leader must be a seat still in the match, not {leader!r}")
                 if rule.seat is not None and leader != rule.seat:
                     raise RecordError(f"the record says seat {leader} leads, but seat {rule.seat} does: {rule.why}")
-            hand = Hand(self.rules, rule, leader=leader, deal=tiles, active=self.active)
+            hand = Hand(self.rules, rule, leader=leader, deal=tiles, active=self.active, layout_rules=self.layout_rules)
         except RecordError as error:
             raise error.at(hand=index) from None
         self.hands.append(hand)
@@ -108,28 +109,30 @@ class Match:
 
     def apply(self, event: object, index: int | None = None) -> Any:
         """Append one event to the current hand (GAME_RECORD.md); the match changes only if it is legal."""
-        hand = self.current
-        h = len(self.hands) - 1
-        if hand is None:
+        if not self.hands:
             raise RecordError("no hand has started")
+        hand = self.hands[-1]
+        h = len(self.hands) - 1
         e = hand.events if index is None else index
         # Showing what was left after the winning hand is harmless; anything else is not.
-        late_reveal = isinstance(event, dict) and event.get("type") in ("reveal", "pips") and hand.end != "target"
-        if self.over and not late_reveal:
+        if self.winner is not None and not (
+            type(event) is dict and event.get("type") in ("reveal", "pips") and hand.end != "target"
+        ):
             raise RecordError(f"the match was already won ({self._won_words()})", hand=h, event=e)
         try:
             result = hand.apply(event, e)
         except RecordError as error:
             raise error.at(hand=h) from None
-        if isinstance(result, Adjustment):
+        if type(result) is dict:
+            if result["points"]:
+                self._add(self.rules.side_of(result["seat"]), result["points"], h, e)
+        elif isinstance(result, Adjustment):
             self._add(result.side, result.points, h, e)
-        elif isinstance(result, dict) and result.get("points"):
-            self._add(self.rules.side_of(result["seat"]), result["points"], h, e)
-        if self.over and hand.end is None:
-            hand.stop_for_target()
-        if hand.end in ("out", "blocked") and self.bonuses[h] is None and not self.over:
-            self._try_bonus(h, hand)
-        self.hand_totals[h] = list(self.totals)
+        if hand.end is not None or self.winner is not None:
+            if self.winner is not None and hand.end is None:
+                hand.stop_for_target()
+            if hand.end in ("out", "blocked") and self.bonuses[h] is None and self.winner is None:
+                self._try_bonus(h, hand)
         return result
 
     def close_hand(self) -> None:
@@ -141,10 +144,10 @@ class Match:
         hand.finish_record()
         if hand.end in ("out", "blocked") and self.bonuses[h] is None and not self.over:
             self._try_bonus(h, hand)
-        self.hand_totals[h] = list(self.totals)
 
     def _add(self, side: int, points: int, hand: int, event: int | None) -> None:
         self.totals[side] += points
+        self.hand_totals[hand] = list(self.totals)
         rules = self.rules
         if rules.variant.scoring == "points" and rules.end_at_target == "at_once" and not self.over:
             if self.totals[side] >= rules.target:
@@ -217,24 +220,26 @@ class Match:
         if not isinstance(deal, list) or len(deal) != rules.players:
             raise RecordError(f"deal must list the tiles of each of the {rules.players} seats")
         hands: list[list[Tile]] = []
-        seen: dict[Tile, int] = {}
         for seat, tiles in enumerate(deal):
             if not isinstance(tiles, list):
                 raise RecordError(f"deal: seat {seat}'s tiles must be a list")
             want = rules.hand_size if seat in self.active else 0
             if len(tiles) != want and not (seat not in self.active and len(tiles) == rules.hand_size):
                 raise RecordError(f"deal: seat {seat} must be dealt {want} tiles in {rules.name}, not {len(tiles)}")
-            hand: list[Tile] = []
-            for text in tiles:
-                try:
-                    tile = Tile.parse(text)
-                except ValueError as error:
-                    raise RecordError(f"deal: {error}") from None
-                if tile in seen:
-                    raise RecordError(f"deal: {tile} is dealt to seat {seen[tile]} and to seat {seat}")
-                seen[tile] = seat
-                hand.append(tile)
+            try:
+                hand = [TILE_NAMES[text][0] for text in tiles]
+            except (KeyError, TypeError):  # a tile written unusually, or not a tile: the long way
+                hand = [_read_dealt(text)[0] for text in tiles]
             hands.append(hand)
+        dealt = [tile for hand in hands for tile in hand]
+        if len(set(dealt)) != len(dealt):
+            seen: dict[Tile, int] = {}
+            for seat, hand in enumerate(hands):
+                for tile in hand:
+                    if tile in seen:
+                        where = "twice" if seen[tile] == seat else f"and to seat {seen[tile]}"
+                        raise RecordError(f"deal: {tile} is dealt to seat {seat} {where}")
+                    seen[tile] = seat
         if rules.variant.cross_rules:
             for seat in self.active:
                 doubles = sum(1 for t in hands[seat] if t.is_double)
@@ -288,6 +293,13 @@ class Match:
             "target": self.rules.target,
             "scoring": self.rules.variant.scoring,
         }
+
+
+def _read_dealt(text: object) -> tuple[Tile, tuple[int, int]]:
+    try:
+        return read_tile(text)
+    except ValueError as error:
+        raise RecordError(f"deal: {error}") from None
 
 
 def score_record(record: object) -> dict[str, Any]:

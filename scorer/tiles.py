@@ -7,16 +7,32 @@ from typing import Iterable
 MAX_PIP = 6
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@dataclass(frozen=True, order=True, slots=True, init=False)
 class Tile:
     """One tile `low-high` (low <= high); `b-a` names the same tile as `a-b`.
 
-    Tiles are interned: `Tile.of(a, b)` and `Tile.parse(text)` always hand back the
-    same object for the same tile, so identity, hashing and sets stay cheap.
+    Tiles are interned: `Tile.of(a, b)` and `Tile.parse(text)` always hand back the same
+    object for the same tile, and there is no other way to make one (no public constructor).
+    So equality is identity and hashing is the object's own, which keeps the sets and dicts
+    the engine lives on cheap.
     """
 
     low: int
     high: int
+
+    __hash__ = object.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __reduce__(self) -> tuple[object, tuple[int, int]]:
+        return (Tile.of, (self.low, self.high))  # copies and pickles stay the interned tile
+
+    def __copy__(self) -> Tile:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Tile:
+        return self
 
     @staticmethod
     def of(a: int, b: int) -> Tile:
@@ -27,7 +43,8 @@ class Tile:
 
     @staticmethod
     def parse(text: str) -> Tile:
-        return Tile.of(*parse_halves(text))
+        written = TILE_NAMES.get(text) if type(text) is str else None
+        return written[0] if written is not None else Tile.of(*parse_halves(text))
 
     @property
     def pips(self) -> int:
@@ -57,6 +74,10 @@ class Tile:
 
 def parse_halves(text: object) -> tuple[int, int]:
     """`"6-4"` -> (6, 4), keeping the order written: a lead's order says which half faces west."""
+    try:
+        return _WRITTEN[text]  # type: ignore[index]
+    except (KeyError, TypeError):
+        pass
     if not isinstance(text, str):
         raise ValueError(f"a tile is written as text like '3-5', not {text!r}")
     parts = text.strip().split("-")
@@ -74,6 +95,27 @@ for _a in range(MAX_PIP + 1):
         _TILES[_a][_b] = _TILES[_b][_a] = object.__new__(Tile)
         object.__setattr__(_TILES[_a][_b], "low", _a)
         object.__setattr__(_TILES[_a][_b], "high", _b)
+
+#: Every tile name as usually written, "a-b" for 0 <= a, b <= 6, parsed once.
+_WRITTEN: dict[str, tuple[int, int]] = {
+    f"{a}-{b}": (a, b) for a in range(MAX_PIP + 1) for b in range(MAX_PIP + 1)
+}
+
+#: The same names, each with its interned tile and its halves as written (the hot path of a replay).
+#: Read it, never change it.
+TILE_NAMES: dict[str, tuple[Tile, tuple[int, int]]] = {
+    name: (_TILES[a][b], (a, b)) for name, (a, b) in _WRITTEN.items()
+}
+
+
+def read_tile(text: object) -> tuple[Tile, tuple[int, int]]:
+    """A tile and its halves in the order written; ValueError naming the problem otherwise."""
+    written = TILE_NAMES.get(text) if type(text) is str else None  # type: ignore[arg-type]
+    if written is not None:
+        return written
+    halves = parse_halves(text)
+    return Tile.of(*halves), halves
+
 
 #: The 28 tiles in a fixed order (0-0, 0-1, ... 6-6).
 FULL_SET: tuple[Tile, ...] = tuple(_TILES[a][b] for a in range(MAX_PIP + 1) for b in range(a, MAX_PIP + 1))

@@ -7,6 +7,7 @@ hand and a match are scored; `Rules` is a variant with a table's house rule opti
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Callable, Literal, Mapping
 
 from .layout import LayoutRules
@@ -86,7 +87,7 @@ class Rules:
 
     def layout_rules(self) -> LayoutRules:
         cross = self.variant.cross_rules
-        return LayoutRules(
+        return _layout_rules(
             spinner=self.variant.spinner,
             spinner_order="any" if cross else self.spinner_order,
             sides_before_arms=cross,
@@ -111,6 +112,11 @@ class Rules:
             if name != "preset" and getattr(self, name) != getattr(default, name):
                 out[name] = getattr(self, name)
         return out
+
+
+@lru_cache(maxsize=None)
+def _layout_rules(**shape: Any) -> LayoutRules:
+    return LayoutRules(**shape)  # a handful of shapes, made once each
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,8 +284,29 @@ def get_variant(name: object) -> Variant:
     return VARIANTS[name]  # type: ignore[index]
 
 
+_RULES_CACHE: dict[tuple[Any, ...], Rules] = {}
+
+
 def make_rules(variant_name: object, players: int, options: Mapping[str, Any] | None) -> Rules:
-    """Resolve a variant, a player count and a record's `options` into `Rules`."""
+    """Resolve a variant, a player count and a record's `options` into `Rules`.
+
+    Rules are immutable, and a replay resolves the same few again and again: keep them.
+    """
+    try:
+        # The value's type is part of the key: 0 == False, but only False is a valid `sniff`.
+        items = tuple(sorted((k, type(v).__name__, v) for k, v in options.items())) if isinstance(options, dict) else options
+        key = (variant_name, type(players).__name__, players, items)
+        cached = _RULES_CACHE.get(key)
+    except TypeError:  # an unhashable value in the options: resolve it (and say what is wrong)
+        return _make_rules(variant_name, players, options)
+    if cached is None:
+        cached = _make_rules(variant_name, players, options)
+        if len(_RULES_CACHE) < 1024:
+            _RULES_CACHE[key] = cached
+    return cached
+
+
+def _make_rules(variant_name: object, players: int, options: Mapping[str, Any] | None) -> Rules:
     variant = get_variant(variant_name)
     if players not in variant.players:
         allowed = " or ".join(str(n) for n in variant.players)

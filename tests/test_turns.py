@@ -93,7 +93,13 @@ def test_a_full_information_play_of_a_tile_not_held_is_refused():
 
 def test_the_deal_is_checked():
     error = refused(record("partners-block", hand(deal=[["6-6"] * 7, [], [], []])))
-    assert "deal: seat 1 must be dealt 7 tiles" in str(error) or "dealt to seat 0 and to seat 0" in str(error)
+    assert "deal: seat 1 must be dealt 7 tiles in partners-block, not 0" in str(error)
+    twice = [["6-6", "6-6", "0-1", "0-2", "0-3", "0-4", "0-5"], ["1-1", "1-2", "1-3", "1-4", "1-5", "1-6", "0-0"],
+             ["2-2", "2-3", "2-4", "2-5", "2-6", "3-3", "3-4"], ["3-5", "3-6", "4-4", "4-5", "4-6", "5-5", "5-6"]]
+    assert "deal: 6-6 is dealt to seat 0 twice" in str(refused(record("partners-block", hand(deal=twice))))
+    twice[0][1] = "0-0"
+    twice[1][-1] = "0-1"
+    assert "deal: 0-1 is dealt to seat 1 and to seat 0" in str(refused(record("partners-block", hand(deal=twice))))
     error = refused(record("block", hand(deal=[["6-6", "0-0"], ["6-6", "1-1"]]), players=2))
     assert "must be dealt 7 tiles" in str(error)
 
