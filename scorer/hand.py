@@ -66,6 +66,7 @@ class Hand:
         "held",
         "owner",
         "boneyard_tiles",
+        "aside",
         "on_table",
         "passes_in_row",
         "passes",
@@ -119,8 +120,12 @@ class Hand:
         self.owner: dict[Tile, int] = {t: s for s, tiles in enumerate(self.held) for t in tiles}
         self.boneyard_tiles: set[Tile] | None = None
         if deal is not None and rules.variant.leftovers == "boneyard":
-            dealt = set().union(*self.held)
+            # An eliminated seat's list in the deal holds the tiles set aside in its place:
+            # they are out of this hand, not in the boneyard.
+            dealt = {tile for tiles in deal for tile in tiles}
             self.boneyard_tiles = {t for t in FULL_SET if t not in dealt}
+        #: the tiles set aside in place of eliminated players (`cross`, full information).
+        self.aside: set[Tile] = {t for s in range(n) if s not in self.active for t in (deal[s] if deal else ())}
         self.on_table: dict[Tile, int] = {}  # tile -> event that played it
         self.passes_in_row = 0
         self.passes: list[list[_Pass]] = [[] for _ in range(n)]
@@ -209,7 +214,7 @@ class Hand:
         index = self.events if index is None else index
         if type(event) is not dict:
             raise RecordError("an event must be a JSON object with a 'type'", event=index)
-        handler = _HANDLERS.get(event.get("type"))  # type: ignore[arg-type]
+        handler = EVENT_HANDLERS.get(event.get("type"))  # type: ignore[arg-type]
         if handler is None:
             raise RecordError(
                 f"unknown event type {event.get('type')!r} (GAME_RECORD.md knows {', '.join(EVENT_TYPES)})", event=index
@@ -482,7 +487,11 @@ class Hand:
                 )
             assert self.boneyard_tiles is not None and tile is not None
             if tile not in self.boneyard_tiles:
-                problem = self._where_is(tile, seat) or f"{tile} is not in the boneyard"
+                problem = (
+                    f"{tile} is not in the boneyard: it is set aside (an eliminated player's share)"
+                    if tile in self.aside
+                    else self._where_is(tile, seat) or f"{tile} is not in the boneyard"
+                )
                 raise RecordError(problem if tile not in self.held[seat] else f"seat {seat} already holds {tile}")
             self.boneyard_tiles.discard(tile)
         elif tile is not None:
@@ -727,4 +736,5 @@ def _next_active(seat: int, active: tuple[int, ...]) -> int:
     raise AssertionError("no seat is left in the match")
 
 
-_HANDLERS = {kind: getattr(Hand, f"_{kind}") for kind in EVENT_TYPES}
+#: Each event type's handler, `handler(hand, event, index)`: `Hand.apply` without its checks on the event's shape.
+EVENT_HANDLERS = {kind: getattr(Hand, f"_{kind}") for kind in EVENT_TYPES}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .errors import RecordError
-from .hand import Adjustment, Hand, lead_rule
+from .hand import EVENT_HANDLERS, Adjustment, Hand, lead_rule
 from .tiles import TILE_NAMES, Tile, read_tile
 from .variants import OptionError, PipsMissing, Rules, make_rules
 
@@ -64,8 +64,7 @@ class Match:
                 raise RecordError("events must be a list", hand=h)
             try:
                 match.start_hand(leader=hand.get("leader"), deal=hand.get("deal"))
-                for e, event in enumerate(events):
-                    match.apply(event, e)
+                match.replay_events(events)
                 match.close_hand()
             except RecordError as error:
                 raise error.at(hand=h) from None
@@ -123,6 +122,31 @@ class Match:
             result = hand.apply(event, e)
         except RecordError as error:
             raise error.at(hand=h) from None
+        self._count(hand, h, e, result)
+        return result
+
+    def replay_events(self, events: list[Any]) -> None:
+        """`apply` each event of the current hand in turn: a record's replay, the hot path.
+
+        A plain event goes straight to its handler; anything unusual (not an object, an
+        unknown type, an event after the match was won) takes `apply`, which says what is wrong.
+        """
+        hand = self.hands[-1]
+        h = len(self.hands) - 1
+        for e, event in enumerate(events):
+            handler = EVENT_HANDLERS.get(event.get("type")) if type(event) is dict else None
+            if handler is None or self.winner is not None:
+                self.apply(event, e)
+                continue
+            try:
+                result = handler(hand, event, e)
+            except RecordError as error:
+                raise error.at(hand=h, event=e) from None
+            hand.events = e + 1
+            self._count(hand, h, e, result)
+
+    def _count(self, hand: Hand, h: int, e: int, result: Any) -> None:
+        """What an applied event does to the match: points, the target, the end-of-hand score."""
         if type(result) is dict:
             if result["points"]:
                 self._add(self.rules.side_of(result["seat"]), result["points"], h, e)
@@ -133,7 +157,6 @@ class Match:
                 hand.stop_for_target()
             if hand.end in ("out", "blocked") and self.bonuses[h] is None and self.winner is None:
                 self._try_bonus(h, hand)
-        return result
 
     def close_hand(self) -> None:
         """The record says nothing more about the current hand (see `Hand.finish_record`)."""

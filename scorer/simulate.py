@@ -24,7 +24,8 @@ def deal_tiles(match: Match, rng: random.Random) -> list[list[Tile]]:
         tiles = list(FULL_SET)
         rng.shuffle(tiles)
         hands: list[list[Tile]] = [[] for _ in range(rules.players)]
-        for seat in match.active:
+        # Every seat takes its share; an eliminated seat's share is the tiles set aside (`cross`).
+        for seat in range(rules.players):
             hands[seat] = [tiles.pop() for _ in range(rules.hand_size)]
         if not rules.variant.cross_rules:
             return hands

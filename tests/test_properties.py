@@ -107,7 +107,7 @@ def test_every_tile_and_pip_is_somewhere_once(spec):
         table = list(hand.layout.tiles)
         held = [t for seat in hand.held for t in seat]
         boneyard = list(hand.boneyard_tiles) if hand.boneyard_tiles is not None else []
-        aside = [t for t in FULL_SET if t not in dealt] if hand.boneyard_tiles is None else []
+        aside = [t for t in FULL_SET if t not in dealt] if hand.boneyard_tiles is None else list(hand.aside)
         everywhere = table + held + boneyard + aside
         assert sum(t.pips for t in everywhere) == SET_PIPS == 168, (h, hand.end)
         assert Counter(everywhere) == Counter(FULL_SET), (h, hand.end)  # each tile once, none lost

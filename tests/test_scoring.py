@@ -271,3 +271,16 @@ def test_bad_options_are_named(options, words):
 def test_bad_variant_and_player_count_are_named():
     assert "unknown variant 'chess'" in str(refused(record("chess")))
     assert "partners is played by 4 players, not 2" in str(refused(record("partners", players=2)))
+
+
+def test_cross_an_eliminated_players_share_is_set_aside_not_drawn():
+    rec = cross_block_three((20, 76, 60), (0, 0, 45))  # seat 2 reaches 105 and is out
+    assert score_record(rec)["hands"][0]["eliminated"] == [2]
+    deal = [["6-6", "0-1", "0-2", "0-3", "0-4", "0-5", "1-2"],
+            ["1-3", "1-4", "1-5", "2-3", "2-4", "2-5", "3-4"],
+            ["5-5", "4-4", "3-5", "4-5", "0-0", "1-1", "2-2"]]  # seat 2's share: set aside
+    rec["hands"].append(hand(play(0, "6-6"), draw(1, "5-5"), deal=deal))
+    assert "5-5 is not in the boneyard: it is set aside (an eliminated player's share)" in str(refused(rec))
+    rec["hands"][1] = hand(play(0, "6-6"), draw(1, "3-3"), draw(1, "1-6"), play(1, "1-6", "west"), deal=deal)
+    second = score_record(rec)["hands"][1]
+    assert second["leader"] == 0 and second["plays"][-1]["tile"] == "1-6"
