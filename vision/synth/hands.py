@@ -1,0 +1,119 @@
+"""Arms and hands reaching over the table, drawn in photo pixels on top of everything.
+
+A hand is a rounded arm from the frame's edge, a palm, and a few finger capsules, shaded like
+a cylinder lit from one side, with a soft shadow on the table beside it. It hides what lies
+under it: the id buffer marks its pixels so those tile halves count as hidden.
+"""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from .scene import HandSpec
+from .tables import smooth_noise
+
+
+def _edge_point(edge: float, w: int, h: int) -> np.ndarray:
+    side, t = int(edge) % 4, edge - int(edge)
+    pad = 0.15
+    if side == 0:
+        return np.array([t * w, -pad * h])
+    if side == 1:
+        return np.array([w * (1 + pad), t * h])
+    if side == 2:
+        return np.array([t * w, h * (1 + pad)])
+    return np.array([-pad * w, t * h])
+
+
+def _capsule(mask: np.ndarray, a: np.ndarray, b: np.ndarray, r: float, value: float = 1.0) -> None:
+    cv2.line(mask, (int(a[0] * 16), int(a[1] * 16)), (int(b[0] * 16), int(b[1] * 16)), value, max(1, int(2 * r)), cv2.LINE_AA, 4)
+    # round caps (the line's own caps are square at big widths)
+    for p in (a, b):
+        cv2.circle(mask, (int(p[0] * 16), int(p[1] * 16)), int(r * 16), value, -1, cv2.LINE_AA, 4)
+
+
+def hand_mask(spec: HandSpec, w: int, h: int, tile_px: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(alpha mask float32, unit arm direction, wrist point) for one arm."""
+    rng = np.random.default_rng(spec.seed)
+    start = _edge_point(spec.edge, w, h)
+    tip = np.array([spec.reach[0] * w, spec.reach[1] * h])
+    d = tip - start
+    length = float(np.linalg.norm(d)) + 1e-6
+    d /= length
+    perp = np.array([-d[1], d[0]])
+    arm_w = spec.width * tile_px * 1.6   # a forearm is ~3.5 tile halves wide
+    palm = arm_w * 1.25
+    wrist = tip - d * palm * 1.5
+    mask = np.zeros((h, w), np.float32)
+    _capsule(mask, start - d * arm_w, wrist, arm_w / 2)
+    # palm: an ellipse just past the wrist
+    pc = wrist + d * palm * 0.55
+    ang = math.degrees(math.atan2(d[1], d[0]))
+    cv2.ellipse(mask, (int(pc[0] * 16), int(pc[1] * 16)), (int(palm * 0.6 * 16), int(palm * 0.5 * 16)), ang, 0, 360, 1.0, -1, cv2.LINE_AA, 4)
+    if spec.fingers:
+        fr = palm * 0.1
+        base = pc + d * palm * 0.45
+        spread = rng.uniform(0.05, 0.25)
+        for k in range(spec.fingers):
+            off = (k - (spec.fingers - 1) / 2) * fr * 2.1
+            fd = d + perp * (k - (spec.fingers - 1) / 2) * spread * 0.3
+            fd /= np.linalg.norm(fd)
+            flen = palm * rng.uniform(0.55, 0.85) * (1 - 0.2 * abs(k - (spec.fingers - 1) / 2) / max(spec.fingers, 1))
+            _capsule(mask, base + perp * off, base + perp * off + fd * flen, fr)
+        thumb_side = 1 if rng.random() < 0.5 else -1
+        tb = pc + perp * thumb_side * palm * 0.45
+        _capsule(mask, tb, tb + (d * 0.6 + perp * thumb_side * 0.6) * palm * 0.55, fr * 1.15)
+    mask = np.clip(mask, 0, 1)
+    return mask, d, wrist
+
+
+def draw_hands(img: np.ndarray, ids: np.ndarray, ident: int, hands: list[HandSpec], tile_px: float,
+               light_dir: np.ndarray) -> list[np.ndarray]:
+    """Draw each arm over the photo; returns their outlines (pixels)."""
+    h, w = img.shape[:2]
+    outlines: list[np.ndarray] = []
+    for spec in hands:
+        rng = np.random.default_rng(spec.seed + 1)
+        mask, d, wrist = hand_mask(spec, w, h, tile_px)
+        if mask.max() <= 0:
+            continue
+        ys, xs = np.nonzero(mask > 0)
+        # shadow on the table: the hand is held a few centimetres up
+        shift = -light_dir[:2] / max(light_dir[2], 0.3) * tile_px * rng.uniform(0.6, 1.6)
+        blur = max(2.0, tile_px * 0.25)
+        pad = int(abs(shift).max() + 3 * blur) + 2
+        x0, y0 = max(int(xs.min()) - pad, 0), max(int(ys.min()) - pad, 0)
+        x1, y1 = min(int(xs.max()) + pad + 1, w), min(int(ys.max()) + pad + 1, h)
+        roi_mask = mask[y0:y1, x0:x1]
+        rw, rh = x1 - x0, y1 - y0
+        m = np.float32([[1, 0, shift[0]], [0, 1, -shift[1]]])
+        sh = cv2.warpAffine(roi_mask, m, (rw, rh))
+        sh = cv2.GaussianBlur(sh, (0, 0), blur)
+        roi = img[y0:y1, x0:x1]
+        roi *= (1 - 0.45 * sh)[..., None]
+        # colour: skin, maybe a sleeve over the forearm, cylinder shading across the arm
+        yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        perp = np.array([-d[1], d[0]], np.float32)
+        across = (xx - wrist[0]) * perp[0] + (yy - wrist[1]) * perp[1]
+        along = (xx - wrist[0]) * d[0] + (yy - wrist[1]) * d[1]
+        half_w = spec.width * tile_px * 0.8 + 1
+        side = float(np.dot(light_dir[:2] / (np.linalg.norm(light_dir[:2]) + 1e-9), [perp[0], -perp[1]]))
+        t = np.clip(across / (half_w * 1.3), -1, 1)
+        shade = 0.78 + 0.22 * np.sqrt(1 - t * t) + 0.12 * side * t
+        colour = np.empty((rh, rw, 3), np.float32)
+        colour[:] = np.array(spec.skin, np.float32)
+        if spec.sleeve is not None:
+            sleeve_from = float(rng.uniform(0.5, 2.0)) * half_w
+            sl = (along < -sleeve_from)[..., None]
+            colour = np.where(sl, np.array(spec.sleeve, np.float32), colour)
+        tex = 1 + 0.04 * smooth_noise(rh, rw, max(2.0, tile_px * 0.1), rng)
+        colour *= (shade * tex)[..., None]
+        a = cv2.GaussianBlur(roi_mask, (0, 0), 0.8)[..., None]
+        roi += (colour - roi) * a
+        ids[mask > 0.5] = ident
+        cnts, _ = cv2.findContours((mask > 0.5).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if cnts:
+            outlines.append(max(cnts, key=cv2.contourArea)[:, 0, :].astype(np.float64))
+    return outlines

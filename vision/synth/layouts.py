@@ -1,0 +1,249 @@
+"""Legal layouts from the rules engine, laid out on the table with bends.
+
+`legal_layout` plays random legal tiles from a shuffled set on random fitting ends (so every
+layout is one a real game can reach), and gives each placement a place on the table: the lead
+west-east at the origin, each tile continuing its arm with its inner half against the parent's
+outer half, doubles crosswise, the spinner's north/south arms leaving from its two ends. An arm
+bends 90 degrees when going straight would leave the table area or touch another tile; a tile
+that fits nowhere on the table is not played (another tile or end is tried instead).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scorer.layout import CROSS_ENDS, LINE_ENDS, End, Layout, LayoutRules, Placement
+from scorer.tiles import FULL_SET, Tile
+
+from .geometry import Pose, polygons_clear
+
+#: how far (units) a tile must stay from every tile it does not touch, so lines read apart.
+CLEARANCE = 0.3
+
+
+@dataclass(slots=True)
+class LaidLayout:
+    """A layout and where each of its placements lies (poses[i] belongs to layout.placements[i]).
+
+    Each pose's first half is the placement's `inner` half (the lead: its west half)."""
+
+    layout: Layout
+    poses: list[Pose]
+    variant: str  # "spinner" or "line"
+    bends: int = 0
+    #: the direction (unit vector) each arm grows in at its open end.
+    directions: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v)
+
+
+def _perp(d: np.ndarray) -> np.ndarray:
+    return np.array([-d[1], d[0]])
+
+
+def _parallel(a: np.ndarray, b: np.ndarray) -> bool:
+    return abs(float(np.dot(a, b))) > 0.7
+
+
+def _parent_of(layout: Layout, end: End) -> int:
+    arm = layout.arms[end]
+    if arm:
+        return arm[-1]
+    if end in LINE_ENDS:
+        return 0
+    assert layout.spinner is not None
+    return layout.spinner
+
+
+def _contact_centre(layout: Layout, poses: list[Pose], parent: int, end: End) -> np.ndarray:
+    """Centre of the parent's half that the new tile touches."""
+    pose = poses[parent]
+    p = layout.placements[parent]
+    if p.is_double:
+        return np.array([pose.x, pose.y])
+    if parent == 0 and end == "west" and not layout.arms["west"]:
+        return pose.half_center(0)  # the lead's west half is its first half
+    return pose.half_center(1)
+
+
+def _extent(pose: Pose, is_double: bool, d: np.ndarray) -> float:
+    """How far the parent reaches past its contact half's centre in direction d."""
+    if not is_double:
+        return 0.5
+    return 1.0 if _parallel(pose.axis, d) else 0.5
+
+
+def _new_pose(anchor: np.ndarray, d: np.ndarray, double: bool, gap: float) -> Pose:
+    if double:
+        c = anchor + (0.5 + gap) * d
+        a = _perp(d)
+        return Pose(float(c[0]), float(c[1]), math.atan2(a[1], a[0]))
+    c = anchor + (1.0 + gap) * d
+    return Pose(float(c[0]), float(c[1]), math.atan2(d[1], d[0]))
+
+
+def _candidates(layout: Layout, poses: list[Pose], dirs: dict[str, np.ndarray], tile: Tile, end: End,
+                rng: np.random.Generator, gap: float, bend_chance: float) -> list[tuple[Pose, np.ndarray, bool]]:
+    """Ways to lay `tile` on `end`: (pose, arm direction afterwards, is a bend), best first."""
+    parent = _parent_of(layout, end)
+    ppose = poses[parent]
+    pdouble = layout.placements[parent].is_double
+    d = dirs[end]
+    c = _contact_centre(layout, poses, parent, end)
+    double = tile.is_double
+    straight = (_new_pose(c + _extent(ppose, pdouble, d) * d, d, double, gap), d, False)
+    side_turns: list[tuple[Pose, np.ndarray, bool]] = []
+    cap_turns: list[tuple[Pose, np.ndarray, bool]] = []
+    sides = [_perp(d), -_perp(d)]
+    if rng.random() < 0.5:
+        sides.reverse()
+    for side in sides:
+        # "side" bend: leave from the side of the parent's contact half (or a double's end).
+        side_turns.append((_new_pose(c + _extent(ppose, pdouble, side) * side, side, double, gap), side, True))
+        if not pdouble and not double and _parallel(ppose.axis, d):
+            # "cap" bend: the new tile lies across the line's end, inner half in front of it.
+            centre = c + (1.0 + gap) * d + 0.5 * side
+            cap_turns.append((Pose(float(centre[0]), float(centre[1]), math.atan2(side[1], side[0])), side, True))
+    # either kind of corner first, so both appear in the data
+    turns = cap_turns + side_turns if rng.random() < 0.5 else side_turns + cap_turns
+    if rng.random() < bend_chance:
+        return turns + [straight]
+    return [straight] + turns
+
+
+def _fits_table(pose: Pose, bounds: tuple[float, float, float, float] | None) -> bool:
+    if bounds is None:
+        return True
+    corners = pose.corners()
+    x0, y0, x1, y1 = bounds
+    return bool(corners[:, 0].min() >= x0 and corners[:, 0].max() <= x1 and corners[:, 1].min() >= y0 and corners[:, 1].max() <= y1)
+
+
+def _clear(pose: Pose, poses: list[Pose], parent: int) -> bool:
+    poly = pose.corners()
+    for i, other in enumerate(poses):
+        if not polygons_clear(poly, other.corners(), -1e-6 if i == parent else CLEARANCE):
+            if i == parent and polygons_clear(poly, other.corners(), 0.0):
+                continue
+            return False
+    return True
+
+
+def legal_layout(
+    rng: np.random.Generator,
+    tiles: int,
+    spinner: bool | None = None,
+    bounds: tuple[float, float, float, float] | None = None,
+    max_gap: float = 0.06,
+    jitter_deg: float = 2.0,
+    bend_chance: float = 0.04,
+) -> LaidLayout:
+    """Play up to `tiles` random legal tiles and lay them on the table.
+
+    `spinner`: a spinner game (the first double becomes the spinner; the lead is then never a
+    double, so the spinner sits inside an arm) or a plain line (doubles still crosswise); None
+    picks one. `bounds` (x0, y0, x1, y1) is the table area in layout units around the lead at
+    the origin; lines bend to stay inside it. The result may hold fewer tiles when nothing more
+    fits. Poses get small random gaps and angle jitter, never overlapping.
+    """
+    if spinner is None:
+        spinner = bool(rng.random() < 0.6)
+    layout = Layout(LayoutRules(spinner=spinner))
+    deck = [FULL_SET[i] for i in rng.permutation(len(FULL_SET))]
+    if spinner:
+        # the spinner must not be the lead: lead with a non-double
+        lead = next(t for t in deck if not t.is_double)
+    else:
+        lead = deck[0]
+    deck.remove(lead)
+    west, east = (lead.low, lead.high) if rng.random() < 0.5 else (lead.high, lead.low)
+    layout.place_lead(west, east)
+    poses = [Pose(0.0, 0.0, math.pi / 2) if lead.is_double else Pose(0.0, 0.0, 0.0)]
+    dirs: dict[str, np.ndarray] = {"west": np.array([-1.0, 0.0]), "east": np.array([1.0, 0.0])}
+    bends = 0
+    while len(layout) < tiles and deck:
+        options = [(t, e) for t in deck for e in layout.fits(t)]
+        if not options:
+            break
+        weights = np.array([3.0 if e in CROSS_ENDS else 1.0 for _, e in options])
+        order = rng.choice(len(options), size=len(options), replace=False, p=weights / weights.sum())
+        placed = False
+        for k in order[:12]:  # a few tries; a crowded table just ends the layout
+            tile, end = options[int(k)]
+            if end in CROSS_ENDS and end not in dirs:
+                dirs.update(_cross_directions(layout, poses))
+            gap = float(rng.uniform(0.0, max_gap))
+            parent = _parent_of(layout, end)
+            for pose, direction, bent in _candidates(layout, poses, dirs, tile, end, rng, gap, bend_chance):
+                if _fits_table(pose, bounds) and _clear(pose, poses, parent):
+                    layout.place(tile, end)
+                    poses.append(pose)
+                    dirs[end] = direction
+                    bends += bent
+                    deck.remove(tile)
+                    placed = True
+                    break
+            if placed:
+                break
+        if not placed:
+            break
+    poses = _jitter(poses, layout, rng, jitter_deg, max_gap)
+    return LaidLayout(layout, poses, "spinner" if spinner else "line", bends,
+                      {e: (float(v[0]), float(v[1])) for e, v in dirs.items()})
+
+
+def _cross_directions(layout: Layout, poses: list[Pose]) -> dict[str, np.ndarray]:
+    """North and south leave from the spinner's two ends; north is the one facing +y (else -x)."""
+    assert layout.spinner is not None
+    axis = poses[layout.spinner].axis
+    axis = np.round(axis)  # grid-aligned before jitter
+    north = axis if (axis[1] > 0.5 or (abs(axis[1]) < 0.5 and axis[0] < 0)) else -axis
+    return {"north": north, "south": -north}
+
+
+def _jitter(poses: list[Pose], layout: Layout, rng: np.random.Generator, jitter_deg: float, max_gap: float) -> list[Pose]:
+    """Small hand-placed imperfections: each tile turned and nudged a little, never into another."""
+    out: list[Pose] = []
+    for i, pose in enumerate(poses):
+        tries = [
+            (math.radians(float(rng.uniform(-jitter_deg, jitter_deg))), rng.uniform(-max_gap, max_gap, size=2) * 0.5),
+            (math.radians(float(rng.uniform(-jitter_deg, jitter_deg))) * 0.3, np.zeros(2)),
+            (0.0, np.zeros(2)),
+        ]
+        for dangle, shift in tries:
+            cand = pose.moved(pose.x + float(shift[0]), pose.y + float(shift[1]), pose.angle + dangle)
+            poly = cand.corners()
+            # against the tiles already nudged and the later tiles where they lie now
+            if all(polygons_clear(poly, o.corners(), 0.0) for o in out + poses[i + 1 :]):
+                out.append(cand)
+                break
+        else:  # pragma: no cover - the unjittered pose always clears the already placed tiles
+            out.append(pose)
+    return out
+
+
+def placement_dict(p: Placement) -> dict[str, object]:
+    return {
+        "tile": f"{p.inner}-{p.outer}",
+        "end": p.end,
+        "parent": p.parent,
+        "inner": p.inner,
+        "outer": p.outer,
+        "double": p.is_double,
+    }
+
+
+def layout_prefix(laid: LaidLayout, count: int) -> LaidLayout:
+    """The layout as it stood after its first `count` plays (a legal position too)."""
+    old = laid.layout
+    layout = Layout(old.rules)
+    for p in old.placements[:count]:
+        if p.end is None:
+            layout.place_lead(p.inner, p.outer)
+        else:
+            layout.place(p.tile, p.end)
+    return LaidLayout(layout, laid.poses[:count], laid.variant, laid.bends, dict(laid.directions))

@@ -1,0 +1,177 @@
+"""Flat things printed on the table: a game board with a track of domino pictures, and cards.
+
+Printed domino pictures look like tiles from above but have no thickness, no side walls and
+no shadow. They are drawn into the table canvas (so they bend with the table under the camera)
+and are never labelled; their polygons go to the truth for reference.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .geometry import Pose
+from .tables import smooth_noise
+from .tiles import TileStyle, draw_face
+
+
+@dataclass(frozen=True, slots=True)
+class Printed:
+    """One printed domino picture on the table (world corners, first half first)."""
+
+    a: int
+    b: int
+    pose: Pose
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A square game board: centre, rotation and side (world units); `inner` is its play area."""
+
+    x: float
+    y: float
+    angle: float
+    side: float
+    band: float
+
+    @property
+    def inner_half(self) -> float:
+        return self.side / 2 - self.band
+
+
+def to_canvas(points: np.ndarray, affine: np.ndarray) -> np.ndarray:
+    pts = np.asarray(points, np.float64)
+    return pts @ affine[:, :2].T + affine[:, 2]
+
+
+def paste(canvas: np.ndarray, tex: np.ndarray, alpha: np.ndarray, world_quad: np.ndarray, affine: np.ndarray) -> None:
+    """Blend a texture into the canvas where `world_quad` (its corners TL, TR, BR, BL) lies."""
+    h, w = tex.shape[:2]
+    dst = to_canvas(world_quad, affine).astype(np.float32)
+    x0, y0 = np.floor(dst.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(dst.max(axis=0)).astype(int) + 2
+    ch, cw = canvas.shape[:2]
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, cw), min(y1, ch)
+    if cx0 >= cx1 or cy0 >= cy1:
+        return
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst - np.array([cx0, cy0], np.float32))
+    size = (cx1 - cx0, cy1 - cy0)
+    warped = cv2.warpPerspective(tex, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    a = cv2.warpPerspective(alpha, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    roi = canvas[cy0:cy1, cx0:cx1]
+    roi += (warped.astype(np.float32) - roi) * a[..., None]
+
+
+def texture_quad(pose: Pose) -> np.ndarray:
+    """World corners matching a texture's TL, TR, BR, BL (texture x along the tile's length).
+
+    Texture rows run down, world y runs up: the texture's top edge is the pose's +across side.
+    """
+    c = pose.corners()  # (-l,-w), (l,-w), (l,w), (-l,w) in local terms
+    return np.array([c[3], c[2], c[1], c[0]])
+
+
+def printed_style(rng: np.random.Generator) -> TileStyle:
+    face = (float(rng.uniform(215, 250)),) * 3
+    return TileStyle("printed", tuple(int(v) for v in face), (15, 15, 15), bool(rng.random() < 0.15),  # type: ignore[arg-type]
+                     float(rng.choice([0.03, 0.05])), False, float(rng.uniform(0.03, 0.12)), 0.0,
+                     float(rng.uniform(0.07, 0.1)), 0.0, False, bool(rng.random() < 0.5))
+
+
+def draw_board(canvas: np.ndarray, affine: np.ndarray, ppu: float, board: Board, rng: np.random.Generator) -> list[Printed]:
+    """A game board: coloured play area with a printed grid and stars, and a band round it
+    holding a zigzag track of printed domino pictures (like many commercial boards)."""
+    frame = Pose(board.x, board.y, board.angle, board.side, board.side)
+    band_colour = np.array([(40, 50, 90), (30, 40, 60), (20, 20, 20), (60, 30, 30)][int(rng.integers(4))], np.float32)
+    play_colour = np.array([(150, 140, 30), (60, 110, 30), (120, 60, 20), (40, 40, 130), (150, 150, 150)][int(rng.integers(5))], np.float32)
+    s = max(16, min(512, int(board.side * ppu / 2)))
+    tex = np.empty((s, s, 3), np.float32)
+    tex[:] = band_colour
+    inner = int(round(s / 2 * board.inner_half / (board.side / 2)))  # play area, pixels from the centre
+    c0, c1 = s // 2 - inner, s // 2 + inner
+    tex[c0:c1, c0:c1] = play_colour
+    tex *= (1 + 0.05 * smooth_noise(s, s, s / 20, rng))[..., None]
+    grid = max(2, int(rng.integers(8, 16)))
+    line = tuple(float(v) for v in play_colour * 0.7)
+    for k in range(grid + 1):
+        p = c0 + (c1 - c0) * k // grid
+        cv2.line(tex, (p, c0), (p, c1), line, 1, cv2.LINE_AA)
+        cv2.line(tex, (c0, p), (c1, p), line, 1, cv2.LINE_AA)
+    for _ in range(int(rng.integers(10, 40))):  # decorative stars/diamonds
+        cx, cy = rng.uniform(c0, c1, 2)
+        r = (c1 - c0) / grid * rng.uniform(0.2, 0.45)
+        pts = np.array([[cx, cy - r], [cx + r * 0.5, cy], [cx, cy + r], [cx - r * 0.5, cy]], np.int32)
+        col = [(60, 200, 230), (120, 40, 40), (40, 40, 120), (30, 20, 20)][int(rng.integers(4))]
+        cv2.fillConvexPoly(tex, pts, col, cv2.LINE_AA)
+    alpha = np.ones((s, s), np.float32)
+    paste(canvas, tex, alpha, texture_quad(frame), affine)
+    # the track: pictures along each side of the band, alternating along and across it
+    style = printed_style(rng)
+    out: list[Printed] = []
+    half = board.side / 2
+    pad = 0.15
+    lane = board.band / 2
+    for side in range(4):
+        rot = board.angle + side * math.pi / 2
+        t = -half + board.band * 0.5
+        while t < half - board.band * 0.5 - 1.0:
+            across = rng.random() < 0.35
+            if across:
+                lx, ly, ang, step = t + 0.5, -half + lane, math.pi / 2, 1.0
+            else:
+                off = lane + (0.5 if rng.random() < 0.5 else -0.5) * min(1.0, board.band - 1.05)
+                lx, ly, ang, step = t + 1.0, -half + off, 0.0, 2.0
+            if t + step > half - board.band * 0.5 + 0.01:
+                break
+            c, sn = math.cos(rot), math.sin(rot)
+            wx, wy = board.x + c * lx - sn * ly, board.y + sn * lx + c * ly
+            pose = Pose(wx, wy, rot + ang)
+            a, b = int(rng.integers(7)), int(rng.integers(7))
+            out.append(Printed(a, b, pose))
+            t += step + pad
+    _paste_printed(canvas, affine, ppu, out, style, rng)
+    return out
+
+
+def _paste_printed(canvas: np.ndarray, affine: np.ndarray, ppu: float, items: list[Printed], style: TileStyle,
+                   rng: np.random.Generator) -> None:
+    s = max(8, min(96, int(ppu * 1.2)))
+    for item in items:
+        tex, alpha = draw_face(item.a, item.b, style, s, rng, printed=True)
+        # printed outline, like the drawn edge of a picture
+        cv2.rectangle(tex, (0, 0), (2 * s - 1, s - 1), (60, 60, 60), 1, cv2.LINE_AA)
+        paste(canvas, tex.astype(np.float32), alpha, texture_quad(item.pose), affine)
+
+
+def draw_cards(canvas: np.ndarray, affine: np.ndarray, ppu: float, spots: list[Pose], rng: np.random.Generator) -> list[Printed]:
+    """Paper cards or box lids lying on the table, each with printed domino pictures on it."""
+    out: list[Printed] = []
+    for card in spots:
+        s = max(16, min(400, int(card.length * ppu / 2)))
+        h = max(8, int(s * card.width / card.length))
+        paper = np.array([(235, 240, 240), (200, 230, 250), (60, 40, 20), (30, 30, 160)][int(rng.integers(4))], np.float32)
+        tex = np.empty((h, s, 3), np.float32)
+        tex[:] = paper
+        for _ in range(int(rng.integers(2, 8))):  # text-like lines and blocks
+            x0, y0 = int(rng.uniform(0, s * 0.8)), int(rng.uniform(0, h))
+            col = tuple(float(v) for v in rng.uniform(0, 255, 3))
+            cv2.rectangle(tex, (x0, y0), (x0 + int(rng.uniform(5, s * 0.5)), y0 + max(1, int(h * 0.03))), col, -1)
+        paste(canvas, tex, np.ones((h, s), np.float32), texture_quad(card), affine)
+        style = printed_style(rng)
+        n = int(rng.integers(1, 4))
+        items = []
+        for k in range(n):
+            # small pictures across the card's length
+            scale = rng.uniform(0.35, 0.8) * min(card.width, card.length / max(n, 1) / 2)
+            lx = -card.length / 2 + (k + 0.5) * card.length / n
+            ly = rng.uniform(-0.2, 0.2) * card.width
+            c, sn = math.cos(card.angle), math.sin(card.angle)
+            pose = Pose(card.x + c * lx - sn * ly, card.y + sn * lx + c * ly, card.angle + float(rng.choice([0, math.pi / 2])),
+                        2 * scale, scale)
+            items.append(Printed(int(rng.integers(7)), int(rng.integers(7)), pose))
+        _paste_printed(canvas, affine, ppu, items, style, rng)
+        out += items
+    return out

@@ -1,0 +1,342 @@
+"""What lies on the table and how it is seen: a plain description, no pixels yet.
+
+`build_scene` draws every random choice of one photo (tile set, table, board, layout, other
+tiles, camera, light, finish) from one generator, so a scene is fixed by its seed, and the
+renderer can draw the same scene again (the frames of a sequence) with only some parts changed.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from scorer.tiles import FULL_SET, Tile
+
+from .camera import Camera, random_camera
+from .geometry import Pose, polygons_clear, transform_pose
+from .layouts import LaidLayout, legal_layout
+from .printed import Board
+from .tables import pick_table
+from .tiles import TileStyle, random_tile_style
+
+#: what a body is: face up (pips show), face down (its back shows), standing on its long edge.
+KINDS = ("up", "down", "edge")
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """One real tile on the table (a box with a rounded footprint)."""
+
+    kind: str
+    pose: Pose                    # footprint; for "up"/"down" the first half is at local -x
+    height: float                 # world units
+    values: tuple[int, int] | None  # (first half, second half); None for face-down tiles
+    role: str                     # layout, hand, loose, down, boneyard, edge
+    placement: int | None = None  # index in the layout's placements
+    seed: int = 0                 # fixes this tile's texture (wear, pip jitter) across frames
+
+
+@dataclass(frozen=True, slots=True)
+class Light:
+    azimuth: float        # radians: where the main light comes from
+    elevation: float      # radians above the table
+    ambient: float        # 0..1 share of light that is not directional
+    exposure: float       # overall gain
+    gradient: tuple[float, float, float]  # (angle, strength, offset) of a brightness ramp over the photo
+    temperature: tuple[float, float, float]  # BGR gains
+    shadow_strength: float  # cast shadows from things out of view (a person, a lamp arm)
+    shadows: int
+    glare: float          # chance that a tile top catches a highlight
+    vignette: float
+    seed: int
+
+    @property
+    def direction(self) -> np.ndarray:
+        """Unit vector from the table towards the light."""
+        ce = math.cos(self.elevation)
+        return np.array([ce * math.cos(self.azimuth), ce * math.sin(self.azimuth), math.sin(self.elevation)])
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """What the phone does to the picture."""
+
+    defocus: float       # Gaussian sigma, pixels
+    motion: float        # motion blur length, pixels
+    motion_angle: float  # degrees
+    noise: float         # sigma, 0..255 scale
+    jpeg_quality: int
+    sharpen: float
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandSpec:
+    """An arm reaching in from the photo's edge to a point over the table (image fractions)."""
+
+    edge: float           # where on the border it enters, 0..4 around the frame
+    reach: tuple[float, float]  # fingertip position, fractions of width/height
+    width: float          # arm width as a multiple of the tile length in pixels
+    skin: tuple[int, int, int]
+    sleeve: tuple[int, int, int] | None
+    fingers: int          # fingers spread (0 = a fist)
+    seed: int
+
+
+@dataclass(slots=True)
+class Scene:
+    width: int
+    height: int
+    tile_style: TileStyle
+    table: str
+    camera: Camera
+    light: Light
+    finish: Finish
+    bodies: list[Body]
+    laid: LaidLayout | None
+    board: Board | None = None
+    cards: list[Pose] = field(default_factory=list)
+    hands: list[HandSpec] = field(default_factory=list)
+    seed: int = 0         # table texture and printed pictures
+    sets: int = 1         # tile sets in use (two sets allow the densest tables)
+
+
+def _cross2(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a[0] * b[1] - a[1] * b[0])
+
+
+def _poly_contains(poly: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Points inside a convex polygon (either winding)."""
+    inside = np.ones(len(pts), bool)
+    sign = 0.0
+    n = len(poly)
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        cross = (b[0] - a[0]) * (pts[:, 1] - a[1]) - (b[1] - a[1]) * (pts[:, 0] - a[0])
+        if sign == 0.0:
+            sign = 1.0 if _cross2(poly[1] - poly[0], poly[2] - poly[1]) > 0 else -1.0
+        inside &= cross * sign >= 0
+    return inside
+
+
+def _shrink(poly: np.ndarray, by: float) -> np.ndarray:
+    c = poly.mean(axis=0)
+    return c + (poly - c) * by
+
+
+class _Free:
+    """Rejection sampling of free table space against everything placed so far."""
+
+    def __init__(self, bodies: list[Body]) -> None:
+        self.polys = [b.pose.corners() for b in bodies]
+
+    def clear(self, poses: list[Pose], clearance: float) -> bool:
+        for p in poses:
+            c = p.corners()
+            if not all(polygons_clear(c, o, clearance) for o in self.polys):
+                return False
+        return True
+
+    def add(self, poses: list[Pose]) -> None:
+        self.polys += [p.corners() for p in poses]
+
+
+def _sample_point(rng: np.random.Generator, area: np.ndarray) -> np.ndarray:
+    lo, hi = area.min(axis=0), area.max(axis=0)
+    for _ in range(30):
+        p = rng.uniform(lo, hi)
+        if _poly_contains(area, p[None])[0]:
+            return p
+    return area.mean(axis=0)
+
+
+def _row(origin: np.ndarray, angle: float, count: int, step: float, tile_angle: float, length: float = 2.0,
+         width: float = 1.0) -> list[Pose]:
+    d = np.array([math.cos(angle), math.sin(angle)])
+    return [Pose(float(origin[0] + d[0] * step * k), float(origin[1] + d[1] * step * k), tile_angle, length, width)
+            for k in range(count)]
+
+
+def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960) -> Scene:
+    """One random table photo, described."""
+    style = random_tile_style(rng)
+    camera = random_camera(rng, width, height, (0.0, 0.0))
+    view = camera.footprint()
+    view_in = _shrink(view, 0.92)
+    size = float(np.sqrt(abs(_cross2(view[1] - view[0], view[3] - view[0]))))  # ~ side of the visible area
+
+    board: Board | None = None
+    if rng.random() < 0.22:
+        side = float(rng.uniform(15, 26))
+        off = rng.uniform(-0.25, 0.25, 2) * min(size, side)
+        board = Board(float(off[0]), float(off[1]), float(rng.uniform(0, 2 * math.pi)), side, float(rng.uniform(2.0, 2.8)))
+
+    bodies: list[Body] = []
+    laid: LaidLayout | None = None
+    deck: list[Tile] = list(FULL_SET)
+    if rng.random() < 0.9:
+        n = int(np.clip(rng.gamma(2.2, 5.0), 1, 28))
+        if board is not None:
+            rot = board.angle + float(rng.integers(4)) * math.pi / 2
+            inner = board.inner_half - 0.2
+            origin_local = rng.uniform(-0.35, 0.35, 2) * inner
+            bounds = (-inner - origin_local[0], -inner - origin_local[1], inner - origin_local[0], inner - origin_local[1])
+            c, s = math.cos(board.angle), math.sin(board.angle)
+            # board frame -> world for the origin; the layout frame shares the board's axes
+            ox = board.x + c * origin_local[0] - s * origin_local[1]
+            oy = board.y + s * origin_local[0] + c * origin_local[1]
+            # bounds are in the board's frame; turn them into the layout frame (a multiple of 90 deg)
+            k = int(round((rot - board.angle) / (math.pi / 2))) % 4
+            for _ in range(k):
+                x0, y0, x1, y1 = bounds
+                bounds = (y0, -x1, y1, -x0)
+        else:
+            rot = float(rng.uniform(0, 2 * math.pi)) if rng.random() < 0.7 else float(rng.normal(0, 0.1)) + camera.azimuth
+            p = _sample_point(rng, _shrink(view, 0.5))
+            ox, oy = float(p[0]), float(p[1])
+            bw, bh = size * rng.uniform(0.6, 1.5, 2)
+            fx, fy = rng.uniform(0.25, 0.75, 2)
+            bounds = (-bw * fx, -bh * fy, bw * (1 - fx), bh * (1 - fy))
+        laid = legal_layout(rng, n, bounds=bounds, max_gap=float(rng.uniform(0.01, 0.08)), jitter_deg=float(rng.uniform(0, 3)))
+        for i, (pose, pl) in enumerate(zip(laid.poses, laid.layout.placements)):
+            bodies.append(Body("up", transform_pose(pose, ox, oy, rot), style.thickness, (pl.inner, pl.outer), "layout", i,
+                               int(rng.integers(2**31))))
+            deck.remove(pl.tile)
+    sets = 1
+    deck = [deck[i] for i in rng.permutation(len(deck))]
+    if rng.random() < 0.12:
+        sets = 2  # a second set on the table: the densest tables need one
+        deck += [FULL_SET[i] for i in rng.permutation(len(FULL_SET))]
+
+    free = _Free(bodies)
+    th = style.thickness
+
+    def take() -> Tile | None:
+        return deck.pop() if deck else None
+
+    def place_group(poses: list[Pose], kind: str, role: str, clearance: float = 0.3) -> bool:
+        if not poses or not free.clear(poses, clearance):
+            return False
+        if not all(_poly_contains(view_in, np.array([[p.x, p.y]]))[0] or rng.random() < 0.3 for p in poses):
+            return False
+        for p in poses:
+            tile = take() if kind != "down" else None
+            if kind != "down" and tile is None:
+                return True
+            values = None
+            if tile is not None:
+                values = (tile.low, tile.high) if rng.random() < 0.5 else (tile.high, tile.low)
+            height = 1.0 if kind == "edge" else th
+            bodies.append(Body(kind, p, height, values, role, None, int(rng.integers(2**31))))
+        free.add(poses)
+        return True
+
+    # a revealed hand: face up side by side
+    for _ in range(int(rng.choice([0, 0, 1, 1, 2]))):
+        for _try in range(10):
+            o = _sample_point(rng, view_in)
+            ang = float(rng.uniform(0, 2 * math.pi))
+            n = int(rng.integers(2, 8))
+            gap = float(rng.uniform(0.03, 0.3))
+            if place_group(_row(o, ang + math.pi / 2, n, 1 + gap, ang + float(rng.normal(0, 0.03))), "up", "hand"):
+                break
+    # loose tiles, face up at any angle
+    for _ in range(int(rng.integers(0, 5))):
+        for _try in range(10):
+            o = _sample_point(rng, view_in)
+            if place_group([Pose(float(o[0]), float(o[1]), float(rng.uniform(0, 2 * math.pi)))], "up", "loose"):
+                break
+    # face-down tiles: a player's hand in a row, or a few strays
+    for _ in range(int(rng.choice([0, 0, 1, 2]))):
+        for _try in range(10):
+            o = _sample_point(rng, view_in)
+            ang = float(rng.uniform(0, 2 * math.pi))
+            n = int(rng.integers(1, 8))
+            if place_group(_row(o, ang + math.pi / 2, n, float(rng.uniform(1.03, 1.3)), ang), "down", "down"):
+                break
+    # the boneyard: a loose cluster of face-down tiles
+    if rng.random() < 0.3:
+        centre = _sample_point(rng, view_in)
+        for _ in range(int(rng.integers(3, 15))):
+            for _try in range(8):
+                o = centre + rng.normal(0, 1.8, 2)
+                if place_group([Pose(float(o[0]), float(o[1]), float(rng.uniform(0, 2 * math.pi)))], "down", "boneyard", 0.08):
+                    break
+    # tiles standing on edge in a row, as a player holds them in front of themselves
+    for _ in range(int(rng.choice([0, 0, 0, 1, 2]))):
+        for _try in range(10):
+            o = _sample_point(rng, view_in)
+            ang = float(rng.uniform(0, 2 * math.pi))
+            n = int(rng.integers(2, 8))
+            poses = _row(o, ang, n, 2.1, ang, 2.0, th)
+            if place_group(poses, "edge", "edge"):
+                break
+    # at least a few face-up tiles in view
+    for _try in range(40):
+        inside = [b for b in bodies if b.kind == "up" and _poly_contains(view_in, np.array([[b.pose.x, b.pose.y]]))[0]]
+        if len(inside) >= 4 or not deck:
+            break
+        o = _sample_point(rng, view_in)
+        place_group([Pose(float(o[0]), float(o[1]), float(rng.uniform(0, 2 * math.pi)))], "up", "loose")
+
+    cards: list[Pose] = []
+    for _ in range(int(rng.choice([0, 0, 0, 0, 1, 2]))):
+        o = _sample_point(rng, view)
+        length = float(rng.uniform(4, 10))
+        cards.append(Pose(float(o[0]), float(o[1]), float(rng.uniform(0, 2 * math.pi)), length, length * float(rng.uniform(0.5, 0.8))))
+
+    light = random_light(rng)
+    finish = random_finish(rng, camera)
+    hands = [random_hand(rng) for _ in range(int(rng.choice([0, 0, 0, 1, 1, 2])))]
+    return Scene(width, height, style, pick_table(rng), camera, light, finish, bodies, laid, board, cards, hands,
+                 int(rng.integers(2**31)), sets)
+
+
+def random_light(rng: np.random.Generator) -> Light:
+    harsh = rng.random() < 0.35
+    warm = rng.uniform(-1, 1)
+    temp = (1.0 - 0.12 * warm, 1.0, 1.0 + 0.12 * warm)  # B, G, R gains: warm lamps push red
+    return Light(
+        azimuth=float(rng.uniform(0, 2 * math.pi)),
+        elevation=math.radians(float(rng.uniform(25, 60) if harsh else rng.uniform(45, 85))),
+        ambient=float(rng.uniform(0.35, 0.6) if harsh else rng.uniform(0.6, 0.9)),
+        exposure=float(rng.uniform(0.75, 1.15)),
+        gradient=(float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(0, 0.45)), float(rng.uniform(-0.2, 0.2))),
+        temperature=tuple(float(v * rng.uniform(0.96, 1.04)) for v in temp),  # type: ignore[arg-type]
+        shadow_strength=float(rng.uniform(0.15, 0.5)) if rng.random() < 0.3 else 0.0,
+        shadows=int(rng.integers(1, 3)),
+        glare=float(rng.uniform(0, 0.5)) if rng.random() < 0.5 else 0.0,
+        vignette=float(rng.uniform(0, 0.35)),
+        seed=int(rng.integers(2**31)),
+    )
+
+
+def random_finish(rng: np.random.Generator, camera: Camera) -> Finish:
+    scale = camera.width / 1280
+    return Finish(
+        defocus=float(rng.uniform(0, 1.6) * scale) if rng.random() < 0.5 else 0.0,
+        motion=float(rng.uniform(2, 9) * scale) if rng.random() < 0.15 else 0.0,
+        motion_angle=float(rng.uniform(0, 180)),
+        noise=float(rng.uniform(0, 7)),
+        jpeg_quality=int(rng.integers(40, 96)),
+        sharpen=float(rng.uniform(0, 0.6)) if rng.random() < 0.3 else 0.0,
+        seed=int(rng.integers(2**31)),
+    )
+
+
+def random_hand(rng: np.random.Generator) -> HandSpec:
+    skins = [(150, 180, 225), (120, 160, 210), (90, 130, 185), (60, 95, 140), (45, 65, 100), (170, 195, 235)]
+    skin = skins[int(rng.integers(len(skins)))]
+    skin = tuple(int(np.clip(c + rng.normal(0, 8), 0, 255)) for c in skin)
+    sleeve = None
+    if rng.random() < 0.5:
+        sleeve = tuple(int(v) for v in rng.uniform(20, 230, 3))
+    return HandSpec(float(rng.uniform(0, 4)), (float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.15, 0.85))),
+                    float(rng.uniform(0.9, 1.6)), skin, sleeve, int(rng.choice([2, 3, 4, 4])), int(rng.integers(2**31)))  # type: ignore[arg-type]
+
+
+def with_layout_prefix(scene: Scene, count: int) -> Scene:
+    """The same scene with only the first `count` layout tiles played (for sequences)."""
+    bodies = [b for b in scene.bodies if b.role != "layout" or (b.placement is not None and b.placement < count)]
+    return replace(scene, bodies=bodies)
