@@ -11,6 +11,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "score": ("scorer.commands", "score", "Score a match record (GAME_RECORD.md) and print the answer as JSON."),
     "simulate": ("scorer.commands", "simulate", "Play random legal matches and print or write their records."),
     "demo": ("scorer.commands", "demo", "Play one simulated match and show its running score."),
+    "read": ("vision.commands", "read", "Read every tile in photos of a table (--json, --annotate DIR)."),
+    "train": ("vision.commands", "train", "Train the reader's models: spinner train detector|halves (training extra)."),
+    "export": ("vision.commands", "export", "Export the trained detector to ONNX for the companion."),
     "dataset": ("vision.synth.commands", "dataset", "Make synthetic training data: spinner dataset synth --out DIR --images N --seed S."),
 }
 

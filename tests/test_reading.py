@@ -1,0 +1,104 @@
+"""The reader's pure parts: halves of a box, the set settling conflicts, OBB decoding, bad photos."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.crops import HALF_SIZE, rectify
+from vision.obb import decode, letterbox
+from vision.reader import ReadError, load_photo
+from vision.reading import TileCandidate, settle, split_halves
+
+CORNERS = ((0.0, 0.0), (20.0, 0.0), (20.0, 10.0), (0.0, 10.0))
+
+
+def candidate(first: dict[int, float], second: dict[int, float], box: float = 0.9) -> TileCandidate:
+    def probs(spec: dict[int, float]) -> np.ndarray:
+        p = np.full(7, 0.001)
+        for value, weight in spec.items():
+            p[value] = weight
+        return p / p.sum()
+
+    return TileCandidate((10.0, 5.0), CORNERS, box, ((5.0, 5.0), (15.0, 5.0)), (CORNERS, CORNERS), (probs(first), probs(second)))
+
+
+def test_each_tile_reads_its_halves_best_values():
+    (tile,) = settle([candidate({3: 0.9}, {5: 0.9})])
+    assert str(tile.tile) == "3-5" and [h.value for h in tile.halves] == [3, 5] and not tile.corrected
+
+
+def test_the_order_of_the_halves_is_kept():
+    (tile,) = settle([candidate({6: 0.9}, {2: 0.9})])
+    assert str(tile.tile) == "2-6" and [h.value for h in tile.halves] == [6, 2]
+
+
+def test_a_tile_read_twice_is_settled_by_the_second_best_value():
+    sure = candidate({3: 0.95}, {5: 0.95})
+    unsure = candidate({3: 0.55, 4: 0.4}, {5: 0.95})
+    first, second = settle([sure, unsure])
+    assert str(first.tile) == "3-5" and not first.corrected
+    assert str(second.tile) == "4-5" and second.corrected
+
+
+def test_more_boxes_than_a_set_holds_keep_their_own_readings():
+    readings = settle([candidate({3: 0.9}, {5: 0.9}) for _ in range(29)])
+    assert all(str(r.tile) == "3-5" for r in readings)
+
+
+def test_a_box_splits_into_two_square_halves_across_its_long_side():
+    for corners in (np.array([[0, 0], [20, 0], [20, 10], [0, 10]]), np.array([[0, 0], [0, 10], [20, 10], [20, 0]])):
+        first, second = split_halves(corners)
+        for half in (first, second):
+            sides = [np.linalg.norm(half[i] - half[(i + 1) % 4]) for i in range(4)]
+            assert sides == pytest.approx([10, 10, 10, 10])
+        assert {tuple(first.mean(axis=0)), tuple(second.mean(axis=0))} == {(5.0, 5.0), (15.0, 5.0)}
+
+
+def test_rectify_cuts_the_half_out_of_the_photo():
+    photo = np.zeros((100, 100, 3), np.uint8)
+    photo[20:40, 20:40] = 255  # a white half on black
+    crop = rectify(photo, np.array([[20, 20], [40, 20], [40, 40], [20, 40]]), margin=0.0)
+    assert crop.shape == (HALF_SIZE, HALF_SIZE, 3) and crop[4:-4, 4:-4].min() > 200
+
+
+def test_decode_maps_boxes_back_to_the_photo_and_suppresses_overlaps():
+    photo = np.zeros((480, 640, 3), np.uint8)
+    _, scale, pad = letterbox(photo, 320)
+    assert scale == 0.5 and pad == (0, 40)
+    raw = np.zeros((4 + 2 + 1, 3), np.float32)
+    # two overlapping boxes of class 0 (the weaker is dropped) and one of class 1
+    raw[:, 0] = [100, 50, 0, 0, 0.9, 0, 0.1]
+    raw[:, 1] = [101, 50, 0, 0, 0.6, 0, 0.1]
+    raw[:, 2] = [200, 160, 20, 10, 0.0, 0.8, 0.0]
+    raw[2:4, 0] = raw[2:4, 1] = [40, 20]
+    detections = decode(raw, scale, pad, conf=0.25, iou=0.5, max_det=10)
+    assert [(d.cls, round(d.confidence, 2)) for d in detections] == [(0, 0.9), (1, 0.8)]
+    assert detections[0].center == (200.0, 20.0) and detections[0].size == (80.0, 40.0)
+    assert detections[1].center == (400.0, 240.0)
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda p: p.mkdir(), "is a folder, not a photo"),
+    (lambda p: p.write_bytes(b""), "is an empty file"),
+    (lambda p: p.write_text("not a photo"), "is not an image OpenCV can decode"),
+    (lambda p: None, "no such file"),
+])
+def test_bad_photos_get_a_clear_error(tmp_path, make, words):
+    path = tmp_path / "photo.jpg"
+    make(path)
+    with pytest.raises(ReadError, match=words):
+        load_photo(path)
+
+
+def test_a_huge_photo_is_refused_before_it_is_decoded(tmp_path, monkeypatch):
+    import cv2
+
+    import vision.reader as reader
+
+    path = tmp_path / "big.png"
+    cv2.imwrite(str(path), np.zeros((2000, 3000, 3), np.uint8))
+    monkeypatch.setattr(reader, "MAX_PIXELS", 1_000_000)
+    with pytest.raises(ReadError, match="more than 1 megapixels"):
+        load_photo(path)
+    monkeypatch.setattr(reader, "MAX_PIXELS", 100_000_000)
+    assert load_photo(path).shape == (2000, 3000, 3)

@@ -1,0 +1,105 @@
+"""`spinner read`, `spinner train` and `spinner export`."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .reader import DEFAULT_DETECTOR, DEFAULT_HALVES
+
+
+@click.command()
+@click.argument("photos", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per photo, one per line.")
+@click.option("--annotate", type=click.Path(file_okay=False), default=None, help="Write each photo with what was read drawn on it.")
+@click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
+@click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
+@click.option("--confidence", type=click.FloatRange(0, 1), default=0.4, show_default=True, help="Least box confidence kept.")
+def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector: str, halves: str, confidence: float) -> None:
+    """Read every tile in each photo: which tile, where, and how it is turned.
+
+    A photo that cannot be read is reported (on standard error, and with --json as an object
+    with an "error") and the others are still read; the exit status is 1 if any failed.
+    """
+    import cv2
+
+    from .reader import Reader, ReadError, annotate as draw, load_photo
+
+    try:
+        reader = Reader(detector, halves, confidence=confidence)
+    except FileNotFoundError as error:
+        raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
+    folder = Path(annotate) if annotate else None
+    if folder:
+        folder.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for photo in photos:
+        try:
+            image = load_photo(photo)
+        except ReadError as error:
+            failed += 1
+            click.echo(f"Error: {error}", err=True)
+            if as_json:
+                click.echo(json.dumps({"image": photo, "error": str(error)}))
+            continue
+        reading = reader.read(image, photo)
+        if as_json:
+            click.echo(json.dumps(reading.to_json()))
+        else:
+            tiles = ", ".join(str(t.tile) + ("*" if t.corrected else "") for t in reading.tiles) or "none"
+            click.echo(f"{photo}: {len(reading.tiles)} tiles: {tiles}")
+        if folder:
+            cv2.imwrite(str(folder / (Path(photo).stem + ".jpg")), draw(image, reading))
+    if failed:
+        sys.exit(1)
+
+
+@click.group()
+def train() -> None:
+    """Train the reader's two models (needs the training extra: pip install -e '.[train]')."""
+
+
+@train.command("detector")
+@click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, help="A `spinner dataset synth` folder.")
+@click.option("--project", type=click.Path(file_okay=False), default="runs", show_default=True)
+@click.option("--name", default="detector", show_default=True)
+@click.option("--epochs", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--imgsz", type=click.IntRange(min=32), default=640, show_default=True)
+@click.option("--batch", type=click.IntRange(min=1), default=16, show_default=True)
+@click.option("--resume", is_flag=True, help="Go on from PROJECT/NAME/weights/last.pt.")
+@click.option("--device", default=None, help="cpu, or a GPU index (default: a GPU when there is one).")
+def train_detector(data: str, project: str, name: str, epochs: int, imgsz: int, batch: int, resume: bool, device: str | None) -> None:
+    """Train the tile detector (ultralytics YOLO OBB, from scratch, offline)."""
+    from . import train_detector as td
+
+    data_yaml = td.prepare(Path(data), Path(project) / f"{name}-data")
+    best = td.train(data_yaml, Path(project), name, epochs, imgsz, batch, resume, device)
+    click.echo(f"weights: {best}")
+
+
+@train.command("halves")
+@click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, help="A `spinner dataset synth` folder.")
+@click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
+@click.option("--epochs", type=click.IntRange(min=1), default=8, show_default=True)
+@click.option("--copies", type=click.IntRange(min=1), default=3, show_default=True, help="Jittered crops per half.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Use only the first N photos of each split.")
+@click.option("--seed", type=int, default=0, show_default=True)
+def train_halves(data: str, out: str, epochs: int, copies: int, limit: int | None, seed: int) -> None:
+    """Train the half classifier on crops of the synthetic truth and export it to ONNX."""
+    from . import train_halves as th
+
+    figures = th.train(Path(data), Path(out), epochs=epochs, copies=copies, seed=seed, limit=limit, log=click.echo)
+    click.echo(json.dumps(figures))
+
+
+@click.command()
+@click.option("--weights", type=click.Path(dir_okay=False, exists=True), required=True, help="best.pt of `spinner train detector`.")
+@click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
+@click.option("--imgsz", type=click.IntRange(min=32), default=640, show_default=True)
+def export(weights: str, out: str, imgsz: int) -> None:
+    """Export the trained detector to ONNX, the format the companion runs."""
+    from . import train_detector as td
+
+    click.echo(f"exported: {td.export(Path(weights), Path(out), imgsz)}")

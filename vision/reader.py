@@ -1,0 +1,126 @@
+"""The reader: a photo of a table in, every face-up tile out (`Reading`).
+
+Two models, both run with onnxruntime (no torch at run time): the detector puts an oriented box
+on every face-up tile; each box is cut into its two halves, each half rectified from the photo's
+own pixels and read by the half classifier; the set's uniqueness settles conflicts
+(`reading.settle`).
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .crops import rectify
+from .halves import HalfClassifier
+from .obb import ObbModel
+from .reading import Reading, TileCandidate, settle, split_halves
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_DETECTOR = MODELS / "detector.onnx"
+DEFAULT_HALVES = MODELS / "halves.onnx"
+#: photos above this are refused rather than decoded (a phone photo is 12-50 megapixels).
+MAX_PIXELS = 100_000_000
+MAX_BYTES = 200 * 1024 * 1024
+
+
+class ReadError(ValueError):
+    """A photo that cannot be read; the message names the file and the problem."""
+
+
+def load_photo(path: str | Path) -> np.ndarray:
+    """The photo as a BGR array, or a ReadError saying why not."""
+    path = Path(path)
+    if path.is_dir():
+        raise ReadError(f"{path}: is a folder, not a photo")
+    if not path.exists():
+        raise ReadError(f"{path}: no such file")
+    size = path.stat().st_size
+    if size == 0:
+        raise ReadError(f"{path}: is an empty file")
+    if size > MAX_BYTES:
+        raise ReadError(f"{path}: is {size / 2**20:.0f} MiB, more than the {MAX_BYTES // 2**20} MiB a photo may be")
+    data = np.fromfile(str(path), dtype=np.uint8)
+    # Look at the header's size before decoding everything.
+    header = cv2.imdecode(data, cv2.IMREAD_REDUCED_COLOR_8)
+    if header is None:
+        raise ReadError(f"{path}: is not an image OpenCV can decode (JPEG, PNG, WebP, BMP, TIFF...)")
+    if header.shape[0] * header.shape[1] * 64 > MAX_PIXELS:
+        raise ReadError(f"{path}: is about {header.shape[1] * 8}x{header.shape[0] * 8} pixels, more than {MAX_PIXELS // 1_000_000} megapixels")
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None:
+        raise ReadError(f"{path}: could not be decoded")
+    return image
+
+
+class Reader:
+    def __init__(
+        self,
+        detector: str | Path = DEFAULT_DETECTOR,
+        halves: str | Path = DEFAULT_HALVES,
+        confidence: float = 0.4,
+        threads: int | None = None,
+    ) -> None:
+        self.detector = ObbModel(detector, threads)
+        self.halves = HalfClassifier(halves, threads)
+        self.confidence = confidence
+
+    def read(self, image: np.ndarray, name: str = "") -> Reading:
+        started = time.perf_counter()
+        boxes = self.detector.predict(image, conf=self.confidence)
+        detected = time.perf_counter()
+        quads: list[tuple[np.ndarray, np.ndarray]] = []
+        crops: list[np.ndarray] = []
+        for box in boxes:
+            first, second = split_halves(box.corners())
+            quads.append((first, second))
+            crops += [rectify(image, first), rectify(image, second)]
+        probabilities = self.halves.probabilities(crops)
+        classified = time.perf_counter()
+        candidates = []
+        for i, (box, (first, second)) in enumerate(zip(boxes, quads)):
+            corners = np.concatenate([first[:2], second[2:]])  # around the tile, first half first
+            candidates.append(
+                TileCandidate(
+                    center=box.center,
+                    corners=tuple((float(x), float(y)) for x, y in corners),
+                    box_confidence=box.confidence,
+                    half_centers=(tuple(first.mean(axis=0).tolist()), tuple(second.mean(axis=0).tolist())),  # type: ignore[arg-type]
+                    half_corners=(tuple(map(tuple, first.tolist())), tuple(map(tuple, second.tolist()))),  # type: ignore[arg-type]
+                    half_probabilities=(probabilities[2 * i], probabilities[2 * i + 1]),
+                )
+            )
+        tiles = settle(candidates)
+        done = time.perf_counter()
+        return Reading(
+            image=name,
+            width=int(image.shape[1]),
+            height=int(image.shape[0]),
+            tiles=tuple(sorted(tiles, key=lambda t: (t.center[1], t.center[0]))),
+            timings_ms={
+                "detect": 1000 * (detected - started),
+                "halves": 1000 * (classified - detected),
+                "settle": 1000 * (done - classified),
+            },
+        )
+
+    def read_path(self, path: str | Path) -> Reading:
+        return self.read(load_photo(path), str(path))
+
+
+def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:
+    """The photo with each tile's box and its two values drawn on it."""
+    out = image.copy()
+    scale = max(1.0, max(out.shape[:2]) / 1000)
+    for tile in reading.tiles:
+        colour = (0, 0, 255) if tile.corrected else (0, 200, 0)
+        cv2.polylines(out, [np.asarray(tile.corners, dtype=np.int32)], True, colour, max(1, int(2 * scale)))
+        for half in tile.halves:
+            x, y = half.center
+            cv2.putText(out, str(half.value), (int(x - 6 * scale), int(y + 6 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.6 * scale, (255, 255, 255), max(2, int(4 * scale)), cv2.LINE_AA)
+            cv2.putText(out, str(half.value), (int(x - 6 * scale), int(y + 6 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.6 * scale, (200, 0, 0), max(1, int(2 * scale)), cv2.LINE_AA)
+    return out

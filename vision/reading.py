@@ -1,0 +1,149 @@
+"""What the reader says about one photo: plain dataclasses and the pure functions that build them.
+
+A tile is read in two steps: an oriented box around the whole face (the detector) and a value
+for each of its two halves (the half classifier, or the detector's own half boxes). The set is
+the last judge: a double-six set holds every tile once, so when two boxes read as the same tile
+the readings are settled together, each half's second-best value included, by choosing the
+assignment of boxes to distinct tiles that the evidence makes most likely.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from scorer.tiles import FULL_SET, Tile
+
+#: The 28 tiles as (low, high) pairs, the columns of the assignment.
+_PAIRS = [(t.low, t.high) for t in FULL_SET]
+_EPS = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class HalfReading:
+    value: int
+    center: tuple[float, float]
+    corners: tuple[tuple[float, float], ...]
+    #: probability of each value 0..6 for this half.
+    probabilities: tuple[float, ...]
+
+    @property
+    def confidence(self) -> float:
+        return self.probabilities[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class TileReading:
+    tile: Tile
+    center: tuple[float, float]
+    corners: tuple[tuple[float, float], ...]
+    #: the two halves in the order of `corners` (first half: the side of corners 0 and 3).
+    halves: tuple[HalfReading, HalfReading]
+    #: how sure the reader is of the whole tile: box confidence times both halves' probabilities.
+    confidence: float
+    #: True where the set's uniqueness changed what the halves alone said.
+    corrected: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "tile": str(self.tile),
+            "center": _round(self.center),
+            "corners": [_round(c) for c in self.corners],
+            "halves": [{"value": h.value, "center": _round(h.center)} for h in self.halves],
+            "confidence": round(self.confidence, 4),
+        }
+        if self.corrected:
+            out["corrected"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    image: str
+    width: int
+    height: int
+    tiles: tuple[TileReading, ...]
+    layout: dict[str, Any] | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"image": self.image, "tiles": [t.to_json() for t in self.tiles], "layout": self.layout}
+
+
+def _round(point: Sequence[float]) -> list[float]:
+    return [round(float(v), 1) for v in point]
+
+
+@dataclass(frozen=True, slots=True)
+class TileCandidate:
+    """A tile box with its two halves' value probabilities, before the set settles conflicts."""
+
+    center: tuple[float, float]
+    corners: tuple[tuple[float, float], ...]
+    box_confidence: float
+    half_centers: tuple[tuple[float, float], tuple[float, float]]
+    half_corners: tuple[tuple[tuple[float, float], ...], tuple[tuple[float, float], ...]]
+    half_probabilities: tuple[np.ndarray, np.ndarray]
+
+
+def tile_likelihoods(candidate: TileCandidate) -> np.ndarray:
+    """P(tile) for each of the 28 tiles: the better of the two ways its halves can lie."""
+    a, b = candidate.half_probabilities
+    return np.array([max(a[lo] * b[hi], a[hi] * b[lo]) for lo, hi in _PAIRS])
+
+
+def settle(candidates: Sequence[TileCandidate]) -> list[TileReading]:
+    """Read every candidate as a distinct tile, choosing the most likely assignment overall.
+
+    Where more boxes than tiles in a set are seen (a second set, or a false box), the extra
+    boxes keep their own best reading: uniqueness is only asked of what one set can hold.
+    """
+    if not candidates:
+        return []
+    likelihood = np.stack([tile_likelihoods(c) for c in candidates])
+    own_best = likelihood.argmax(axis=1)
+    choice = own_best.copy()
+    if len(candidates) <= len(_PAIRS) and len(set(own_best.tolist())) < len(candidates):
+        from scipy.optimize import linear_sum_assignment
+
+        cost = -np.log(likelihood + _EPS)
+        rows, cols = linear_sum_assignment(cost)
+        choice[rows] = cols
+    return [_reading(c, int(k), likelihood[i, k], bool(k != own_best[i])) for i, (c, k) in enumerate(zip(candidates, choice))]
+
+
+def _reading(candidate: TileCandidate, column: int, likelihood: float, corrected: bool) -> TileReading:
+    lo, hi = _PAIRS[column]
+    a, b = candidate.half_probabilities
+    # Which half shows which number: the orientation the probabilities favour.
+    first, second = (lo, hi) if a[lo] * b[hi] >= a[hi] * b[lo] else (hi, lo)
+    halves = (
+        HalfReading(first, candidate.half_centers[0], candidate.half_corners[0], tuple(float(p) for p in a)),
+        HalfReading(second, candidate.half_centers[1], candidate.half_corners[1], tuple(float(p) for p in b)),
+    )
+    return TileReading(
+        tile=Tile.of(lo, hi),
+        center=candidate.center,
+        corners=candidate.corners,
+        halves=halves,
+        confidence=float(candidate.box_confidence * likelihood),
+        corrected=corrected,
+    )
+
+
+def split_halves(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Split a tile's four corners (in order around the box) into its two square halves.
+
+    The halves are cut across the long axis; each comes back as 4 corners in order around it.
+    The first half is the one holding corners 0 and 3 (after putting a short side first).
+    """
+    c = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    if np.linalg.norm(c[1] - c[0]) > np.linalg.norm(c[2] - c[1]):
+        c = np.roll(c, -1, axis=0)  # make 0->1 a short side
+    # Now 0->1 and 2->3 are the short sides; 1->2 and 3->0 the long ones.
+    mid_12 = (c[1] + c[2]) / 2
+    mid_30 = (c[3] + c[0]) / 2
+    first = np.stack([c[0], c[1], mid_12, mid_30])
+    second = np.stack([mid_30, mid_12, c[2], c[3]])
+    return first, second

@@ -1,0 +1,152 @@
+"""Train the half classifier on crops cut from the synthetic photos' truth (needs the training extra).
+
+Each labelled half of each rendered photo is cut out as the reader will cut it at run time
+(`crops.rectify`), several times with its corners shaken by a few percent and turned by a
+multiple of 90 degrees, because a detector's box is never exact and a tile lies any way round.
+"""
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .crops import HALF_SIZE, rectify
+
+VALUES = 7
+
+
+@dataclass
+class CropSet:
+    images: np.ndarray  # (N, 32, 32, 3) uint8 BGR
+    values: np.ndarray  # (N,) int64
+
+
+def collect(dataset: Path, split: str, copies: int, seed: int, limit: int | None = None) -> CropSet:
+    """Cut every labelled half of a split `copies` times with jitter; reproducible from `seed`."""
+    rng = np.random.default_rng(seed)
+    images: list[np.ndarray] = []
+    values: list[int] = []
+    truth_files = sorted((dataset / "truth" / split).glob("*.json"))[:limit]
+    if not truth_files:
+        raise FileNotFoundError(f"no truth JSON under {dataset / 'truth' / split}: make the data with `spinner dataset synth`")
+    for truth_path in truth_files:
+        truth = json.loads(truth_path.read_text())
+        photo = cv2.imread(str(dataset / "images" / split / f"{truth_path.stem}.jpg"))
+        if photo is None:
+            continue
+        for tile in truth["tiles"]:
+            for half in tile["halves"]:
+                if not half.get("labelled"):
+                    continue
+                quad = np.asarray(half["corners"], dtype=np.float32)
+                side = float(np.linalg.norm(quad[1] - quad[0]))
+                for _ in range(copies):
+                    shaken = quad + rng.normal(0.0, 0.05 * side, size=(4, 2)).astype(np.float32)
+                    crop = rectify(photo, shaken)
+                    images.append(np.rot90(crop, int(rng.integers(4))).copy())
+                    values.append(int(half["value"]))
+    return CropSet(np.stack(images) if images else np.zeros((0, HALF_SIZE, HALF_SIZE, 3), np.uint8), np.asarray(values))
+
+
+def build_model():  # noqa: ANN201 - torch is imported lazily
+    import torch.nn as nn
+
+    def block(cin: int, cout: int) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    # 32 -> 16 -> 8 -> 4, then global pooling: small enough for 80 crops in a few milliseconds.
+    return nn.Sequential(
+        *block(3, 24), *block(24, 24), nn.MaxPool2d(2),
+        *block(24, 48), *block(48, 48), nn.MaxPool2d(2),
+        *block(48, 96), *block(96, 96), nn.MaxPool2d(2),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(96, VALUES),
+    )
+
+
+def _tensor(crops: CropSet):  # noqa: ANN202
+    import torch
+
+    x = torch.from_numpy(crops.images[..., ::-1].copy()).permute(0, 3, 1, 2).float().div_(255.0)
+    return x, torch.from_numpy(crops.values).long()
+
+
+def train(
+    dataset: Path,
+    out: Path,
+    epochs: int = 8,
+    copies: int = 3,
+    batch: int = 256,
+    seed: int = 0,
+    limit: int | None = None,
+    log=print,  # noqa: ANN001
+) -> dict[str, float]:
+    """Train, keep the best epoch on the validation crops, export ONNX to `out`. Returns figures."""
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    random.seed(seed)
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    started = time.time()
+    train_set = collect(dataset, "train", copies, seed, limit)
+    val_set = collect(dataset, "val", 1, seed + 1, limit)
+    log(f"crops: {len(train_set.values)} train, {len(val_set.values)} val ({time.time() - started:.0f} s)")
+    x, y = _tensor(train_set)
+    vx, vy = _tensor(val_set)
+    model = build_model()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * max(1, (len(y) + batch - 1) // batch)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    best_accuracy, best_state = -1.0, None
+    for epoch in range(epochs):
+        model.train()
+        order = torch.randperm(len(y))
+        total = 0.0
+        for i in range(0, len(y), batch):
+            idx = order[i : i + batch]
+            xb = x[idx]
+            # Light photometric jitter: the crops already vary in geometry.
+            xb = (xb * (0.75 + 0.5 * torch.rand(len(idx), 1, 1, 1)) + 0.1 * (torch.rand(len(idx), 3, 1, 1) - 0.5)).clamp_(0, 1)
+            optimiser.zero_grad()
+            loss = loss_fn(model(xb), y[idx])
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += loss.item() * len(idx)
+        accuracy = evaluate(model, vx, vy)
+        log(f"epoch {epoch + 1}/{epochs}: loss {total / len(y):.4f}, val per-half accuracy {accuracy:.4%}")
+        if accuracy > best_accuracy:
+            best_accuracy = accuracy
+            best_state = {k: v.clone() for k, v in model.state_dict().items()}
+    assert best_state is not None
+    model.load_state_dict(best_state)
+    export(model, out)
+    return {"val_accuracy": best_accuracy, "train_crops": float(len(y)), "val_crops": float(len(vy)),
+            "seconds": time.time() - started}
+
+
+def evaluate(model, x, y) -> float:  # noqa: ANN001
+    import torch
+
+    model.eval()
+    with torch.no_grad():
+        predicted = torch.cat([model(x[i : i + 1024]).argmax(1) for i in range(0, len(y), 1024)])
+    return float((predicted == y).float().mean()) if len(y) else 0.0
+
+
+def export(model, out: Path) -> None:  # noqa: ANN001
+    import torch
+
+    model.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, HALF_SIZE, HALF_SIZE)
+    torch.onnx.export(
+        model, dummy, str(out), input_names=["crops"], output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
+    )
