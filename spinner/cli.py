@@ -13,6 +13,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "demo": ("scorer.commands", "demo", "Play one simulated match and show its running score."),
     "read": ("vision.commands", "read", "Read every tile in photos of a table (--json, --annotate DIR)."),
     "train": ("vision.commands", "train", "Train the reader's models: spinner train detector|halves (training extra)."),
+    "eval": ("vision.commands", "evaluate", "Measure the reader on held-out synthetic photos and the real photos."),
     "export": ("vision.commands", "export", "Export the trained detector to ONNX for the companion."),
     "dataset": ("vision.synth.commands", "dataset", "Make synthetic training data: spinner dataset synth --out DIR --images N --seed S."),
 }

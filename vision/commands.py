@@ -103,3 +103,29 @@ def export(weights: str, out: str, imgsz: int) -> None:
     from . import train_detector as td
 
     click.echo(f"exported: {td.export(Path(weights), Path(out), imgsz)}")
+
+
+@click.command("eval")
+@click.option("--synthetic", type=click.Path(file_okay=False), default=None, help="A `spinner dataset synth` folder (its val split is read).")
+@click.option("--real", type=click.Path(file_okay=False), default=None, help="The real photos (default: ../shared/real when present).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Read at most N photos of each set.")
+@click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
+@click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
+def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str) -> None:
+    """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
+    from .evaluate import evaluate as run
+    from .reader import Reader
+
+    root = Path(__file__).resolve().parent.parent
+    real_path = Path(real) if real else root.parent / "shared" / "real"
+    if real is None and not real_path.is_dir():
+        click.echo(f"note: {real_path} is absent: the real photos are not measured", err=True)
+        real_path = None  # type: ignore[assignment]
+    if synthetic is None and real_path is None:
+        raise click.UsageError("nothing to measure: give --synthetic DIR and/or --real DIR")
+    try:
+        reader = Reader(detector, halves)
+    except FileNotFoundError as error:
+        raise click.ClickException(f"{error}: train and export the models first") from None
+    report = run(reader, Path(synthetic) if synthetic else None, real_path, limit)
+    click.echo(json.dumps(report, indent=2))

@@ -1,0 +1,50 @@
+"""The reader's evaluation: matching read tiles to the truth, and the figures it reports."""
+from __future__ import annotations
+
+from scorer import Tile
+from vision.evaluate import Tally, new_tiles, score_synthetic
+from vision.reading import HalfReading, Reading, TileReading
+
+
+def read_tile(value: str, centre: tuple[float, float], halves: tuple[int, int]) -> TileReading:
+    x, y = centre
+    corners = ((x - 20, y - 10), (x + 20, y - 10), (x + 20, y + 10), (x - 20, y + 10))
+    probs = tuple([1 / 7] * 7)
+    return TileReading(
+        Tile.parse(value), centre, corners,
+        (HalfReading(halves[0], (x - 10, y), corners, probs), HalfReading(halves[1], (x + 10, y), corners, probs)),
+        0.9,
+    )
+
+
+def true_tile(value: str, centre: tuple[float, float], labelled: bool = True) -> dict:
+    x, y = centre
+    a, b = (int(v) for v in value.split("-"))
+    return {"value": value, "center": [x, y], "labelled": labelled,
+            "corners": [[x - 20, y - 10], [x + 20, y - 10], [x + 20, y + 10], [x - 20, y + 10]],
+            "halves": [{"value": a, "center": [x - 10, y]}, {"value": b, "center": [x + 10, y]}]}
+
+
+def test_figures_count_found_missed_misread_and_false_tiles():
+    truth = {"tiles": [true_tile("3-5", (100, 100)), true_tile("6-6", (300, 100)), true_tile("1-2", (500, 100)),
+                       true_tile("0-4", (700, 100), labelled=False)]}
+    reading = Reading("x", 800, 200, (
+        read_tile("3-5", (102, 101), (3, 5)),   # right
+        read_tile("5-6", (300, 100), (6, 5)),   # one half misread
+        read_tile("0-4", (700, 100), (0, 4)),   # on a tile too hidden to count: neither found nor false
+        read_tile("2-2", (400, 180), (2, 2)),   # on no tile at all
+    ))
+    tally = Tally()
+    score_synthetic(reading, truth, tally)
+    figures = tally.figures()
+    assert figures["tile_recall"] == round(2 / 3, 4)
+    assert figures["tile_precision"] == 0.75
+    assert figures["exact_tile"] == 0.5
+    assert figures["per_half"] == 0.75
+    assert figures["confusion"][6][5] == 1 and figures["confusion"][3][3] == 1
+
+
+def test_the_new_tile_is_the_one_with_nothing_near_it_before():
+    before = Reading("a", 800, 200, (read_tile("3-5", (100, 100), (3, 5)),))
+    after = Reading("b", 800, 200, (read_tile("3-5", (101, 100), (3, 5)), read_tile("5-6", (140, 100), (5, 6))))
+    assert [str(t.tile) for t in new_tiles(before, after)] == ["5-6"]

@@ -1,0 +1,183 @@
+"""How well the reader reads: on held-out synthetic photos (against their truth JSON) and on the
+real photos of `../shared/real/` (measuring only: they are never trained on, never copied).
+
+Matching a read tile to a true one is by position: the true tile whose centre is nearest, and
+within half the tile's short side. The figures:
+- tile recall: true face-up tiles (those the labels count: at least 60 % visible) found;
+- tile precision: read tiles that lie on a real face-up tile;
+- exact tile: of the tiles found, those read as the right tile;
+- per half: of the halves of the tiles found, those read with the right value;
+- confusions: true value (row) against read value (column), per half.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from .reader import Reader, ReadError, load_photo
+from .reading import Reading, TileReading
+
+
+@dataclass
+class Tally:
+    truth: int = 0
+    read: int = 0
+    found: int = 0
+    on_a_tile: int = 0
+    exact: int = 0
+    halves: int = 0
+    halves_right: int = 0
+    confusion: np.ndarray = field(default_factory=lambda: np.zeros((7, 7), dtype=int))
+    failures: list[str] = field(default_factory=list)
+
+    def figures(self) -> dict[str, Any]:
+        ratio = lambda a, b: round(a / b, 4) if b else None  # noqa: E731
+        return {
+            "tiles_true": self.truth,
+            "tiles_read": self.read,
+            "tile_recall": ratio(self.found, self.truth),
+            "tile_precision": ratio(self.on_a_tile, self.read),
+            "exact_tile": ratio(self.exact, self.found),
+            "per_half": ratio(self.halves_right, self.halves),
+            "confusion": self.confusion.tolist(),
+        }
+
+
+def _nearest(point: Iterable[float], centres: np.ndarray) -> tuple[int, float]:
+    if len(centres) == 0:
+        return -1, float("inf")
+    d = np.linalg.norm(centres - np.asarray(point, dtype=np.float32), axis=1)
+    i = int(d.argmin())
+    return i, float(d[i])
+
+
+def _short_side(corners: Any) -> float:
+    c = np.asarray(corners, dtype=np.float32)
+    return float(min(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1])))
+
+
+def score_synthetic(reading: Reading, truth: dict[str, Any], tally: Tally) -> None:
+    """Add one photo's reading, against its truth, to the tally."""
+    tiles = truth["tiles"]
+    counted = [t for t in tiles if t.get("labelled")]
+    tally.truth += len(counted)
+    tally.read += len(reading.tiles)
+    centres = np.asarray([t["center"] for t in tiles], dtype=np.float32).reshape(-1, 2)
+    used: set[int] = set()
+    for tile in reading.tiles:
+        i, distance = _nearest(tile.center, centres)
+        if i < 0 or distance > 0.5 * _short_side(tiles[i]["corners"]):
+            continue
+        tally.on_a_tile += 1
+        if i in used or not tiles[i].get("labelled"):
+            continue
+        used.add(i)
+        tally.found += 1
+        _score_halves(tile, tiles[i], tally)
+    missed = len(counted) - sum(1 for i in used if tiles[i].get("labelled"))
+    if missed:
+        tally.failures.append(f"{missed} tile(s) missed")
+
+
+def _score_halves(tile: TileReading, true_tile: dict[str, Any], tally: Tally) -> None:
+    a, b = (int(v) for v in true_tile["value"].split("-"))
+    if str(tile.tile) == f"{min(a, b)}-{max(a, b)}":
+        tally.exact += 1
+    half_centres = np.asarray([h.center for h in tile.halves], dtype=np.float32)
+    for half in true_tile["halves"]:
+        j, _ = _nearest(half["center"], half_centres)
+        tally.halves += 1
+        read_value = tile.halves[j].value
+        tally.confusion[int(half["value"]), read_value] += 1
+        tally.halves_right += int(read_value == int(half["value"]))
+
+
+def evaluate_synthetic(reader: Reader, dataset: Path, split: str = "val", limit: int | None = None) -> dict[str, Any]:
+    truth_files = sorted((dataset / "truth" / split).glob("*.json"))[:limit]
+    if not truth_files:
+        raise FileNotFoundError(f"no truth JSON under {dataset / 'truth' / split}")
+    tally = Tally()
+    for path in truth_files:
+        truth = json.loads(path.read_text())
+        image = load_photo(dataset / "images" / split / f"{path.stem}.jpg")
+        score_synthetic(reader.read(image, path.stem), truth, tally)
+    return {"photos": len(truth_files), **tally.figures()}
+
+
+def evaluate_domibot(reader: Reader, folder: Path, limit: int | None = None) -> dict[str, Any]:
+    """Tile identity on single-tile crops: the folder `5x4` holds 4-5."""
+    photos = sorted(folder.glob("*/*.jpg"))
+    if limit:
+        photos = photos[:: max(1, len(photos) // limit)]
+    right = found = 0
+    confusions: dict[str, int] = {}
+    for photo in photos:
+        a, b = (int(v) for v in photo.parent.name.split("x"))
+        want = f"{min(a, b)}-{max(a, b)}"
+        reading = reader.read(load_photo(photo), str(photo))
+        if not reading.tiles:
+            continue
+        found += 1
+        best = max(reading.tiles, key=lambda t: t.confidence)
+        if str(best.tile) == want:
+            right += 1
+        else:
+            key = f"{want}->{best.tile}"
+            confusions[key] = confusions.get(key, 0) + 1
+    top = dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:10])
+    return {"photos": len(photos), "tile_found": round(found / len(photos), 4) if photos else None,
+            "tile_identity": round(right / len(photos), 4) if photos else None, "commonest_mistakes": top}
+
+
+def evaluate_board(reader: Reader, folder: Path) -> dict[str, Any]:
+    """ddd-board: the new tile of each photo, found by comparing with the previous photo."""
+    truth = json.loads((folder / "truth.json").read_text())
+    names = sorted(truth)
+    right = total = 0
+    previous: dict[str, Reading] = {}
+    mistakes: list[str] = []
+    for name in names:
+        game = name.split("_")[0]
+        reading = reader.read(load_photo(folder / name), name)
+        before = previous.get(game)
+        previous[game] = reading
+        if before is None:
+            continue  # the first photo of a game has nothing to compare with
+        total += 1
+        new = new_tiles(before, reading)
+        halves = [h["value"] for h in truth[name]["new_tile"]]
+        want = f"{min(halves)}-{max(halves)}"
+        got = str(new[0].tile) if new else None
+        right += int(got == want)
+        if got != want:
+            mistakes.append(f"{name}: {want} read as {got}")
+    return {"moves": total, "new_tile_right": round(right / total, 4) if total else None, "mistakes": mistakes[:10]}
+
+
+def new_tiles(before: Reading, after: Reading) -> list[TileReading]:
+    """Tiles in `after` with no tile of `before` near them, surest first."""
+    centres = np.asarray([t.center for t in before.tiles], dtype=np.float32).reshape(-1, 2)
+    out = []
+    for tile in after.tiles:
+        _, distance = _nearest(tile.center, centres)
+        if distance > 0.5 * _short_side(tile.corners):
+            out.append(tile)
+    return sorted(out, key=lambda t: -t.confidence)
+
+
+def evaluate(reader: Reader, synthetic: Path | None, real: Path | None, limit: int | None = None) -> dict[str, Any]:
+    report: dict[str, Any] = {}
+    if synthetic is not None:
+        report["synthetic"] = evaluate_synthetic(reader, synthetic, limit=limit)
+    if real is not None:
+        board, crops = real / "ddd-board", real / "domibot-crops"
+        report["ddd-board"] = evaluate_board(reader, board) if board.is_dir() else "absent"
+        report["domibot-crops"] = evaluate_domibot(reader, crops, limit) if crops.is_dir() else "absent"
+    return report
+
+
+__all__ = ["evaluate", "evaluate_synthetic", "evaluate_domibot", "evaluate_board", "new_tiles", "score_synthetic", "ReadError"]
