@@ -48,11 +48,19 @@ def prepare(synth: Path, out: Path) -> Path:
         truth_dir = synth / "truth" / split
         if not images.is_dir() or not truth_dir.is_dir():
             raise FileNotFoundError(f"{synth} has no {split} images and truth: make it with `spinner dataset synth`")
-        (out / "images").mkdir(parents=True, exist_ok=True)
-        link = out / "images" / split
-        if link.is_symlink() or link.exists():
-            link.unlink()
-        link.symlink_to(images, target_is_directory=True)
+        # Hard links, not a linked folder: ultralytics resolves a linked folder to its real path
+        # and would then find the generator's own labels beside it.
+        linked = out / "images" / split
+        if linked.is_symlink():
+            linked.unlink()
+        linked.mkdir(parents=True, exist_ok=True)
+        for image in sorted(images.glob("*.jpg")):
+            target = linked / image.name
+            if not target.exists():
+                try:
+                    os.link(image, target)
+                except OSError:  # another file system: copy
+                    shutil.copy2(image, target)
         labels = out / "labels" / split
         if labels.exists():
             shutil.rmtree(labels)

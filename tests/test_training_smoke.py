@@ -1,0 +1,46 @@
+"""The training recipe end to end on a tiny set, so that it never breaks: render, train both
+models for an epoch, export, and read a photo with what was exported. (Accuracy is `spinner eval`'s
+business, not this test's: a one-epoch model reads badly, but it must read.)"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from spinner.cli import main
+
+pytestmark = pytest.mark.slow
+
+
+def test_render_train_export_read(tmp_path):
+    runner = CliRunner()
+    data = tmp_path / "data"
+    result = runner.invoke(main, ["dataset", "synth", "--out", str(data), "--images", "8", "--seed", "3",
+                                  "--size", "320x240", "--val-fraction", "0.25", "--quiet", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+
+    halves = tmp_path / "halves.onnx"
+    result = runner.invoke(main, ["train", "halves", "--data", str(data), "--out", str(halves), "--epochs", "1", "--copies", "1"])
+    assert result.exit_code == 0, result.output
+    assert halves.is_file()
+
+    runs = tmp_path / "runs"
+    result = runner.invoke(main, ["train", "detector", "--data", str(data), "--project", str(runs), "--epochs", "1",
+                                  "--imgsz", "160", "--batch", "4", "--device", "cpu"])
+    assert result.exit_code == 0, result.output
+    weights = runs / "detector" / "weights" / "last.pt"
+    assert weights.is_file()
+    detector = tmp_path / "detector.onnx"
+    result = runner.invoke(main, ["export", "--weights", str(weights), "--out", str(detector), "--imgsz", "160"])
+    assert result.exit_code == 0, result.output
+
+    photo = next((data / "images" / "val").glob("*.jpg"))
+    result = runner.invoke(main, ["read", str(photo), "--json", "--detector", str(detector), "--halves", str(halves),
+                                  "--confidence", "0.0001"])
+    assert result.exit_code == 0, result.output
+    reading = json.loads(result.output.splitlines()[-1])
+    assert reading["image"] == str(photo) and reading["layout"] is None
+    for tile in reading["tiles"]:
+        assert len(tile["corners"]) == 4 and len(tile["halves"]) == 2
+        assert {h["value"] for h in tile["halves"]} <= set(range(7))
