@@ -143,6 +143,8 @@ class Match:
             except RecordError as error:
                 raise error.at(hand=h, event=e) from None
             hand.events = e + 1
+            if type(result) is dict and not result["points"] and hand.end is None:
+                continue  # the usual play: nothing scored, nothing ended
             self._count(hand, h, e, result)
 
     def _count(self, hand: Hand, h: int, e: int, result: Any) -> None:

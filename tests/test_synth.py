@@ -56,8 +56,10 @@ def test_layout_is_legal_and_touching_halves_match(seed: int) -> None:
     laid = legal_layout(np.random.default_rng(seed), 28, bounds=(-10, -7, 10, 7))
     placements = laid.layout.placements
     assert len(laid.poses) == len(placements) >= 1
-    if laid.variant == "spinner":
-        assert laid.layout.spinner != 0  # the spinner is never the lead
+    if laid.variant == "spinner" and laid.layout.spinner is not None:
+        # the spinner is the first double played, the lead or a later tile
+        assert not any(p.is_double for p in placements[: laid.layout.spinner])
+        assert placements[laid.layout.spinner].is_double
     for i, (pose, p) in enumerate(zip(laid.poses, placements)):
         if p.parent is None:
             continue
@@ -79,6 +81,19 @@ def test_layout_is_legal_and_touching_halves_match(seed: int) -> None:
             assert overlap_area(a.corners(), b.corners()) < 1e-6
     # every tile once
     assert len({p.tile for p in placements}) == len(placements)
+
+
+def test_spinner_games_lead_with_a_double_or_not() -> None:
+    leads = set()
+    for seed in range(12):
+        laid = legal_layout(np.random.default_rng(seed), 12, spinner=True, spinner_lead=seed % 2 == 0)
+        assert laid.layout.placements[0].is_double == (seed % 2 == 0)
+        if laid.layout.spinner is not None:
+            leads.add(laid.layout.spinner == 0)
+            # the spinner lies crosswise to the line it sits in: across the lead's west-east axis
+            if laid.layout.spinner == 0:
+                assert abs(laid.poses[0].axis[0]) < 0.1
+    assert leads == {True, False}
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -132,21 +147,24 @@ def test_each_half_lies_on_its_tile(index: int) -> None:
             assert tile["visible"] >= 0.6
 
 
-@pytest.mark.parametrize("index", range(4))
-def test_layout_truth_replays(index: int) -> None:
-    layout = sample(index).truth["layout"]
-    if layout is None:
-        pytest.skip("no layout in this image")
-    replay = _replay(layout["placements"], layout["variant"] == "spinner")
-    assert dict(replay.open_ends()) == layout["open_ends"]
-    assert replay.count() == layout["count"]
-    assert replay.spinner == layout["spinner"]
-    tiles = sample(index).truth["tiles"]
-    for i, p in enumerate(layout["placements"]):
-        if p["tile_index"] is not None:
-            t = tiles[p["tile_index"]]
-            assert t["role"] == "layout" and t["placement"] == i
-            assert t["value"] == f"{p['inner']}-{p['outer']}"
+def test_layout_truth_replays() -> None:
+    checked = 0
+    for index in range(4):
+        truth = sample(index).truth
+        layout = truth["layout"]
+        if layout is None:
+            continue
+        checked += 1
+        replay = _replay(layout["placements"], layout["variant"] == "spinner")
+        assert dict(replay.open_ends()) == layout["open_ends"]
+        assert replay.count() == layout["count"]
+        assert replay.spinner == layout["spinner"]
+        for i, p in enumerate(layout["placements"]):
+            if p["tile_index"] is not None:
+                t = truth["tiles"][p["tile_index"]]
+                assert t["role"] == "layout" and t["placement"] == i
+                assert t["value"] == f"{p['inner']}-{p['outer']}"
+    assert checked
 
 
 def test_touching_halves_in_the_photo_show_equal_values() -> None:
@@ -194,6 +212,19 @@ def test_printed_pictures_and_face_down_tiles_are_never_labelled() -> None:
         if seen_printed and seen_down:
             break
     assert seen_printed and seen_down
+
+
+def test_tiles_on_edge_turn_their_backs_to_the_camera() -> None:
+    seen = 0
+    for seed in range(30):
+        scene = build_scene(np.random.default_rng(seed), W, H)
+        cam = scene.camera.centre[:2]
+        for b in scene.bodies:
+            if b.kind == "edge":
+                seen += 1
+                # the face is on the +across side; the camera must be on the other side
+                assert float(np.dot(cam - [b.pose.x, b.pose.y], b.pose.across)) <= 1e-9
+    assert seen
 
 
 def test_hidden_tiles_get_no_label() -> None:

@@ -72,45 +72,6 @@ def overlap_area(a: np.ndarray, b: np.ndarray) -> float:
     return float(area)
 
 
-def polygons_clear(a: np.ndarray, b: np.ndarray, clearance: float) -> bool:
-    """True when the polygons are at least `clearance` apart (cheap test via bounding circles,
-    then an exact one by growing `a` about its centre)."""
-    ca, cb = a.mean(axis=0), b.mean(axis=0)
-    ra = float(np.max(np.linalg.norm(a - ca, axis=1)))
-    rb = float(np.max(np.linalg.norm(b - cb, axis=1)))
-    if float(np.linalg.norm(ca - cb)) > ra + rb + clearance:
-        return True
-    if clearance <= 0:
-        return overlap_area(a, b) <= 1e-6
-    grown = grow_polygon(a, clearance)
-    return overlap_area(grown, b) <= 1e-6
-
-
-def grow_polygon(poly: np.ndarray, by: float) -> np.ndarray:
-    """A convex polygon pushed outwards by about `by` (each vertex along its bisector)."""
-    centre = poly.mean(axis=0)
-    out = []
-    n = len(poly)
-    for i in range(n):
-        p, prev, nxt = poly[i], poly[i - 1], poly[(i + 1) % n]
-        e1 = p - prev
-        e2 = nxt - p
-        # outward normals of the two edges (the polygon may run either way round)
-        n1 = np.array([e1[1], -e1[0]]) / (np.linalg.norm(e1) + 1e-12)
-        n2 = np.array([e2[1], -e2[0]]) / (np.linalg.norm(e2) + 1e-12)
-        if np.dot(n1, p - centre) < 0:
-            n1, n2 = -n1, -n2
-        bis = n1 + n2
-        norm = np.linalg.norm(bis)
-        if norm < 1e-9:
-            out.append(p + n1 * by)
-            continue
-        bis /= norm
-        scale = by / max(float(np.dot(bis, n1)), 0.2)
-        out.append(p + bis * scale)
-    return np.array(out)
-
-
 def rounded_rect(length: float, width: float, radius: float, segments: int = 3) -> np.ndarray:
     """Outline of a rounded rectangle centred at the origin, counter-clockwise, (N, 2).
 
@@ -126,3 +87,52 @@ def rounded_rect(length: float, width: float, radius: float, segments: int = 3) 
             a = math.radians(start + 90 * k / segments)
             pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
     return np.array(pts)
+
+
+def _normals(polys: np.ndarray) -> np.ndarray:
+    """Unit normals of each edge, (..., 4, 2)."""
+    edges = np.roll(polys, -1, axis=-2) - polys
+    n = np.stack([edges[..., 1], -edges[..., 0]], axis=-1)
+    return n / (np.linalg.norm(n, axis=-1, keepdims=True) + 1e-12)
+
+
+def separation(poly: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """For a 4-gon and N others (N, 4, 2): the widest gap along any edge normal, (N,).
+
+    Separating-axis test: negative means they overlap; zero, they touch. For a gap > 0 the
+    true distance is at least this (corner-to-corner it can be more), so using it to keep
+    tiles apart errs on the safe side.
+    """
+    if len(others) == 0:
+        return np.zeros(0)
+    a = np.asarray(poly, np.float64)
+    axes_a = _normals(a)                       # (4, 2)
+    pa = a @ axes_a.T                          # (4 points, 4 axes)
+    pb = others @ axes_a.T                     # (N, 4, 4)
+    gap_a = np.maximum(pb.min(axis=1) - pa.max(axis=0), pa.min(axis=0) - pb.max(axis=1)).max(axis=1)
+    axes_b = _normals(others)                  # (N, 4, 2)
+    qa = np.einsum("pk,nak->npa", a, axes_b)   # (N, 4, 4)
+    qb = np.einsum("nqk,nak->nqa", others, axes_b)
+    gap_b = np.maximum(qb.min(axis=1) - qa.max(axis=1), qa.min(axis=1) - qb.max(axis=1)).max(axis=1)
+    return np.maximum(gap_a, gap_b)
+
+
+class Footprints:
+    """The rectangles already on the table, for fast clearance tests."""
+
+    def __init__(self, polys: list[np.ndarray] | None = None) -> None:
+        self.polys = np.zeros((0, 4, 2))
+        if polys:
+            self.polys = np.array(polys, np.float64)
+
+    def __len__(self) -> int:
+        return len(self.polys)
+
+    def add(self, poly: np.ndarray) -> None:
+        self.polys = np.concatenate([self.polys, np.asarray(poly, np.float64)[None]])
+
+    def gaps(self, poly: np.ndarray) -> np.ndarray:
+        return separation(poly, self.polys)
+
+    def clear(self, poly: np.ndarray, clearance: float) -> bool:
+        return bool((self.gaps(poly) >= clearance - 1e-9).all())

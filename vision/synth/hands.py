@@ -43,7 +43,7 @@ def hand_mask(spec: HandSpec, w: int, h: int, tile_px: float) -> tuple[np.ndarra
     length = float(np.linalg.norm(d)) + 1e-6
     d /= length
     perp = np.array([-d[1], d[0]])
-    arm_w = spec.width * tile_px * 1.6   # a forearm is ~3.5 tile halves wide
+    arm_w = spec.width * tile_px * 1.3   # a forearm is about 3 tile halves wide
     palm = arm_w * 1.25
     wrist = tip - d * palm * 1.5
     mask = np.zeros((h, w), np.float32)
@@ -79,41 +79,61 @@ def draw_hands(img: np.ndarray, ids: np.ndarray, ident: int, hands: list[HandSpe
         mask, d, wrist = hand_mask(spec, w, h, tile_px)
         if mask.max() <= 0:
             continue
-        ys, xs = np.nonzero(mask > 0)
-        # shadow on the table: the hand is held a few centimetres up
+        solid = (mask > 0.5).astype(np.uint8)
+        bx, by, bw, bh = cv2.boundingRect((mask > 0).astype(np.uint8))
+        if bw == 0 or bh == 0:
+            continue
+        # shadow on the table: the hand is held a few centimetres up. It is soft, so it is
+        # shifted and blurred at a quarter of the size, over the hand's box grown by the blur.
         shift = -light_dir[:2] / max(light_dir[2], 0.3) * tile_px * rng.uniform(0.6, 1.6)
         blur = max(2.0, tile_px * 0.25)
         pad = int(abs(shift).max() + 3 * blur) + 2
-        x0, y0 = max(int(xs.min()) - pad, 0), max(int(ys.min()) - pad, 0)
-        x1, y1 = min(int(xs.max()) + pad + 1, w), min(int(ys.max()) + pad + 1, h)
-        roi_mask = mask[y0:y1, x0:x1]
+        x0, y0 = max(bx - pad, 0), max(by - pad, 0)
+        x1, y1 = min(bx + bw + pad, w), min(by + bh + pad, h)
         rw, rh = x1 - x0, y1 - y0
-        m = np.float32([[1, 0, shift[0]], [0, 1, -shift[1]]])
-        sh = cv2.warpAffine(roi_mask, m, (rw, rh))
-        sh = cv2.GaussianBlur(sh, (0, 0), blur)
+        q4 = 4
+        sw, shh = max(1, rw // q4), max(1, rh // q4)
+        small = cv2.resize(mask[y0:y1, x0:x1], (sw, shh), interpolation=cv2.INTER_AREA)
+        m = np.float32([[1, 0, shift[0] / q4], [0, 1, -shift[1] / q4]])
+        sh = cv2.GaussianBlur(cv2.warpAffine(small, m, (sw, shh)), (0, 0), blur / q4)
+        sh = cv2.resize(1 - 0.45 * sh, (rw, rh), interpolation=cv2.INTER_LINEAR)
         roi = img[y0:y1, x0:x1]
-        roi *= (1 - 0.45 * sh)[..., None]
-        # colour: skin, maybe a sleeve over the forearm, cylinder shading across the arm
-        yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        cv2.multiply(roi, cv2.merge([sh, sh, sh]), dst=roi)
+        # the hand itself, over its own box only
+        x0, y0, x1, y1 = bx, by, bx + bw, by + bh
+        rw, rh = bw, bh
+        roi_mask = mask[y0:y1, x0:x1]
+        # colour: skin, maybe a sleeve over the forearm, cylinder shading across the arm;
+        # worked out at half size (it is smooth) and enlarged
+        q = 2
+        qh, qw = (rh + q - 1) // q, (rw + q - 1) // q
+        xx = np.arange(qw, dtype=np.float32)[None, :] * q + x0 - np.float32(wrist[0])
+        yy = np.arange(qh, dtype=np.float32)[:, None] * q + y0 - np.float32(wrist[1])
         perp = np.array([-d[1], d[0]], np.float32)
-        across = (xx - wrist[0]) * perp[0] + (yy - wrist[1]) * perp[1]
-        along = (xx - wrist[0]) * d[0] + (yy - wrist[1]) * d[1]
+        across = xx * perp[0] + yy * perp[1]
+        along = xx * np.float32(d[0]) + yy * np.float32(d[1])
         half_w = spec.width * tile_px * 0.8 + 1
         side = float(np.dot(light_dir[:2] / (np.linalg.norm(light_dir[:2]) + 1e-9), [perp[0], -perp[1]]))
-        t = np.clip(across / (half_w * 1.3), -1, 1)
-        shade = 0.78 + 0.22 * np.sqrt(1 - t * t) + 0.12 * side * t
-        colour = np.empty((rh, rw, 3), np.float32)
+        t = np.clip(across / np.float32(half_w * 1.3), -1, 1)
+        shade = 0.9 + 0.1 * np.sqrt(1 - t * t) + np.float32(0.12 * side) * t
+        colour = np.empty((qh, qw, 3), np.float32)
         colour[:] = np.array(spec.skin, np.float32)
         if spec.sleeve is not None:
             sleeve_from = float(rng.uniform(0.5, 2.0)) * half_w
             sl = (along < -sleeve_from)[..., None]
             colour = np.where(sl, np.array(spec.sleeve, np.float32), colour)
-        tex = 1 + 0.04 * smooth_noise(rh, rw, max(2.0, tile_px * 0.1), rng)
-        colour *= (shade * tex)[..., None]
-        a = cv2.GaussianBlur(roi_mask, (0, 0), 0.8)[..., None]
-        roi += (colour - roi) * a
-        ids[mask > 0.5] = ident
-        cnts, _ = cv2.findContours((mask > 0.5).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        tex = 1 + 0.04 * smooth_noise(qh, qw, max(2.0, tile_px * 0.6), rng) + 0.015 * smooth_noise(qh, qw, 1.5, rng)
+        # rounded flesh: darker towards every outline (fingers included), from the distance to it
+        dist = cv2.distanceTransform(cv2.resize(solid[y0:y1, x0:x1], (qw, qh), interpolation=cv2.INTER_NEAREST),
+                                     cv2.DIST_L2, 3) * q
+        depth = np.sqrt(np.clip(dist / max(2.0, half_w * 0.35), 0, 1))
+        colour *= (shade * tex * (0.7 + 0.3 * depth)).astype(np.float32)[..., None]
+        colour = cv2.resize(colour, (rw, rh), interpolation=cv2.INTER_LINEAR)
+        a = cv2.GaussianBlur(roi_mask, (0, 0), 0.8)
+        roi = img[y0:y1, x0:x1]
+        roi[:] = cv2.blendLinear(colour, roi, a, 1 - a)
+        ids[y0:y1, x0:x1][solid[y0:y1, x0:x1] > 0] = ident
+        cnts, _ = cv2.findContours(solid[y0:y1, x0:x1], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if cnts:
-            outlines.append(max(cnts, key=cv2.contourArea)[:, 0, :].astype(np.float64))
+            outlines.append(max(cnts, key=cv2.contourArea)[:, 0, :].astype(np.float64) + [x0, y0])
     return outlines

@@ -17,7 +17,7 @@ import numpy as np
 from scorer.layout import CROSS_ENDS, LINE_ENDS, End, Layout, LayoutRules, Placement
 from scorer.tiles import FULL_SET, Tile
 
-from .geometry import Pose, polygons_clear
+from .geometry import Footprints, Pose
 
 #: how far (units) a tile must stay from every tile it does not touch, so lines read apart.
 CLEARANCE = 0.3
@@ -123,14 +123,12 @@ def _fits_table(pose: Pose, bounds: tuple[float, float, float, float] | None) ->
     return bool(corners[:, 0].min() >= x0 and corners[:, 0].max() <= x1 and corners[:, 1].min() >= y0 and corners[:, 1].max() <= y1)
 
 
-def _clear(pose: Pose, poses: list[Pose], parent: int) -> bool:
-    poly = pose.corners()
-    for i, other in enumerate(poses):
-        if not polygons_clear(poly, other.corners(), -1e-6 if i == parent else CLEARANCE):
-            if i == parent and polygons_clear(poly, other.corners(), 0.0):
-                continue
-            return False
-    return True
+def _clear(pose: Pose, feet: Footprints, parent: int) -> bool:
+    """Not overlapping the parent, and CLEARANCE away from every other tile."""
+    gaps = feet.gaps(pose.corners())
+    need = np.full(len(gaps), CLEARANCE)
+    need[parent] = -1e-6
+    return bool((gaps >= need - 1e-9).all())
 
 
 def legal_layout(
@@ -141,12 +139,14 @@ def legal_layout(
     max_gap: float = 0.06,
     jitter_deg: float = 2.0,
     bend_chance: float = 0.04,
+    spinner_lead: bool | None = None,
 ) -> LaidLayout:
     """Play up to `tiles` random legal tiles and lay them on the table.
 
-    `spinner`: a spinner game (the first double becomes the spinner; the lead is then never a
-    double, so the spinner sits inside an arm) or a plain line (doubles still crosswise); None
-    picks one. `bounds` (x0, y0, x1, y1) is the table area in layout units around the lead at
+    `spinner`: a spinner game (the first double becomes the spinner) or a plain line (doubles
+    still crosswise); None picks one. `spinner_lead`: in a spinner game, whether the lead is a
+    double (so it is the spinner, its west/east arms leaving from its long sides) or not (the
+    spinner then sits inside an arm); None picks one, both happen at real tables. `bounds` (x0, y0, x1, y1) is the table area in layout units around the lead at
     the origin; lines bend to stay inside it. The result may hold fewer tiles when nothing more
     fits. Poses get small random gaps and angle jitter, never overlapping.
     """
@@ -155,14 +155,18 @@ def legal_layout(
     layout = Layout(LayoutRules(spinner=spinner))
     deck = [FULL_SET[i] for i in rng.permutation(len(FULL_SET))]
     if spinner:
-        # the spinner must not be the lead: lead with a non-double
-        lead = next(t for t in deck if not t.is_double)
+        if spinner_lead is None:
+            spinner_lead = bool(rng.random() < 0.35)
+        # many tables open with a double (it becomes the spinner); otherwise the first double
+        # played later becomes it, inside an arm
+        lead = next(t for t in deck if t.is_double == spinner_lead)
     else:
         lead = deck[0]
     deck.remove(lead)
     west, east = (lead.low, lead.high) if rng.random() < 0.5 else (lead.high, lead.low)
     layout.place_lead(west, east)
     poses = [Pose(0.0, 0.0, math.pi / 2) if lead.is_double else Pose(0.0, 0.0, 0.0)]
+    feet = Footprints([poses[0].corners()])
     dirs: dict[str, np.ndarray] = {"west": np.array([-1.0, 0.0]), "east": np.array([1.0, 0.0])}
     bends = 0
     while len(layout) < tiles and deck:
@@ -179,9 +183,10 @@ def legal_layout(
             gap = float(rng.uniform(0.0, max_gap))
             parent = _parent_of(layout, end)
             for pose, direction, bent in _candidates(layout, poses, dirs, tile, end, rng, gap, bend_chance):
-                if _fits_table(pose, bounds) and _clear(pose, poses, parent):
+                if _fits_table(pose, bounds) and _clear(pose, feet, parent):
                     layout.place(tile, end)
                     poses.append(pose)
+                    feet.add(pose.corners())
                     dirs[end] = direction
                     bends += bent
                     deck.remove(tile)
@@ -208,6 +213,7 @@ def _cross_directions(layout: Layout, poses: list[Pose]) -> dict[str, np.ndarray
 def _jitter(poses: list[Pose], layout: Layout, rng: np.random.Generator, jitter_deg: float, max_gap: float) -> list[Pose]:
     """Small hand-placed imperfections: each tile turned and nudged a little, never into another."""
     out: list[Pose] = []
+    feet = Footprints([p.corners() for p in poses])  # row i: tile i where it lies now
     for i, pose in enumerate(poses):
         tries = [
             (math.radians(float(rng.uniform(-jitter_deg, jitter_deg))), rng.uniform(-max_gap, max_gap, size=2) * 0.5),
@@ -218,8 +224,11 @@ def _jitter(poses: list[Pose], layout: Layout, rng: np.random.Generator, jitter_
             cand = pose.moved(pose.x + float(shift[0]), pose.y + float(shift[1]), pose.angle + dangle)
             poly = cand.corners()
             # against the tiles already nudged and the later tiles where they lie now
-            if all(polygons_clear(poly, o.corners(), 0.0) for o in out + poses[i + 1 :]):
+            gaps = feet.gaps(poly)
+            gaps[i] = 1.0
+            if (gaps >= 0.0).all():
                 out.append(cand)
+                feet.polys[i] = poly
                 break
         else:  # pragma: no cover - the unjittered pose always clears the already placed tiles
             out.append(pose)

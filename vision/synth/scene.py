@@ -14,7 +14,7 @@ import numpy as np
 from scorer.tiles import FULL_SET, Tile
 
 from .camera import Camera, random_camera
-from .geometry import Pose, polygons_clear, transform_pose
+from .geometry import Footprints, Pose, transform_pose
 from .layouts import LaidLayout, legal_layout
 from .printed import Board
 from .tables import pick_table
@@ -129,17 +129,14 @@ class _Free:
     """Rejection sampling of free table space against everything placed so far."""
 
     def __init__(self, bodies: list[Body]) -> None:
-        self.polys = [b.pose.corners() for b in bodies]
+        self.feet = Footprints([b.pose.corners() for b in bodies])
 
     def clear(self, poses: list[Pose], clearance: float) -> bool:
-        for p in poses:
-            c = p.corners()
-            if not all(polygons_clear(c, o, clearance) for o in self.polys):
-                return False
-        return True
+        return all(self.feet.clear(p.corners(), clearance) for p in poses)
 
     def add(self, poses: list[Pose]) -> None:
-        self.polys += [p.corners() for p in poses]
+        for p in poses:
+            self.feet.add(p.corners())
 
 
 def _sample_point(rng: np.random.Generator, area: np.ndarray) -> np.ndarray:
@@ -232,8 +229,11 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960) 
         free.add(poses)
         return True
 
+    # a second set makes the densest tables (up to ~40 face-up tiles in view): the end of a
+    # game with every hand revealed and tiles lying about
+    dense = sets == 2
     # a revealed hand: face up side by side
-    for _ in range(int(rng.choice([0, 0, 1, 1, 2]))):
+    for _ in range(int(rng.choice([2, 3, 4]) if dense else rng.choice([0, 0, 1, 1, 2]))):
         for _try in range(10):
             o = _sample_point(rng, view_in)
             ang = float(rng.uniform(0, 2 * math.pi))
@@ -242,7 +242,7 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960) 
             if place_group(_row(o, ang + math.pi / 2, n, 1 + gap, ang + float(rng.normal(0, 0.03))), "up", "hand"):
                 break
     # loose tiles, face up at any angle
-    for _ in range(int(rng.integers(0, 5))):
+    for _ in range(int(rng.integers(4, 13) if dense else rng.integers(0, 5))):
         for _try in range(10):
             o = _sample_point(rng, view_in)
             if place_group([Pose(float(o[0]), float(o[1]), float(rng.uniform(0, 2 * math.pi)))], "up", "loose"):
@@ -268,6 +268,10 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960) 
         for _try in range(10):
             o = _sample_point(rng, view_in)
             ang = float(rng.uniform(0, 2 * math.pi))
+            # the faces look at their player, so the camera sees the backs: turn the row so its
+            # face side (+across) points away from the camera (visible pips would be unlabelled)
+            if float(np.dot(camera.centre[:2] - o, [-math.sin(ang), math.cos(ang)])) > 0:
+                ang += math.pi
             n = int(rng.integers(2, 8))
             poses = _row(o, ang, n, 2.1, ang, 2.0, th)
             if place_group(poses, "edge", "edge"):
@@ -326,14 +330,15 @@ def random_finish(rng: np.random.Generator, camera: Camera) -> Finish:
 
 
 def random_hand(rng: np.random.Generator) -> HandSpec:
-    skins = [(150, 180, 225), (120, 160, 210), (90, 130, 185), (60, 95, 140), (45, 65, 100), (170, 195, 235)]
-    skin = skins[int(rng.integers(len(skins)))]
-    skin = tuple(int(np.clip(c + rng.normal(0, 8), 0, 255)) for c in skin)
+    # BGR; red over green over blue in every tone, so the jitter is a brightness change plus a little hue
+    skins = [(170, 195, 235), (150, 180, 225), (120, 155, 205), (95, 130, 185), (70, 100, 150), (45, 65, 105)]
+    base = np.array(skins[int(rng.integers(len(skins)))], np.float64) * rng.uniform(0.9, 1.08)
+    skin = tuple(int(v) for v in np.clip(base + rng.normal(0, 3, 3) + [0, 0, rng.uniform(0, 8)], 0, 255))
     sleeve = None
     if rng.random() < 0.5:
         sleeve = tuple(int(v) for v in rng.uniform(20, 230, 3))
     return HandSpec(float(rng.uniform(0, 4)), (float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.15, 0.85))),
-                    float(rng.uniform(0.9, 1.6)), skin, sleeve, int(rng.choice([2, 3, 4, 4])), int(rng.integers(2**31)))  # type: ignore[arg-type]
+                    float(rng.uniform(0.9, 1.6)), skin, sleeve, int(rng.choice([3, 4, 4, 4])), int(rng.integers(2**31)))  # type: ignore[arg-type]
 
 
 def with_layout_prefix(scene: Scene, count: int) -> Scene:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .camera import Camera
 from .dataset import encode_jpeg, image_rng
 from .labels import build_truth, yolo_lines
 from .layouts import layout_prefix
@@ -34,6 +35,21 @@ def _scene_with_layout(seed: int, index: int, width: int, height: int, min_tiles
     raise RuntimeError("no scene with a layout found")  # pragma: no cover - layouts are common
 
 
+def _frame_layout(scene: Scene) -> Camera:
+    """The scene's camera turned on the whole (final) layout, backed off until it fits."""
+    corners = np.concatenate([b.pose.corners() for b in scene.bodies if b.role == "layout"])
+    lo, hi = corners.min(axis=0), corners.max(axis=0)
+    centre = (lo + hi) / 2
+    cam = replace(scene.camera, target=(float(centre[0]), float(centre[1])))
+    for _ in range(20):
+        px = cam.project(np.column_stack([corners, np.zeros(len(corners))]))
+        margin = 0.05 * min(cam.width, cam.height)
+        if (px.min(axis=0) >= margin).all() and (px.max(axis=0) <= [cam.width - margin, cam.height - margin]).all():
+            break
+        cam = replace(cam, distance=cam.distance * 1.15)
+    return cam
+
+
 def render_sequence(seed: int, width: int = 1280, height: int = 960, frames: int | None = None, index: int = 0,
                     hand_pass: bool = True, light_drift: float = 0.08, shake: float = 0.0, jpeg: bool = False,
                     min_tiles: int = 3) -> list[Frame]:
@@ -44,7 +60,7 @@ def render_sequence(seed: int, width: int = 1280, height: int = 960, frames: int
     """
     scene = _scene_with_layout(seed, index, width, height, min_tiles)
     assert scene.laid is not None
-    scene = replace(scene, hands=[])
+    scene = replace(scene, hands=[], camera=_frame_layout(scene))
     total = len(scene.laid.layout)
     n = frames or total
     rng = np.random.default_rng(np.random.SeedSequence([int(seed), int(index), 7]))

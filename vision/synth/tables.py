@@ -16,6 +16,13 @@ def pick_table(rng: np.random.Generator) -> str:
     return str(TABLE_KINDS[int(rng.choice(len(TABLE_KINDS), p=np.array(_TABLE_WEIGHTS)))])
 
 
+def pixel_noise(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    """Per-pixel standard normal noise, float32. OpenCV's generator is several times faster
+    than numpy's at this size; seeding it from `rng` keeps the result reproducible."""
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    return cv2.randn(np.empty((h, w), np.float32), 0.0, 1.0)
+
+
 def smooth_noise(h: int, w: int, cells: float, rng: np.random.Generator) -> np.ndarray:
     """Zero-mean noise whose features are about `cells` pixels across (float32, ~unit std)."""
     gh, gw = max(2, int(h / cells) + 2), max(2, int(w / cells) + 2)
@@ -58,12 +65,13 @@ def _wood(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
     # worked at half size: grain is long and thin along x, so little is lost
     q = 2
     hh, ww, p = h // q + 1, w // q + 1, ppu / q
-    fine = _stretched(hh, ww, p * rng.uniform(0.04, 0.1), p * rng.uniform(4, 12), rng)
-    bands = _stretched(hh, ww, p * rng.uniform(0.3, 1.0), p * rng.uniform(10, 30), rng)
-    tone = 0.06 * fine + 0.09 * bands
+    # streaks thinner than a pixel or two would only alias into stripes: keep them resolvable
+    fine = _stretched(hh, ww, max(1.5, p * rng.uniform(0.04, 0.1)), p * rng.uniform(4, 12), rng)
+    bands = _stretched(hh, ww, max(3.0, p * rng.uniform(0.3, 1.0)), p * rng.uniform(10, 30), rng)
+    tone = 0.06 * fine + float(rng.uniform(0.04, 0.09)) * bands
     # the grain wanders a little: shift rows by a slow function of x
     wander = cv2.resize(rng.normal(0, 1, (1, max(2, int(ww / (p * 8)) + 2))).astype(np.float32), (ww, 1),
-                        interpolation=cv2.INTER_CUBIC) * p * rng.uniform(0.1, 0.6)
+                        interpolation=cv2.INTER_CUBIC) * p * rng.uniform(0.05, 0.3)
     map_x = np.broadcast_to(np.arange(ww, dtype=np.float32)[None, :], (hh, ww))
     map_y = np.arange(hh, dtype=np.float32)[:, None] + wander
     tone = cv2.remap(tone, np.ascontiguousarray(map_x), map_y.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
@@ -85,7 +93,7 @@ def _wood(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
 def _felt(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
     tones = [(40, 110, 30), (50, 90, 20), (110, 60, 20), (30, 30, 120), (60, 70, 60), (60, 50, 40), (130, 120, 40)]
     base = _colour(tones[int(rng.integers(len(tones)))], rng, 8)
-    tone = 0.05 * fractal_noise(h, w, ppu * 2, rng) + 0.06 * rng.normal(0, 1, (h, w)).astype(np.float32)
+    tone = 0.05 * fractal_noise(h, w, ppu * 2, rng) + 0.06 * pixel_noise(h, w, rng)
     return base[None, None, :] * (1 + tone[..., None])
 
 
@@ -98,14 +106,14 @@ def _cloth(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
     wx = np.sin(np.arange(w, dtype=np.float32) * np.float32(2 * np.pi / period))
     wy = np.sin(np.arange(h, dtype=np.float32) * np.float32(2 * np.pi / period))
     weave = wy[:, None] * wx[None, :]
-    tone = 0.08 * weave + 0.08 * rng.normal(0, 1, (h, w)).astype(np.float32) + 0.06 * smooth_noise(h, w, ppu * 4, rng)
+    tone = 0.08 * weave + 0.08 * pixel_noise(h, w, rng) + 0.06 * smooth_noise(h, w, ppu * 4, rng)
     return base[None, None, :] * (1 + tone[..., None])
 
 
 def _laminate(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
     tones = [(220, 220, 215), (200, 205, 210), (170, 175, 180), (120, 120, 120), (50, 50, 50), (180, 200, 210)]
     base = _colour(tones[int(rng.integers(len(tones)))], rng, 8)
-    tone = 0.025 * fractal_noise(h, w, ppu * 1.5, rng) + 0.02 * rng.normal(0, 1, (h, w)).astype(np.float32)
+    tone = 0.025 * fractal_noise(h, w, ppu * 1.5, rng) + 0.02 * pixel_noise(h, w, rng)
     return base[None, None, :] * (1 + tone[..., None])
 
 
@@ -113,7 +121,7 @@ def _stone(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
     tones = [(200, 200, 200), (80, 80, 85), (170, 180, 190), (40, 40, 40)]
     base = _colour(tones[int(rng.integers(len(tones)))], rng, 10)
     veins = np.abs(fractal_noise(h, w, ppu * 5, rng, 4))
-    tone = 0.15 * np.exp(-veins * 6) - 0.05 + 0.04 * rng.normal(0, 1, (h, w)).astype(np.float32)
+    tone = 0.15 * np.exp(-veins * 6) - 0.05 + 0.04 * pixel_noise(h, w, rng)
     if base.mean() < 100:
         tone = -tone
     return base[None, None, :] * (1 - tone[..., None])
@@ -137,5 +145,5 @@ def _tablecloth(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndar
     m = np.ascontiguousarray(m, dtype=np.float32)
     m = cv2.GaussianBlur(m, (0, 0), max(0.5, ppu * 0.02))
     img = a[None, None, :] * (1 - m[..., None]) + b[None, None, :] * m[..., None]
-    tone = 0.05 * rng.normal(0, 1, (h, w)).astype(np.float32) + 0.05 * smooth_noise(h, w, ppu * 5, rng)
+    tone = 0.05 * pixel_noise(h, w, rng) + 0.05 * smooth_noise(h, w, ppu * 5, rng)
     return img * (1 + tone[..., None])

@@ -36,6 +36,10 @@ PIP_COLOURS: dict[int, tuple[int, int, int]] = {
 }
 
 
+#: what a set's backs show (see `TileStyle.back`)
+BACKS = ("plain", "line", "logo-ring", "logo-diamond", "logo-word")
+
+
 @dataclass(frozen=True, slots=True)
 class TileStyle:
     """One set of tiles: every tile in a photo shares a style."""
@@ -52,6 +56,9 @@ class TileStyle:
     wear: float                  # 0..1, scratches and grime
     six_across: bool             # some sets turn the six's rows across the tile
     two_flip: bool               # which diagonal the 2 and 3 use
+    #: what the back shows: "plain", "line" (a moulded frame) or a maker's logo in the middle,
+    #: embossed or printed ("logo-ring", "logo-diamond", "logo-word")
+    back: str = "plain"
 
     @property
     def side(self) -> tuple[int, int, int]:
@@ -92,6 +99,7 @@ def random_tile_style(rng: np.random.Generator) -> TileStyle:
         wear=float(rng.uniform(0, 1) ** 2),
         six_across=bool(rng.random() < 0.15),
         two_flip=bool(rng.random() < 0.5),
+        back=str(rng.choice(BACKS, p=[0.45, 0.15, 0.15, 0.1, 0.15])),
     )
 
 
@@ -148,7 +156,7 @@ def draw_face(a: int, b: int, style: TileStyle, s: int, rng: np.random.Generator
         fx = (rim(w - 1 - xs) - rim(xs)) * lx
         fy = (rim(h - 1 - ys) - rim(ys)) * ly
         img *= (1 + 0.18 * (fy[:, None] + fx[None, :]))[..., None]
-    k = 4  # draw marks 4x larger with sub-pixel precision (shift) for clean edges
+    # marks are drawn with 4 bits of sub-pixel precision (shift=4, coordinates x16) for clean edges
     dk = max(1, int(round(style.divider * s)))
     # divider: a groove (dark line) with a light edge beside it
     x0 = w // 2
@@ -186,23 +194,70 @@ def draw_face(a: int, b: int, style: TileStyle, s: int, rng: np.random.Generator
     if style.wear > 0.2 and not printed:
         _scratches(img, rng, style.wear, s)
     alpha = _rounded_mask(h, w, style.radius * s)
-    del k
     return np.clip(img, 0, 255).astype(np.uint8), alpha
 
 
 def draw_back(style: TileStyle, s: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The plain back of a tile (face-down tiles): no pips, sometimes a faint moulding line."""
+    """The back of a tile (face-down tiles, tiles on edge): no pips and no divider; plain, a
+    moulded frame, or the set's logo in the middle (real sets carry one; the reader must learn
+    that a back with a round mark is not a 1-1)."""
     h, w = s, 2 * s
+    face = np.array(style.face, np.float32)
     img = np.empty((h, w, 3), np.float32)
-    img[:] = np.array(style.face, np.float32) * rng.uniform(0.93, 1.0)
+    img[:] = face * rng.uniform(0.93, 1.0)
     low = rng.normal(0, 1, (4, 8)).astype(np.float32)
     img += cv2.resize(low, (w, h), interpolation=cv2.INTER_CUBIC)[..., None] * 4
-    if rng.random() < 0.3:
+    if style.back == "line" or (style.back == "plain" and rng.random() < 0.15):
         m = int(s * 0.15)
         cv2.rectangle(img, (m, m), (w - 1 - m, h - 1 - m), tuple(float(c) * 0.9 for c in style.face), 1, cv2.LINE_AA)
+    elif style.back.startswith("logo"):
+        _logo(img, style, s)
     if style.wear > 0.2:
         _scratches(img, rng, style.wear, s)
     return np.clip(img, 0, 255).astype(np.uint8), _rounded_mask(h, w, style.radius * s)
+
+
+def _logo(img: np.ndarray, style: TileStyle, s: int) -> None:
+    """A maker's mark in the middle of a back: the same on every tile of a set."""
+    h, w = img.shape[:2]
+    face = np.array(style.face, np.float32)
+    # embossed marks are a shade of the body; printed ones gold or dark. Fixed by the style (a
+    # hash of its name and face), not per tile, so one set's backs all match.
+    kind = (sum(style.face) + len(style.name)) % 3
+    if kind == 0:
+        ink = tuple(float(c) for c in (face * 0.8 if face.mean() > 90 else face * 1.4 + 20))
+    elif kind == 1:
+        ink = (40.0, 150.0, 200.0)  # gold
+    else:
+        ink = tuple(float(c) for c in (face * 0.35 if face.mean() > 90 else np.minimum(255, face + 150)))
+    cx, cy = w / 2, h / 2
+    sh = 16  # sub-pixel shift for clean small shapes
+    thick = max(1, int(round(s * 0.04)))
+    if style.back == "logo-ring":
+        cv2.circle(img, (int(cx * sh), int(cy * sh)), int(s * 0.32 * sh), ink, thick, cv2.LINE_AA, 4)
+        star = []
+        for k in range(10):
+            a = np.pi / 2 + k * np.pi / 5
+            r = s * (0.2 if k % 2 == 0 else 0.08)
+            star.append((cx + r * np.cos(a), cy - r * np.sin(a)))
+        cv2.fillPoly(img, [np.round(np.array(star) * sh).astype(np.int32)], ink, cv2.LINE_AA, 4)
+    elif style.back == "logo-diamond":
+        pts = np.array([[cx, cy - s * 0.3], [cx + s * 0.55, cy], [cx, cy + s * 0.3], [cx - s * 0.55, cy]])
+        cv2.polylines(img, [np.round(pts * sh).astype(np.int32)], True, ink, thick, cv2.LINE_AA, 4)
+        inner = (pts - [cx, cy]) * 0.45 + [cx, cy]
+        cv2.fillConvexPoly(img, np.round(inner * sh).astype(np.int32), ink, cv2.LINE_AA, 4)
+    else:  # a word: a row of letter-like strokes
+        letters = 5 + (sum(style.face) % 4)
+        lw = s * 1.1 / letters
+        x0 = cx - lw * letters / 2
+        for k in range(letters):
+            xa = x0 + k * lw + lw * 0.15
+            xb = xa + lw * 0.7
+            ya, yb = cy - s * 0.12, cy + s * 0.12
+            strokes = ((xa, ya, xa, yb), (xa, ya, xb, ya), (xb, ya, xb, yb), (xa, yb, xb, yb), (xa, cy, xb, cy))
+            for j, (a0, b0, a1, b1) in enumerate(strokes):
+                if (k * 7 + j * 3 + letters) % 5 < 3:  # a fixed pattern of strokes per letter
+                    cv2.line(img, (int(a0 * sh), int(b0 * sh)), (int(a1 * sh), int(b1 * sh)), ink, thick, cv2.LINE_AA, 4)
 
 
 def _scratches(img: np.ndarray, rng: np.random.Generator, wear: float, s: int) -> None:
