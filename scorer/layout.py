@@ -255,16 +255,25 @@ class Layout:
         return placement
 
     def _add(self, placement: Placement, end: End | None) -> None:
-        self._ends = None
         placements = self.placements
         index = len(placements)
         placements.append(placement)
+        ends = self._ends
         if end is not None:
             self.arms[end].append(index)
         if placement.inner == placement.outer:  # a double
             self._doubles.add(placement.inner)
             if self.rules.spinner and self.spinner is None:
                 self.spinner = index
+                ends = None  # a new spinner may open north and south
+        if ends is not None and end is not None and (self.spinner is None or self._north_south_open):
+            # Only this arm's end moved, and which ends exist cannot change: update, don't recompute.
+            # (A copy: a dict handed out by `open_ends` is never changed under its reader.)
+            ends = dict(ends)
+            ends[end] = placement.outer
+            self._ends = ends
+        else:
+            self._ends = None
 
     # -- the count -------------------------------------------------------------------------
 
