@@ -392,6 +392,56 @@ class Hand:
         self.plays.append(row)
         return row
 
+    def replay_plain_plays(self, events: list[Any], start: int) -> int:
+        """Apply the run of ordinary plays from `events[start]`; return where the run stopped.
+
+        An ordinary play is `_play`'s everyday case, checked the same way but in one tight loop
+        with the hand's state in local variables (a replay is mostly these): by the seat whose
+        turn it is, of a tile written as usual that the seat may hold, on a named end that fits,
+        in a game without fives scoring, leaving the player at least one tile. The first event that
+        is anything else stops the run; `apply` takes it (and says what is wrong, if anything is).
+        """
+        if self.end is not None or self.must_play is not None or self._fives or not self._plain_ends:
+            return start
+        layout = self.layout
+        if not layout.placements:
+            return start
+        owner, on_table, counts, held = self.owner, self.on_table, self.counts, self.held
+        following, plays, full, open_ends, place = self._next, self.plays, self.full, layout.open_ends, layout._place_at
+        turn = self.turn
+        index = start
+        for event in events[start:]:
+            if type(event) is not dict or event.get("type") != "play":
+                break
+            seat, text, end = event.get("seat"), event.get("tile"), event.get("end")
+            if type(seat) is not int or seat != turn or type(text) is not str or type(end) is not str:
+                break
+            written = TILE_NAMES.get(text)
+            if written is None:
+                break
+            tile = written[0]
+            holder = owner.get(tile)
+            if (holder != seat and (holder is not None or full or tile in on_table)) or counts[seat] <= 1:
+                break
+            value = open_ends().get(end)  # type: ignore[call-overload]
+            if value is None or (value != tile.low and value != tile.high):
+                break
+            # Everything is checked: change the hand, as `_play` does.
+            place(tile, end, value)  # type: ignore[arg-type]
+            on_table[tile] = index
+            if holder is not None:
+                held[seat].discard(tile)
+                del owner[tile]
+            counts[seat] -= 1
+            plays.append({"event": index, "seat": seat, "tile": text, "end": end, "count": None, "points": 0})
+            turn = following[seat]
+            index += 1
+        if index > start:
+            self.turn = turn
+            self.passes_in_row = 0
+            self.events = index
+        return index
+
     def _resolve_end(self, tile: Tile, end: object) -> End:
         layout = self.layout
         if end is not None and not layout.rules.sides_before_arms and not layout.rules.arm_needs_double:

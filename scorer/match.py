@@ -133,19 +133,27 @@ class Match:
         """
         hand = self.hands[-1]
         h = len(self.hands) - 1
-        for e, event in enumerate(events):
+        e = 0
+        while e < len(events):
+            if self.winner is None:
+                e = hand.replay_plain_plays(events, e)  # the bulk of a replay, in one loop
+                if e == len(events):
+                    break
+            event = events[e]
+            e += 1
             handler = EVENT_HANDLERS.get(event.get("type")) if type(event) is dict else None
+            index = e - 1
             if handler is None or self.winner is not None:
-                self.apply(event, e)
+                self.apply(event, index)
                 continue
             try:
-                result = handler(hand, event, e)
+                result = handler(hand, event, index)
             except RecordError as error:
-                raise error.at(hand=h, event=e) from None
-            hand.events = e + 1
+                raise error.at(hand=h, event=index) from None
+            hand.events = e
             if type(result) is dict and not result["points"] and hand.end is None:
                 continue  # the usual play: nothing scored, nothing ended
-            self._count(hand, h, e, result)
+            self._count(hand, h, index, result)
 
     def _count(self, hand: Hand, h: int, e: int, result: Any) -> None:
         """What an applied event does to the match: points, the target, the end-of-hand score."""

@@ -51,6 +51,7 @@ def make_sample(seed: int, index: int, width: int = 1280, height: int = 960, nam
         "seed": int(seed),
         "index": int(index),
         "tile_style": scene.tile_style.name,
+        "tile_back": scene.tile_style.back,
         "table": scene.table,
         "board": scene.board is not None,
         "cards": len(scene.cards),

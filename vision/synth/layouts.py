@@ -228,7 +228,7 @@ def _jitter(poses: list[Pose], layout: Layout, rng: np.random.Generator, jitter_
             gaps[i] = 1.0
             if (gaps >= 0.0).all():
                 out.append(cand)
-                feet.polys[i] = poly
+                feet.replace(i, poly)
                 break
         else:  # pragma: no cover - the unjittered pose always clears the already placed tiles
             out.append(pose)

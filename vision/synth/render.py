@@ -24,8 +24,9 @@ from .tables import draw_table
 from .tiles import draw_back, draw_face
 
 HAND_ID = 65535
-#: most table-canvas pixels drawn (keeps wide views fast; the table is background anyway)
-MAX_CANVAS = 1_600_000
+#: most table-canvas pixels drawn per photo pixel (keeps wide and tilted views fast; the table
+#: is background anyway, and the warp into the photo needs about one canvas pixel per pixel)
+MAX_CANVAS_PER_PIXEL = 1.3
 
 
 @dataclass(slots=True)
@@ -54,8 +55,9 @@ def _canvas_frame(camera: Camera) -> tuple[np.ndarray, float, tuple[int, int]]:
     x1, y1 = fp.max(axis=0) + 0.5
     ppu = camera.tile_px() / 2
     area = (x1 - x0) * (y1 - y0) * ppu * ppu
-    if area > MAX_CANVAS:
-        ppu *= math.sqrt(MAX_CANVAS / area)
+    limit = MAX_CANVAS_PER_PIXEL * camera.width * camera.height
+    if area > limit:
+        ppu *= math.sqrt(limit / area)
     w, h = int(math.ceil((x1 - x0) * ppu)), int(math.ceil((y1 - y0) * ppu))
     # canvas rows run down while world y runs up
     affine = np.array([[ppu, 0.0, -x0 * ppu], [0.0, -ppu, y1 * ppu]])
@@ -227,23 +229,25 @@ def _draw_body(img: np.ndarray, ids: np.ndarray, ident: int, body: Body, cam: Ca
     local = cache[key]
     foot = pose.local_to_world(local)
     n = len(foot)
-    bottom = cam.project(np.column_stack([foot, np.zeros(n)]))
-    top = cam.project(np.column_stack([foot, np.full(n, h)]))
-    hull = cv2.convexHull(np.concatenate([bottom, top]).astype(np.float32))[:, 0].astype(np.float64)
+    both = cam.project(np.column_stack([np.concatenate([foot, foot]), np.repeat([0.0, h], n)]))
+    bottom, top = both[:n], both[n:]
+    hull = cv2.convexHull(both.astype(np.float32))[:, 0].astype(np.float64)
     side = np.array(style.side, np.float32)
     # silhouette first (anti-aliased edge), then each wall facing the camera in its own shade
-    cv2.fillConvexPoly(img, np.round(hull * 16).astype(np.int32), tuple(float(c) * 0.8 for c in side), cv2.LINE_AA, 4)
-    cv2.fillConvexPoly(ids, np.round(hull * 16).astype(np.int32), ident, cv2.LINE_8, 4)
-    for k in range(n):
-        p, q = foot[k], foot[(k + 1) % n]
-        e = q - p
-        nrm = np.array([e[1], -e[0]]) / (np.linalg.norm(e) + 1e-12)  # outward for a counter-clockwise outline
-        if float(np.dot(cam_xy - (p + q) / 2, nrm)) <= 0:
-            continue
-        lit = ambient + (1 - ambient) * max(0.0, float(nrm[0] * ldir[0] + nrm[1] * ldir[1]))
-        shade = min(1.3, lit / max(top_shade, 1e-3)) * 0.92
-        quad = np.array([bottom[k], bottom[(k + 1) % n], top[(k + 1) % n], top[k]])
-        cv2.fillConvexPoly(img, np.round(quad * 16).astype(np.int32), tuple(float(c) * shade for c in side), cv2.LINE_8, 4)
+    hull16 = np.round(hull * 16).astype(np.int32)
+    cv2.fillConvexPoly(img, hull16, tuple(float(c) * 0.8 for c in side), cv2.LINE_AA, 4)
+    cv2.fillConvexPoly(ids, hull16, ident, cv2.LINE_8, 4)
+    # every wall at once (this runs for each of ~16 outline segments of every tile)
+    nxt = np.roll(np.arange(n), -1)
+    e = foot[nxt] - foot
+    nrm = np.column_stack([e[:, 1], -e[:, 0]]) / (np.linalg.norm(e, axis=1, keepdims=True) + 1e-12)  # outward (counter-clockwise)
+    facing = ((cam_xy - (foot + foot[nxt]) / 2) * nrm).sum(axis=1) > 0
+    lit = ambient + (1 - ambient) * np.maximum(0.0, nrm[:, 0] * ldir[0] + nrm[:, 1] * ldir[1])
+    shades = np.minimum(1.3, lit / max(top_shade, 1e-3)) * 0.92
+    quads = np.round(np.stack([bottom, bottom[nxt], top[nxt], top], axis=1) * 16).astype(np.int32)
+    for k in np.flatnonzero(facing):
+        shade = float(shades[k])
+        cv2.fillConvexPoly(img, quads[k], tuple(float(c) * shade for c in side), cv2.LINE_8, 4)
 
     corners = pose.corners()
     top_quad = cam.project(np.column_stack([corners, np.full(4, h)]))

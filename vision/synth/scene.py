@@ -107,17 +107,14 @@ def _cross2(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _poly_contains(poly: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Points inside a convex polygon (either winding)."""
-    inside = np.ones(len(pts), bool)
-    sign = 0.0
-    n = len(poly)
-    for i in range(n):
-        a, b = poly[i], poly[(i + 1) % n]
-        cross = (b[0] - a[0]) * (pts[:, 1] - a[1]) - (b[1] - a[1]) * (pts[:, 0] - a[0])
-        if sign == 0.0:
-            sign = 1.0 if _cross2(poly[1] - poly[0], poly[2] - poly[1]) > 0 else -1.0
-        inside &= cross * sign >= 0
-    return inside
+    """Points inside a convex polygon (either winding): on the same side of every edge."""
+    poly = np.asarray(poly, np.float64)
+    pts = np.asarray(pts, np.float64)
+    edges = np.roll(poly, -1, axis=0) - poly                       # (n, 2)
+    rel = pts[None, :, :] - poly[:, None, :]                        # (n, m, 2)
+    cross = edges[:, None, 0] * rel[..., 1] - edges[:, None, 1] * rel[..., 0]
+    sign = 1.0 if _cross2(poly[1] - poly[0], poly[2] - poly[1]) > 0 else -1.0
+    return (cross * sign >= 0).all(axis=0)
 
 
 def _shrink(poly: np.ndarray, by: float) -> np.ndarray:
@@ -217,6 +214,9 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960) 
             return False
         if not all(_poly_contains(view_in, np.array([[p.x, p.y]]))[0] or rng.random() < 0.3 for p in poses):
             return False
+        # the whole group's room is taken first: a group cut short when the set runs out must
+        # still keep later groups off the tiles it did lay
+        free.add(poses)
         for p in poses:
             tile = take() if kind != "down" else None
             if kind != "down" and tile is None:
@@ -226,7 +226,6 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960) 
                 values = (tile.low, tile.high) if rng.random() < 0.5 else (tile.high, tile.low)
             height = 1.0 if kind == "edge" else th
             bodies.append(Body(kind, p, height, values, role, None, int(rng.integers(2**31))))
-        free.add(poses)
         return True
 
     # a second set makes the densest tables (up to ~40 face-up tiles in view): the end of a
