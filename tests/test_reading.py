@@ -61,6 +61,13 @@ def test_rectify_cuts_the_half_out_of_the_photo():
     assert crop.shape == (HALF_SIZE, HALF_SIZE, 3) and crop[4:-4, 4:-4].min() > 200
 
 
+def test_a_small_photo_is_padded_not_enlarged():
+    canvas, scale, pad = letterbox(np.zeros((100, 100, 3), np.uint8), 640)
+    assert canvas.shape == (640, 640, 3) and scale == 1.0 and pad == (270, 270)
+    _, scale, _ = letterbox(np.zeros((100, 100, 3), np.uint8), 640, scaleup=True)
+    assert scale == 6.4
+
+
 def test_decode_maps_boxes_back_to_the_photo_and_suppresses_overlaps():
     photo = np.zeros((480, 640, 3), np.uint8)
     _, scale, pad = letterbox(photo, 320)

@@ -32,10 +32,16 @@ class ObbDetection:
         return cv2.boxPoints(((self.center[0], self.center[1]), self.size, float(np.degrees(self.angle)))).astype(np.float32)
 
 
-def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
-    """Resize keeping the aspect ratio and pad to size x size, as ultralytics does (grey 114)."""
+def letterbox(image: np.ndarray, size: int, scaleup: bool = False) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping the aspect ratio and pad to size x size, as ultralytics does (grey 114).
+
+    A photo smaller than the input is padded, not enlarged (`scaleup=False`, as ultralytics
+    offers): enlarging would show the model tiles far bigger than any it learnt.
+    """
     h, w = image.shape[:2]
     scale = min(size / h, size / w)
+    if not scaleup:
+        scale = min(scale, 1.0)
     nh, nw = round(h * scale), round(w * scale)
     resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR) if (nh, nw) != (h, w) else image
     top, left = (size - nh) // 2, (size - nw) // 2
