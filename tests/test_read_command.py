@@ -1,0 +1,47 @@
+"""`spinner read` with the bundled models: the JSON of the reader issue, and bad photos named
+while the others are still read. (How well it reads is `spinner eval`'s business.)"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from spinner.cli import main
+from vision.reader import DEFAULT_DETECTOR, DEFAULT_HALVES
+from vision.synth.dataset import make_sample
+
+pytestmark = pytest.mark.skipif(
+    not (DEFAULT_DETECTOR.is_file() and DEFAULT_HALVES.is_file()), reason="the bundled models are not in models/"
+)
+
+
+@pytest.fixture
+def photo(tmp_path):
+    path = tmp_path / "table.jpg"
+    path.write_bytes(make_sample(11, 0, 1280, 960).jpeg)
+    return path
+
+
+def test_read_prints_one_json_object_per_photo(cli_runner, photo, tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a photo")
+    annotated = tmp_path / "annotated"
+    result = cli_runner.invoke(main, ["read", str(photo), str(bad), str(photo), "--json", "--annotate", str(annotated)])
+    assert result.exit_code == 1  # one photo could not be read...
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["image"] for line in lines] == [str(photo), str(bad), str(photo)]  # ...and the others were
+    assert "is not an image OpenCV can decode" in lines[1]["error"] and "notes.txt" in result.stderr
+    reading = lines[0]
+    assert reading["layout"] is None and reading == lines[2]
+    for tile in reading["tiles"]:
+        a, b = (int(v) for v in tile["tile"].split("-"))
+        assert sorted(h["value"] for h in tile["halves"]) == sorted([a, b])
+        assert len(tile["corners"]) == 4 and 0 < tile["confidence"] <= 1
+        x, y = tile["center"]
+        assert 0 <= x <= 1280 and 0 <= y <= 960
+    assert (annotated / "table.jpg").is_file()
+
+
+def test_read_without_json_prints_a_summary(cli_runner, photo):
+    result = cli_runner.invoke(main, ["read", str(photo)])
+    assert result.exit_code == 0 and result.output.startswith(f"{photo}: ") and " tiles: " in result.output
