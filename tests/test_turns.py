@@ -65,13 +65,17 @@ def test_nobody_passes_before_the_lead():
     assert "before the lead" in str(refused(record("partners", hand(pass_(0)))))
 
 
+#: Seat 0 holds the blanks and 6-6, seat 1 the ones (and 6-5), seat 2 the twos, seat 3 the rest.
+SUITS_DEAL = [
+    ["6-6", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5"],
+    ["6-5", "1-1", "1-2", "1-3", "1-4", "1-5", "1-6"],
+    ["0-6", "2-2", "2-3", "2-4", "2-5", "2-6", "3-3"],
+    ["3-4", "3-5", "3-6", "4-4", "4-5", "4-6", "5-5"],
+]
+
+
 def test_a_full_information_pass_while_holding_a_fitting_tile_is_refused():
-    deal = [
-        ["6-6", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5"],
-        ["6-5", "1-1", "1-2", "1-3", "1-4", "1-5", "1-6"],
-        ["0-6", "2-2", "2-3", "2-4", "2-5", "2-6", "3-3"],
-        ["3-4", "3-5", "3-6", "4-4", "4-5", "4-6", "5-5"],
-    ]
+    deal = SUITS_DEAL
     error = refused(record("partners-block", hand(play(0, "6-6"), pass_(1), deal=deal)))
     assert (error.hand, error.event) == (0, 1)
     assert "seat 1 passed while holding 1-6, which fits the west end" in str(error)
@@ -81,12 +85,7 @@ def test_a_full_information_pass_while_holding_a_fitting_tile_is_refused():
 
 
 def test_a_full_information_play_of_a_tile_not_held_is_refused():
-    deal = [
-        ["6-6", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5"],
-        ["6-5", "1-1", "1-2", "1-3", "1-4", "1-5", "1-6"],
-        ["0-6", "2-2", "2-3", "2-4", "2-5", "2-6", "3-3"],
-        ["3-4", "3-5", "3-6", "4-4", "4-5", "4-6", "5-5"],
-    ]
+    deal = SUITS_DEAL
     error = refused(record("partners-block", hand(play(0, "6-6"), play(1, "6-4", "east"), deal=deal)))
     assert "4-6 is in seat 3's hand" in str(error)
 

@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from .crops import to_batch
+from .onnx_session import open_session
 
 VALUES = 7
 
@@ -14,15 +15,8 @@ class HalfClassifier:
     """An exported half classifier (ONNX, input (N, 3, 32, 32) RGB in [0, 1], output logits (N, 7))."""
 
     def __init__(self, path: str | Path, threads: int | None = None) -> None:
-        import onnxruntime as ort
-
         self.path = Path(path)
-        if not self.path.is_file():
-            raise FileNotFoundError(f"no half classifier at {self.path}")
-        options = ort.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-        self.session = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
+        self.session = open_session(self.path, "half classifier", threads)
         self.input_name = self.session.get_inputs()[0].name
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:

@@ -15,6 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .onnx_session import open_session
+
 
 @dataclass(frozen=True, slots=True)
 class ObbDetection:
@@ -54,15 +56,8 @@ class ObbModel:
     """An exported OBB model. `predict(bgr_image)` -> detections in the image's own pixels."""
 
     def __init__(self, path: str | Path, threads: int | None = None) -> None:
-        import onnxruntime as ort  # imported here so that `spinner score` never pays for it
-
         self.path = Path(path)
-        if not self.path.is_file():
-            raise FileNotFoundError(f"no model at {self.path}")
-        options = ort.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-        self.session = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
+        self.session = open_session(self.path, "detector", threads)
         meta = self.session.get_modelmeta().custom_metadata_map
         self.names: dict[int, str] = ast.literal_eval(meta["names"]) if "names" in meta else {}
         shape = self.session.get_inputs()[0].shape
