@@ -153,7 +153,7 @@ def demo(variant: str, seed: int | None) -> None:
     record = simulate_match(variant, players, seed)
     answer = Match.from_record(record).answer()
     click.echo(f"A simulated match of {variant} (seed {seed}): {', '.join(answer['sides'])}")
-    for h, (hand, hand_answer) in enumerate(zip(record["hands"], answer["hands"])):
+    for h, hand_answer in enumerate(answer["hands"]):
         click.echo(f"\nHand {h + 1}, led by {record['players'][hand_answer['leader']]}")
         for play in hand_answer["plays"]:
             name = record["players"][play["seat"]]

@@ -69,6 +69,7 @@ def test_simulate_writes_records_that_score_the_same(cli_runner, tmp_path):
     assert "won by " + answer["sides"][answer["winner"]] in result.output.splitlines()[0]
     again = cli_runner.invoke(main, ["simulate", "--variant", "all-fives", "--players", "3", "--matches", "1", "--seed", "7",
                                      "--out", str(tmp_path / "again")])
+    assert again.exit_code == 0
     assert (tmp_path / "again" / "match-0001.json").read_text() == files[0].read_text()
 
 

@@ -33,7 +33,7 @@ import pytest
 
 dominoes = pytest.importorskip("dominoes")  # the test extra pins dominoes==6.1.0
 
-from scorer import Match, RecordError  # noqa: E402
+from scorer import Match  # noqa: E402
 from scorer.simulate import simulate_match  # noqa: E402
 
 SIX_SIX = dominoes.Domino(6, 6)

@@ -262,7 +262,7 @@ def test_no_rematch_in_round_two_or_three_for_many_seeds(teams):
     for seed in range(150):
         t = registered(teams)
         for number in range(4 if teams == 8 else 3):
-            t = play_round(t, seed=seed, choose=lambda p, s=seed: p.teams[(s + p.table + number) % 2])
+            t = play_round(t, seed=seed, choose=lambda p, s=seed, n=number: p.teams[(s + p.table + n) % 2])
         pairs = [frozenset(p.teams) for r in t.rounds for p in r.pairings]
         assert len(pairs) == len(set(pairs)), (teams, seed)
 
@@ -311,7 +311,7 @@ def test_random_tournaments_obey_every_pairing_rule(seed, picks, margins):
     lines = t.standings()
     keys = [(-s.wins, -s.points) for s in lines]
     assert keys == sorted(keys)
-    for i, s in enumerate(lines):
+    for s in lines:
         expected = 1 + sum(1 for o in lines if (o.wins, o.points) > (s.wins, s.points))
         assert s.place == expected
     assert sum(s.wins for s in lines) == 16 and all(s.played == 4 for s in lines)
