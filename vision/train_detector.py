@@ -97,6 +97,7 @@ def train(
     from ultralytics import YOLO
 
     device = device or ("0" if torch.cuda.is_available() else "cpu")
+    project = project.resolve()  # a relative project would land under runs/<task>/ instead
     last = project / name / "weights" / "last.pt"
     if resume:
         if not last.exists():
