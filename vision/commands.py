@@ -70,12 +70,14 @@ def train() -> None:
 @click.option("--batch", type=click.IntRange(min=1), default=16, show_default=True)
 @click.option("--resume", is_flag=True, help="Go on from PROJECT/NAME/weights/last.pt.")
 @click.option("--device", default=None, help="cpu, or a GPU index (default: a GPU when there is one).")
-def train_detector(data: str, project: str, name: str, epochs: int, imgsz: int, batch: int, resume: bool, device: str | None) -> None:
+@click.option("--model", "model_cfg", default="yolo11n-obb.yaml", show_default=True, help="A model yaml (from scratch) or our own earlier weights (.pt) to go on from.")
+@click.option("--hours", type=click.FloatRange(min=0.01), default=None, help="Train for this long instead of --epochs (the schedule is fitted to it).")
+def train_detector(data: str, project: str, name: str, epochs: int, imgsz: int, batch: int, resume: bool, device: str | None, model_cfg: str, hours: float | None) -> None:
     """Train the tile detector (ultralytics YOLO OBB, from scratch, offline)."""
     from . import train_detector as td
 
     data_yaml = td.prepare(Path(data), Path(project) / f"{name}-data")
-    best = td.train(data_yaml, Path(project), name, epochs, imgsz, batch, resume, device)
+    best = td.train(data_yaml, Path(project), name, epochs, imgsz, batch, resume, device, model_cfg=model_cfg, hours=hours)
     click.echo(f"weights: {best}")
 
 

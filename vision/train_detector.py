@@ -90,8 +90,14 @@ def train(
     device: str | None = None,
     workers: int = 2,
     model_cfg: str = "yolo11n-obb.yaml",
+    hours: float | None = None,
 ) -> Path:
-    """Train from scratch (a model yaml: no pretrained weights exist here), or resume. Returns best.pt."""
+    """Train and return best.pt: from scratch (a model yaml: no pretrained weights exist here),
+    on from our own earlier weights (a .pt, with a fresh schedule), or resumed where it stopped.
+
+    `hours` bounds the run by time instead of epochs: ultralytics then sizes the epochs and the
+    learning-rate schedule to fit, which is what a CPU session needs.
+    """
     offline()
     import torch
     from ultralytics import YOLO
@@ -108,6 +114,7 @@ def train(
         model.train(
             data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=workers,
             project=str(project), name=name, exist_ok=True, pretrained=False, amp=device != "cpu",
+            time=hours,
             plots=False, val=True, seed=0, deterministic=False,
             # Decoded, resized photos kept in memory (about 1 MB each at 640): decoding four
             # 1280x960 JPEGs for every mosaic otherwise doubles a CPU epoch.
