@@ -17,7 +17,8 @@ from .reader import DEFAULT_DETECTOR, DEFAULT_HALVES
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
 @click.option("--confidence", type=click.FloatRange(0, 1), default=0.4, show_default=True, help="Least box confidence kept.")
-def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector: str, halves: str, confidence: float) -> None:
+@click.option("--sets", type=click.IntRange(min=1), default=1, show_default=True, help="Double-six sets on the table: each tile is read at most this many times.")
+def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector: str, halves: str, confidence: float, sets: int) -> None:
     """Read every tile in each photo: which tile, where, and how it is turned.
 
     A photo that cannot be read is reported (on standard error, and with --json as an object
@@ -28,7 +29,7 @@ def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector:
     from .reader import Reader, ReadError, annotate as draw, load_photo
 
     try:
-        reader = Reader(detector, halves, confidence=confidence)
+        reader = Reader(detector, halves, confidence=confidence, sets=sets)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     folder = Path(annotate) if annotate else None

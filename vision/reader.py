@@ -62,10 +62,13 @@ class Reader:
         halves: str | Path = DEFAULT_HALVES,
         confidence: float = 0.4,
         threads: int | None = None,
+        sets: int = 1,
     ) -> None:
         self.detector = ObbModel(detector, threads)
         self.halves = HalfClassifier(halves, threads)
         self.confidence = confidence
+        #: double-six sets on the table: each tile is read at most this many times.
+        self.sets = sets
 
     def read(self, image: np.ndarray, name: str = "") -> Reading:
         started = time.perf_counter()
@@ -92,7 +95,7 @@ class Reader:
                     half_probabilities=(probabilities[2 * i], probabilities[2 * i + 1]),
                 )
             )
-        tiles = settle(candidates)
+        tiles = settle(candidates, self.sets)
         done = time.perf_counter()
         return Reading(
             image=name,
