@@ -1,0 +1,603 @@
+"""Following a game: from what the camera reads to play events the scorer accepts.
+
+The follower keeps a scorer `Match`. Each time the table has changed (see `vision.motion`) it
+gets the new frame's `Reading` and compares it with the last accepted one: the tiles that are new
+(and lie where the frame changed) are the move. The photo never decides alone what was played:
+the scorer's legal moves for the seat whose turn it is are the candidates, and the photo's
+evidence ranks them:
+
+- identity: how likely the new tile's two halves are to show that tile, read the way round
+  the end asks (the half against the open end shows its number);
+- geometry: whether the new tile lies against that open end's tile (`end_geometry`).
+
+The best candidate is played when it is clearly best (`DECIDE` of the evidence). Anything else
+becomes an *ask*, with the candidates, for a person to confirm: a move the evidence cannot settle,
+a tile that fits no open end, a tile gone from the table, or several new tiles in an order that
+the photo cannot tell. The record is never guessed.
+
+Passes: a seat is taken to have played only when the photo's tile cannot be the turn seat's
+(it passed earlier while that tile fitted, so it cannot hold it); otherwise the turn order says
+who played, and a player's tap (`tap_pass`) records a pass.
+"""
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal, Sequence
+
+import numpy as np
+
+from scorer.errors import RecordError
+from scorer.hand import Hand
+from scorer.layout import CROSS_ENDS, LINE_ENDS, End, Layout
+from scorer.match import RECORD_FORMAT, Match
+from scorer.tiles import FULL_SET, Tile
+
+from .motion import Region
+from .reading import Reading, TileReading
+
+#: share of the evidence the best candidate must hold to be played without asking
+DECIDE = 0.9
+#: the best candidate's tile must be at least this likely next to the likeliest tile of the set
+#: (otherwise the photo reads a tile that is not a legal move: a person looks)
+PLAUSIBLE = 0.2
+#: the best candidate must lie at least this well against its end
+TOUCHING = 0.3
+#: at most this many new tiles at once are put in order; more is always asked about
+MAX_AT_ONCE = 3
+
+Kind = Literal["play", "ask", "nothing", "pass", "reveal", "over"]
+
+
+@dataclass(slots=True)
+class Seen:
+    """Where a tile of the layout lies in the photo, and which of its halves faces inwards."""
+
+    reading: TileReading
+    #: index in `reading.halves` of the half against the parent (the lead: its west half)
+    inner: int
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A legal move: the seat, the tile, the end (None for the lead) and the passes it implies."""
+
+    seat: int
+    tile: Tile
+    end: End | None
+    passes: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    move: Move
+    event: dict[str, Any]
+    #: the new tile's index among the new tiles
+    tile: int
+    identity: float
+    geometry: float
+    share: float = 0.0
+    #: which half of the new tile faces inwards (for the lead: the west half)
+    inner: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.event, "identity": round(self.identity, 4), "geometry": round(self.geometry, 4),
+                "share": round(self.share, 4)}
+
+
+@dataclass(slots=True)
+class Outcome:
+    kind: Kind
+    reason: str = ""
+    #: events applied to the match (play, pass, reveal)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    #: (hand, event index) of each applied event
+    where: list[tuple[int, int]] = field(default_factory=list)
+    #: ask: the candidate moves, best first (a sequence of moves for several tiles at once)
+    candidates: list[list[Candidate]] = field(default_factory=list)
+    new_tiles: list[TileReading] = field(default_factory=list)
+    frame: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "reason": self.reason, "frame": self.frame, "events": self.events,
+            "where": [list(w) for w in self.where],
+            "candidates": [[c.to_json() for c in seq] for seq in self.candidates[:8]],
+            "new_tiles": [t.to_json() for t in self.new_tiles],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Diff:
+    new: list[TileReading]
+    gone: list[TileReading]
+
+
+# -- comparing two readings ---------------------------------------------------------------------
+
+
+def short_side(tile: TileReading) -> float:
+    c = np.asarray(tile.corners, dtype=np.float32)
+    return float(min(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1])))
+
+
+def _in_regions(point: tuple[float, float], regions: Sequence[Region] | None, margin: float) -> bool:
+    return regions is None or any(r.contains(point, margin) for r in regions)
+
+
+def compare(before: Reading | None, after: Reading, regions: Sequence[Region] | None = None) -> Diff:
+    """Tiles new in `after` and tiles gone from `before`, counting only those where the frame changed.
+
+    A tile is the same tile when its centre moved less than half its short side. Outside the
+    changed regions nothing moved, so a difference there is the reader's flicker, not a move.
+    """
+    if before is None:
+        return Diff(list(after.tiles), [])
+    new = [t for t in after.tiles if _alone(t, before.tiles) and _in_regions(t.center, regions, short_side(t))]
+    gone = [t for t in before.tiles if _alone(t, after.tiles) and _in_regions(t.center, regions, 0.0)]
+    return Diff(sorted(new, key=lambda t: -t.confidence), gone)
+
+
+def _alone(tile: TileReading, others: Sequence[TileReading]) -> bool:
+    if not others:
+        return True
+    centres = np.asarray([o.center for o in others], dtype=np.float32)
+    distance = float(np.linalg.norm(centres - np.asarray(tile.center, dtype=np.float32), axis=1).min())
+    return distance > 0.5 * short_side(tile)
+
+
+# -- the legal moves ------------------------------------------------------------------------------
+
+
+def _could_hold(hand: Hand, seat: int, tile: Tile) -> bool:
+    """Whether `seat` may still hold `tile`, from everything the hand has seen."""
+    if hand.counts[seat] <= 0 or hand.owner.get(tile, seat) != seat:
+        return False
+    if hand.full and tile not in hand.held[seat]:
+        return False
+    # a player who passed while this tile fitted did not hold it (must-play)
+    return not any(p.layout is not None and p.layout.fits(tile) for p in hand.passes[seat])
+
+
+def legal_moves(hand: Hand, leader: int = 0) -> list[Move]:
+    """Every move the scorer could accept next: for each tile and end, the seat that plays it.
+
+    That seat is the turn seat, unless the turn seat cannot hold the tile: then the next seat
+    that can, the seats between passing (where passes can be inferred: no boneyard to draw from).
+    """
+    if hand.over:
+        return []
+    layout = hand.layout
+    if not layout.placements:
+        seat = hand.leader if hand.leader is not None else (hand.turn if hand.turn is not None else leader)
+        rule = hand.lead_rule
+        return [Move(seat, t, None) for t in FULL_SET
+                if (rule.tile is None or t is rule.tile) and not (rule.doubles_only and not t.is_double)
+                and _could_hold(hand, seat, t)]
+    if hand.must_play is not None:
+        seat, tile = hand.must_play
+        return [Move(seat, tile, e) for e in layout.distinct_fits(tile)]
+    assert hand.turn is not None
+    moves: list[Move] = []
+    for tile in FULL_SET:
+        if tile in hand.on_table:
+            continue
+        ends = layout.distinct_fits(tile)
+        if not ends:
+            continue
+        seat = _player_of(hand, tile)
+        if seat is None:
+            continue
+        passes = tuple(_seats_between(hand, hand.turn, seat))
+        moves += [Move(seat, tile, e, passes) for e in ends]
+    return moves
+
+
+def _player_of(hand: Hand, tile: Tile) -> int | None:
+    seat = hand.turn
+    assert seat is not None
+    skipped = 0
+    while not _could_hold(hand, seat, tile):
+        if hand.boneyard > 0:
+            return None  # the turn seat would have drawn, not passed
+        skipped += 1
+        if hand.passes_in_row + skipped >= len(hand.active):
+            return None
+        seat = hand.next_seat(seat)
+    return seat
+
+
+def _seats_between(hand: Hand, first: int, last: int) -> list[int]:
+    out = []
+    while first != last:
+        out.append(first)
+        first = hand.next_seat(first)
+    return out
+
+
+# -- the photo's evidence -------------------------------------------------------------------------
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = float(np.linalg.norm(v))
+    return v / n if n > 1e-9 else v
+
+
+def _centre(h: Any) -> np.ndarray:
+    return np.asarray(h.center, dtype=np.float64)
+
+
+def end_geometry(layout: Layout, placed: Sequence[Seen], end: End, new: TileReading) -> tuple[float, int]:
+    """How well `new` lies against `end` (0..1), and which of its halves touches it.
+
+    The touching part of the end's tile: an ordinary tile's outer half; a double's middle (a tile
+    leaves a crosswise double from its long side, or from its short end after a bend; the
+    spinner's north and south leave from its short ends). Distances are in the new tile's short
+    sides; a tile laid straight on lies one short side from the part it touches, after a bend a
+    little more. Where a double has two sides an end could use, the side must be the right one.
+    """
+    arm = layout.arms[end]
+    parent = arm[-1] if arm else (0 if end in LINE_ENDS else layout.spinner)
+    if parent is None or parent >= len(placed):
+        return 0.0, 0
+    seen = placed[parent]
+    p = layout.placements[parent]
+    s = max(short_side(new), 1e-6)
+    halves = [_centre(h) for h in new.halves]
+    if not p.is_double:
+        if parent == 0 and not arm:
+            part = _centre(seen.reading.halves[seen.inner if end == "west" else 1 - seen.inner])
+        else:
+            part = _centre(seen.reading.halves[1 - seen.inner])
+        tolerance = 1.35
+        side_ok = lambda v: True  # noqa: E731
+    else:
+        part = _centre(seen.reading)
+        axis = _unit(_centre(seen.reading.halves[1]) - _centre(seen.reading.halves[0]))
+        tolerance = 1.75
+        side_ok = _double_side(layout, placed, parent, end, part, axis)
+    distances = [float(np.linalg.norm(h - part)) / s for h in halves]
+    near = int(np.argmin(distances))
+    if not side_ok(halves[near] - part):
+        return 0.0, near
+    excess = max(0.0, distances[near] - tolerance)
+    return math.exp(-0.5 * (excess / 0.25) ** 2), near
+
+
+def _double_side(layout: Layout, placed: Sequence[Seen], parent: int, end: End, centre: np.ndarray,
+                 axis: np.ndarray) -> Any:
+    """Which way from a double's centre a tile on `end` must lie."""
+    across = np.array([-axis[1], axis[0]])
+
+    def away_from(index: int | None) -> np.ndarray | None:
+        if index is None or index >= len(placed):
+            return None
+        return centre - _centre(placed[index].reading)
+
+    if end in CROSS_ENDS:
+        other = layout.arms["south" if end == "north" else "north"]
+        against = away_from(other[0]) if other else None
+
+        def ok(v: np.ndarray) -> bool:
+            if abs(float(v @ axis)) < abs(float(v @ across)):
+                return False  # north and south leave from the spinner's short ends
+            return against is None or float(v @ against) > 0
+
+        return ok
+    arm = layout.arms[end]
+    if parent == 0 and not arm:
+        # the lead double: west and east are its long sides; the one not yet covered
+        other = layout.arms["east" if end == "west" else "west"]
+        against = away_from(other[0]) if other else None
+
+        def ok_lead(v: np.ndarray) -> bool:
+            if abs(float(v @ across)) < abs(float(v @ axis)):
+                return False
+            return against is None or float(v @ against) > 0
+
+        return ok_lead
+    # a double inside an arm: a tile goes on away from the tile it is laid against
+    before = layout.placements[parent].parent
+    against = away_from(before)
+    return lambda v: against is None or float(v @ against) > 0
+
+
+def tile_identity(new: TileReading, tile: Tile, inner: int | None, inner_value: int | None) -> tuple[float, int]:
+    """How likely the halves read `tile`: with the half `inner` showing `inner_value`, or either
+    way round (the lead). Returns the likelihood and which half shows the tile's first number."""
+    a, b = (np.asarray(h.probabilities, dtype=np.float64) for h in new.halves)
+    if inner is None or inner_value is None:
+        first, second = a[tile.low] * b[tile.high], a[tile.high] * b[tile.low]
+        return float(max(first, second)), 0 if first >= second else 1
+    outer_value = tile.other(inner_value)
+    near, far = (a, b) if inner == 0 else (b, a)
+    return float(near[inner_value] * far[outer_value]), inner
+
+
+def best_identity(new: TileReading, unplayed: Sequence[Tile]) -> float:
+    """The likeliest reading of the new tile among the tiles not yet played."""
+    return max((tile_identity(new, t, None, None)[0] for t in unplayed), default=0.0)
+
+
+def move_event(move: Move, halves: tuple[int, int] | None = None) -> dict[str, Any]:
+    """The play event of GAME_RECORD.md; the lead names its halves west-east."""
+    if move.end is None:
+        west, east = halves if halves is not None else (move.tile.low, move.tile.high)
+        return {"type": "play", "seat": move.seat, "tile": f"{west}-{east}"}
+    return {"type": "play", "seat": move.seat, "tile": str(move.tile), "end": move.end}
+
+
+def rank(hand: Hand, placed: Sequence[Seen], new: TileReading, index: int, leader: int = 0) -> list[Candidate]:
+    """Every legal move, weighed by the photo; best first, with each one's share of the evidence."""
+    layout = hand.layout
+    out: list[Candidate] = []
+    for move in legal_moves(hand, leader):
+        if move.end is None:
+            identity, first = tile_identity(new, move.tile, None, None)
+            # the half read as the tile's first number goes west (a convention: west is the
+            # lead's first half as the photo shows it, the rest follows from the tree)
+            values = (move.tile.low, move.tile.high)
+            if first == 1:
+                values = (move.tile.high, move.tile.low)
+            halves = (values[0], values[1])
+            out.append(Candidate(move, move_event(move, halves), index, identity, 1.0, inner=0))
+            continue
+        geometry, near = end_geometry(layout, placed, move.end, new)
+        value = layout.open_ends()[move.end]
+        identity, _ = tile_identity(new, move.tile, near, value)
+        out.append(Candidate(move, move_event(move), index, identity, geometry, inner=near))
+    total = sum(c.identity * c.geometry for c in out)
+    ranked = [
+        Candidate(c.move, c.event, c.tile, c.identity, c.geometry, (c.identity * c.geometry / total) if total > 0 else 0.0, c.inner)
+        for c in out
+    ]
+    ranked.sort(key=lambda c: -c.share)
+    return ranked
+
+
+def clear_winner(ranked: Sequence[Candidate], new: TileReading, hand: Hand) -> str | None:
+    """None when the best candidate may be played; otherwise why a person must look."""
+    if not ranked:
+        return "no legal move fits what the photo shows"
+    best = ranked[0]
+    if best.geometry < TOUCHING:
+        return f"the new tile ({new.tile}) lies against no open end"
+    unplayed = [t for t in FULL_SET if t not in hand.on_table]
+    if best.identity < PLAUSIBLE * best_identity(new, unplayed):
+        return f"the photo reads {new.tile}, which is no legal move here"
+    if best.share < DECIDE:
+        return f"the photo cannot tell {_words(ranked[0])} from {_words(ranked[1])}" if len(ranked) > 1 else "unsure"
+    return None
+
+
+def _words(c: Candidate) -> str:
+    e = c.event
+    where = f" on {e['end']}" if "end" in e else " as the lead"
+    return f"seat {e['seat']} {e['tile']}{where}"
+
+
+# -- the follower ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Pending:
+    """A change the follower could not settle alone: what a person is asked to confirm."""
+
+    outcome: Outcome
+    reading: Reading
+
+
+class Follower:
+    """Keeps the match as the table plays it. Feed it each changed frame's reading (`observe`)."""
+
+    def __init__(self, match: Match, leader: int = 0) -> None:
+        self.match = match
+        self.leader = leader
+        self.reference: Reading | None = None
+        self.placed: list[Seen] = []
+        self.pending: Pending | None = None
+        #: the events of each hand as the follower applied them (the record it writes)
+        self.events: list[list[dict[str, Any]]] = [[] for _ in match.hands]
+        self.leaders: list[int | None] = [h.leader for h in match.hands]
+        if match.current is None:
+            self.start_hand()
+
+    # -- the record --------------------------------------------------------------------------
+
+    @property
+    def hand(self) -> Hand:
+        hand = self.match.current
+        assert hand is not None
+        return hand
+
+    def start_hand(self, leader: int | None = None) -> None:
+        """A new hand: the table is cleared and dealt (the next changed frame is its start)."""
+        self.match.start_hand(leader=leader)
+        self.events.append([])
+        self.leaders.append(leader)
+        self.placed = []
+        self.pending = None
+        self.reference = None
+
+    def record(self) -> dict[str, Any]:
+        """The match record of GAME_RECORD.md, with what is still to confirm under `pending`."""
+        rules = self.match.rules
+        hands = []
+        for h, events in enumerate(self.events):
+            row: dict[str, Any] = {"events": list(events)}
+            leader = self.match.hands[h].leader if h < len(self.match.hands) else None
+            if leader is not None:
+                row["leader"] = leader
+            hands.append(row)
+        record: dict[str, Any] = {"format": RECORD_FORMAT, "variant": rules.name, "players": list(self.match.players),
+                                  "hands": hands}
+        options = rules.options_dict()
+        if options:
+            record["options"] = options
+        if self.pending is not None:
+            record["pending"] = self.pending.outcome.to_json()
+        return record
+
+    def _apply(self, event: dict[str, Any]) -> tuple[int, int]:
+        self.match.apply(event)  # checked completely before anything changes
+        h = len(self.match.hands) - 1
+        self.events[h].append(event)
+        return h, len(self.events[h]) - 1
+
+    # -- what players say ---------------------------------------------------------------------
+
+    def tap_pass(self, seat: int | None = None) -> Outcome:
+        """A player taps "pass" (the turn seat when not said)."""
+        seat = self.hand.turn if seat is None else seat
+        event = {"type": "pass", "seat": seat}
+        try:
+            where = self._apply(event)
+        except RecordError as error:
+            return Outcome("ask", f"a pass by seat {seat} is refused: {error.message}")
+        return Outcome("pass", f"seat {seat} passed", [event], [where])
+
+    def reveal(self, seat: int, reading: Reading) -> Outcome:
+        """End of hand: a photo of one player's remaining tiles; every tile in it is theirs."""
+        tiles = [str(t.tile) for t in reading.tiles]
+        event = {"type": "reveal", "seat": seat, "tiles": tiles}
+        try:
+            where = self._apply(event)
+        except RecordError as error:
+            return Outcome("ask", f"seat {seat} shows {', '.join(tiles) or 'nothing'}, refused: {error.message}",
+                           frame=reading.image)
+        pips = sum(t.tile.pips for t in reading.tiles)
+        return Outcome("reveal", f"seat {seat} holds {pips} pips", [event], [where], frame=reading.image)
+
+    def confirm(self, events: Sequence[dict[str, Any]]) -> Outcome:
+        """A person settles the pending ask with the events that really happened (in order)."""
+        pending = self.pending
+        if pending is None:
+            raise ValueError("nothing is waiting to be confirmed")
+        new = list(pending.outcome.new_tiles)
+        applied, where = [], []
+        for event in events:
+            tile = Tile.parse(event["tile"]) if event.get("type") == "play" else None
+            reading = None
+            if tile is not None and new:
+                # the new tile it names, or the one read as it
+                reading = next((t for t in new if t.tile is tile), new[0])
+                new.remove(reading)
+            end = event.get("end")
+            inner = self._inner_for(reading, end, event) if reading is not None else 0
+            where.append(self._apply(event))  # a refused event raises RecordError: nothing changed
+            applied.append(event)
+            if reading is not None:
+                self.placed.append(Seen(reading, inner))
+        self.pending = None
+        self._accept(pending.reading)
+        return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image)
+
+    def _inner_for(self, reading: TileReading, end: str | None, event: dict[str, Any]) -> int:
+        if end is None:  # the lead: its west half is the one showing the first number written
+            west = int(str(event["tile"]).split("-")[0])
+            return 0 if reading.halves[0].value == west or reading.halves[1].value != west else 1
+        _, near = end_geometry(self.hand.layout, self.placed, end, reading)  # type: ignore[arg-type]
+        return near
+
+    # -- what the camera sees -----------------------------------------------------------------
+
+    def observe(self, reading: Reading, regions: Sequence[Region] | None = None) -> Outcome:
+        """A frame that differs from the last accepted one: what happened on the table."""
+        if self.reference is None:
+            self._accept(reading)
+            return Outcome("nothing", "the table as it starts", frame=reading.image)
+        hand = self.hand
+        if hand.over:
+            return Outcome("over", "the hand is over: show each player's tiles, then start the next hand",
+                           frame=reading.image)
+        diff = compare(self.reference, reading, regions)
+        if diff.gone:
+            gone = ", ".join(str(t.tile) for t in diff.gone)
+            return self._ask(reading, f"a tile left its place ({gone}): a tile was moved or taken back", diff.new)
+        if not diff.new:
+            self._accept(reading)
+            return Outcome("nothing", "no new tile", frame=reading.image)
+        if len(diff.new) == 1:
+            return self._one(reading, diff.new[0])
+        return self._several(reading, diff.new)
+
+    def _one(self, reading: Reading, new: TileReading) -> Outcome:
+        ranked = rank(self.hand, self.placed, new, 0, self.leader)
+        why = clear_winner(ranked, new, self.hand)
+        if why is not None:
+            return self._ask(reading, why, [new], [[c] for c in ranked[:8]])
+        return self._play(reading, [(ranked[0], new)])
+
+    def _several(self, reading: Reading, new: list[TileReading]) -> Outcome:
+        """Several new tiles at once (a move missed under a hand): played only in an order that
+        the photo forces (each tile against an end only once the one before it is down)."""
+        if len(new) > MAX_AT_ONCE:
+            return self._ask(reading, f"{len(new)} new tiles at once", new)
+        orders: list[list[Candidate]] = []
+        for order in itertools.permutations(range(len(new))):
+            sequence = self._try_order(new, order)
+            if sequence is not None:
+                orders.append(sequence)
+        if len(orders) != 1:
+            why = f"{len(new)} new tiles at once, " + ("in no legal order" if not orders else "and the order cannot be told")
+            return self._ask(reading, why, new, orders)
+        return self._play(reading, [(c, new[c.tile]) for c in orders[0]])
+
+    def _try_order(self, new: list[TileReading], order: Sequence[int]) -> list[Candidate] | None:
+        match = copy.deepcopy(self.match)
+        placed = list(self.placed)
+        sequence = []
+        for i in order:
+            hand = match.current
+            assert hand is not None
+            ranked = rank(hand, placed, new[i], i, self.leader)
+            if clear_winner(ranked, new[i], hand) is not None:
+                return None
+            best = ranked[0]
+            try:
+                match.apply(best.event)
+            except RecordError:
+                return None
+            placed.append(Seen(new[i], best.inner))
+            sequence.append(best)
+        return sequence
+
+    def _play(self, reading: Reading, chosen: list[tuple[Candidate, TileReading]]) -> Outcome:
+        events, where = [], []
+        for candidate, tile in chosen:
+            try:
+                where.append(self._apply(candidate.event))
+            except RecordError as error:  # the scorer has the last word
+                return self._ask(reading, f"the scorer refuses {_words(candidate)}: {error.message}",
+                                 [t for _, t in chosen], [[c for c, _ in chosen]])
+            events.append(candidate.event)
+            self.placed.append(Seen(tile, candidate.inner))
+        self._accept(reading)
+        share = min(c.share for c, _ in chosen)
+        return Outcome("play", f"evidence share {share:.2f}", events, where, [[c for c, _ in chosen]],
+                       [t for _, t in chosen], reading.image)
+
+    def _ask(self, reading: Reading, why: str, new: list[TileReading],
+             candidates: list[list[Candidate]] | None = None) -> Outcome:
+        outcome = Outcome("ask", why, candidates=candidates or [], new_tiles=list(new), frame=reading.image)
+        self.pending = Pending(outcome, reading)
+        return outcome
+
+    def _accept(self, reading: Reading) -> None:
+        """`reading` is the table now: later changes are found against it. The layout's tiles are
+        looked up in it, so a camera that shook a little keeps finding them."""
+        self.reference = reading
+        if not reading.tiles:
+            return
+        centres = np.asarray([t.center for t in reading.tiles], dtype=np.float32)
+        for seen in self.placed:
+            d = np.linalg.norm(centres - np.asarray(seen.reading.center, dtype=np.float32), axis=1)
+            k = int(d.argmin())
+            found = reading.tiles[k]
+            if d[k] > 0.5 * short_side(found) or found.tile is not seen.reading.tile:
+                continue  # hidden or misread this time: keep where it was last seen
+            old_inner = _centre(seen.reading.halves[seen.inner])
+            near = int(np.argmin([np.linalg.norm(_centre(h) - old_inner) for h in found.halves]))
+            seen.reading, seen.inner = found, near

@@ -1,0 +1,276 @@
+"""A synthetic game on video, with its true match record: what `spinner watch` is measured on.
+
+One table (camera, set, table top, the tiles lying about that are not in play) sees a hand
+played tile by tile: before each move an arm reaches in from the player's side of the table,
+lays the tile and leaves; between moves the table is still (a few frames, each with its own
+sensor noise); now and then an arm passes over the table and lays nothing; the light drifts and
+the camera shakes a little from move to move.
+
+The layout is a legal random layout (`layouts.legal_layout`); its placements in play order become
+the true record: seats in turn order from the leader, no passes (the layout generator plays every
+tile as the next seat's), the variant chosen by the layout's kind (`spinner`: all-fives, whose lead
+may be any tile; `line`: block), stopped when a seat plays its last tile. The scorer replays it,
+so the true record is checked by the rules engine like any other.
+
+`OracleReader` reads a frame from its truth (every labelled face-up tile, sure of each half),
+so the follower can be tested without the detector's mistakes.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+
+from scorer.match import RECORD_FORMAT, Match
+from scorer.tiles import Tile
+
+from ..reading import HalfReading, Reading, TileReading
+from .labels import build_truth
+from .layouts import layout_prefix
+from .render import render_scene
+from .scene import HandSpec, Scene, with_layout_prefix
+from .sequence import _frame_layout, _scene_with_layout
+
+#: the variant a layout's kind is played as (both let any tile lead, so seat 0 may lead anything)
+VARIANT_OF_KIND = {"spinner": "all-fives", "line": "block"}
+
+
+@dataclass(frozen=True, slots=True)
+class VideoFrame:
+    image: np.ndarray
+    name: str
+    #: how many plays lie on the table
+    state: int
+    #: an arm is over the table
+    arm: bool
+
+
+@dataclass
+class GameVideo:
+    """A game's frames (rendered as they are iterated) and its true record."""
+
+    scene: Scene
+    record: dict[str, Any]
+    plays: int
+    width: int
+    height: int
+    still_frames: int
+    arm_frames: int
+    idle_passes: float
+    light_drift: float
+    shake: float
+    noise: float
+    seed: int
+    #: the truth of each state rendered so far (state -> truth JSON)
+    truths: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def frames(self) -> Iterator[VideoFrame]:
+        rng = np.random.default_rng(np.random.SeedSequence([self.seed, 11]))
+        noises = [rng.normal(0, self.noise, (self.height, self.width, 1)).astype(np.float32) for _ in range(3)]
+        phase = float(rng.uniform(0, 2 * math.pi))
+        index = 0
+
+        def noisy(image: np.ndarray) -> np.ndarray:
+            nonlocal index
+            if not self.noise:
+                return image
+            return np.clip(image.astype(np.float32) + noises[index % len(noises)], 0, 255).astype(np.uint8)
+
+        cam = self.scene.camera
+        players = len(self.record["players"])
+        for state in range(self.plays + 1):
+            gain = 1.0 + self.light_drift * math.sin(phase + 0.7 * state)
+            if self.shake and state:
+                d = rng.normal(0, self.shake, 3)
+                cam = self.scene.camera.shaken(float(d[0]), float(d[1]), float(d[2]) * 0.01)
+            scene = self._state(state, cam)
+            if state:
+                seat = (state - 1) % players
+                target = self._tile_pixel(scene, cam, state - 1)
+                edge = (seat + float(rng.uniform(0.3, 0.7))) % 4
+                for k in range(self.arm_frames):
+                    t = 1.0 - 0.35 * k / max(1, self.arm_frames - 1) if self.arm_frames > 1 else 1.0
+                    image = self._render(scene, cam, gain, self._arm(rng, edge, target, t))
+                    yield VideoFrame(noisy(image), f"{index:06d}", state, True)
+                    index += 1
+            rendered = render_scene(scene, cam, light_gain=gain)
+            self.truths[state] = build_truth(scene, rendered, {"generator": "spinner-synth/1", "seed": self.seed,
+                                                               "plays": state, "light_gain": round(gain, 4)})
+            still = rendered.image
+            for _ in range(self.still_frames):
+                yield VideoFrame(noisy(still), f"{index:06d}", state, False)
+                index += 1
+            if state < self.plays and rng.random() < self.idle_passes:
+                # an arm passes over the table and lays nothing: the table after is as before
+                edge = float(rng.uniform(0, 4))
+                spot = (float(rng.uniform(0.2, 0.8)) * self.width, float(rng.uniform(0.2, 0.8)) * self.height)
+                for k in range(self.arm_frames):
+                    image = self._render(scene, cam, gain, self._arm(rng, edge, spot, 0.6 + 0.4 * k))
+                    yield VideoFrame(noisy(image), f"{index:06d}", state, True)
+                    index += 1
+                for _ in range(self.still_frames):
+                    yield VideoFrame(noisy(still), f"{index:06d}", state, False)
+                    index += 1
+
+    def _state(self, state: int, cam: Any) -> Scene:
+        assert self.scene.laid is not None
+        scene = with_layout_prefix(self.scene, state)
+        scene.laid = layout_prefix(self.scene.laid, state)
+        scene.camera = cam
+        scene.hands = []
+        return scene
+
+    def _tile_pixel(self, scene: Scene, cam: Any, placement: int) -> tuple[float, float]:
+        body = next(b for b in scene.bodies if b.role == "layout" and b.placement == placement)
+        x, y = cam.project(np.array([[body.pose.x, body.pose.y, 0.0]]))[0]
+        return float(x), float(y)
+
+    def _arm(self, rng: np.random.Generator, edge: float, target: tuple[float, float], t: float) -> HandSpec:
+        reach = (min(0.95, max(0.05, target[0] / self.width)), min(0.95, max(0.05, target[1] / self.height)))
+        # t < 1: the fingertip on its way out, back towards the edge it came from
+        side = _edge_point(edge)
+        reach = (side[0] + t * (reach[0] - side[0]), side[1] + t * (reach[1] - side[1]))
+        return HandSpec(edge, reach, float(rng.uniform(1.0, 1.3)), (120, 160, 210), None, 4, int(rng.integers(2**31)))
+
+    def _render(self, scene: Scene, cam: Any, gain: float, hand: HandSpec) -> np.ndarray:
+        return render_scene(replace(scene, hands=[hand]), cam, light_gain=gain).image
+
+
+def _edge_point(edge: float) -> tuple[float, float]:
+    """Where on the border (fractions) the position 0..4 around the frame lies."""
+    side, t = int(edge) % 4, edge - int(edge)
+    return [(t, 0.0), (1.0, t), (1.0 - t, 1.0), (0.0, 1.0 - t)][side]
+
+
+def true_record(placements: list[dict[str, Any]], kind: str, players: int = 4, leader: int = 0) -> tuple[dict[str, Any], int]:
+    """The match record of a layout's plays: seats in turn order from `leader`, stopped where a
+    seat plays its last tile. Returns the record and how many plays it holds."""
+    variant = VARIANT_OF_KIND[kind]
+    names = [f"P{s + 1}" for s in range(players)]
+    match = Match.new(variant, names)
+    match.start_hand(leader=leader)
+    events: list[dict[str, Any]] = []
+    for k, p in enumerate(placements):
+        seat = (leader + k) % players
+        event: dict[str, Any] = {"type": "play", "seat": seat, "tile": p["tile"]}
+        if p["end"] is not None:
+            event["end"] = p["end"]
+        match.apply(event)  # a legal layout is a legal record: the scorer checks it anyway
+        events.append(event)
+        if match.current is not None and match.current.over:
+            break
+    record = {"format": RECORD_FORMAT, "variant": variant, "players": names,
+              "hands": [{"leader": leader, "events": events}]}
+    return record, len(events)
+
+
+def game_video(seed: int, width: int = 1280, height: int = 960, players: int = 4, still_frames: int = 3,
+               arm_frames: int = 2, idle_passes: float = 0.15, light_drift: float = 0.06, shake: float = 0.01,
+               noise: float = 1.5, min_tiles: int = 4, max_plays: int | None = None) -> GameVideo:
+    """One synthetic game (rendered lazily as its frames are iterated) and its true record."""
+    scene = _scene_with_layout(seed, 0, width, height, min_tiles)
+    assert scene.laid is not None
+    scene = replace(scene, hands=[], camera=_frame_layout(scene))
+    laid = scene.laid
+    assert laid is not None
+    placements = [{"tile": f"{p.inner}-{p.outer}", "end": p.end} for p in laid.layout.placements]
+    if max_plays is not None:
+        placements = placements[:max_plays]
+    record, plays = true_record(placements, laid.variant, players)
+    return GameVideo(scene, record, plays, width, height, still_frames, arm_frames, idle_passes, light_drift, shake,
+                     noise, seed)
+
+
+# -- reading frames from their truth ------------------------------------------------------------
+
+#: how sure the oracle is of each half (the rest spread over the other six values)
+ORACLE_SURE = 0.97
+
+
+def _half(value: int, centre: list[float], corners: list[list[float]], sure: float) -> HalfReading:
+    rest = (1.0 - sure) / 6
+    probabilities = tuple(sure if v == value else rest for v in range(7))
+    return HalfReading(value, (float(centre[0]), float(centre[1])), tuple((float(x), float(y)) for x, y in corners),
+                       probabilities)
+
+
+def reading_from_truth(truth: dict[str, Any], name: str = "", sure: float = ORACLE_SURE) -> Reading:
+    """Every labelled face-up tile of a truth JSON, read as the truth says."""
+    tiles = []
+    for t in truth["tiles"]:
+        if not t.get("labelled"):
+            continue
+        a, b = (int(v) for v in t["value"].split("-"))
+        halves = tuple(_half(int(h["value"]), h["center"], h["corners"], sure) for h in t["halves"])
+        tiles.append(TileReading(Tile.of(a, b), (float(t["center"][0]), float(t["center"][1])),
+                                 tuple((float(x), float(y)) for x, y in t["corners"]), halves,  # type: ignore[arg-type]
+                                 sure * sure))
+    return Reading(name, int(truth["image"]["width"]), int(truth["image"]["height"]), tuple(tiles))
+
+
+class OracleReader:
+    """A reader that knows the answer: `read(image, name)` gives the truth of the frame's state.
+
+    `state_of(name)` says which state a frame shows; `truths` maps state -> truth JSON (a
+    `GameVideo` fills it as it renders). `calls` counts reads, so a test can see stills skipped.
+    """
+
+    def __init__(self, truths: dict[int, dict[str, Any]], state_of: Any) -> None:
+        self.truths = truths
+        self.state_of = state_of
+        self.calls = 0
+
+    def read(self, image: np.ndarray, name: str = "") -> Reading:
+        self.calls += 1
+        return reading_from_truth(self.truths[self.state_of(name)], name)
+
+    @classmethod
+    def from_folder(cls, folder: str | Path) -> OracleReader:
+        """For a folder written by `write_video`: frames by file name, or by index in a video."""
+        folder = Path(folder)
+        frames = json.loads((folder / "frames.json").read_text())
+        by_name = {f["frame"]: f["state"] for f in frames}
+        truths = {int(p.stem.split("-")[1]): json.loads(p.read_text()) for p in (folder / "truth").glob("state-*.json")}
+
+        def state_of(name: str) -> int:
+            if name in by_name:
+                return by_name[name]
+            digits = name.rsplit("-", 1)[-1]
+            return frames[int(digits)]["state"]
+
+        return cls(truths, state_of)
+
+
+def write_video(video: GameVideo, out: str | Path, mp4: bool = False, fps: float = 10.0) -> dict[str, Any]:
+    """Write the frames (JPEG), each state's truth, the frame list and the true record and answer."""
+    import cv2
+
+    from scorer.match import score_record
+
+    out = Path(out)
+    (out / "frames").mkdir(parents=True, exist_ok=True)
+    (out / "truth").mkdir(exist_ok=True)
+    writer = None
+    listing = []
+    for frame in video.frames():
+        name = f"{frame.name}.jpg"
+        cv2.imwrite(str(out / "frames" / name), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        listing.append({"frame": name, "state": frame.state, "arm": frame.arm})
+        if mp4:
+            if writer is None:
+                writer = cv2.VideoWriter(str(out / "video.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), fps,
+                                         (video.width, video.height))
+            writer.write(frame.image)
+    if writer is not None:
+        writer.release()
+    for state, truth in video.truths.items():
+        (out / "truth" / f"state-{state:03d}.json").write_text(json.dumps(truth))
+    (out / "frames.json").write_text(json.dumps(listing))
+    (out / "record.json").write_text(json.dumps(video.record, indent=1))
+    answer = score_record(video.record)
+    (out / "answer.json").write_text(json.dumps(answer, indent=1))
+    return {"frames": len(listing), "plays": video.plays, "variant": video.record["variant"], "totals": answer["totals"]}

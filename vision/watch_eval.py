@@ -1,0 +1,178 @@
+"""How well `spinner watch` follows a game: synthetic game videos against their true records.
+
+Each video is followed frame by frame. Every true play is counted once:
+- right: the follower played it by itself, the same as the truth;
+- asked: the follower asked a person; the truth answers (as the person would), and the
+  follower goes on;
+- wrong: the follower played something else by itself (on a clean video this must never happen).
+  The rest of that video is then not followed (its plays are counted as not reached).
+The score must come out as the truth's: the answers of both records are compared play by play.
+
+Two records name the same play even where they name ends differently, as long as the layouts are
+mirror images: the lead `3-1` (3 west) and `1-3` (1 west) give the same game with west and east
+swapped, and a lone double's two sides, or the spinner's north and south before either is used,
+are interchangeable. `EndMap` keeps the correspondence as it is learnt.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from scorer.match import Match, score_record
+
+from .follow import Follower
+from .synth.video import GameVideo, OracleReader, game_video
+from .watch import ReaderLike, Watcher
+
+PAIRS = {"west": "east", "east": "west", "north": "south", "south": "north"}
+
+
+@dataclass
+class EndMap:
+    """Truth's end name -> the follower's, learnt pair by pair (west/east, north/south)."""
+
+    known: dict[str, str] = field(default_factory=dict)
+
+    def lead(self, truth_tile: str, got_tile: str) -> bool:
+        a, b = truth_tile.split("-")
+        c, d = got_tile.split("-")
+        if {a, b} != {c, d}:
+            return False
+        if a != b:
+            swap = (a, b) != (c, d)
+            self.known.update({"west": "east" if swap else "west", "east": "west" if swap else "east"})
+        return True
+
+    def same(self, truth_end: str | None, got_end: str | None) -> bool:
+        if truth_end is None or got_end is None:
+            return truth_end == got_end
+        if truth_end in self.known:
+            return self.known[truth_end] == got_end
+        if got_end not in (truth_end, PAIRS[truth_end]):
+            return False
+        self.known[truth_end] = got_end
+        self.known[PAIRS[truth_end]] = PAIRS[got_end]
+        return True
+
+    def to_follower(self, truth_end: str, choices: list[str]) -> str:
+        if truth_end in self.known:
+            return self.known[truth_end]
+        end = truth_end if truth_end in choices else PAIRS[truth_end]
+        self.known[truth_end], self.known[PAIRS[truth_end]] = end, PAIRS[end]
+        return end
+
+
+def same_play(truth: dict[str, Any], got: dict[str, Any], ends: EndMap) -> bool:
+    if truth.get("type") != got.get("type") or truth.get("seat") != got.get("seat"):
+        return False
+    if "end" not in truth and "end" not in got:
+        return ends.lead(truth["tile"], got["tile"])
+    a, b = truth["tile"].split("-")
+    c, d = got["tile"].split("-")
+    return {a, b} == {c, d} and ends.same(truth.get("end"), got.get("end"))
+
+
+@dataclass
+class VideoReport:
+    seed: int
+    variant: str
+    plays: int
+    right: int = 0
+    asked: int = 0
+    wrong: int = 0
+    not_reached: int = 0
+    score_equal: bool = False
+    frames: int = 0
+    reads: int = 0
+    asks: list[str] = field(default_factory=list)
+    mistakes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: (round(v, 2) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
+
+
+def follow_video(video: GameVideo, reader: ReaderLike | None = None, settle: int = 3) -> VideoReport:
+    """Follow one video, answering asks with the truth; compare the record with the truth."""
+    started = time.perf_counter()
+    truth_events = video.record["hands"][0]["events"]
+    report = VideoReport(video.seed, video.record["variant"], len(truth_events))
+    match = Match.new(video.record["variant"], list(video.record["players"]))
+    follower = Follower(match, leader=video.record["hands"][0]["leader"])
+    names: dict[str, int] = {}
+    reader = reader or OracleReader(video.truths, lambda name: names[name])
+    watcher = Watcher(follower, reader, settle=settle)
+    ends = EndMap()
+    done = 0  # true plays accounted for
+    stopped = False
+    for frame in video.frames():
+        names[frame.name] = frame.state
+        step = watcher.step(frame.image, frame.name)
+        outcome = step.outcome
+        if outcome is None or stopped:
+            continue
+        if outcome.kind == "play":
+            for event in outcome.events:
+                if done < len(truth_events) and same_play(truth_events[done], event, ends):
+                    report.right += 1
+                    done += 1
+                else:
+                    want = truth_events[done] if done < len(truth_events) else None
+                    report.wrong += 1
+                    report.mistakes.append(f"play {done}: truth {want}, followed {event}")
+                    stopped = True
+                    break
+        elif outcome.kind == "ask":
+            report.asks.append(f"play {done}: {outcome.reason}")
+            count = max(1, len(outcome.new_tiles))
+            answer = [_in_follower_terms(e, follower, ends) for e in truth_events[done:done + count]]
+            try:
+                watcher.confirm(answer)
+            except Exception as error:  # noqa: BLE001 - a truth the follower cannot take is a mistake
+                report.mistakes.append(f"play {done}: the truth's answer was refused: {error}")
+                stopped = True
+                continue
+            report.asked += len(answer)
+            done += len(answer)
+    report.not_reached = len(truth_events) - done
+    report.frames, report.reads = watcher.frames, watcher.reads
+    got = follower.record()
+    report.score_equal = not stopped and done == len(truth_events) and _same_scores(video.record, got)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _in_follower_terms(event: dict[str, Any], follower: Follower, ends: EndMap) -> dict[str, Any]:
+    """A true event with its end named as the follower's layout names it."""
+    if "end" not in event:
+        ends.lead(event["tile"], event["tile"])
+        return dict(event)
+    from scorer.tiles import Tile
+
+    choices = list(follower.hand.layout.fits(Tile.parse(event["tile"])))
+    return {**event, "end": ends.to_follower(event["end"], choices)}
+
+
+def _same_scores(truth: dict[str, Any], got: dict[str, Any]) -> bool:
+    a, b = score_record(truth), score_record({k: v for k, v in got.items() if k != "pending"})
+    plays_a = [(p["seat"], p["count"], p["points"]) for p in a["hands"][0]["plays"]]
+    plays_b = [(p["seat"], p["count"], p["points"]) for p in b["hands"][0]["plays"]]
+    return plays_a == plays_b and a["totals"] == b["totals"]
+
+
+def evaluate_videos(count: int, seed: int = 0, width: int = 640, height: int = 480, reader: ReaderLike | None = None,
+                    log: Callable[[str], None] | None = None, **video_options: Any) -> dict[str, Any]:
+    """Follow `count` synthetic videos (seeds seed, seed+1, ...) and total the figures."""
+    reports = []
+    for k in range(count):
+        video = game_video(seed + k, width, height, **video_options)
+        report = follow_video(video, reader)
+        reports.append(report)
+        if log:
+            log(f"video {seed + k}: {report.variant}, {report.plays} plays: {report.right} right, "
+                f"{report.asked} asked, {report.wrong} wrong; score {'equal' if report.score_equal else 'DIFFERENT'}; "
+                f"{report.reads} reads of {report.frames} frames ({report.seconds:.1f} s)")
+    total = {key: sum(getattr(r, key) for r in reports) for key in ("plays", "right", "asked", "wrong", "not_reached", "frames", "reads")}
+    return {"videos": count, **total, "scores_equal": sum(r.score_equal for r in reports),
+            "reports": [r.to_json() for r in reports]}
