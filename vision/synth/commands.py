@@ -33,3 +33,21 @@ def synth(out: str, images: int, seed: int, size: tuple[int, int], val_fraction:
 
     yaml_path = generate_dataset(out, images, seed, size[0], size[1], val_fraction, workers, progress=not quiet)
     click.echo(f"wrote {images} images; data: {yaml_path}")
+
+
+@dataset.command()
+@click.option("--out", "out", required=True, type=click.Path(file_okay=False), help="Folder to write the game to.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed and arguments give the same game.")
+@click.option("--size", default="1280x960", show_default=True, callback=_size, help="Frame size, WIDTHxHEIGHT.")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--still", "still_frames", type=click.IntRange(min=1), default=3, show_default=True, help="Still frames between moves.")
+@click.option("--shake", type=float, default=0.01, show_default=True, help="Camera shake between moves (world units).")
+@click.option("--mp4", is_flag=True, help="Also write the frames as video.mp4.")
+def video(out: str, seed: int, size: tuple[int, int], players: int, still_frames: int, shake: float, mp4: bool) -> None:
+    """Render a synthetic game as video frames, with each state's truth and the true match record."""
+    from .video import game_video, write_video
+
+    summary = write_video(game_video(seed, size[0], size[1], players=players, still_frames=still_frames, shake=shake),
+                          out, mp4=mp4)
+    click.echo(f"wrote {summary['frames']} frames of {summary['plays']} plays ({summary['variant']}) to {out}; "
+               f"true totals {summary['totals']}")
