@@ -287,3 +287,18 @@ def test_frame_sources_name_what_is_wrong(tmp_path):
     (tmp_path / "bad.mp4").write_bytes(b"not a video")
     with pytest.raises(SourceError, match="bad.mp4"):
         list(open_source(tmp_path / "bad.mp4"))
+
+
+def test_the_real_board_photos_as_a_sequence():
+    from pathlib import Path
+
+    from vision.watch_eval import board_sequence
+
+    folder = Path(__file__).resolve().parent.parent.parent / "shared" / "real" / "ddd-board"
+    if not (folder / "truth.json").exists():
+        pytest.skip("the real photos are not here")
+    report = board_sequence(folder)
+    # every move is seen as a change, and the new tile lies where the photo changed
+    assert report["change_seen"] == report["moves"] == 57
+    assert report["new_tile_in_region"] == report["moves"]
+    assert report["region_share_median"] < 0.1

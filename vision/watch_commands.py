@@ -148,18 +148,23 @@ def watch(source: str | None, camera: int | None, variant: str, players: str, op
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
 @click.option("--shake", type=float, default=0.01, show_default=True, help="Camera shake between moves (world units).")
+@click.option("--board", type=click.Path(file_okay=False, exists=True), default=None,
+              help="Instead: the real ddd-board photos as a sequence (../shared/real/ddd-board).")
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def watch_eval(videos: int, seed: int, size: str, models: bool, detector: str, halves: str, shake: float,
-               as_json: bool) -> None:
+               board: str | None, as_json: bool) -> None:
     """Follow synthetic game videos; count moves right, asked and wrong against their true records."""
-    from .watch_eval import evaluate_videos
+    from .watch_eval import board_sequence, evaluate_videos
 
     width, height = (int(v) for v in size.lower().split("x"))
     reader = None
     if models:
         from .reader import Reader
 
-        reader = Reader(detector, halves)
+        reader = Reader(detector, halves, sets=2 if board else 1)
+    if board:
+        click.echo(json.dumps(board_sequence(Path(board), reader), indent=1))
+        return
     report = evaluate_videos(videos, seed, width, height, reader, log=None if as_json else click.echo, shake=shake)
     if as_json:
         click.echo(json.dumps(report, indent=1))

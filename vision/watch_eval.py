@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 from scorer.match import Match, score_record
@@ -176,3 +177,75 @@ def evaluate_videos(count: int, seed: int = 0, width: int = 640, height: int = 4
     total = {key: sum(getattr(r, key) for r in reports) for key in ("plays", "right", "asked", "wrong", "not_reached", "frames", "reads")}
     return {"videos": count, **total, "scores_equal": sum(r.score_equal for r in reports),
             "reports": [r.to_json() for r in reports]}
+
+
+def board_sequence(folder: Path, reader: ReaderLike | None = None) -> dict[str, Any]:
+    """The real `ddd-board` photos as a sequence, each game's photos in order.
+
+    For each move (a photo after the first of its game): whether the change test sees a change,
+    whether the new tile's two cells lie in the changed regions, and how much of the photo those
+    regions cover (a small share: the reader's new tile is checked against a tight place). With a
+    reader, also the new tile that `follow.compare` finds there, against the truth.
+    """
+    import json
+
+    import cv2
+    import numpy as np
+
+    from .ddd_board import BoardNotFound, cell_centre, find_grid
+    from .follow import compare
+    from .motion import MotionDetector, thumbnail
+    from .reader import load_photo
+
+    truth = json.loads((folder / "truth.json").read_text())
+    names = sorted(truth)
+    moves = seen = located = read_right = 0
+    shares: list[float] = []
+    notes: list[str] = []
+    detector: MotionDetector | None = None
+    game = None
+    before = None
+    for name in names:
+        image = load_photo(folder / name)
+        if name.split("_")[0] != game:  # a new game: a new table, nothing to compare with
+            game = name.split("_")[0]
+            detector = MotionDetector(settle=1, frame_size=(image.shape[1], image.shape[0]))
+            thumb = thumbnail(image)
+            detector.update(thumb)
+            detector.accept(thumb)
+            before = reader.read(image, name) if reader is not None else None
+            continue
+        assert detector is not None
+        moves += 1
+        thumb = thumbnail(image)
+        motion = detector.update(thumb)
+        detector.accept(thumb)
+        if motion.state != "change":
+            notes.append(f"{name}: no change seen")
+            continue
+        seen += 1
+        shares.append(sum((r.x1 - r.x0) * (r.y1 - r.y0) for r in motion.regions) / (image.shape[0] * image.shape[1]))
+        try:
+            to_photo = np.linalg.inv(find_grid(image).to_grid)
+        except BoardNotFound as error:
+            notes.append(f"{name}: {error}")
+            continue
+        cells = [cell_centre(h["cell"]) for h in truth[name]["new_tile"]]
+        points = cv2.perspectiveTransform(np.asarray([cells], dtype=np.float64), to_photo)[0]
+        if all(any(r.contains((float(x), float(y))) for r in motion.regions) for x, y in points):
+            located += 1
+        else:
+            notes.append(f"{name}: the new tile lies outside the changed regions")
+        if reader is not None:
+            after = reader.read(image, name)
+            new = compare(before, after, motion.regions).new
+            values = sorted(h["value"] for h in truth[name]["new_tile"])
+            got = str(new[0].tile) if new else None
+            read_right += int(got == f"{values[0]}-{values[1]}")
+            before = after
+    share = sorted(shares)[len(shares) // 2] if shares else None
+    report: dict[str, Any] = {"photos": len(names), "moves": moves, "change_seen": seen, "new_tile_in_region": located,
+                              "region_share_median": round(share, 4) if share is not None else None, "notes": notes[:10]}
+    if reader is not None:
+        report["new_tile_read_right"] = read_right
+    return report
