@@ -89,8 +89,13 @@ def layout_rules(variant: str = "partners", options: dict[str, Any] | None = Non
     return make_rules(variant, get_variant(variant).players[0], options)
 
 
-def reconstruct(tiles: Sequence[TileReading], rules: Rules | None = None) -> LayoutResult | None:
-    """The layout among these tiles, or None when no two tiles chain."""
+def reconstruct(tiles: Sequence[TileReading], rules: Rules | None = None,
+                frame: tuple[int, int] | None = None) -> LayoutResult | None:
+    """The layout among these tiles, or None when no two tiles chain.
+
+    A lone tile is not taken for a lead: nothing tells it from a loose tile. `frame` (the
+    photo's width and height) lets an open end at the photo's edge be flagged as unsure.
+    """
     rules = rules or layout_rules()
     shape_rules = rules.layout_rules()
     n = len(tiles)
@@ -114,7 +119,9 @@ def reconstruct(tiles: Sequence[TileReading], rules: Rules | None = None) -> Lay
     result = _replay(lead, tree, values, shapes, shape_rules)
     result.counted = rules.variant.fives
     result.corrections, result.unsure = corrections, unsure
-    result.bends = _bends(result, tree, shapes)
+    result.bends = _bends(result, shapes)
+    if frame is not None:
+        result.unsure += _ends_at_edge(result, shapes, frame)
     return result
 
 
@@ -317,9 +324,9 @@ def _choose_spinner(tree: Tree, members: list[int], values: dict[int, tuple[int,
     """No tile branches: the spinner is one of the doubles in the line (the first one played).
 
     Which one is not in the photo; the count is the same whichever it is, only whether the
-    spinner's north and south are open differs. A double at a line's end is taken first
-    (north and south are played on eagerly once open, so an open spinner rarely stays bare),
-    then the one nearest the middle of the line.
+    spinner's north and south are open differs. The one nearest the middle of the line is
+    taken (the first double played lies nearer the lead; on the synthetic truth this is right
+    more often than preferring a double at a line's end).
     """
     doubles = [t for t in members if values[t][0] == values[t][1]]
     if not doubles:
@@ -327,7 +334,7 @@ def _choose_spinner(tree: Tree, members: list[int], values: dict[int, tuple[int,
     path = _path(tree, members)
     middle = (len(path) - 1) / 2
     position = {t: i for i, t in enumerate(path)}
-    doubles.sort(key=lambda t: (len(tree[t]) > 1, abs(position.get(t, 0) - middle)))
+    doubles.sort(key=lambda t: abs(position.get(t, 0) - middle))
     doubt: list[str] = []
     if len(doubles) > 1:
         ends = {t: _ends_if_spinner(t, tree, values, shapes, rules) for t in doubles}
@@ -418,18 +425,36 @@ def _replay(lead: int, tree: Tree, values: dict[int, tuple[int, int]], shapes: l
     return LayoutResult(layout, sorted(placed), placed_from, True, left_out=left_out)
 
 
-def _bends(result: LayoutResult, tree: Tree, shapes: list[TileShape]) -> list[str]:
-    """Tiles where an arm turns: the way in and the way out differ by more than 45 degrees."""
+def _bends(result: LayoutResult, shapes: list[TileShape]) -> list[str]:
+    """Tiles where an arm turns: the first tile lying across the ordinary tile before it.
+
+    Doubles are skipped (they lie across by rule), so a line going on straight past a crosswise
+    double is no bend, and one leaving from a double's end is.
+    """
     layout, source = result.layout, result.placed_from
     out: list[str] = []
     for arm in layout.arms.values():
-        chain = [source[layout.placements[arm[0]].parent or 0]] + [source[i] for i in arm] if arm else []
-        for before, t, after in zip(chain, chain[1:], chain[2:]):
-            if layout.spinner is not None and source[layout.spinner] == t:
+        previous = None if layout.lead is None or layout.lead.is_double else 0
+        for i in arm:
+            if layout.placements[i].is_double:
                 continue
-            d1 = shapes[t].centre - shapes[before].centre
-            d2 = shapes[after].centre - shapes[t].centre
-            cos = float(np.dot(d1, d2) / (np.linalg.norm(d1) * np.linalg.norm(d2) + 1e-9))
-            if cos < math.cos(math.radians(45)):
-                out.append(str(layout.placements[source.index(t)].tile))
+            if previous is not None:
+                cos = abs(float(np.dot(shapes[source[previous]].axis, shapes[source[i]].axis)))
+                if cos < 0.6:
+                    out.append(str(layout.placements[i].tile))
+            previous = i
+    return out
+
+
+def _ends_at_edge(result: LayoutResult, shapes: list[TileShape], frame: tuple[int, int]) -> list[str]:
+    """Open ends whose tile lies at the photo's edge: the arm may go on out of view."""
+    layout, out = result.layout, []
+    width, height = frame
+    for end in layout.open_ends():
+        arm = layout.arms[end]
+        index = arm[-1] if arm else (layout.spinner if end in ("north", "south") else 0)
+        shape = shapes[result.placed_from[index or 0]]
+        x, y = shape.centre
+        if min(x, y, width - x, height - y) < 2.5 * shape.size:
+            out.append(f"the {end} end lies at the edge of the photo: its arm may go on out of view")
     return out
