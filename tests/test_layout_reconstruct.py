@@ -123,6 +123,11 @@ def test_a_branch_off_a_tile_that_is_not_a_double_is_not_kept():
     tiles.append(lay(4, 5, 0.5, 1.5, 90))  # off the side of the lead's 4 half, which 4-4 already covers
     result = reconstruct(photo(tiles), PARTNERS)
     assert result is not None and len(result.layout) == 4 and 4 not in result.tiles
+    assert result.left_out == []  # a half touches one tile: 4-5 never joined the layout
+    # Without a spinner nothing branches: the double keeps its two nearest neighbours.
+    block = reconstruct(photo(spinner_layout()), BLOCK)
+    assert len(block.layout) == 3 and {e["tile"] for e in block.left_out} == {3, 4}
+    assert all(e["why"] == "nothing branches in block" for e in block.left_out)
 
 
 def test_doubles_at_both_ends():

@@ -108,7 +108,7 @@ def reconstruct(tiles: Sequence[TileReading], rules: Rules | None = None,
     if len(members) < 2:
         return None
     spinner = _prune(tree, members, probs, shape_rules.spinner)
-    members = _largest(tree, n, start=spinner)
+    before, members = members, _largest(tree, n, start=spinner)
     if len(members) < 2:
         return None
     values, corrections, unsure = _settle_values(tiles, tree, members, probs, spinner)
@@ -118,6 +118,9 @@ def reconstruct(tiles: Sequence[TileReading], rules: Rules | None = None,
     lead = spinner if spinner is not None else _middle(tree, members)
     result = _replay(lead, tree, values, shapes, shape_rules)
     result.counted = rules.variant.fives
+    cut = [t for t in before if t not in set(members)]
+    why = "only the spinner branches" if shape_rules.spinner else f"nothing branches in {rules.variant.name}"
+    result.left_out = [{"tile": t, "value": str(tiles[t].tile), "why": why} for t in cut] + result.left_out
     result.corrections, result.unsure = corrections, unsure
     result.bends = _bends(result, shapes)
     if frame is not None:
