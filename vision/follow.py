@@ -8,7 +8,14 @@ evidence ranks them:
 
 - identity: how likely the new tile's two halves are to show that tile, read the way round
   the end asks (the half against the open end shows its number);
-- geometry: whether the new tile lies against that open end's tile (`end_geometry`).
+- geometry: whether the new tile lies against that open end's tile (`end_geometry`);
+- the photo's layout: the layout reconstructor (`vision.layout.reconstruct`, the same one
+  `spinner read` uses) rebuilds the layout from the new photo alone. A candidate whose end tile is
+  the tile the photo's layout lays the new tile against keeps its geometry; one elsewhere keeps
+  only `ELSEWHERE` of it. Where the photo's layout is complete and sure, its open ends and count
+  must be the ones the record would have after the best candidate, or a person is asked
+  (`PhotoLayout`). The follower does not rebuild layouts itself: the record's layout is the
+  scorer's, the photo's is the reconstructor's.
 
 The best candidate is played when it is clearly best (`DECIDE` of the evidence). Anything else
 becomes an *ask*, with the candidates, for a person to confirm: a move the evidence cannot settle,
@@ -35,6 +42,7 @@ from scorer.layout import CROSS_ENDS, LINE_ENDS, End, Layout
 from scorer.match import RECORD_FORMAT, Match
 from scorer.tiles import FULL_SET, Tile
 
+from .layout import LayoutResult, reconstruct
 from .motion import Region
 from .reading import Reading, TileReading
 
@@ -47,6 +55,9 @@ PLAUSIBLE = 0.2
 TOUCHING = 0.3
 #: at most this many new tiles at once are put in order; more is always asked about
 MAX_AT_ONCE = 3
+#: share of its geometry kept by a candidate whose end tile is not the tile the photo's layout
+#: lays the new tile against (the reconstructor ranks candidates; it does not veto them)
+ELSEWHERE = 0.2
 
 Kind = Literal["play", "ask", "nothing", "pass", "reveal", "over"]
 
@@ -148,6 +159,71 @@ def _alone(tile: TileReading, others: Sequence[TileReading]) -> bool:
     return distance > 0.5 * short_side(tile)
 
 
+# -- the photo's own layout -----------------------------------------------------------------------
+
+
+@dataclass
+class PhotoLayout:
+    """The layout the reconstructor finds in one photo, asked about the new tiles in it."""
+
+    result: LayoutResult | None
+    tiles: Sequence[TileReading]
+
+    @classmethod
+    def of(cls, reading: Reading, rules: Any) -> PhotoLayout:
+        try:
+            result = reconstruct(reading.tiles, rules, frame=(reading.width, reading.height))
+        except Exception:  # noqa: BLE001 - the photo's layout is evidence, never a reason to stop
+            result = None
+        return cls(result, reading.tiles)
+
+    @classmethod
+    def none(cls) -> PhotoLayout:
+        return cls(None, ())
+
+    def index(self, tile: TileReading) -> int | None:
+        """Which of the photo's tiles `tile` is (the same place), if any."""
+        if not self.tiles:
+            return None
+        centres = np.asarray([t.center for t in self.tiles], dtype=np.float32)
+        d = np.linalg.norm(centres - np.asarray(tile.center, dtype=np.float32), axis=1)
+        k = int(d.argmin())
+        return k if d[k] <= 0.5 * short_side(self.tiles[k]) else None
+
+    def neighbours(self, tile: TileReading) -> set[int] | None:
+        """The photo's tiles that `tile` touches in the photo's layout; None when it is not in it."""
+        r = self.result
+        i = self.index(tile)
+        if r is None or i is None or i not in r.placed_from:
+            return None
+        out: set[int] = set()
+        for k, p in enumerate(r.layout.placements):
+            if p.parent is None:
+                continue
+            a, b = r.placed_from[k], r.placed_from[p.parent]
+            if i in (a, b):
+                out.add(b if a == i else a)
+        return out
+
+    def ends(self, size: int) -> tuple[list[int], int | None] | None:
+        """The photo's open-end values and count, when its layout holds `size` tiles and is sure."""
+        r = self.result
+        if r is None or len(r.placed_from) != size or r.unsure or r.left_out:
+            return None
+        return sorted(r.open_ends.values()), r.count
+
+
+def ends_after(layout: Layout, move: Move, event: dict[str, Any], counted: bool) -> tuple[list[int], int | None]:
+    """The record's open-end values and count once `move` is played."""
+    after = layout.copy()
+    if move.end is None:
+        west, east = (int(v) for v in str(event["tile"]).split("-"))
+        after.place_lead(west, east)
+    else:
+        after.place(move.tile, move.end)
+    return sorted(after.open_ends().values()), after.count() if counted else None
+
+
 # -- the legal moves ------------------------------------------------------------------------------
 
 
@@ -229,6 +305,12 @@ def _centre(h: Any) -> np.ndarray:
     return np.asarray(h.center, dtype=np.float64)
 
 
+def end_tile(layout: Layout, end: End) -> int | None:
+    """The placement a tile played on `end` lies against."""
+    arm = layout.arms[end]
+    return arm[-1] if arm else (0 if end in LINE_ENDS else layout.spinner)
+
+
 def end_geometry(layout: Layout, placed: Sequence[Seen], end: End, new: TileReading) -> tuple[float, int]:
     """How well `new` lies against `end` (0..1), and which of its halves touches it.
 
@@ -239,7 +321,7 @@ def end_geometry(layout: Layout, placed: Sequence[Seen], end: End, new: TileRead
     little more. Where a double has two sides an end could use, the side must be the right one.
     """
     arm = layout.arms[end]
-    parent = arm[-1] if arm else (0 if end in LINE_ENDS else layout.spinner)
+    parent = end_tile(layout, end)
     if parent is None or parent >= len(placed):
         return 0.0, 0
     seen = placed[parent]
@@ -329,9 +411,12 @@ def move_event(move: Move, halves: tuple[int, int] | None = None) -> dict[str, A
     return {"type": "play", "seat": move.seat, "tile": str(move.tile), "end": move.end}
 
 
-def rank(hand: Hand, placed: Sequence[Seen], new: TileReading, index: int, leader: int = 0) -> list[Candidate]:
+def rank(hand: Hand, placed: Sequence[Seen], new: TileReading, index: int, leader: int = 0,
+         photo: PhotoLayout | None = None) -> list[Candidate]:
     """Every legal move, weighed by the photo; best first, with each one's share of the evidence."""
     layout = hand.layout
+    touching = photo.neighbours(new) if photo is not None else None
+    against: dict[int, bool] = {}
     out: list[Candidate] = []
     for move in legal_moves(hand, leader):
         if move.end is None:
@@ -345,6 +430,13 @@ def rank(hand: Hand, placed: Sequence[Seen], new: TileReading, index: int, leade
             out.append(Candidate(move, move_event(move, halves), index, identity, 1.0, inner=0))
             continue
         geometry, near = end_geometry(layout, placed, move.end, new)
+        if touching is not None and photo is not None:
+            parent = end_tile(layout, move.end)
+            if parent is not None and parent not in against:
+                seen = photo.index(placed[parent].reading) if parent < len(placed) else None
+                against[parent] = seen in touching
+            if parent is not None and not against[parent]:
+                geometry *= ELSEWHERE
         value = layout.open_ends()[move.end]
         identity, _ = tile_identity(new, move.tile, near, value)
         out.append(Candidate(move, move_event(move), index, identity, geometry, inner=near))
@@ -357,7 +449,7 @@ def rank(hand: Hand, placed: Sequence[Seen], new: TileReading, index: int, leade
     return ranked
 
 
-def clear_winner(ranked: Sequence[Candidate], new: TileReading, hand: Hand) -> str | None:
+def clear_winner(ranked: Sequence[Candidate], new: TileReading, hand: Hand, photo: PhotoLayout | None = None) -> str | None:
     """None when the best candidate may be played; otherwise why a person must look."""
     if not ranked:
         return "no legal move fits what the photo shows"
@@ -369,6 +461,13 @@ def clear_winner(ranked: Sequence[Candidate], new: TileReading, hand: Hand) -> s
         return f"the photo reads {new.tile}, which is no legal move here"
     if best.share < DECIDE:
         return f"the photo cannot tell {_words(ranked[0])} from {_words(ranked[1])}" if len(ranked) > 1 else "unsure"
+    seen = photo.ends(len(hand.layout.placements) + 1) if photo is not None else None
+    if seen is not None:
+        counted = seen[1] is not None
+        after = ends_after(hand.layout, best.move, best.event, counted)
+        if after != seen:
+            return (f"the photo's layout has open ends {seen[0]}" + (f" (count {seen[1]})" if counted else "")
+                    + f", but {_words(best)} would leave {after[0]}" + (f" (count {after[1]})" if counted else ""))
     return None
 
 
@@ -519,25 +618,26 @@ class Follower:
         if not diff.new:
             self._accept(reading)
             return Outcome("nothing", "no new tile", frame=reading.image)
+        photo = PhotoLayout.of(reading, self.match.rules) if self.hand.layout.placements else PhotoLayout.none()
         if len(diff.new) == 1:
-            return self._one(reading, diff.new[0])
-        return self._several(reading, diff.new)
+            return self._one(reading, diff.new[0], photo)
+        return self._several(reading, diff.new, photo)
 
-    def _one(self, reading: Reading, new: TileReading) -> Outcome:
-        ranked = rank(self.hand, self.placed, new, 0, self.leader)
-        why = clear_winner(ranked, new, self.hand)
+    def _one(self, reading: Reading, new: TileReading, photo: PhotoLayout) -> Outcome:
+        ranked = rank(self.hand, self.placed, new, 0, self.leader, photo)
+        why = clear_winner(ranked, new, self.hand, photo)
         if why is not None:
             return self._ask(reading, why, [new], [[c] for c in ranked[:8]])
         return self._play(reading, [(ranked[0], new)])
 
-    def _several(self, reading: Reading, new: list[TileReading]) -> Outcome:
+    def _several(self, reading: Reading, new: list[TileReading], photo: PhotoLayout) -> Outcome:
         """Several new tiles at once (a move missed under a hand): played only in an order that
         the photo forces (each tile against an end only once the one before it is down)."""
         if len(new) > MAX_AT_ONCE:
             return self._ask(reading, f"{len(new)} new tiles at once", new)
         orders: list[list[Candidate]] = []
         for order in itertools.permutations(range(len(new))):
-            sequence = self._try_order(new, order)
+            sequence = self._try_order(new, order, photo)
             if sequence is not None:
                 orders.append(sequence)
         if len(orders) != 1:
@@ -545,15 +645,15 @@ class Follower:
             return self._ask(reading, why, new, orders)
         return self._play(reading, [(c, new[c.tile]) for c in orders[0]])
 
-    def _try_order(self, new: list[TileReading], order: Sequence[int]) -> list[Candidate] | None:
+    def _try_order(self, new: list[TileReading], order: Sequence[int], photo: PhotoLayout) -> list[Candidate] | None:
         match = copy.deepcopy(self.match)
         placed = list(self.placed)
         sequence = []
         for i in order:
             hand = match.current
             assert hand is not None
-            ranked = rank(hand, placed, new[i], i, self.leader)
-            if clear_winner(ranked, new[i], hand) is not None:
+            ranked = rank(hand, placed, new[i], i, self.leader, photo)
+            if clear_winner(ranked, new[i], hand, photo) is not None:
                 return None
             best = ranked[0]
             try:

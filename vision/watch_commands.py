@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from .commands import LAYOUT_VARIANTS
 from .reader import DEFAULT_DETECTOR, DEFAULT_HALVES
 
 
@@ -93,7 +94,7 @@ def watch(source: str | None, camera: int | None, variant: str, players: str, op
         from .reader import Reader
 
         try:
-            reader = Reader(detector, halves)
+            reader = Reader(detector, halves, variant=variant if variant in LAYOUT_VARIANTS else "partners")
         except FileNotFoundError as error:
             raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     follower = Follower(match, leader=leader)
@@ -148,10 +149,19 @@ def watch(source: str | None, camera: int | None, variant: str, players: str, op
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
 @click.option("--shake", type=float, default=0.01, show_default=True, help="Camera shake between moves (world units).")
+@click.option("--noise", type=float, default=1.5, show_default=True, help="Sensor noise (grey levels, standard deviation).")
+@click.option("--light", type=float, default=0.06, show_default=True, help="Light drift between moves (share of brightness).")
+@click.option("--idle", type=float, default=0.15, show_default=True, help="Chance of an arm passing over the table between moves.")
+@click.option("--clean", is_flag=True, help="No sensor noise, shake or light drift (arms still come and go).")
+@click.option("--misread", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Truth reader only: misread this share of halves (a wrong value first, the true one second).")
+@click.option("--jitter", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Truth reader only: move each corner by this much (in half-sides).")
 @click.option("--board", type=click.Path(file_okay=False, exists=True), default=None,
               help="Instead: the real ddd-board photos as a sequence (../shared/real/ddd-board).")
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def watch_eval(videos: int, seed: int, size: str, models: bool, detector: str, halves: str, shake: float,
+               noise: float, light: float, idle: float, clean: bool, misread: float, jitter: float,
                board: str | None, as_json: bool) -> None:
     """Follow synthetic game videos; count moves right, asked and wrong against their true records."""
     from .watch_eval import board_sequence, evaluate_videos
@@ -165,7 +175,12 @@ def watch_eval(videos: int, seed: int, size: str, models: bool, detector: str, h
     if board:
         click.echo(json.dumps(board_sequence(Path(board), reader), indent=1))
         return
-    report = evaluate_videos(videos, seed, width, height, reader, log=None if as_json else click.echo, shake=shake)
+    if clean:
+        shake = noise = light = 0.0
+    if models and (misread or jitter):
+        raise click.UsageError("--misread and --jitter imitate a reader's mistakes: they go with the truth reader, not --models")
+    report = evaluate_videos(videos, seed, width, height, reader, log=None if as_json else click.echo, misread=misread,
+                             jitter=jitter, shake=shake, noise=noise, light_drift=light, idle_passes=idle)
     if as_json:
         click.echo(json.dumps(report, indent=1))
     else:

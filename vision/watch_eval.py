@@ -94,15 +94,19 @@ class VideoReport:
         return {k: (round(v, 2) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
 
 
-def follow_video(video: GameVideo, reader: ReaderLike | None = None, settle: int = 3) -> VideoReport:
-    """Follow one video, answering asks with the truth; compare the record with the truth."""
+def follow_video(video: GameVideo, reader: ReaderLike | None = None, settle: int = 3, misread: float = 0.0,
+                 jitter: float = 0.0) -> VideoReport:
+    """Follow one video, answering asks with the truth; compare the record with the truth.
+
+    Without a reader, the frames are read from their truth (`OracleReader`), with `misread` and
+    `jitter` imitating a reader's mistakes."""
     started = time.perf_counter()
     truth_events = video.record["hands"][0]["events"]
     report = VideoReport(video.seed, video.record["variant"], len(truth_events))
     match = Match.new(video.record["variant"], list(video.record["players"]))
     follower = Follower(match, leader=video.record["hands"][0]["leader"])
     names: dict[str, int] = {}
-    reader = reader or OracleReader(video.truths, lambda name: names[name])
+    reader = reader or OracleReader(video.truths, lambda name: names[name], misread, jitter, video.seed)
     watcher = Watcher(follower, reader, settle=settle)
     ends = EndMap()
     done = 0  # true plays accounted for
@@ -163,19 +167,21 @@ def _same_scores(truth: dict[str, Any], got: dict[str, Any]) -> bool:
 
 
 def evaluate_videos(count: int, seed: int = 0, width: int = 640, height: int = 480, reader: ReaderLike | None = None,
-                    log: Callable[[str], None] | None = None, **video_options: Any) -> dict[str, Any]:
+                    log: Callable[[str], None] | None = None, misread: float = 0.0, jitter: float = 0.0,
+                    **video_options: Any) -> dict[str, Any]:
     """Follow `count` synthetic videos (seeds seed, seed+1, ...) and total the figures."""
     reports = []
     for k in range(count):
         video = game_video(seed + k, width, height, **video_options)
-        report = follow_video(video, reader)
+        report = follow_video(video, reader, misread=misread, jitter=jitter)
         reports.append(report)
         if log:
             log(f"video {seed + k}: {report.variant}, {report.plays} plays: {report.right} right, "
                 f"{report.asked} asked, {report.wrong} wrong; score {'equal' if report.score_equal else 'DIFFERENT'}; "
                 f"{report.reads} reads of {report.frames} frames ({report.seconds:.1f} s)")
     total = {key: sum(getattr(r, key) for r in reports) for key in ("plays", "right", "asked", "wrong", "not_reached", "frames", "reads")}
-    return {"videos": count, **total, "scores_equal": sum(r.score_equal for r in reports),
+    return {"videos": count, "misread": misread, "jitter": jitter, **video_options, **total,
+            "scores_equal": sum(r.score_equal for r in reports),
             "reports": [r.to_json() for r in reports]}
 
 

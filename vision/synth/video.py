@@ -191,23 +191,49 @@ def game_video(seed: int, width: int = 1280, height: int = 960, players: int = 4
 ORACLE_SURE = 0.97
 
 
-def _half(value: int, centre: list[float], corners: list[list[float]], sure: float) -> HalfReading:
-    rest = (1.0 - sure) / 6
-    probabilities = tuple(sure if v == value else rest for v in range(7))
-    return HalfReading(value, (float(centre[0]), float(centre[1])), tuple((float(x), float(y)) for x, y in corners),
+def _half(value: int, centre: list[float], corners: list[list[float]], sure: float,
+          wrong: int | None = None) -> HalfReading:
+    """A half read as `value`, this sure; or misread: `wrong` first (0.55) and the truth second (0.4)."""
+    if wrong is None:
+        rest = (1.0 - sure) / 6
+        probabilities = tuple(sure if v == value else rest for v in range(7))
+        shown = value
+    else:
+        probabilities = tuple(0.55 if v == wrong else 0.4 if v == value else 0.01 for v in range(7))
+        shown = wrong
+    return HalfReading(shown, (float(centre[0]), float(centre[1])), tuple((float(x), float(y)) for x, y in corners),
                        probabilities)
 
 
-def reading_from_truth(truth: dict[str, Any], name: str = "", sure: float = ORACLE_SURE) -> Reading:
-    """Every labelled face-up tile of a truth JSON, read as the truth says."""
+def reading_from_truth(truth: dict[str, Any], name: str = "", sure: float = ORACLE_SURE,
+                       rng: np.random.Generator | None = None, misread: float = 0.0, jitter: float = 0.0) -> Reading:
+    """Every labelled face-up tile of a truth JSON, read as the truth says.
+
+    With `rng`, a reader's mistakes can be imitated: each half misread with share `misread` (a
+    wrong value best, the true one second, as a classifier that hesitates), and each corner moved
+    by `jitter` half-sides (a detector's box that does not sit exactly).
+    """
     tiles = []
     for t in truth["tiles"]:
         if not t.get("labelled"):
             continue
-        a, b = (int(v) for v in t["value"].split("-"))
-        halves = tuple(_half(int(h["value"]), h["center"], h["corners"], sure) for h in t["halves"])
-        tiles.append(TileReading(Tile.of(a, b), (float(t["center"][0]), float(t["center"][1])),
-                                 tuple((float(x), float(y)) for x, y in t["corners"]), halves,  # type: ignore[arg-type]
+        halves = []
+        for h in t["halves"]:
+            value = int(h["value"])
+            corners = np.asarray(h["corners"], dtype=np.float64)
+            wrong = None
+            if rng is not None and misread and rng.random() < misread:
+                wrong = int(rng.choice([v for v in range(7) if v != value]))
+            if rng is not None and jitter:
+                size = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+                corners = corners + rng.normal(0, jitter * size / 2, corners.shape)
+            centre = corners.mean(axis=0)
+            halves.append(_half(value, list(centre), corners.tolist(), sure, wrong))
+        a, b = halves[0].value, halves[1].value
+        centre = (np.asarray(halves[0].center) + np.asarray(halves[1].center)) / 2 if jitter else t["center"]
+        corners = t["corners"]
+        tiles.append(TileReading(Tile.of(a, b), (float(centre[0]), float(centre[1])),
+                                 tuple((float(x), float(y)) for x, y in corners), tuple(halves),  # type: ignore[arg-type]
                                  sure * sure))
     return Reading(name, int(truth["image"]["width"]), int(truth["image"]["height"]), tuple(tiles))
 
@@ -217,16 +243,23 @@ class OracleReader:
 
     `state_of(name)` says which state a frame shows; `truths` maps state -> truth JSON (a
     `GameVideo` fills it as it renders). `calls` counts reads, so a test can see stills skipped.
+    `misread` and `jitter` (see `reading_from_truth`) imitate a reader's mistakes, drawn afresh
+    at each read from `seed`.
     """
 
-    def __init__(self, truths: dict[int, dict[str, Any]], state_of: Any) -> None:
+    def __init__(self, truths: dict[int, dict[str, Any]], state_of: Any, misread: float = 0.0, jitter: float = 0.0,
+                 seed: int = 0) -> None:
         self.truths = truths
         self.state_of = state_of
         self.calls = 0
+        self.misread = misread
+        self.jitter = jitter
+        self.rng = np.random.default_rng(seed) if misread or jitter else None
 
     def read(self, image: np.ndarray, name: str = "") -> Reading:
         self.calls += 1
-        return reading_from_truth(self.truths[self.state_of(name)], name)
+        return reading_from_truth(self.truths[self.state_of(name)], name, rng=self.rng, misread=self.misread,
+                                  jitter=self.jitter)
 
     @classmethod
     def from_folder(cls, folder: str | Path) -> OracleReader:
