@@ -302,3 +302,282 @@ def test_the_real_board_photos_as_a_sequence():
     assert report["change_seen"] == report["moves"] == 57
     assert report["new_tile_in_region"] == report["moves"]
     assert report["region_share_median"] < 0.1
+
+
+# -- a hand over the table, still frames, and what the photo cannot settle ------------------------
+
+
+class Counting:
+    """A reader that remembers which frames it was asked to read."""
+
+    def __init__(self, reader):
+        self.reader = reader
+        self.names = []
+
+    def read(self, image, name=""):
+        self.names.append(name)
+        return self.reader.read(image, name)
+
+
+def test_arms_over_the_table_are_never_read_and_never_moves():
+    # an arm lays each tile, and between moves another arm passes over the table and lays nothing
+    video = game_video(6, 320, 240, max_plays=4, still_frames=3, arm_frames=2, idle_passes=1.0)
+    frames = list(video.frames())
+    arms = {f.name for f in frames if f.arm}
+    assert len(arms) >= 2 * 2 * video.plays - 2  # the idle passes are there
+    state = {f.name: f.state for f in frames}
+    reader = Counting(OracleReader(video.truths, state.__getitem__))
+    follower = Follower(Match.new(video.record["variant"], list(video.record["players"])), leader=0)
+    watcher = Watcher(follower, reader)
+    kinds = []
+    for frame in frames:
+        step = watcher.step(frame.image, frame.name)
+        if step.outcome is not None:
+            kinds.append(step.outcome.kind)
+    assert not set(reader.names) & arms  # a moving frame is never read
+    assert kinds == ["nothing"] + ["play"] * video.plays  # one read per move: the idle arms changed nothing
+    assert follower.match.current.events == video.plays
+
+
+def test_a_still_frame_runs_no_model():
+    rng = np.random.default_rng(3)
+    table = np.kron(rng.integers(60, 200, (60, 80, 3), dtype=np.uint8), np.ones((4, 4, 1), dtype=np.uint8))
+
+    class Stub:
+        calls = 0
+
+        def read(self, image, name=""):
+            Stub.calls += 1
+            return _reading()
+
+    watcher = Watcher(_follower(), Stub(), settle=3)
+    steps = [watcher.step(table, f"f{k}") for k in range(30)]
+    assert Stub.calls == 1  # the first settled frame (the table as it starts), then nothing
+    assert [s.reading is None for s in steps].count(False) == 1
+    assert all(s.outcome is None for s in steps[3:])
+    # photos (settle 1): the same photo again is skipped too
+    photos = Watcher(_follower(), Stub(), settle=1)
+    Stub.calls = 0
+    for k in range(5):
+        photos.step(table, f"p{k}")
+    assert Stub.calls == 1
+
+
+def test_a_misread_move_is_asked_about_and_the_answer_keeps_the_record_true():
+    # a quarter of the halves read wrong (the true value second): asks, never a wrong play
+    video = game_video(6, 320, 240, max_plays=4, still_frames=3, arm_frames=1)
+    report = follow_video(video, misread=0.25)
+    assert report.wrong == 0 and report.asked >= 1
+    assert report.right + report.asked == video.plays
+    assert report.score_equal
+    assert all("cannot tell" in ask or "no legal move" in ask for ask in report.asks)
+
+
+def test_a_move_the_photo_cannot_settle_is_pending_in_the_record_not_played():
+    follower = _follower()
+    follower.observe(_reading())
+    lead = _tile(3, 5, 300, 200)
+    follower.observe(_reading(lead))
+    outcome = follower.observe(_reading(lead, _tile(5, 1, 360, 200, second={2: 0.9})))
+    assert outcome.kind == "ask"
+    record = follower.record()
+    assert record["hands"][0]["events"] == [{"type": "play", "seat": 0, "tile": "3-5"}]
+    assert record["pending"]["kind"] == "ask" and record["pending"]["candidates"]
+    # the same unsettled table seen again is not guessed either
+    again = follower.observe(_reading(lead, _tile(5, 1, 360, 200, second={2: 0.9})))
+    assert again.kind == "ask" and follower.match.current.events == 1
+
+
+# -- the layout reconstructor's view of the photo --------------------------------------------------
+
+
+def test_the_photo_layout_names_the_tile_the_new_one_touches_and_the_open_ends():
+    from vision.follow import PhotoLayout
+
+    lead, east, new = _tile(3, 5, 300, 200), _tile(5, 1, 360, 200), _tile(1, 4, 420, 200)
+    rules = Match.new("block", ["A", "B"]).rules
+    photo = PhotoLayout.of(_reading(lead, east, new), rules)
+    assert photo.neighbours(new) == {photo.index(east)}
+    assert photo.ends(3) == ([3, 4], None)
+    assert photo.ends(4) is None  # the record has another size: no check
+    loose = _tile(6, 6, 100, 420)  # a tile lying apart is in no layout
+    assert PhotoLayout.of(_reading(lead, east, loose), rules).neighbours(loose) is None
+
+
+def test_a_move_the_photo_layout_contradicts_is_asked_about():
+    from vision.follow import PhotoLayout, clear_winner, rank
+
+    follower = _follower()
+    follower.observe(_reading())
+    lead = _tile(3, 5, 300, 200)
+    follower.observe(_reading(lead))
+    new = _tile(5, 1, 360, 200)
+    ranked = rank(follower.hand, follower.placed, new, 0)
+    assert clear_winner(ranked, new, follower.hand) is None  # on its own: 1-5 east, clearly
+    # the reconstructor sees another table (here: the photo of a different move) -> a person looks
+    other = PhotoLayout.of(_reading(lead, _tile(5, 6, 360, 200)), follower.match.rules)
+    why = clear_winner(ranked, new, follower.hand, other)
+    assert why is not None and "open ends [3, 6]" in why and "[1, 3]" in why
+    same = PhotoLayout.of(_reading(lead, new), follower.match.rules)
+    assert clear_winner(rank(follower.hand, follower.placed, new, 0, photo=same), new, follower.hand, same) is None
+
+
+# -- a whole hand to its end, and the photo of what each player holds ------------------------------
+
+#: a two-player block hand in one straight line: east and west in turn; seat 0 plays its 7th tile last
+EAST = [(5, 1), (1, 4), (4, 6), (6, 2), (2, 0), (0, 1)]
+WEST = [(6, 3), (5, 6), (4, 5), (2, 4), (1, 2), (3, 1)]
+
+
+def _line_hand(follower):
+    tiles = [_tile(3, 5, 500, 200)]
+    outcomes = [follower.observe(_reading()), follower.observe(_reading(*tiles))]
+    for k in range(6):
+        for (a, b), sign in ((EAST[k], 1), (WEST[k], -1)):
+            tiles.append(_tile(a, b, 500 + sign * 60 * (k + 1), 200))
+            outcomes.append(follower.observe(_reading(*tiles)))
+    return tiles, outcomes
+
+
+def test_a_hand_to_domino_then_the_pips_photo(tmp_path):
+    follower = Follower(Match.new("block", ["A", "B"]), leader=0)
+    tiles, outcomes = _line_hand(follower)
+    assert [o.kind for o in outcomes] == ["nothing"] + ["play"] * 13
+    assert [o.events[0]["seat"] for o in outcomes[1:]] == [0, 1] * 6 + [0]
+    assert follower.hand.over  # seat 0 played its seventh tile
+    assert follower.observe(_reading(*tiles, _tile(6, 6, 500, 400))).kind == "over"
+    # seat 1's last tile, photographed: the reader counts it
+    hand_photo = Reading("hand-B.jpg", 640, 480, (_tile(6, 6, 300, 300),))
+
+    class Photo:
+        def read(self, image, name=""):
+            return hand_photo
+
+    store = EvidenceStore(tmp_path, "m")
+    watcher = Watcher(follower, Photo(), store)
+    outcome = watcher.reveal(1, np.zeros((48, 64, 3), np.uint8), "hand-B.jpg")
+    assert outcome.kind == "reveal" and outcome.events == [{"type": "reveal", "seat": 1, "tiles": ["6-6"]}]
+    assert "12 pips" in outcome.reason
+    answer = score_record(follower.record())
+    assert answer["hands"][0]["winner"] == 0 and answer["totals"] == [12, 0]
+    assert follower.match.totals == [12, 0]
+    frame = store.frame_of(0, 13)  # the reveal is linked to its photo
+    assert frame is not None and (tmp_path / "m" / "frames" / f"{frame}.jpg").exists()
+
+
+def test_a_pips_photo_that_cannot_be_right_is_asked_about():
+    follower = Follower(Match.new("block", ["A", "B"]), leader=0)
+    _line_hand(follower)
+    # two tiles where one is left, one of them already on the table
+    wrong = Reading("hand-B.jpg", 640, 480, (_tile(6, 6, 300, 300), _tile(3, 5, 400, 300)))
+    outcome = follower.reveal(1, wrong)
+    assert outcome.kind == "ask" and "refused" in outcome.reason
+    assert follower.record()["hands"][0]["events"][-1]["type"] == "play"  # nothing changed
+
+
+# -- evidence ----------------------------------------------------------------------------------
+
+
+def test_an_asked_frame_is_kept_and_the_confirmed_events_point_to_it(tmp_path):
+    store = EvidenceStore(tmp_path, "m2")
+    readings = {}
+
+    class ByName:
+        def read(self, image, name=""):
+            return readings[name]
+
+    watcher = Watcher(_follower(), ByName(), store, settle=1)
+    lead = _tile(3, 5, 300, 200)
+    readings.update({"a": _reading(), "b": _reading(lead), "c": _reading(lead, _tile(5, 1, 360, 200, second={2: 0.9}))})
+    base = np.kron(np.random.default_rng(4).integers(60, 200, (48, 64, 3), dtype=np.uint8), np.ones((10, 10, 1), np.uint8))
+    images = {"a": base, "b": base.copy(), "c": base.copy()}
+    images["b"][185:215, 270:330] = 255  # the lead appears where it is read
+    images["c"][185:215, 270:390] = 255  # and a tile beside it
+    kinds = [watcher.step(images[k], k).outcome.kind for k in "abc"]
+    assert kinds == ["nothing", "play", "ask"]
+    ask_frame = store.index[-1]["frame"]
+    assert store.index[-1]["kind"] == "ask" and store.index[-1]["events"] == []
+    watcher.confirm([{"type": "play", "seat": 1, "tile": "5-1", "end": "east"}])
+    assert store.frame_of(0, 1) == ask_frame  # the confirmed play points to the frame that asked
+    detail = json.loads((tmp_path / "m2" / "frames" / f"{ask_frame}.json").read_text())
+    assert detail["outcome"]["reason"] and len(detail["reading"]["tiles"]) == 2
+    assert store.frame_of(0, 0) == store.index[0]["frame"]
+
+
+def test_watch_command_exports_the_record_with_its_frames(tmp_path):
+    from spinner.cli import main
+    from vision.synth.video import write_video
+
+    video = game_video(6, 320, 240, max_plays=3, still_frames=3, arm_frames=1, idle_passes=0.0)
+    write_video(video, tmp_path / "game", mp4=True)
+    result = CliRunner().invoke(main, ["watch", str(tmp_path / "game" / "video.mp4"), "--truth", str(tmp_path / "game"),
+                                       "--variant", video.record["variant"], "--record", str(tmp_path / "got.json"),
+                                       "--export", str(tmp_path / "match.zip")])
+    assert result.exit_code == 0, result.output
+    got = json.loads((tmp_path / "got.json").read_text())
+    truth = video.record["hands"][0]["events"]
+    ends = EndMap()
+    assert len(got["hands"][0]["events"]) == len(truth)
+    assert all(same_play(t, g, ends) for t, g in zip(truth, got["hands"][0]["events"]))
+    with zipfile.ZipFile(tmp_path / "match.zip") as z:
+        names = z.namelist()
+        folder = names[0].split("/")[0]
+        assert json.loads(z.read(f"{folder}/record.json")) == got
+        index = json.loads(z.read(f"{folder}/index.json"))
+        jpegs = [n for n in names if n.endswith(".jpg")]
+    assert len(index) == len(jpegs) == len(truth)  # one kept frame per play
+    assert sorted(tuple(e) for row in index for e in row["events"]) == [(0, k) for k in range(len(truth))]
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+
+def test_watch_command_errors_name_the_bad_input(tmp_path):
+    from spinner.cli import main
+
+    runner = CliRunner()
+    missing = runner.invoke(main, ["watch", str(tmp_path / "absent.mp4")])
+    assert missing.exit_code == 1 and "absent.mp4: no such file" in missing.output
+    (tmp_path / "empty").mkdir()
+    empty = runner.invoke(main, ["watch", str(tmp_path / "empty")])
+    assert empty.exit_code == 1 and "holds no photos" in empty.output
+    camera = runner.invoke(main, ["watch", "--camera", "97"])
+    assert camera.exit_code == 1 and "camera 97: cannot be opened" in camera.output
+    both = runner.invoke(main, ["watch", str(tmp_path / "empty"), "--camera", "0"])
+    assert both.exit_code == 2 and "one of them" in both.output
+    reveal = runner.invoke(main, ["watch", str(tmp_path / "empty"), "--reveal", "1=nothing.jpg"])
+    assert reveal.exit_code == 2 and "nothing.jpg: no such photo" in reveal.output
+    (tmp_path / "photos").mkdir()
+    (tmp_path / "photos" / "0001.jpg").write_bytes(b"not a photo")
+    models = runner.invoke(main, ["watch", str(tmp_path / "photos"), "--detector", str(tmp_path / "none.onnx")])
+    assert models.exit_code == 1 and "train and export the models first" in models.output
+
+
+def test_a_photo_that_cannot_be_read_stops_the_watch_and_keeps_the_record(tmp_path):
+    from spinner.cli import main
+    from vision.synth.video import write_video
+
+    video = game_video(6, 320, 240, max_plays=2, still_frames=1, arm_frames=1, idle_passes=0.0)
+    write_video(video, tmp_path / "game")
+    frames = sorted((tmp_path / "game" / "frames").iterdir())
+    frames[-1].write_bytes(b"\xff\xd8 broken")  # the last photo is damaged
+    result = CliRunner().invoke(main, ["watch", str(tmp_path / "game" / "frames"), "--truth", str(tmp_path / "game"),
+                                       "--variant", video.record["variant"], "--record", str(tmp_path / "got.json")])
+    assert result.exit_code == 1
+    assert frames[-1].name in result.output and "the record so far is written" in result.output
+    assert json.loads((tmp_path / "got.json").read_text())["hands"][0]["events"]
+
+
+def test_a_folder_that_cannot_be_listed_is_named(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from vision.frames import SourceError, open_source
+
+    (tmp_path / "locked").mkdir()
+
+    def refuse(self):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "iterdir", refuse)
+    with pytest.raises(SourceError, match="locked: cannot be listed .Permission denied"):
+        open_source(tmp_path / "locked")

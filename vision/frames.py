@@ -43,7 +43,11 @@ class FolderSource:
         self.folder = Path(folder)
         if not self.folder.is_dir():
             raise SourceError(f"{self.folder}: no such folder")
-        self.paths = sorted((p for p in self.folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES),
+        try:
+            listing = list(self.folder.iterdir())
+        except OSError as error:
+            raise SourceError(f"{self.folder}: cannot be listed ({error.strerror or error})") from None
+        self.paths = sorted((p for p in listing if p.suffix.lower() in PHOTO_SUFFIXES and p.is_file()),
                             key=lambda p: natural_key(p.name))
         if not self.paths:
             raise SourceError(f"{self.folder}: holds no photos ({', '.join(sorted(PHOTO_SUFFIXES))})")
@@ -89,7 +93,9 @@ class VideoSource:
             while True:
                 ok, image = self.capture.read()
                 if not ok or image is None:
-                    if index == 0 and not isinstance(self.source, int):
+                    if index == 0:
+                        if isinstance(self.source, int):
+                            raise SourceError(f"camera {self.source}: opened, but gives no picture")
                         raise SourceError(f"{self.source}: holds no frame that can be decoded")
                     return
                 when = index / self.fps if self.fps and not isinstance(self.source, int) else time.monotonic() - started

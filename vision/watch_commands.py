@@ -41,6 +41,18 @@ def _describe(event: dict[str, Any], players: list[str]) -> str:
     return f"{who} {event['type']}"
 
 
+def _reveals(pairs: tuple[str, ...]) -> list[tuple[int, Path]]:
+    out = []
+    for pair in pairs:
+        seat, _, photo = pair.partition("=")
+        if not seat.strip().isdigit() or not photo:
+            raise click.BadParameter(f"{pair!r}: give SEAT=PHOTO, e.g. 1=hand1.jpg", param_hint="--reveal")
+        if not Path(photo).is_file():
+            raise click.BadParameter(f"{photo}: no such photo", param_hint="--reveal")
+        out.append((int(seat), Path(photo)))
+    return out
+
+
 @click.command()
 @click.argument("source", required=False, type=click.Path())
 @click.option("--camera", type=int, default=None, help="Follow a webcam (its index) instead of a video or folder.")
@@ -48,6 +60,8 @@ def _describe(event: dict[str, Any], players: list[str]) -> str:
 @click.option("--players", default="4", show_default=True, help="Names in seat order (comma-separated), or how many.")
 @click.option("--option", "options", multiple=True, help="A house rule option, NAME=VALUE (repeatable).")
 @click.option("--leader", type=int, default=0, show_default=True, help="The seat that leads, where the rules leave it to the table.")
+@click.option("--reveal", "reveals", multiple=True, metavar="SEAT=PHOTO",
+              help="End of hand: a photo of this seat's remaining tiles; the reader counts their pips (repeatable).")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None, help="Write the match record here (JSON).")
 @click.option("--evidence", type=click.Path(file_okay=False), default=None, help="Keep each frame that produced an event here.")
 @click.option("--export", "export_path", type=click.Path(dir_okay=False), default=None, help="Zip the record with its evidence.")
@@ -58,25 +72,29 @@ def _describe(event: dict[str, Any], players: list[str]) -> str:
               help="A `spinner dataset video` folder: read frames from its truth instead of the models (testing).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per outcome, one per line.")
 def watch(source: str | None, camera: int | None, variant: str, players: str, options: tuple[str, ...], leader: int,
-          record_path: str | None, evidence: str | None, export_path: str | None, settle: int, detector: str,
-          halves: str, truth: str | None, as_json: bool) -> None:
+          reveals: tuple[str, ...], record_path: str | None, evidence: str | None, export_path: str | None, settle: int,
+          detector: str, halves: str, truth: str | None, as_json: bool) -> None:
     """Follow a game: each settled change of the table becomes a play, checked by the scorer.
 
     SOURCE is a video file or a folder of photos taken in order; --camera N follows a webcam.
     A move the photo cannot settle is printed as a question ("ask") and left out of the record
-    (under "pending") for a person to confirm.
+    (under "pending") for a person to confirm. When the hand is over, each --reveal photo gives
+    that seat's remaining tiles. The record and the evidence are written even when the source
+    fails part way (exit status 1), and with a move still to confirm (exit status 2).
     """
     from scorer.errors import RecordError
     from scorer.match import Match
 
     from .evidence import EvidenceStore
-    from .follow import Follower
+    from .follow import Follower, Outcome
     from .frames import SourceError, open_source
+    from .reader import ReadError, load_photo
     from .watch import Watcher
 
     if (source is None) == (camera is None):
         raise click.UsageError("give a video file or folder of photos, or --camera N (one of them)")
     names = _players(players)
+    shows = _reveals(reveals)
     try:
         match = Match.new(variant, names, _options(options))
     except RecordError as error:
@@ -98,34 +116,52 @@ def watch(source: str | None, camera: int | None, variant: str, players: str, op
         except FileNotFoundError as error:
             raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     follower = Follower(match, leader=leader)
-    store = EvidenceStore(Path(evidence)) if evidence or export_path else None
-    if store is None and export_path:
+    store = None
+    if evidence:
+        store = EvidenceStore(Path(evidence))
+    elif export_path:  # the frames are kept beside the zip, in a folder named after it
         store = EvidenceStore(Path(export_path).with_suffix(""))
     watcher = Watcher(follower, reader, store, settle=1 if frames.stills else settle)
+
+    def show(outcome: Outcome, where: str) -> None:
+        if as_json:
+            click.echo(json.dumps({**outcome.to_json(), "totals": match.totals}))
+        elif outcome.kind == "play":
+            for event in outcome.events:
+                click.echo(f"{where}: {_describe(event, names)}  -> totals {match.totals}")
+        elif outcome.kind == "ask":
+            options_text = "; ".join(
+                " then ".join(_describe(c.event, names) for c in seq) + f" ({seq[0].share:.0%})"
+                for seq in outcome.candidates[:4]
+            )
+            click.echo(f"{where}: ASK {outcome.reason}" + (f" - candidates: {options_text}" if options_text else ""))
+        else:
+            click.echo(f"{where}: {outcome.reason}")
+
+    def reveal_all() -> None:
+        while shows and follower.hand.over:
+            seat, photo = shows.pop(0)
+            try:
+                image = load_photo(photo)
+            except ReadError as error:
+                raise click.ClickException(str(error)) from None
+            show(watcher.reveal(seat, image, photo.name), photo.name)
+
+    failed: str | None = None
     try:
         for frame in frames:
             step = watcher.step(frame.image, frame.name)
             outcome = step.outcome
-            if outcome is None or outcome.kind == "nothing":
-                continue
-            if as_json:
-                click.echo(json.dumps({**outcome.to_json(), "totals": match.totals}))
-                continue
-            if outcome.kind == "play":
-                for event in outcome.events:
-                    click.echo(f"{frame.name}: {_describe(event, names)}  -> totals {match.totals}")
-            elif outcome.kind == "ask":
-                options_text = "; ".join(
-                    " then ".join(_describe(c.event, names) for c in seq) + f" ({seq[0].share:.0%})"
-                    for seq in outcome.candidates[:4]
-                )
-                click.echo(f"{frame.name}: ASK {outcome.reason}" + (f" - candidates: {options_text}" if options_text else ""))
-            else:
-                click.echo(f"{frame.name}: {outcome.reason}")
+            if outcome is not None and outcome.kind != "nothing":
+                show(outcome, frame.name)
+            reveal_all()
     except SourceError as error:
-        raise click.ClickException(str(error)) from None
+        failed = str(error)
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
+    reveal_all()
+    if shows:
+        click.echo(f"the hand is not over: {len(shows)} --reveal photo(s) not used", err=True)
     record = follower.record()
     if record_path:
         Path(record_path).write_text(json.dumps(record, indent=1))
@@ -136,6 +172,9 @@ def watch(source: str | None, camera: int | None, variant: str, players: str, op
     answer = match.answer()
     click.echo(f"{watcher.frames} frames, {watcher.reads} read; totals {dict(zip(answer['sides'], answer['totals']))}",
                err=as_json)
+    if failed is not None:
+        click.echo(f"Error: {failed} (the record so far is written)", err=True)
+        sys.exit(1)
     if follower.pending is not None:
         click.echo("a move is still waiting to be confirmed (see 'pending' in the record)", err=True)
         sys.exit(2)
