@@ -388,6 +388,17 @@ def test_a_move_the_photo_cannot_settle_is_pending_in_the_record_not_played():
     assert again.kind == "ask" and follower.match.current.events == 1
 
 
+def test_a_tile_put_down_apart_then_slid_into_place_is_played_and_the_ask_settled():
+    follower = _follower()
+    follower.observe(_reading())
+    lead = _tile(3, 5, 300, 200)
+    follower.observe(_reading(lead))
+    assert follower.observe(_reading(lead, _tile(5, 1, 100, 420))).kind == "ask"
+    outcome = follower.observe(_reading(lead, _tile(5, 1, 360, 200)))
+    assert outcome.kind == "play" and outcome.events[0]["end"] == "east"
+    assert follower.pending is None and "pending" not in follower.record()
+
+
 # -- the layout reconstructor's view of the photo --------------------------------------------------
 
 
@@ -463,6 +474,21 @@ def test_a_hand_to_domino_then_the_pips_photo(tmp_path):
     assert follower.match.totals == [12, 0]
     frame = store.frame_of(0, 13)  # the reveal is linked to its photo
     assert frame is not None and (tmp_path / "m" / "frames" / f"{frame}.jpg").exists()
+
+
+def test_the_table_cleared_after_the_pips_starts_the_next_hand():
+    follower = Follower(Match.new("block", ["A", "B"]), leader=0)
+    tiles, _ = _line_hand(follower)
+    cleared = follower.observe(_reading())
+    assert cleared.kind == "ask" and "pips" in cleared.reason  # seat 1's tiles are not known yet
+    follower.reveal(1, Reading("hand-B.jpg", 640, 480, (_tile(6, 6, 300, 300),)))
+    assert follower.observe(_reading()).kind == "nothing"
+    assert len(follower.match.hands) == 2
+    outcome = follower.observe(_reading(_tile(2, 2, 300, 200)))
+    assert outcome.kind == "play" and outcome.where == [(1, 0)]
+    record = follower.record()
+    assert [len(h["events"]) for h in record["hands"]] == [14, 1]
+    assert score_record(record)["totals"] == [12, 0]
 
 
 def test_a_pips_photo_that_cannot_be_right_is_asked_about():

@@ -609,7 +609,16 @@ class Follower:
             return Outcome("nothing", "the table as it starts", frame=reading.image)
         hand = self.hand
         if hand.over:
-            return Outcome("over", "the hand is over: show each player's tiles, then start the next hand",
+            if not reading.tiles:  # the table is cleared: the next hand
+                try:
+                    self.start_hand()
+                except RecordError as error:
+                    return Outcome("ask", f"the table is cleared, but the next hand cannot start: {error.message}",
+                                   frame=reading.image)
+                self._accept(reading)
+                return Outcome("nothing", f"the table is cleared: hand {len(self.match.hands)} starts",
+                               frame=reading.image)
+            return Outcome("over", "the hand is over: show each player's tiles, then clear the table",
                            frame=reading.image)
         diff = compare(self.reference, reading, regions)
         if diff.gone:
@@ -674,6 +683,7 @@ class Follower:
                                  [t for _, t in chosen], [[c for c, _ in chosen]])
             events.append(candidate.event)
             self.placed.append(Seen(tile, candidate.inner))
+        self.pending = None  # what was asked about before is settled by this photo
         self._accept(reading)
         share = min(c.share for c, _ in chosen)
         return Outcome("play", f"evidence share {share:.2f}", events, where, [[c for c, _ in chosen]],
