@@ -11,8 +11,8 @@ evidence ranks them:
 - geometry: whether the new tile lies against that open end's tile (`end_geometry`);
 - the photo's layout: the layout reconstructor (`vision.layout.reconstruct`, the same one
   `spinner read` uses) rebuilds the layout from the new photo alone. A candidate whose end tile is
-  the tile the photo's layout lays the new tile against keeps its geometry; one elsewhere keeps
-  only `ELSEWHERE` of it. Where the photo's layout is complete and sure, its open ends and count
+  the tile the photo's layout lays the new tile against has at least `ON_CONTACT` geometry; one
+  elsewhere keeps only `ELSEWHERE` of it. Where the photo's layout is complete and sure, its open ends and count
   must be the ones the record would have after the best candidate, or a person is asked
   (`PhotoLayout`). The follower does not rebuild layouts itself: the record's layout is the
   scorer's, the photo's is the reconstructor's.
@@ -55,6 +55,12 @@ PLAUSIBLE = 0.2
 TOUCHING = 0.3
 #: at most this many new tiles at once are put in order; more is always asked about
 MAX_AT_ONCE = 3
+#: a tile leaving a double in an arm may bend off its short end, square to the line (cos 0, a
+#: little less where perspective skews it), but never lie back towards the tile before it
+BACKWARDS = -0.35
+#: the geometry a candidate has at least when the photo's layout lays the new tile against its
+#: end's tile (the contact graph saw them touch where the distances alone were unsure)
+ON_CONTACT = 0.5
 #: share of its geometry kept by a candidate whose end tile is not the tile the photo's layout
 #: lays the new tile against (the reconstructor ranks candidates; it does not veto them)
 ELSEWHERE = 0.2
@@ -358,7 +364,7 @@ def _double_side(layout: Layout, placed: Sequence[Seen], parent: int, end: End, 
             return None
         return centre - _centre(placed[index].reading)
 
-    if end in CROSS_ENDS:
+    if end in CROSS_ENDS and not layout.arms[end]:  # the spinner itself (a double further out is below)
         other = layout.arms["south" if end == "north" else "north"]
         against = away_from(other[0]) if other else None
 
@@ -380,10 +386,11 @@ def _double_side(layout: Layout, placed: Sequence[Seen], parent: int, end: End, 
             return against is None or float(v @ against) > 0
 
         return ok_lead
-    # a double inside an arm: a tile goes on away from the tile it is laid against
+    # a double inside an arm: a tile goes on away from the tile it is laid against, straight on
+    # from the far long side or bending off a short end (square to the line: not back towards it)
     before = layout.placements[parent].parent
     against = away_from(before)
-    return lambda v: against is None or float(v @ against) > 0
+    return lambda v: against is None or float(v @ against) > BACKWARDS * float(np.linalg.norm(v) * np.linalg.norm(against))
 
 
 def tile_identity(new: TileReading, tile: Tile, inner: int | None, inner_value: int | None) -> tuple[float, int]:
@@ -435,8 +442,8 @@ def rank(hand: Hand, placed: Sequence[Seen], new: TileReading, index: int, leade
             if parent is not None and parent not in against:
                 seen = photo.index(placed[parent].reading) if parent < len(placed) else None
                 against[parent] = seen in touching
-            if parent is not None and not against[parent]:
-                geometry *= ELSEWHERE
+            if parent is not None:
+                geometry = max(geometry, ON_CONTACT) if against[parent] else geometry * ELSEWHERE
         value = layout.open_ends()[move.end]
         identity, _ = tile_identity(new, move.tile, near, value)
         out.append(Candidate(move, move_event(move), index, identity, geometry, inner=near))
