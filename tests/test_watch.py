@@ -363,6 +363,31 @@ def test_a_still_frame_runs_no_model():
     assert Stub.calls == 1
 
 
+def test_a_tile_the_reader_missed_is_found_at_the_next_read():
+    base = np.kron(np.random.default_rng(5).integers(60, 200, (48, 64, 3), dtype=np.uint8), np.ones((10, 10, 1), np.uint8))
+    lead_image, both_image, arm_image = base.copy(), base.copy(), base.copy()
+    lead_image[185:215, 270:330] = 255
+    both_image[185:215, 270:390] = 255
+    arm_image[300:480, 0:200] = 30  # an arm passing, far from the tiles (moving: never still)
+    arm_further = base.copy()
+    arm_further[250:480, 0:250] = 30
+    lead = _tile(3, 5, 300, 200)
+    misses = iter([_reading(), _reading(lead), _reading(lead), _reading(lead, _tile(5, 1, 360, 200))])
+
+    class Forgetful:  # misses the new tile the first time it is on the table
+        calls = 0
+
+        def read(self, image, name=""):
+            Forgetful.calls += 1
+            return next(misses)
+
+    watcher = Watcher(_follower(), Forgetful(), settle=2)
+    frames = [base] * 2 + [lead_image] * 3 + [both_image] * 3 + [arm_image, arm_further] + [both_image] * 3
+    kinds = [s.outcome.kind for s in (watcher.step(f, str(k)) for k, f in enumerate(frames)) if s.outcome]
+    assert kinds == ["nothing", "play", "nothing", "play"]
+    assert watcher.follower.match.current.events == 2 and Forgetful.calls == 4
+
+
 def test_a_misread_move_is_asked_about_and_the_answer_keeps_the_record_true():
     # a quarter of the halves read wrong (the true value second): asks, never a wrong play
     video = game_video(6, 320, 240, max_plays=4, still_frames=3, arm_frames=1)

@@ -116,6 +116,9 @@ class Outcome:
     candidates: list[list[Candidate]] = field(default_factory=list)
     new_tiles: list[TileReading] = field(default_factory=list)
     frame: str = ""
+    #: False where the frame changed but nothing new was read: the change stays to be explained
+    #: (a tile the reader missed is looked for again at the next change, where it lies)
+    settled: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -633,7 +636,7 @@ class Follower:
             return self._ask(reading, f"a tile left its place ({gone}): a tile was moved or taken back", diff.new)
         if not diff.new:
             self._accept(reading)
-            return Outcome("nothing", "no new tile", frame=reading.image)
+            return Outcome("nothing", "no new tile", frame=reading.image, settled=False)
         photo = PhotoLayout.of(reading, self.match.rules) if self.hand.layout.placements else PhotoLayout.none()
         if len(diff.new) == 1:
             return self._one(reading, diff.new[0], photo)

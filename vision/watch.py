@@ -54,8 +54,11 @@ class Watcher:
         self.reads += 1
         outcome = self.follower.observe(reading, motion.regions)
         # the picture is the new reference for stillness even after an ask: the same unsettled
-        # change is not read again until the table changes once more
-        self.motion.accept(thumb)
+        # change is not read again until the table changes once more. A change in which nothing
+        # new was read stays a change: after the next movement the frame is read again, and a
+        # tile the reader missed is then still inside the changed regions.
+        if outcome.settled:
+            self.motion.accept(thumb)
         if self.evidence is not None and outcome.kind in ("play", "ask"):
             frame_id = self.evidence.keep(image, reading, outcome, _motion_json(motion))
             self._ask_frame = frame_id if outcome.kind == "ask" else None
