@@ -10,10 +10,11 @@ evidence ranks them:
   the end asks (the half against the open end shows its number);
 - geometry: whether the new tile lies against that open end's tile (`end_geometry`);
 - the photo's layout: the layout reconstructor (`vision.layout.reconstruct`, the same one
-  `spinner read` uses) rebuilds the layout from the new photo alone. A candidate whose end tile is
-  the tile the photo's layout lays the new tile against has at least `ON_CONTACT` geometry; one
-  elsewhere keeps only `ELSEWHERE` of it. Where the photo's layout is complete and sure, its open ends and count
-  must be the ones the record would have after the best candidate, or a person is asked
+  `spinner read` uses) rebuilds the layout from the new photo alone, and its contact graph says
+  which tile the new one touches. A candidate on an end of another tile keeps only `ELSEWHERE`
+  of its geometry; where the distances found no end at all, a candidate on an end of that tile
+  gets `ON_CONTACT`. Where the photo's layout is complete and sure, its open ends and count must
+  be the ones the record would have after the best candidate, or a person is asked
   (`PhotoLayout`). The follower does not rebuild layouts itself: the record's layout is the
   scorer's, the photo's is the reconstructor's.
 
@@ -58,8 +59,8 @@ MAX_AT_ONCE = 3
 #: a tile leaving a double in an arm may bend off its short end, square to the line (cos 0, a
 #: little less where perspective skews it), but never lie back towards the tile before it
 BACKWARDS = -0.35
-#: the geometry a candidate has at least when the photo's layout lays the new tile against its
-#: end's tile (the contact graph saw them touch where the distances alone were unsure)
+#: the geometry a candidate has when the photo's layout lays the new tile against its end's tile
+#: and the distances found no end at all (the contact graph saw them touch where they did not)
 ON_CONTACT = 0.5
 #: share of its geometry kept by a candidate whose end tile is not the tile the photo's layout
 #: lays the new tile against (the reconstructor ranks candidates; it does not veto them)
@@ -440,16 +441,24 @@ def rank(hand: Hand, placed: Sequence[Seen], new: TileReading, index: int, leade
             out.append(Candidate(move, move_event(move, halves), index, identity, 1.0, inner=0))
             continue
         geometry, near = end_geometry(layout, placed, move.end, new)
-        if touching is not None and photo is not None:
-            parent = end_tile(layout, move.end)
-            if parent is not None and parent not in against:
-                seen = photo.index(placed[parent].reading) if parent < len(placed) else None
-                against[parent] = seen in touching
-            if parent is not None:
-                geometry = max(geometry, ON_CONTACT) if against[parent] else geometry * ELSEWHERE
         value = layout.open_ends()[move.end]
         identity, _ = tile_identity(new, move.tile, near, value)
         out.append(Candidate(move, move_event(move), index, identity, geometry, inner=near))
+    if touching is not None and photo is not None:
+        # the distances found no end at all: the photo's contact graph may still have seen it
+        fallback = max((c.geometry for c in out if c.move.end is not None), default=1.0) < TOUCHING
+        weighed = []
+        for c in out:
+            parent = end_tile(layout, c.move.end) if c.move.end is not None else None
+            if parent is not None:
+                if parent not in against:
+                    seen = photo.index(placed[parent].reading) if parent < len(placed) else None
+                    against[parent] = seen in touching
+                geometry = (max(c.geometry, ON_CONTACT) if fallback else c.geometry) if against[parent] \
+                    else c.geometry * ELSEWHERE
+                c = Candidate(c.move, c.event, c.tile, c.identity, geometry, inner=c.inner)
+            weighed.append(c)
+        out = weighed
     total = sum(c.identity * c.geometry for c in out)
     ranked = [
         Candidate(c.move, c.event, c.tile, c.identity, c.geometry, (c.identity * c.geometry / total) if total > 0 else 0.0, c.inner)
