@@ -440,6 +440,22 @@ def test_the_photo_layout_names_the_tile_the_new_one_touches_and_the_open_ends()
     assert PhotoLayout.of(_reading(lead, east, loose), rules).neighbours(loose) is None
 
 
+def test_a_double_laid_lengthwise_is_followed_through_the_photo_layout_contacts():
+    from vision.follow import PhotoLayout, rank
+
+    follower = _follower()
+    follower.observe(_reading())
+    double = _tile(4, 4, 300, 200)  # laid in line, not crosswise: the distances expect its long side
+    follower.observe(_reading(double))
+    new = _tile(4, 1, 360, 200)
+    alone = rank(follower.hand, follower.placed, new, 0)
+    assert max(c.geometry for c in alone) < 0.3  # on distances alone: against no open end
+    outcome = follower.observe(_reading(double, new))  # the contact graph sees them touch end to end
+    assert outcome.kind == "play" and outcome.events[0]["tile"] == "1-4"
+    photo = PhotoLayout.of(_reading(double, new), follower.match.rules)
+    assert photo.neighbours(new) == {photo.index(double)}
+
+
 def test_a_move_the_photo_layout_contradicts_is_asked_about():
     from vision.follow import PhotoLayout, clear_winner, rank
 
