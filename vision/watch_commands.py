@@ -65,14 +65,15 @@ def _reveals(pairs: tuple[str, ...]) -> list[tuple[int, Path]]:
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None, help="Write the match record here (JSON).")
 @click.option("--evidence", type=click.Path(file_okay=False), default=None, help="Keep each frame that produced an event here.")
 @click.option("--export", "export_path", type=click.Path(dir_okay=False), default=None, help="Zip the record with its evidence.")
-@click.option("--settle", type=click.IntRange(min=1), default=3, show_default=True, help="Still frames before a frame counts as settled (photos: always 1).")
+@click.option("--settle", type=click.IntRange(min=1), default=None,
+              help="Still frames before a frame counts as settled [camera and video: 3; a folder of photos: 1, each photo is a still].")
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
 @click.option("--truth", type=click.Path(file_okay=False, exists=True), default=None,
               help="A `spinner dataset video` folder: read frames from its truth instead of the models (testing).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per outcome, one per line.")
 def watch(source: str | None, camera: int | None, variant: str, players: str, options: tuple[str, ...], leader: int,
-          reveals: tuple[str, ...], record_path: str | None, evidence: str | None, export_path: str | None, settle: int,
+          reveals: tuple[str, ...], record_path: str | None, evidence: str | None, export_path: str | None, settle: int | None,
           detector: str, halves: str, truth: str | None, as_json: bool) -> None:
     """Follow a game: each settled change of the table becomes a play, checked by the scorer.
 
@@ -121,7 +122,9 @@ def watch(source: str | None, camera: int | None, variant: str, players: str, op
         store = EvidenceStore(Path(evidence))
     elif export_path:  # the frames are kept beside the zip, in a folder named after it
         store = EvidenceStore(Path(export_path).with_suffix(""))
-    watcher = Watcher(follower, reader, store, settle=1 if frames.stills else settle)
+    if settle is None:
+        settle = 1 if frames.stills else 3
+    watcher = Watcher(follower, reader, store, settle=settle)
 
     def show(outcome: Outcome, where: str) -> None:
         if as_json:
