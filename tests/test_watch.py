@@ -456,6 +456,23 @@ def test_a_double_laid_lengthwise_is_followed_through_the_photo_layout_contacts(
     assert photo.neighbours(new) == {photo.index(double)}
 
 
+def test_the_readers_own_layout_is_not_rebuilt_again(monkeypatch):
+    from vision import follow
+    from vision.follow import PhotoLayout
+    from vision.layout import layout_rules, reconstruct
+
+    tiles = (_tile(3, 5, 300, 200), _tile(5, 1, 360, 200))
+    fives = layout_rules("all-fives")
+    result = reconstruct(tiles, fives)
+    reading = replace(_reading(*tiles), rebuilt=(fives, result))
+    calls = []
+    monkeypatch.setattr(follow, "reconstruct", lambda *a, **k: calls.append(1) or result)
+    assert PhotoLayout.of(reading, Match.new("all-fives", ["A", "B"]).rules).result is result
+    assert not calls  # the same layout rules: the reader's layout is used as it is
+    PhotoLayout.of(reading, Match.new("block", ["A", "B"]).rules)
+    assert calls == [1]  # other rules (no spinner, no count): rebuilt under them
+
+
 def test_a_move_the_photo_layout_contradicts_is_asked_about():
     from vision.follow import PhotoLayout, clear_winner, rank
 

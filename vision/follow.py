@@ -181,6 +181,11 @@ class PhotoLayout:
 
     @classmethod
     def of(cls, reading: Reading, rules: Any) -> PhotoLayout:
+        """The photo's layout under `rules`: the reader's own where it used the same layout rules."""
+        if reading.rebuilt is not None:
+            used, result = reading.rebuilt
+            if used.layout_rules() == rules.layout_rules() and used.variant.fives == rules.variant.fives:
+                return cls(result, reading.tiles)
         try:
             result = reconstruct(reading.tiles, rules, frame=(reading.width, reading.height))
         except Exception:  # noqa: BLE001 - the photo's layout is evidence, never a reason to stop

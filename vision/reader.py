@@ -116,6 +116,7 @@ class Reader:
                 "settle": 1000 * (settled - classified),
                 "layout": 1000 * (done - settled),
             },
+            rebuilt=(self.rules, layout),
         )
 
     def read_path(self, path: str | Path) -> Reading:

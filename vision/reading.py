@@ -66,6 +66,9 @@ class Reading:
     tiles: tuple[TileReading, ...]
     layout: dict[str, Any] | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
+    #: the reader's own `(rules, LayoutResult)` behind `layout`, so that following a game does not
+    #: rebuild the same layout again (`vision.follow.PhotoLayout`); not part of the JSON
+    rebuilt: Any = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"image": self.image, "tiles": [t.to_json() for t in self.tiles], "layout": self.layout}
