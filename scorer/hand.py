@@ -13,14 +13,18 @@ end against everything seen before.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterable
 
 from .errors import RecordError
-from .layout import ENDS, End, Layout, LayoutRules
+from .layout import ENDS, End, Layout, LayoutRules, Placement
 from .tiles import DOUBLES, FULL_SET, SET_PIPS, TILE_NAMES, Tile, read_tile
 from .variants import HandOutcome, Rules
 
 EVENT_TYPES = ("play", "pass", "draw", "reveal", "pips", "adjust")
+
+#: `Placement(...)` without the keyword handling of a named tuple's `__new__` (the replay's inner loop).
+_new_placement = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +98,9 @@ class Hand:
     ) -> None:
         self.rules = rules
         self.active: tuple[int, ...] = tuple(range(rules.players) if active is None else active)
+        active = self.active
         self.layout = Layout(layout_rules or rules.layout_rules())
-        self._next = {s: self.active[(i + 1) % len(self.active)] for i, s in enumerate(self.active)}
+        self._next = _following(active)
         self._fives = rules.variant.fives
         # Any open end showing the tile's number takes it, except under `cross`'s extra rules.
         self._plain_ends = not (self.layout.rules.sides_before_arms or self.layout.rules.arm_needs_double)
@@ -105,7 +110,8 @@ class Hand:
         self.turn: int | None = self.leader
         n = rules.players
         size = rules.hand_size
-        self.counts = [size if s in self.active else 0 for s in range(n)]
+        everyone = len(active) == n  # nobody eliminated: the usual case, set up without asking each seat
+        self.counts = [size] * n if everyone else [size if s in active else 0 for s in range(n)]
         if rules.variant.leftovers == "boneyard":
             self.boneyard = len(FULL_SET) - size * n
         else:
@@ -113,11 +119,14 @@ class Hand:
         # Full information: every hand and the boneyard. Observed: tiles known to be held
         # (drawn in sight), so that a tile is never in two places. Eliminated players (`cross`)
         # hold nothing: their share of the set is put aside.
-        self.held: list[set[Tile]] = [
-            set(deal[s]) if deal is not None and s in self.active else set() for s in range(n)
-        ]
+        if deal is None:
+            self.held: list[set[Tile]] = [set() for _ in range(n)]
+        else:
+            self.held = [set(deal[s]) if everyone or s in active else set() for s in range(n)]
         #: who holds each known tile (the inverse of `held`), so a tile is found in one look.
-        self.owner: dict[Tile, int] = {t: s for s, tiles in enumerate(self.held) for t in tiles}
+        self.owner: dict[Tile, int] = {}
+        for seat, tiles in enumerate(self.held):
+            self.owner.update(dict.fromkeys(tiles, seat))
         self.boneyard_tiles: set[Tile] | None = None
         if deal is not None and rules.variant.leftovers == "boneyard":
             # An eliminated seat's list in the deal holds the tiles set aside in its place:
@@ -125,12 +134,14 @@ class Hand:
             dealt = {tile for tiles in deal for tile in tiles}
             self.boneyard_tiles = {t for t in FULL_SET if t not in dealt}
         #: the tiles set aside in place of eliminated players (`cross`, full information).
-        self.aside: set[Tile] = {t for s in range(n) if s not in self.active for t in (deal[s] if deal else ())}
+        self.aside: set[Tile] = set()
+        if deal is not None and not everyone:
+            self.aside.update(t for s in range(n) if s not in active for t in deal[s])
         self.on_table: dict[Tile, int] = {}  # tile -> event that played it
         self.passes_in_row = 0
         self.passes: list[list[_Pass]] = [[] for _ in range(n)]
         self.must_play: tuple[int, Tile] | None = None
-        self.end: str | None = None  # "out", "blocked" or "target"
+        self.end: str | None = None  # "out", "blocked" or "target"; a new hand has not ended
         self.out_seat: int | None = None
         self.out_with_double = False
         self.revealed: list[int | None] = [None] * n  # event that revealed a seat's tiles or pips
@@ -139,8 +150,6 @@ class Hand:
         self.inferred_passes: list[dict[str, int]] = []
         self.adjustments: list[Adjustment] = []
         self.events = 0
-        if self.full:
-            self._fill_pips_if_over()
 
     # -- reading the state --------------------------------------------------------------------
 
@@ -392,53 +401,94 @@ class Hand:
         self.plays.append(row)
         return row
 
-    def replay_plain_plays(self, events: list[Any], start: int) -> int:
-        """Apply the run of ordinary plays from `events[start]`; return where the run stopped.
+    def replay_plain_events(self, events: list[Any], start: int) -> int:
+        """Apply the run of ordinary events from `events[start]`; return where the run stopped.
 
-        An ordinary play is `_play`'s everyday case, checked the same way but in one tight loop
-        with the hand's state in local variables (a replay is mostly these): by the seat whose
-        turn it is, of a tile written as usual that the seat may hold, on a named end that fits,
-        in a game without fives scoring, leaving the player at least one tile. The first event that
-        is anything else stops the run; `apply` takes it (and says what is wrong, if anything is).
+        A replay is mostly these, so they are checked and applied here in one tight loop, with
+        the hand's and the line's state in local variables, exactly as `_play` and `_pass` would:
+
+        - a play by the seat whose turn it is, of a tile written as usual that the seat may hold,
+          on a named end that fits, leaving the player at least one tile;
+        - in a full-information hand with no boneyard left, a pass by the seat whose turn it is,
+          holding no tile that fits, that does not block the hand.
+
+        Only line games take this path (no spinner, no fives count: block, draw, partners-block),
+        and only once the lead is down. The first event that is anything else stops the run;
+        `apply` takes it (and says what is wrong, if anything is).
         """
-        if self.end is not None or self.must_play is not None or self._fives or not self._plain_ends:
-            return start
         layout = self.layout
-        if not layout.placements:
+        if (
+            self.end is not None
+            or self.must_play is not None
+            or self._fives
+            or not self._plain_ends
+            or layout.rules.spinner
+            or not layout.placements
+        ):
             return start
-        owner, on_table, counts, held = self.owner, self.on_table, self.counts, self.held
-        following, plays, full, open_ends, place = self._next, self.plays, self.full, layout.open_ends, layout._place_at
-        turn = self.turn
+        owner, on_table, counts, held, passes = self.owner, self.on_table, self.counts, self.held, self.passes
+        following, plays, full = self._next, self.plays, self.full
+        placements, arms, doubles = layout.placements, layout.arms, layout._doubles
+        # A line's open ends are west and east, for good: this copy follows each tile placed,
+        # and becomes the layout's own at the end (the dict `open_ends` handed out is never changed).
+        ends = dict(layout.open_ends())
+        passes_may_run = full and self.boneyard == 0  # a draw (the only way the boneyard changes) ends the run
+        blocking = len(self.active) - 1  # the pass that makes this many in a row blocks: `_pass` ends the hand
+        turn, in_row = self.turn, self.passes_in_row
         index = start
         for event in events[start:]:
-            if type(event) is not dict or event.get("type") != "play":
+            if type(event) is not dict:
                 break
-            seat, text, end = event.get("seat"), event.get("tile"), event.get("end")
-            if type(seat) is not int or seat != turn or type(text) is not str or type(end) is not str:
+            kind, seat = event.get("type"), event.get("seat")
+            if type(seat) is not int or seat != turn:
                 break
-            written = TILE_NAMES.get(text)
-            if written is None:
+            if kind == "play":
+                text, end = event.get("tile"), event.get("end")
+                if type(text) is not str or type(end) is not str:
+                    break
+                written = TILE_NAMES.get(text)
+                if written is None:
+                    break
+                tile = written[0]
+                holder = owner.get(tile)
+                if (holder != seat and (holder is not None or full or tile in on_table)) or counts[seat] <= 1:
+                    break
+                value = ends.get(end)  # type: ignore[call-overload]
+                low, high = tile.low, tile.high
+                if value is None or (value != low and value != high):
+                    break
+                # Everything is checked: change the hand, as `_play` and `Layout._place_at` do.
+                outer = high if value == low else low
+                arm = arms[end]  # type: ignore[index]
+                parent = arm[-1] if arm else 0
+                arm.append(len(placements))
+                placements.append(_new_placement(Placement, (tile, end, parent, value, outer)))
+                if value == outer:
+                    doubles.add(value)
+                ends[end] = outer  # type: ignore[index]
+                on_table[tile] = index
+                if holder is not None:
+                    held[seat].discard(tile)
+                    del owner[tile]
+                counts[seat] -= 1
+                plays.append({"event": index, "seat": seat, "tile": text, "end": end, "count": None, "points": 0})
+                in_row = 0
+            elif kind == "pass":
+                if not passes_may_run or in_row >= blocking:
+                    break
+                west, east = ends["west"], ends["east"]
+                if any(t.low == west or t.low == east or t.high == west or t.high == east for t in held[seat]):
+                    break  # it holds a tile that fits: `_pass` says which
+                passes[seat].append(_Pass(index, None))
+                in_row += 1
+            else:
                 break
-            tile = written[0]
-            holder = owner.get(tile)
-            if (holder != seat and (holder is not None or full or tile in on_table)) or counts[seat] <= 1:
-                break
-            value = open_ends().get(end)  # type: ignore[call-overload]
-            if value is None or (value != tile.low and value != tile.high):
-                break
-            # Everything is checked: change the hand, as `_play` does.
-            place(tile, end, value)  # type: ignore[arg-type]
-            on_table[tile] = index
-            if holder is not None:
-                held[seat].discard(tile)
-                del owner[tile]
-            counts[seat] -= 1
-            plays.append({"event": index, "seat": seat, "tile": text, "end": end, "count": None, "points": 0})
             turn = following[seat]
             index += 1
         if index > start:
+            layout._ends = ends
             self.turn = turn
-            self.passes_in_row = 0
+            self.passes_in_row = in_row
             self.events = index
         return index
 
@@ -775,6 +825,12 @@ def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...
                     return LeadRule(seat=seat, tile=double, why=why)
         raise RecordError("nobody was dealt a double, so nobody can lead: the tiles must be reshuffled (RULES.md, cross)")
     return LeadRule(why=f"the leader is chosen at random {when}")
+
+
+@lru_cache(maxsize=None)
+def _following(active: tuple[int, ...]) -> dict[int, int]:
+    """Each seat in play and the seat in play after it (a handful of seatings, made once each; read only)."""
+    return {s: active[(i + 1) % len(active)] for i, s in enumerate(active)}
 
 
 def _next_active(seat: int, active: tuple[int, ...]) -> int:

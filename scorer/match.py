@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from .errors import RecordError
 from .hand import EVENT_HANDLERS, Adjustment, Hand, lead_rule
-from .tiles import TILE_NAMES, Tile, read_tile
+from .tiles import TILE_BY_NAME, Tile, read_tile
 from .variants import OptionError, PipsMissing, Rules, make_rules
 
 RECORD_FORMAT = "domino-record/1"
@@ -136,7 +136,7 @@ class Match:
         e = 0
         while e < len(events):
             if self.winner is None:
-                e = hand.replay_plain_plays(events, e)  # the bulk of a replay, in one loop
+                e = hand.replay_plain_events(events, e)  # the bulk of a replay, in one loop
                 if e == len(events):
                     break
             event = events[e]
@@ -252,15 +252,17 @@ class Match:
         rules = self.rules
         if not isinstance(deal, list) or len(deal) != rules.players:
             raise RecordError(f"deal must list the tiles of each of the {rules.players} seats")
+        active, size = self.active, rules.hand_size
+        everyone = len(active) == rules.players
         hands: list[list[Tile]] = []
         for seat, tiles in enumerate(deal):
             if not isinstance(tiles, list):
                 raise RecordError(f"deal: seat {seat}'s tiles must be a list")
-            want = rules.hand_size if seat in self.active else 0
-            if len(tiles) != want and not (seat not in self.active and len(tiles) == rules.hand_size):
+            if len(tiles) != size and (everyone or seat in active or len(tiles) != 0):
+                want = size if everyone or seat in active else 0
                 raise RecordError(f"deal: seat {seat} must be dealt {want} tiles in {rules.name}, not {len(tiles)}")
             try:
-                hand = [TILE_NAMES[text][0] for text in tiles]
+                hand = list(map(TILE_BY_NAME.__getitem__, tiles))
             except (KeyError, TypeError):  # a tile written unusually, or not a tile: the long way
                 hand = [_read_dealt(text)[0] for text in tiles]
             hands.append(hand)
@@ -285,8 +287,8 @@ class Match:
     # -- the answer -----------------------------------------------------------------------------
 
     def side_names(self) -> list[str]:
-        if self.rules.variant.teams:
-            return [" & ".join(self.players[s] for s in self.rules.seats_of(side)) for side in range(2)]
+        if self.rules.variant.teams:  # partners: seats 0 and 2 against seats 1 and 3 (`Rules.seats_of`)
+            return [" & ".join(self.players[side::2]) for side in range(2)]
         return list(self.players)
 
     def answer(self) -> dict[str, Any]:

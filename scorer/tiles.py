@@ -20,10 +20,11 @@ class Tile:
     low: int
     high: int
 
+    # Identity, in C: a Python-level `__eq__` would run for every other tile that a list
+    # search (`tile in hand`) or a comparison meets. `object.__eq__` answers NotImplemented for
+    # another object, so `==` falls back to `is`, as wanted.
     __hash__ = object.__hash__
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
+    __eq__ = object.__eq__
 
     def __reduce__(self) -> tuple[object, tuple[int, int]]:
         return (Tile.of, (self.low, self.high))  # copies and pickles stay the interned tile
@@ -106,6 +107,10 @@ _WRITTEN: dict[str, tuple[int, int]] = {
 TILE_NAMES: dict[str, tuple[Tile, tuple[int, int]]] = {
     name: (_TILES[a][b], (a, b)) for name, (a, b) in _WRITTEN.items()
 }
+
+
+#: Just the tile of each usual name (a deal is read with it).
+TILE_BY_NAME: dict[str, Tile] = {name: tile for name, (tile, _) in TILE_NAMES.items()}
 
 
 def read_tile(text: object) -> tuple[Tile, tuple[int, int]]:

@@ -87,13 +87,7 @@ class Rules:
 
     def layout_rules(self) -> LayoutRules:
         cross = self.variant.cross_rules
-        return _layout_rules(
-            spinner=self.variant.spinner,
-            spinner_order="any" if cross else self.spinner_order,
-            sides_before_arms=cross,
-            arm_needs_double=cross,
-            sniff=self.sniff,
-        )
+        return _layout_rules(self.variant.spinner, "any" if cross else self.spinner_order, cross, self.sniff)
 
     def rounded(self, pip_totals: list[int]) -> int:
         """round5 of a pip total, or of each player's pips first with `round_each_hand`."""
@@ -115,8 +109,15 @@ class Rules:
 
 
 @lru_cache(maxsize=None)
-def _layout_rules(**shape: Any) -> LayoutRules:
-    return LayoutRules(**shape)  # a handful of shapes, made once each
+def _layout_rules(spinner: bool, spinner_order: Any, cross: bool, sniff: bool) -> LayoutRules:
+    # A handful of shapes, made once each (positional arguments: the cache's key is cheaper).
+    return LayoutRules(
+        spinner=spinner,
+        spinner_order=spinner_order,
+        sides_before_arms=cross,
+        arm_needs_double=cross,
+        sniff=sniff,
+    )
 
 
 @dataclass(frozen=True, slots=True)
