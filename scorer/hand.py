@@ -14,17 +14,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 from .errors import RecordError
 from .layout import ENDS, End, Layout, LayoutRules, Placement
-from .tiles import DOUBLES, FULL_SET, SET_PIPS, TILE_NAMES, Tile, read_tile
+from .tiles import DOUBLES, FULL_SET, SET_PIPS, SHOWING, TILE_NAMES, TILE_PARTS, TILE_PIPS, Tile, read_tile
 from .variants import HandOutcome, Rules
 
 EVENT_TYPES = ("play", "pass", "draw", "reveal", "pips", "adjust")
 
-#: `Placement(...)` without the keyword handling of a named tuple's `__new__` (the replay's inner loop).
-_new_placement = tuple.__new__
+#: `Placement(...)` or `_Pass(...)` as `_new_tuple(Placement, (fields...))`: a named tuple made
+#: without the Python-level `__new__` that handles keywords (the replay's inner loop).
+_new_tuple = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +46,9 @@ class Adjustment:
     reason: str
 
 
-@dataclass(slots=True)
-class _Pass:
+class _Pass(NamedTuple):
+    """A pass (a tuple, like `Placement`: the replay makes one per pass, cheaply)."""
+
     event: int
     layout: Layout | None  # a snapshot, kept in observed hands to check reveals later
 
@@ -364,7 +366,8 @@ class Hand:
                     self.inferred_passes.append({"event": index, "seat": passer})
                 layout.place(tile, end)
             else:
-                value = layout.open_ends().get(end) if self._plain_ends else None  # type: ignore[call-overload]
+                # (`type(end) is str`: an end written as a list is not hashable; `_resolve_end` refuses it.)
+                value = layout.open_ends().get(end) if self._plain_ends and type(end) is str else None  # type: ignore[call-overload]
                 if value is not None and (value == tile.low or value == tile.high):
                     layout._place_at(tile, end, value)  # the usual case: the named end fits
                 else:
@@ -414,7 +417,8 @@ class Hand:
 
         Only line games take this path (no spinner, no fives count: block, draw, partners-block),
         and only once the lead is down. The first event that is anything else stops the run;
-        `apply` takes it (and says what is wrong, if anything is).
+        `apply` takes it (and says what is wrong, if anything is). Nothing is changed for an
+        event until all of its checks have passed, so a stop leaves the hand consistent.
         """
         layout = self.layout
         if (
@@ -436,39 +440,50 @@ class Hand:
         blocking = len(self.active) - 1  # the pass that makes this many in a row blocks: `_pass` ends the hand
         turn, in_row = self.turn, self.passes_in_row
         index = start
+        # Plain subscripts in `try` rather than `.get` calls: in Python 3.11 a `try` costs
+        # nothing until it catches, and `d[k]` is cheaper than a method call. Only the reading of
+        # the event is inside it; a missing field (KeyError) or an unhashable one (TypeError)
+        # just stops the run.
         for event in events[start:]:
             if type(event) is not dict:
                 break
-            kind, seat = event.get("type"), event.get("seat")
-            if type(seat) is not int or seat != turn:
+            try:
+                kind, seat = event["type"], event["seat"]
+            except KeyError:
+                break
+            if type(seat) is not int or seat != turn:  # `type`: True == 1, but True is no seat
                 break
             if kind == "play":
-                text, end = event.get("tile"), event.get("end")
-                if type(text) is not str or type(end) is not str:
+                try:
+                    tile, low, high, text = TILE_PARTS[event["tile"]]
+                    end = event["end"]
+                    value = ends[end]  # only "west" and "east" are there
+                except (KeyError, TypeError):
                     break
-                written = TILE_NAMES.get(text)
-                if written is None:
-                    break
-                tile = written[0]
-                holder = owner.get(tile)
-                if (holder != seat and (holder is not None or full or tile in on_table)) or counts[seat] <= 1:
-                    break
-                value = ends.get(end)  # type: ignore[call-overload]
-                low, high = tile.low, tile.high
-                if value is None or (value != low and value != high):
-                    break
+                if value == low:
+                    outer = high
+                elif value == high:
+                    outer = low
+                else:
+                    break  # it does not fit the end named
+                # Whose tile is it? `owner` is the inverse of `held`, so "the seat holds it" is
+                # one set look-up; `owner` is asked only for a tile the seat is not known to hold.
+                hand = held[seat]
+                known = tile in hand
+                if not known and (full or tile in owner or tile in on_table):
+                    break  # not this seat's tile: `_play` says where it is
+                if counts[seat] <= 1:
+                    break  # its last tile: `_play` ends the hand
                 # Everything is checked: change the hand, as `_play` and `Layout._place_at` do.
-                outer = high if value == low else low
-                arm = arms[end]  # type: ignore[index]
-                parent = arm[-1] if arm else 0
-                arm.append(len(placements))
-                placements.append(_new_placement(Placement, (tile, end, parent, value, outer)))
+                arm = arms[end]
+                placements.append(_new_tuple(Placement, (tile, end, arm[-1] if arm else 0, value, outer)))
+                arm.append(len(placements) - 1)
                 if value == outer:
                     doubles.add(value)
-                ends[end] = outer  # type: ignore[index]
+                ends[end] = outer
                 on_table[tile] = index
-                if holder is not None:
-                    held[seat].discard(tile)
+                if known:
+                    hand.discard(tile)
                     del owner[tile]
                 counts[seat] -= 1
                 plays.append({"event": index, "seat": seat, "tile": text, "end": end, "count": None, "points": 0})
@@ -476,10 +491,9 @@ class Hand:
             elif kind == "pass":
                 if not passes_may_run or in_row >= blocking:
                     break
-                west, east = ends["west"], ends["east"]
-                if any(t.low == west or t.low == east or t.high == west or t.high == east for t in held[seat]):
+                if not held[seat].isdisjoint(SHOWING[ends["west"]][ends["east"]]):
                     break  # it holds a tile that fits: `_pass` says which
-                passes[seat].append(_Pass(index, None))
+                passes[seat].append(_new_tuple(_Pass, (index, None)))  # full information: no snapshot
                 in_row += 1
             else:
                 break
@@ -494,7 +508,8 @@ class Hand:
 
     def _resolve_end(self, tile: Tile, end: object) -> End:
         layout = self.layout
-        if end is not None and not layout.rules.sides_before_arms and not layout.rules.arm_needs_double:
+        plain = not layout.rules.sides_before_arms and not layout.rules.arm_needs_double
+        if type(end) is str and plain:
             value = layout.open_ends().get(end)  # type: ignore[call-overload]
             if value is not None and (value == tile.low or value == tile.high):
                 return end  # type: ignore[return-value]  # the usual case: the named end fits
@@ -741,7 +756,7 @@ class Hand:
     def _fill_pips_if_over(self) -> None:
         if self.full and self.end in ("out", "blocked"):
             for seat in self.active:
-                self.pips[seat] = sum(t.pips for t in self.held[seat])
+                self.pips[seat] = sum(map(TILE_PIPS.__getitem__, self.held[seat]))
 
     def finish_record(self) -> None:
         """The record says no more about this hand. A full-information hand nobody can move in is blocked."""
@@ -810,11 +825,12 @@ def lead_rule(
 
 def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...], when: str) -> LeadRule:
     if kind == "six_six":
-        six_six = Tile.of(6, 6)
-        seat = None
-        if deal is not None:
-            seat = next(s for s, hand in enumerate(deal) if six_six in hand)
-        return LeadRule(seat=seat, tile=six_six, why=f"the holder of 6-6 leads it {when}")
+        if deal is None:
+            return _six_six_lead(None, when)
+        for seat, hand in enumerate(deal):
+            if _SIX_SIX in hand:
+                return _six_six_lead(seat, when)
+        raise AssertionError("6-6 was not dealt")  # every six_six variant deals all 28 tiles
     if kind == "highest_double":
         why = f"the holder of the highest double leads it {when}"
         if deal is None:
@@ -825,6 +841,15 @@ def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...
                     return LeadRule(seat=seat, tile=double, why=why)
         raise RecordError("nobody was dealt a double, so nobody can lead: the tiles must be reshuffled (RULES.md, cross)")
     return LeadRule(why=f"the leader is chosen at random {when}")
+
+
+_SIX_SIX = Tile.of(6, 6)
+
+
+@lru_cache(maxsize=None)
+def _six_six_lead(seat: int | None, when: str) -> LeadRule:
+    """The holder of 6-6 leads it: a handful of rules (a seat, an occasion), made once each; immutable."""
+    return LeadRule(seat=seat, tile=_SIX_SIX, why=f"the holder of 6-6 leads it {when}")
 
 
 @lru_cache(maxsize=None)

@@ -62,7 +62,7 @@ class Layout:
     def __init__(self, rules: LayoutRules = LayoutRules()) -> None:
         self.rules = rules
         self.placements: list[Placement] = []
-        self.arms: dict[End, list[int]] = {e: [] for e in ENDS}
+        self.arms: dict[End, list[int]] = {"west": [], "east": [], "north": [], "south": []}  # ENDS, as a literal: cheaper
         #: index of the spinner in `placements`, once a double has become it.
         self.spinner: int | None = None
         self._doubles: set[int] = set()  # values n whose n-n lies in the layout
