@@ -316,7 +316,7 @@ class Hand:
 
     def _lead_allowed(self, tile: Tile) -> bool:
         rule = self.lead_rule
-        if rule.tile is not None and tile != rule.tile:
+        if rule.tile is not None and tile is not rule.tile:  # tiles are interned: identity is equality
             return False
         return not (rule.doubles_only and not tile.is_double)
 
@@ -325,7 +325,7 @@ class Hand:
         if self.leader is not None and seat != self.leader:
             why = f" ({rule.why})" if rule.seat is not None and rule.why else ""
             raise RecordError(f"seat {seat} led, but seat {self.leader} leads this hand{why}")
-        if rule.tile is not None and tile != rule.tile:
+        if rule.tile is not None and tile is not rule.tile:  # tiles are interned: identity is equality
             raise RecordError(f"the lead must be {rule.tile} ({rule.why}), not {tile}")
         if rule.doubles_only and not tile.is_double:
             raise RecordError(f"the lead must be a double ({rule.why}), not {tile}")
@@ -827,9 +827,12 @@ def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...
     if kind == "six_six":
         if deal is None:
             return _six_six_lead(None, when)
+        # Searched by identity (tiles are interned): `in` on a list of tiles compares through
+        # the Python-level rich comparison that `order=True` gives Tile, about 0.3 µs a tile.
         for seat, hand in enumerate(deal):
-            if _SIX_SIX in hand:
-                return _six_six_lead(seat, when)
+            for tile in hand:
+                if tile is _SIX_SIX:
+                    return _six_six_lead(seat, when)
         raise AssertionError("6-6 was not dealt")  # every six_six variant deals all 28 tiles
     if kind == "highest_double":
         why = f"the holder of the highest double leads it {when}"
