@@ -101,11 +101,13 @@ class Hand:
         self.rules = rules
         self.active: tuple[int, ...] = tuple(range(rules.players) if active is None else active)
         active = self.active
-        self.layout = Layout(layout_rules or rules.layout_rules())
+        layout_rules = layout_rules or rules.layout_rules()
+        self.layout = Layout(layout_rules)
         self._next = _following(active)
-        self._fives = rules.variant.fives
+        variant = rules.variant
+        self._fives = variant.fives
         # Any open end showing the tile's number takes it, except under `cross`'s extra rules.
-        self._plain_ends = not (self.layout.rules.sides_before_arms or self.layout.rules.arm_needs_double)
+        self._plain_ends = not (layout_rules.sides_before_arms or layout_rules.arm_needs_double)
         self.full = deal is not None
         self.lead_rule = lead_rule
         self.leader = leader if leader is not None else lead_rule.seat
@@ -114,10 +116,8 @@ class Hand:
         size = rules.hand_size
         everyone = len(active) == n  # nobody eliminated: the usual case, set up without asking each seat
         self.counts = [size] * n if everyone else [size if s in active else 0 for s in range(n)]
-        if rules.variant.leftovers == "boneyard":
-            self.boneyard = len(FULL_SET) - size * n
-        else:
-            self.boneyard = 0
+        boneyard = variant.leftovers == "boneyard"
+        self.boneyard = len(FULL_SET) - size * n if boneyard else 0
         # Full information: every hand and the boneyard. Observed: tiles known to be held
         # (drawn in sight), so that a tile is never in two places. Eliminated players (`cross`)
         # hold nothing: their share of the set is put aside.
@@ -130,7 +130,7 @@ class Hand:
         for seat, tiles in enumerate(self.held):
             self.owner.update(dict.fromkeys(tiles, seat))
         self.boneyard_tiles: set[Tile] | None = None
-        if deal is not None and rules.variant.leftovers == "boneyard":
+        if deal is not None and boneyard:
             # An eliminated seat's list in the deal holds the tiles set aside in its place:
             # they are out of this hand, not in the boneyard.
             dealt = {tile for tiles in deal for tile in tiles}
@@ -174,8 +174,16 @@ class Hand:
     def can_play(self, seat: int) -> bool:
         """Whether a seat whose hand is known holds a tile that fits (cheap: most tiles show no open number)."""
         values = self.layout.open_ends().values()
+        held = self.held[seat]
+        if self._plain_ends:
+            # Without `cross`'s extra rules a tile fits exactly the open ends that show one of
+            # its numbers: a set question per open end, answered in C.
+            for value in values:
+                if not held.isdisjoint(SHOWING[value][value]):
+                    return True
+            return False
         fits = self.layout.fits
-        return any((t.low in values or t.high in values) and fits(t) for t in self.held[seat])
+        return any((t.low in values or t.high in values) and fits(t) for t in held)
 
     def outcome(self) -> HandOutcome | None:
         """How the hand ended, once it ended with a winner decided; None before that."""
@@ -197,7 +205,8 @@ class Hand:
             return self.rules.side_of(self.out_seat)
         if self.end != "blocked":
             return None
-        if any(self.pips[s] is None for s in self.active):
+        pips = self.pips
+        if None in [pips[s] for s in self.active]:  # (a list, not `any(...)`: no generator to run)
             return None
         rules = self.rules
         totals: dict[int, int] = {}

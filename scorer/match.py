@@ -35,13 +35,14 @@ class Match:
 
     @classmethod
     def new(cls, variant: str, players: list[str], options: Mapping[str, Any] | None = None) -> Match:
-        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        names = [p.strip() if isinstance(p, str) else "" for p in players] if isinstance(players, list) else [""]
+        if "" in names:  # (one list, no generator: this runs once per record)
             raise RecordError("players must be a list of names, one per seat in play order")
         try:
             rules = make_rules(variant, len(players), options)
         except OptionError as error:
             raise RecordError(str(error)) from None
-        return cls(rules, [p.strip() for p in players])
+        return cls(rules, names)
 
     @classmethod
     def from_record(cls, record: object) -> Match:
@@ -188,10 +189,10 @@ class Match:
                 self.won_at = (hand, event)
 
     def _try_bonus(self, h: int, hand: Hand) -> None:
+        if hand.end == "blocked" and hand.missing_pips():
+            return  # the winner of a blocked hand needs everybody's pips
         outcome = hand.outcome()
         assert outcome is not None
-        if hand.end == "blocked" and any(outcome.pips[s] is None for s in outcome.active):
-            return  # the winner of a blocked hand needs everybody's pips
         try:
             bonus = self.rules.variant.bonus(outcome, self.rules)
         except PipsMissing:
@@ -254,7 +255,9 @@ class Match:
             raise RecordError(f"deal must list the tiles of each of the {rules.players} seats")
         active, size = self.active, rules.hand_size
         everyone = len(active) == rules.players
+        tile_named = TILE_BY_NAME.__getitem__
         hands: list[list[Tile]] = []
+        count = 0
         for seat, tiles in enumerate(deal):
             if not isinstance(tiles, list):
                 raise RecordError(f"deal: seat {seat}'s tiles must be a list")
@@ -262,12 +265,12 @@ class Match:
                 want = size if everyone or seat in active else 0
                 raise RecordError(f"deal: seat {seat} must be dealt {want} tiles in {rules.name}, not {len(tiles)}")
             try:
-                hand = list(map(TILE_BY_NAME.__getitem__, tiles))
+                hand = list(map(tile_named, tiles))
             except (KeyError, TypeError):  # a tile written unusually, or not a tile: the long way
                 hand = [_read_dealt(text)[0] for text in tiles]
             hands.append(hand)
-        dealt = [tile for hand in hands for tile in hand]
-        if len(set(dealt)) != len(dealt):
+            count += len(hand)
+        if len(set().union(*hands)) != count:  # a tile dealt twice: find it, the long way
             seen: dict[Tile, int] = {}
             for seat, hand in enumerate(hands):
                 for tile in hand:

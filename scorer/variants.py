@@ -294,9 +294,11 @@ def make_rules(variant_name: object, players: int, options: Mapping[str, Any] | 
     Rules are immutable, and a replay resolves the same few again and again: keep them.
     """
     try:
-        # The value's type is part of the key: 0 == False, but only False is a valid `sniff`.
-        items = tuple(sorted((k, type(v).__name__, v) for k, v in options.items())) if isinstance(options, dict) else options
-        key = (variant_name, type(players).__name__, players, items)
+        # The values' types are part of the key: 0 == False, but only False is a valid `sniff`.
+        # The items are kept in the order given (no sorting: this runs once per record); the
+        # same options in another order are just another key for the same rules.
+        items = (tuple(options.items()), tuple(map(type, options.values()))) if isinstance(options, dict) else options
+        key = (variant_name, type(players), players, items)
         cached = _RULES_CACHE.get(key)
     except TypeError:  # an unhashable value in the options: resolve it (and say what is wrong)
         return _make_rules(variant_name, players, options)
