@@ -125,16 +125,20 @@ def evaluate_synthetic(reader: Reader, dataset: Path, split: str = "val", limit:
     if not truth_files:
         raise FileNotFoundError(f"no truth JSON under {dataset / 'truth' / split}")
     tally = Tally()
-    detector = reader.detector
+    detector, sets = reader.detector, reader.sets
     try:
         for path in truth_files:
             truth = json.loads(path.read_text())
             image = load_photo(dataset / "images" / split / f"{path.stem}.jpg")
             if true_boxes:
                 reader.detector = TrueBoxes(truth)  # type: ignore[assignment]
+            # How many sets lie on the table is the players' setting (`spinner read --sets`), not
+            # something to read: dense synthetic tables use two, and one-set uniqueness would
+            # "correct" their repeated tiles into wrong ones.
+            reader.sets = int(truth.get("params", {}).get("sets", 1))
             score_synthetic(reader.read(image, path.stem), truth, tally)
     finally:
-        reader.detector = detector
+        reader.detector, reader.sets = detector, sets
     return {"photos": len(truth_files), "boxes": "truth" if true_boxes else "detector", **tally.figures()}
 
 
