@@ -111,6 +111,7 @@ def train(
         YOLO(str(last)).train(resume=True, device=device, workers=workers)
     else:
         model = YOLO(model_cfg)
+        going_on = model_cfg.endswith(".pt")
         model.train(
             data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=workers,
             project=str(project), name=name, exist_ok=True, pretrained=False, amp=device != "cpu",
@@ -121,6 +122,10 @@ def train(
             cache="ram",
             # The renders already vary light, angle and scale; keep the flips and mosaic.
             degrees=180.0, fliplr=0.5, flipud=0.5, mosaic=1.0, close_mosaic=5,
+            # Warm-up steadies a network's first steps from random weights; weights that have
+            # already trained need little (ultralytics keeps at least 100 steps). On a CPU session
+            # of a few epochs the default three epochs of warm-up would be most of the run.
+            warmup_epochs=0.5 if going_on else 3.0,
         )
     best = project / name / "weights" / "best.pt"
     return best if best.exists() else last
