@@ -37,7 +37,9 @@ def offline(config_dir: Path = CONFIG_DIR) -> None:
 
     settings.update({"sync": False})
     # ultralytics uses one CPU thread unless told; two are 1.6x faster on this 2-core machine.
-    torch_utils.NUM_THREADS = max(1, os.cpu_count() or 1)
+    # The cores this process may run on, not all the machine's: `taskset -c 0 spinner train ...`
+    # gives training one core of its own, which beats two threads fighting other work for both.
+    torch_utils.NUM_THREADS = max(1, len(os.sched_getaffinity(0)))
 
 
 def prepare(synth: Path, out: Path) -> Path:
