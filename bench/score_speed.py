@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
                 spent[side] += time.perf_counter() - start
         theirs.append(args.games / spent["dominoes"])
         ours.append(args.games / spent["ours"])
-    ratios = sorted(o / t for o, t in zip(ours, theirs))
+    ratios = sorted(o / t for o, t in zip(ours, theirs, strict=True))
 
     figures = {
         "games": args.games,
