@@ -13,14 +13,19 @@ end against everything seen before.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from functools import lru_cache
+from typing import Any, Iterable, NamedTuple
 
 from .errors import RecordError
-from .layout import ENDS, End, Layout, LayoutRules
-from .tiles import DOUBLES, FULL_SET, SET_PIPS, TILE_NAMES, Tile, read_tile
+from .layout import ENDS, End, Layout, LayoutRules, Placement
+from .tiles import DOUBLES, FULL_SET, SET_PIPS, SHOWING, TILE_NAMES, TILE_PARTS, TILE_PIPS, Tile, read_tile
 from .variants import HandOutcome, Rules
 
 EVENT_TYPES = ("play", "pass", "draw", "reveal", "pips", "adjust")
+
+#: `Placement(...)` or `_Pass(...)` as `_new_tuple(Placement, (fields...))`: a named tuple made
+#: without the Python-level `__new__` that handles keywords (the replay's inner loop).
+_new_tuple = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +46,9 @@ class Adjustment:
     reason: str
 
 
-@dataclass(slots=True)
-class _Pass:
+class _Pass(NamedTuple):
+    """A pass (a tuple, like `Placement`: the replay makes one per pass, cheaply)."""
+
     event: int
     layout: Layout | None  # a snapshot, kept in observed hands to check reveals later
 
@@ -94,43 +100,50 @@ class Hand:
     ) -> None:
         self.rules = rules
         self.active: tuple[int, ...] = tuple(range(rules.players) if active is None else active)
-        self.layout = Layout(layout_rules or rules.layout_rules())
-        self._next = {s: self.active[(i + 1) % len(self.active)] for i, s in enumerate(self.active)}
-        self._fives = rules.variant.fives
+        active = self.active
+        layout_rules = layout_rules or rules.layout_rules()
+        self.layout = Layout(layout_rules)
+        self._next = _following(active)
+        variant = rules.variant
+        self._fives = variant.fives
         # Any open end showing the tile's number takes it, except under `cross`'s extra rules.
-        self._plain_ends = not (self.layout.rules.sides_before_arms or self.layout.rules.arm_needs_double)
+        self._plain_ends = not (layout_rules.sides_before_arms or layout_rules.arm_needs_double)
         self.full = deal is not None
         self.lead_rule = lead_rule
         self.leader = leader if leader is not None else lead_rule.seat
         self.turn: int | None = self.leader
         n = rules.players
         size = rules.hand_size
-        self.counts = [size if s in self.active else 0 for s in range(n)]
-        if rules.variant.leftovers == "boneyard":
-            self.boneyard = len(FULL_SET) - size * n
-        else:
-            self.boneyard = 0
+        everyone = len(active) == n  # nobody eliminated: the usual case, set up without asking each seat
+        self.counts = [size] * n if everyone else [size if s in active else 0 for s in range(n)]
+        boneyard = variant.leftovers == "boneyard"
+        self.boneyard = len(FULL_SET) - size * n if boneyard else 0
         # Full information: every hand and the boneyard. Observed: tiles known to be held
         # (drawn in sight), so that a tile is never in two places. Eliminated players (`cross`)
         # hold nothing: their share of the set is put aside.
-        self.held: list[set[Tile]] = [
-            set(deal[s]) if deal is not None and s in self.active else set() for s in range(n)
-        ]
+        if deal is None:
+            self.held: list[set[Tile]] = [set() for _ in range(n)]
+        else:
+            self.held = [set(deal[s]) if everyone or s in active else set() for s in range(n)]
         #: who holds each known tile (the inverse of `held`), so a tile is found in one look.
-        self.owner: dict[Tile, int] = {t: s for s, tiles in enumerate(self.held) for t in tiles}
+        self.owner: dict[Tile, int] = {}
+        for seat, tiles in enumerate(self.held):
+            self.owner.update(dict.fromkeys(tiles, seat))
         self.boneyard_tiles: set[Tile] | None = None
-        if deal is not None and rules.variant.leftovers == "boneyard":
+        if deal is not None and boneyard:
             # An eliminated seat's list in the deal holds the tiles set aside in its place:
             # they are out of this hand, not in the boneyard.
             dealt = {tile for tiles in deal for tile in tiles}
             self.boneyard_tiles = {t for t in FULL_SET if t not in dealt}
         #: the tiles set aside in place of eliminated players (`cross`, full information).
-        self.aside: set[Tile] = {t for s in range(n) if s not in self.active for t in (deal[s] if deal else ())}
+        self.aside: set[Tile] = set()
+        if deal is not None and not everyone:
+            self.aside.update(t for s in range(n) if s not in active for t in deal[s])
         self.on_table: dict[Tile, int] = {}  # tile -> event that played it
         self.passes_in_row = 0
         self.passes: list[list[_Pass]] = [[] for _ in range(n)]
         self.must_play: tuple[int, Tile] | None = None
-        self.end: str | None = None  # "out", "blocked" or "target"
+        self.end: str | None = None  # "out", "blocked" or "target"; a new hand has not ended
         self.out_seat: int | None = None
         self.out_with_double = False
         self.revealed: list[int | None] = [None] * n  # event that revealed a seat's tiles or pips
@@ -139,8 +152,6 @@ class Hand:
         self.inferred_passes: list[dict[str, int]] = []
         self.adjustments: list[Adjustment] = []
         self.events = 0
-        if self.full:
-            self._fill_pips_if_over()
 
     # -- reading the state --------------------------------------------------------------------
 
@@ -163,8 +174,16 @@ class Hand:
     def can_play(self, seat: int) -> bool:
         """Whether a seat whose hand is known holds a tile that fits (cheap: most tiles show no open number)."""
         values = self.layout.open_ends().values()
+        held = self.held[seat]
+        if self._plain_ends:
+            # Without `cross`'s extra rules a tile fits exactly the open ends that show one of
+            # its numbers: a set question per open end, answered in C.
+            for value in values:
+                if not held.isdisjoint(SHOWING[value][value]):
+                    return True
+            return False
         fits = self.layout.fits
-        return any((t.low in values or t.high in values) and fits(t) for t in self.held[seat])
+        return any((t.low in values or t.high in values) and fits(t) for t in held)
 
     def outcome(self) -> HandOutcome | None:
         """How the hand ended, once it ended with a winner decided; None before that."""
@@ -186,7 +205,8 @@ class Hand:
             return self.rules.side_of(self.out_seat)
         if self.end != "blocked":
             return None
-        if any(self.pips[s] is None for s in self.active):
+        pips = self.pips
+        if None in [pips[s] for s in self.active]:  # (a list, not `any(...)`: no generator to run)
             return None
         rules = self.rules
         totals: dict[int, int] = {}
@@ -305,7 +325,7 @@ class Hand:
 
     def _lead_allowed(self, tile: Tile) -> bool:
         rule = self.lead_rule
-        if rule.tile is not None and tile != rule.tile:
+        if rule.tile is not None and tile is not rule.tile:  # tiles are interned: identity is equality
             return False
         return not (rule.doubles_only and not tile.is_double)
 
@@ -314,7 +334,7 @@ class Hand:
         if self.leader is not None and seat != self.leader:
             why = f" ({rule.why})" if rule.seat is not None and rule.why else ""
             raise RecordError(f"seat {seat} led, but seat {self.leader} leads this hand{why}")
-        if rule.tile is not None and tile != rule.tile:
+        if rule.tile is not None and tile is not rule.tile:  # tiles are interned: identity is equality
             raise RecordError(f"the lead must be {rule.tile} ({rule.why}), not {tile}")
         if rule.doubles_only and not tile.is_double:
             raise RecordError(f"the lead must be a double ({rule.why}), not {tile}")
@@ -355,7 +375,8 @@ class Hand:
                     self.inferred_passes.append({"event": index, "seat": passer})
                 layout.place(tile, end)
             else:
-                value = layout.open_ends().get(end) if self._plain_ends else None  # type: ignore[call-overload]
+                # (`type(end) is str`: an end written as a list is not hashable; `_resolve_end` refuses it.)
+                value = layout.open_ends().get(end) if self._plain_ends and type(end) is str else None  # type: ignore[call-overload]
                 if value is not None and (value == tile.low or value == tile.high):
                     layout._place_at(tile, end, value)  # the usual case: the named end fits
                 else:
@@ -392,59 +413,112 @@ class Hand:
         self.plays.append(row)
         return row
 
-    def replay_plain_plays(self, events: list[Any], start: int) -> int:
-        """Apply the run of ordinary plays from `events[start]`; return where the run stopped.
+    def replay_plain_events(self, events: list[Any], start: int) -> int:
+        """Apply the run of ordinary events from `events[start]`; return where the run stopped.
 
-        An ordinary play is `_play`'s everyday case, checked the same way but in one tight loop
-        with the hand's state in local variables (a replay is mostly these): by the seat whose
-        turn it is, of a tile written as usual that the seat may hold, on a named end that fits,
-        in a game without fives scoring, leaving the player at least one tile. The first event that
-        is anything else stops the run; `apply` takes it (and says what is wrong, if anything is).
+        A replay is mostly these, so they are checked and applied here in one tight loop, with
+        the hand's and the line's state in local variables, exactly as `_play` and `_pass` would:
+
+        - a play by the seat whose turn it is, of a tile written as usual that the seat may hold,
+          on a named end that fits, leaving the player at least one tile;
+        - in a full-information hand with no boneyard left, a pass by the seat whose turn it is,
+          holding no tile that fits, that does not block the hand.
+
+        Only line games take this path (no spinner, no fives count: block, draw, partners-block),
+        and only once the lead is down. The first event that is anything else stops the run;
+        `apply` takes it (and says what is wrong, if anything is). Nothing is changed for an
+        event until all of its checks have passed, so a stop leaves the hand consistent.
         """
-        if self.end is not None or self.must_play is not None or self._fives or not self._plain_ends:
-            return start
         layout = self.layout
-        if not layout.placements:
+        if (
+            self.end is not None
+            or self.must_play is not None
+            or self._fives
+            or not self._plain_ends
+            or layout.rules.spinner
+            or not layout.placements
+        ):
             return start
-        owner, on_table, counts, held = self.owner, self.on_table, self.counts, self.held
-        following, plays, full, open_ends, place = self._next, self.plays, self.full, layout.open_ends, layout._place_at
-        turn = self.turn
+        owner, on_table, counts, held, passes = self.owner, self.on_table, self.counts, self.held, self.passes
+        following, plays, full = self._next, self.plays, self.full
+        placements, arms, doubles = layout.placements, layout.arms, layout._doubles
+        # A line's open ends are west and east, for good: this copy follows each tile placed,
+        # and becomes the layout's own at the end (the dict `open_ends` handed out is never changed).
+        ends = dict(layout.open_ends())
+        passes_may_run = full and self.boneyard == 0  # a draw (the only way the boneyard changes) ends the run
+        blocking = len(self.active) - 1  # the pass that makes this many in a row blocks: `_pass` ends the hand
+        turn, in_row = self.turn, self.passes_in_row
         index = start
+        # Plain subscripts in `try` rather than `.get` calls: in Python 3.11 a `try` costs
+        # nothing until it catches, and `d[k]` is cheaper than a method call. Only the reading of
+        # the event is inside it; a missing field (KeyError) or an unhashable one (TypeError)
+        # just stops the run.
         for event in events[start:]:
-            if type(event) is not dict or event.get("type") != "play":
+            if type(event) is not dict:
                 break
-            seat, text, end = event.get("seat"), event.get("tile"), event.get("end")
-            if type(seat) is not int or seat != turn or type(text) is not str or type(end) is not str:
+            try:
+                kind, seat = event["type"], event["seat"]
+            except KeyError:
                 break
-            written = TILE_NAMES.get(text)
-            if written is None:
+            if type(seat) is not int or seat != turn:  # `type`: True == 1, but True is no seat
                 break
-            tile = written[0]
-            holder = owner.get(tile)
-            if (holder != seat and (holder is not None or full or tile in on_table)) or counts[seat] <= 1:
+            if kind == "play":
+                try:
+                    tile, low, high, text = TILE_PARTS[event["tile"]]
+                    end = event["end"]
+                    value = ends[end]  # only "west" and "east" are there
+                except (KeyError, TypeError):
+                    break
+                if value == low:
+                    outer = high
+                elif value == high:
+                    outer = low
+                else:
+                    break  # it does not fit the end named
+                # Whose tile is it? `owner` is the inverse of `held`, so "the seat holds it" is
+                # one set look-up; `owner` is asked only for a tile the seat is not known to hold.
+                hand = held[seat]
+                known = tile in hand
+                if not known and (full or tile in owner or tile in on_table):
+                    break  # not this seat's tile: `_play` says where it is
+                if counts[seat] <= 1:
+                    break  # its last tile: `_play` ends the hand
+                # Everything is checked: change the hand, as `_play` and `Layout._place_at` do.
+                arm = arms[end]
+                placements.append(_new_tuple(Placement, (tile, end, arm[-1] if arm else 0, value, outer)))
+                arm.append(len(placements) - 1)
+                if value == outer:
+                    doubles.add(value)
+                ends[end] = outer
+                on_table[tile] = index
+                if known:
+                    hand.discard(tile)
+                    del owner[tile]
+                counts[seat] -= 1
+                plays.append({"event": index, "seat": seat, "tile": text, "end": end, "count": None, "points": 0})
+                in_row = 0
+            elif kind == "pass":
+                if not passes_may_run or in_row >= blocking:
+                    break
+                if not held[seat].isdisjoint(SHOWING[ends["west"]][ends["east"]]):
+                    break  # it holds a tile that fits: `_pass` says which
+                passes[seat].append(_new_tuple(_Pass, (index, None)))  # full information: no snapshot
+                in_row += 1
+            else:
                 break
-            value = open_ends().get(end)  # type: ignore[call-overload]
-            if value is None or (value != tile.low and value != tile.high):
-                break
-            # Everything is checked: change the hand, as `_play` does.
-            place(tile, end, value)  # type: ignore[arg-type]
-            on_table[tile] = index
-            if holder is not None:
-                held[seat].discard(tile)
-                del owner[tile]
-            counts[seat] -= 1
-            plays.append({"event": index, "seat": seat, "tile": text, "end": end, "count": None, "points": 0})
             turn = following[seat]
             index += 1
         if index > start:
+            layout._ends = ends
             self.turn = turn
-            self.passes_in_row = 0
+            self.passes_in_row = in_row
             self.events = index
         return index
 
     def _resolve_end(self, tile: Tile, end: object) -> End:
         layout = self.layout
-        if end is not None and not layout.rules.sides_before_arms and not layout.rules.arm_needs_double:
+        plain = not layout.rules.sides_before_arms and not layout.rules.arm_needs_double
+        if type(end) is str and plain:
             value = layout.open_ends().get(end)  # type: ignore[call-overload]
             if value is not None and (value == tile.low or value == tile.high):
                 return end  # type: ignore[return-value]  # the usual case: the named end fits
@@ -691,7 +765,7 @@ class Hand:
     def _fill_pips_if_over(self) -> None:
         if self.full and self.end in ("out", "blocked"):
             for seat in self.active:
-                self.pips[seat] = sum(t.pips for t in self.held[seat])
+                self.pips[seat] = sum(map(TILE_PIPS.__getitem__, self.held[seat]))
 
     def finish_record(self) -> None:
         """The record says no more about this hand. A full-information hand nobody can move in is blocked."""
@@ -760,11 +834,16 @@ def lead_rule(
 
 def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...], when: str) -> LeadRule:
     if kind == "six_six":
-        six_six = Tile.of(6, 6)
-        seat = None
-        if deal is not None:
-            seat = next(s for s, hand in enumerate(deal) if six_six in hand)
-        return LeadRule(seat=seat, tile=six_six, why=f"the holder of 6-6 leads it {when}")
+        if deal is None:
+            return _six_six_lead(None, when)
+        # Searched by identity (tiles are interned): `in` on a list of tiles compares through
+        # the Python-level rich comparison that `order=True` gives Tile, some 0.3 µs a tile
+        # (bench/README.md).
+        for seat, hand in enumerate(deal):
+            for tile in hand:
+                if tile is _SIX_SIX:
+                    return _six_six_lead(seat, when)
+        raise AssertionError("6-6 was not dealt")  # every six_six variant deals all 28 tiles
     if kind == "highest_double":
         why = f"the holder of the highest double leads it {when}"
         if deal is None:
@@ -775,6 +854,21 @@ def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...
                     return LeadRule(seat=seat, tile=double, why=why)
         raise RecordError("nobody was dealt a double, so nobody can lead: the tiles must be reshuffled (RULES.md, cross)")
     return LeadRule(why=f"the leader is chosen at random {when}")
+
+
+_SIX_SIX = Tile.of(6, 6)
+
+
+@lru_cache(maxsize=None)
+def _six_six_lead(seat: int | None, when: str) -> LeadRule:
+    """The holder of 6-6 leads it: a handful of rules (a seat, an occasion), made once each; immutable."""
+    return LeadRule(seat=seat, tile=_SIX_SIX, why=f"the holder of 6-6 leads it {when}")
+
+
+@lru_cache(maxsize=None)
+def _following(active: tuple[int, ...]) -> dict[int, int]:
+    """Each seat in play and the seat in play after it (a handful of seatings, made once each; read only)."""
+    return {s: active[(i + 1) % len(active)] for i, s in enumerate(active)}
 
 
 def _next_active(seat: int, active: tuple[int, ...]) -> int:

@@ -54,6 +54,11 @@ class Placement(NamedTuple):
         return self.inner == self.outer
 
 
+#: `Placement(...)` as `_new_tuple(Placement, (fields...))`: a named tuple made without the
+#: Python-level `__new__` that handles keywords (a placement is made for every tile played).
+_new_tuple = tuple.__new__
+
+
 class Layout:
     """The layout of one hand. Mutable (a hand adds tiles to it); `copy()` makes a snapshot."""
 
@@ -62,7 +67,7 @@ class Layout:
     def __init__(self, rules: LayoutRules = LayoutRules()) -> None:
         self.rules = rules
         self.placements: list[Placement] = []
-        self.arms: dict[End, list[int]] = {e: [] for e in ENDS}
+        self.arms: dict[End, list[int]] = {"west": [], "east": [], "north": [], "south": []}  # ENDS, as a literal: cheaper
         #: index of the spinner in `placements`, once a double has become it.
         self.spinner: int | None = None
         self._doubles: set[int] = set()  # values n whose n-n lies in the layout
@@ -234,7 +239,7 @@ class Layout:
     def place_lead(self, west: int, east: int) -> Placement:
         if self.placements:
             raise ValueError("the layout already has its lead")
-        placement = Placement(Tile.of(west, east), None, None, west, east)
+        placement = _new_tuple(Placement, (Tile.of(west, east), None, None, west, east))
         self._add(placement, None)
         return placement
 
@@ -250,7 +255,7 @@ class Layout:
         low, high = tile.low, tile.high
         arm = self.arms[end]
         parent = arm[-1] if arm else (0 if end == "west" or end == "east" else self.spinner)
-        placement = Placement(tile, end, parent, value, high if value == low else low)
+        placement = _new_tuple(Placement, (tile, end, parent, value, high if value == low else low))
         self._add(placement, end)
         return placement
 

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from .errors import RecordError
 from .hand import EVENT_HANDLERS, Adjustment, Hand, lead_rule
-from .tiles import TILE_NAMES, Tile, read_tile
+from .tiles import TILE_BY_NAME, Tile, read_tile
 from .variants import OptionError, PipsMissing, Rules, make_rules
 
 RECORD_FORMAT = "domino-record/1"
@@ -35,13 +35,14 @@ class Match:
 
     @classmethod
     def new(cls, variant: str, players: list[str], options: Mapping[str, Any] | None = None) -> Match:
-        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        names = [p.strip() if isinstance(p, str) else "" for p in players] if isinstance(players, list) else [""]
+        if "" in names:  # (one list, no generator: this runs once per record)
             raise RecordError("players must be a list of names, one per seat in play order")
         try:
             rules = make_rules(variant, len(players), options)
         except OptionError as error:
             raise RecordError(str(error)) from None
-        return cls(rules, [p.strip() for p in players])
+        return cls(rules, names)
 
     @classmethod
     def from_record(cls, record: object) -> Match:
@@ -136,7 +137,7 @@ class Match:
         e = 0
         while e < len(events):
             if self.winner is None:
-                e = hand.replay_plain_plays(events, e)  # the bulk of a replay, in one loop
+                e = hand.replay_plain_events(events, e)  # the bulk of a replay, in one loop
                 if e == len(events):
                     break
             event = events[e]
@@ -188,10 +189,10 @@ class Match:
                 self.won_at = (hand, event)
 
     def _try_bonus(self, h: int, hand: Hand) -> None:
+        if hand.end == "blocked" and hand.missing_pips():
+            return  # the winner of a blocked hand needs everybody's pips
         outcome = hand.outcome()
         assert outcome is not None
-        if hand.end == "blocked" and any(outcome.pips[s] is None for s in outcome.active):
-            return  # the winner of a blocked hand needs everybody's pips
         try:
             bonus = self.rules.variant.bonus(outcome, self.rules)
         except PipsMissing:
@@ -252,20 +253,24 @@ class Match:
         rules = self.rules
         if not isinstance(deal, list) or len(deal) != rules.players:
             raise RecordError(f"deal must list the tiles of each of the {rules.players} seats")
+        active, size = self.active, rules.hand_size
+        everyone = len(active) == rules.players
+        tile_named = TILE_BY_NAME.__getitem__
         hands: list[list[Tile]] = []
+        count = 0
         for seat, tiles in enumerate(deal):
             if not isinstance(tiles, list):
                 raise RecordError(f"deal: seat {seat}'s tiles must be a list")
-            want = rules.hand_size if seat in self.active else 0
-            if len(tiles) != want and not (seat not in self.active and len(tiles) == rules.hand_size):
+            if len(tiles) != size and (everyone or seat in active or len(tiles) != 0):
+                want = size if everyone or seat in active else 0
                 raise RecordError(f"deal: seat {seat} must be dealt {want} tiles in {rules.name}, not {len(tiles)}")
             try:
-                hand = [TILE_NAMES[text][0] for text in tiles]
+                hand = list(map(tile_named, tiles))
             except (KeyError, TypeError):  # a tile written unusually, or not a tile: the long way
                 hand = [_read_dealt(text)[0] for text in tiles]
             hands.append(hand)
-        dealt = [tile for hand in hands for tile in hand]
-        if len(set(dealt)) != len(dealt):
+            count += len(hand)
+        if len(set().union(*hands)) != count:  # a tile dealt twice: find it, the long way
             seen: dict[Tile, int] = {}
             for seat, hand in enumerate(hands):
                 for tile in hand:
@@ -285,8 +290,8 @@ class Match:
     # -- the answer -----------------------------------------------------------------------------
 
     def side_names(self) -> list[str]:
-        if self.rules.variant.teams:
-            return [" & ".join(self.players[s] for s in self.rules.seats_of(side)) for side in range(2)]
+        if self.rules.variant.teams:  # partners: seats 0 and 2 against seats 1 and 3 (`Rules.seats_of`)
+            return [" & ".join(self.players[side::2]) for side in range(2)]
         return list(self.players)
 
     def answer(self) -> dict[str, Any]:

@@ -20,10 +20,11 @@ class Tile:
     low: int
     high: int
 
+    # Identity, in C: a Python-level `__eq__` would run for every other tile that a list
+    # search (`tile in hand`) or a comparison meets. `object.__eq__` answers NotImplemented for
+    # another object, so `==` falls back to `is`, as wanted.
     __hash__ = object.__hash__
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
+    __eq__ = object.__eq__
 
     def __reduce__(self) -> tuple[object, tuple[int, int]]:
         return (Tile.of, (self.low, self.high))  # copies and pickles stay the interned tile
@@ -108,6 +109,17 @@ TILE_NAMES: dict[str, tuple[Tile, tuple[int, int]]] = {
 }
 
 
+#: Just the tile of each usual name (a deal is read with it).
+TILE_BY_NAME: dict[str, Tile] = {name: tile for name, (tile, _) in TILE_NAMES.items()}
+
+#: Each usual name with its tile, the tile's low and high numbers and the name itself (a plain
+#: `str`, whatever `str` subclass was looked up): the replay's inner loop takes all four in one
+#: look-up and one unpacking, instead of an index and two attribute reads per play.
+TILE_PARTS: dict[str, tuple[Tile, int, int, str]] = {
+    name: (tile, tile.low, tile.high, name) for name, (tile, _) in TILE_NAMES.items()
+}
+
+
 def read_tile(text: object) -> tuple[Tile, tuple[int, int]]:
     """A tile and its halves in the order written; ValueError naming the problem otherwise."""
     written = TILE_NAMES.get(text) if type(text) is str else None  # type: ignore[arg-type]
@@ -122,6 +134,17 @@ FULL_SET: tuple[Tile, ...] = tuple(_TILES[a][b] for a in range(MAX_PIP + 1) for 
 #: Pips in a whole set (168 for double-six).
 SET_PIPS = sum(t.pips for t in FULL_SET)
 DOUBLES: tuple[Tile, ...] = tuple(t for t in FULL_SET if t.is_double)
+#: SHOWING[a][b]: the tiles with an a or a b on them, so the tiles that fit a line whose ends
+#: show a and b. `hand.isdisjoint(SHOWING[a][b])` asks "can this hand play?" in C.
+SHOWING: tuple[tuple[frozenset[Tile], ...], ...] = tuple(
+    tuple(frozenset(t for t in FULL_SET if a in (t.low, t.high) or b in (t.low, t.high)) for b in range(MAX_PIP + 1))
+    for a in range(MAX_PIP + 1)
+)
+
+
+#: Each tile's pips: `sum(map(TILE_PIPS.__getitem__, tiles))` adds a hand up in C, where
+#: `sum(t.pips for t in tiles)` calls a property per tile (the end of every hand does this).
+TILE_PIPS: dict[Tile, int] = {t: t.pips for t in FULL_SET}
 
 
 def pips(tiles: Iterable[Tile]) -> int:

@@ -87,13 +87,7 @@ class Rules:
 
     def layout_rules(self) -> LayoutRules:
         cross = self.variant.cross_rules
-        return _layout_rules(
-            spinner=self.variant.spinner,
-            spinner_order="any" if cross else self.spinner_order,
-            sides_before_arms=cross,
-            arm_needs_double=cross,
-            sniff=self.sniff,
-        )
+        return _layout_rules(self.variant.spinner, "any" if cross else self.spinner_order, cross, self.sniff)
 
     def rounded(self, pip_totals: list[int]) -> int:
         """round5 of a pip total, or of each player's pips first with `round_each_hand`."""
@@ -115,8 +109,15 @@ class Rules:
 
 
 @lru_cache(maxsize=None)
-def _layout_rules(**shape: Any) -> LayoutRules:
-    return LayoutRules(**shape)  # a handful of shapes, made once each
+def _layout_rules(spinner: bool, spinner_order: Any, cross: bool, sniff: bool) -> LayoutRules:
+    # A handful of shapes, made once each (positional arguments: the cache's key is cheaper).
+    return LayoutRules(
+        spinner=spinner,
+        spinner_order=spinner_order,
+        sides_before_arms=cross,
+        arm_needs_double=cross,
+        sniff=sniff,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,9 +294,11 @@ def make_rules(variant_name: object, players: int, options: Mapping[str, Any] | 
     Rules are immutable, and a replay resolves the same few again and again: keep them.
     """
     try:
-        # The value's type is part of the key: 0 == False, but only False is a valid `sniff`.
-        items = tuple(sorted((k, type(v).__name__, v) for k, v in options.items())) if isinstance(options, dict) else options
-        key = (variant_name, type(players).__name__, players, items)
+        # The values' types are part of the key: 0 == False, but only False is a valid `sniff`.
+        # The items are kept in the order given (no sorting: this runs once per record); the
+        # same options in another order are just another key for the same rules.
+        items = (tuple(options.items()), tuple(map(type, options.values()))) if isinstance(options, dict) else options
+        key = (variant_name, type(players), players, items)
         cached = _RULES_CACHE.get(key)
     except TypeError:  # an unhashable value in the options: resolve it (and say what is wrong)
         return _make_rules(variant_name, players, options)

@@ -48,3 +48,21 @@ def test_the_new_tile_is_the_one_with_nothing_near_it_before():
     before = Reading("a", 800, 200, (read_tile("3-5", (100, 100), (3, 5)),))
     after = Reading("b", 800, 200, (read_tile("3-5", (101, 100), (3, 5)), read_tile("5-6", (140, 100), (5, 6))))
     assert [str(t.tile) for t in new_tiles(before, after)] == ["5-6"]
+
+
+def test_true_boxes_stand_in_for_the_detector_with_every_labelled_tile():
+    import numpy as np
+
+    from vision.evaluate import TrueBoxes
+
+    slanted = true_tile("2-6", (400, 300))
+    slanted["corners"] = [[380, 270], [420, 300], [408, 316], [368, 286]]  # turned, as a camera sees it
+    truth = {"tiles": [true_tile("3-5", (100, 100)), slanted, true_tile("0-4", (700, 100), labelled=False)]}
+    boxes = TrueBoxes(truth).predict(np.zeros((400, 800, 3), np.uint8))
+    assert len(boxes) == 2  # the unlabelled (too hidden) tile is not boxed
+    for box, tile in zip(boxes, truth["tiles"]):
+        want = np.asarray(tile["corners"], dtype=np.float32)
+        got = box.corners()
+        # the same four corners, in whatever order the box lists them
+        assert max(np.linalg.norm(got - corner, axis=1).min() for corner in want) < 1.0
+        assert box.confidence == 1.0

@@ -146,8 +146,10 @@ def export(weights: str, out: str, imgsz: int) -> None:
               help="With --layout: shake each corner by this much (in half-sides).")
 @click.option("--misread", type=click.FloatRange(0, 1), default=0.0, show_default=True,
               help="With --layout: misread this share of halves (the true value second best).")
+@click.option("--true-boxes", is_flag=True,
+              help="Synthetic set only: the truth's boxes stand in for the detector, to measure the halves and the settling alone.")
 def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str,
-             layout_only: bool, jitter: float, misread: float) -> None:
+             layout_only: bool, jitter: float, misread: float, true_boxes: bool) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     from .evaluate import evaluate as run
     from .reader import Reader
@@ -171,5 +173,9 @@ def evaluate(synthetic: str | None, real: str | None, limit: int | None, detecto
         reader = Reader(detector, halves)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first") from None
-    report = run(reader, Path(synthetic) if synthetic else None, real_path, limit)
+    if true_boxes:
+        if synthetic is None:
+            raise click.UsageError("--true-boxes needs the synthetic truth: give --synthetic DIR")
+        real_path = None  # type: ignore[assignment]  # the real photos have no true boxes
+    report = run(reader, Path(synthetic) if synthetic else None, real_path, limit, true_boxes=true_boxes)
     click.echo(json.dumps(report, indent=2))

@@ -37,7 +37,9 @@ def offline(config_dir: Path = CONFIG_DIR) -> None:
 
     settings.update({"sync": False})
     # ultralytics uses one CPU thread unless told; two are 1.6x faster on this 2-core machine.
-    torch_utils.NUM_THREADS = max(1, os.cpu_count() or 1)
+    # The cores this process may run on, not all the machine's: `taskset -c 0 spinner train ...`
+    # gives training one core of its own, which beats two threads fighting other work for both.
+    torch_utils.NUM_THREADS = max(1, len(os.sched_getaffinity(0)))
 
 
 def prepare(synth: Path, out: Path) -> Path:
@@ -111,6 +113,7 @@ def train(
         YOLO(str(last)).train(resume=True, device=device, workers=workers)
     else:
         model = YOLO(model_cfg)
+        going_on = model_cfg.endswith(".pt")
         model.train(
             data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=workers,
             project=str(project), name=name, exist_ok=True, pretrained=False, amp=device != "cpu",
@@ -121,6 +124,10 @@ def train(
             cache="ram",
             # The renders already vary light, angle and scale; keep the flips and mosaic.
             degrees=180.0, fliplr=0.5, flipud=0.5, mosaic=1.0, close_mosaic=5,
+            # Warm-up steadies a network's first steps from random weights; weights that have
+            # already trained need little (ultralytics keeps at least 100 steps). On a CPU session
+            # of a few epochs the default three epochs of warm-up would be most of the run.
+            warmup_epochs=0.5 if going_on else 3.0,
         )
     best = project / name / "weights" / "best.pt"
     return best if best.exists() else last
