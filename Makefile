@@ -20,7 +20,7 @@ $(DEV): $(CORE)
 	touch $(DEV)
 
 run: $(CORE)
-	$(BIN)/spinner demo
+	$(BIN)/spinner serve
 
 test: $(DEV)
 	$(BIN)/python -m pytest -q
