@@ -273,7 +273,8 @@ def board_json(game_id: str):  # type: ignore[no-untyped-def]
     etag = f'"{found.version}"'
     if request.headers.get("If-None-Match") == etag:
         return Response(status=304, headers={"ETag": etag})
-    response = jsonify(board.build(found, store.snapshot(found)))
+    _, text = board.live(found, store.snapshot(found))
+    response = Response(text, mimetype="application/json")
     response.headers["ETag"] = etag
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -303,7 +304,7 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
                     if current is None:
                         return
                     if current.version > seen:
-                        data = json.dumps(board.build(current, store.snapshot(current)), separators=(",", ":"))
+                        _, data = board.live(current, store.snapshot(current))
                         seen = current.version
                         db.session.remove()
                         yield f"id: {seen}\nevent: board\ndata: {data}\n\n"

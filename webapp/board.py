@@ -6,6 +6,7 @@ cost one build per change.
 """
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 
@@ -28,7 +29,7 @@ def _events(record_hand: dict[str, Any], answer_hand: dict[str, Any], players: l
         for seat in inferred.get(index, []):
             rows.append({"event": None, "type": "pass", "seat": seat, "inferred": True,
                          "who": _name(players, seat), "words": "passed (seen from the next play)"})
-        row: dict[str, Any] = {"event": index, "type": event.get("type"), "seat": event.get("seat"),
+        row: dict[str, Any] = {"event": index, "raw": event, "type": event.get("type"), "seat": event.get("seat"),
                                "who": _name(players, event.get("seat")), "words": words(event)}
         play = plays.get(index)
         if play is not None:
@@ -118,3 +119,17 @@ def build(game: Game, snap: Snapshot) -> dict[str, Any]:
     with _lock:
         snap.views.setdefault("board", board)
     return snap.views["board"]
+
+
+def live(game: Game, snap: Snapshot) -> tuple[dict[str, Any], str]:
+    """The board with its HTML (what the live page swaps in), and the same as JSON text, made once."""
+    from flask import render_template
+
+    cached = snap.views.get("live")
+    if cached is None:
+        built = build(game, snap)
+        payload = {**built, "html": render_template("_board.html", b=built)}
+        text = json.dumps(payload, separators=(",", ":"))
+        with _lock:
+            cached = snap.views.setdefault("live", (payload, text))
+    return cached
