@@ -55,7 +55,7 @@ def test_the_page_scores_with_its_session_and_csrf_header(client):
     response = client.post(url, json=play(0, "6-6"), headers={"X-CSRF-Token": csrf_of(page)})
     assert response.status_code == 201
     board = client.get(f"/api/games/{game_id}/board").get_json()
-    assert board["current"]["events"][0]["count"] == 12 and "<section" in board["html"]
+    assert board["current"]["events"][0]["count"] == 12 and "<section" in board["html"]["bottom"]
 
 
 def test_the_viewer_link_only_reads(app, client, table):

@@ -128,7 +128,8 @@ def live(game: Game, snap: Snapshot) -> tuple[dict[str, Any], str]:
     cached = snap.views.get("live")
     if cached is None:
         built = build(game, snap)
-        payload = {**built, "html": render_template("_board.html", b=built)}
+        payload = {**built, "html": {"top": render_template("_board_top.html", b=built),
+                                     "bottom": render_template("_board_bottom.html", b=built)}}
         text = json.dumps(payload, separators=(",", ":"))
         with _lock:
             cached = snap.views.setdefault("live", (payload, text))

@@ -176,3 +176,8 @@ def history(game_id: str):  # type: ignore[no-untyped-def]
     game = store.get_game(game_id)
     auth.require_reader(game)
     return render_template("history.html", game=game, changes=store.history(game.id))
+
+
+@bp.get("/favicon.ico")
+def favicon():  # type: ignore[no-untyped-def]
+    return redirect(url_for("static", filename="favicon.svg"), code=301)

@@ -4,6 +4,7 @@
   "use strict";
   const root = document.getElementById("board");
   if (!root) return;
+  const bottom = document.getElementById("board-bottom");
   const status = document.getElementById("live");
   let board = JSON.parse(document.getElementById("board-data").textContent);
   let version = board.version;
@@ -22,7 +23,10 @@
     shown = data.version;
     board = data;
     version = data.version;
-    if (data.html !== undefined) root.innerHTML = data.html;
+    if (data.html) {
+      root.innerHTML = data.html.top;
+      if (bottom) bottom.innerHTML = data.html.bottom;
+    }
     root.dataset.version = String(version);
     listeners.forEach((f) => f(board));
   }

@@ -159,7 +159,7 @@
   // Correcting an event: the ✎ on a line of the hand (the board is re-rendered, so delegate).
   const dialog = document.getElementById("fix-dialog");
   let fixing = null;
-  root.addEventListener("click", (event) => {
+  document.getElementById("board-bottom").addEventListener("click", (event) => {
     const button = event.target.closest(".fix");
     if (!button || !dialog) return;
     const hand = Number(button.dataset.hand);
