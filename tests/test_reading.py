@@ -109,3 +109,11 @@ def test_a_huge_photo_is_refused_before_it_is_decoded(tmp_path, monkeypatch):
         load_photo(path)
     monkeypatch.setattr(reader, "MAX_PIXELS", 100_000_000)
     assert load_photo(path).shape == (2000, 3000, 3)
+
+
+def test_with_two_sets_a_tile_may_be_read_twice_but_not_three_times():
+    sure = [candidate({3: 0.95}, {5: 0.95}), candidate({3: 0.95}, {5: 0.95})]
+    unsure = candidate({3: 0.55, 4: 0.4}, {5: 0.95})
+    readings = settle([*sure, unsure], sets=2)
+    assert [str(r.tile) for r in readings] == ["3-5", "3-5", "4-5"]
+    assert [r.corrected for r in readings] == [False, False, True]

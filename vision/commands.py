@@ -7,7 +7,12 @@ from pathlib import Path
 
 import click
 
+from scorer.variants import VARIANTS
+
 from .reader import DEFAULT_DETECTOR, DEFAULT_HALVES
+
+#: every variant with a layout (the memory game `twelve` has none)
+LAYOUT_VARIANTS = tuple(VARIANTS)
 
 
 @click.command()
@@ -17,8 +22,12 @@ from .reader import DEFAULT_DETECTOR, DEFAULT_HALVES
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
 @click.option("--confidence", type=click.FloatRange(0, 1), default=0.4, show_default=True, help="Least box confidence kept.")
-def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector: str, halves: str, confidence: float) -> None:
-    """Read every tile in each photo: which tile, where, and how it is turned.
+@click.option("--sets", type=click.IntRange(min=1), default=1, show_default=True, help="Double-six sets on the table: each tile is read at most this many times.")
+@click.option("--variant", type=click.Choice(LAYOUT_VARIANTS), default="partners", show_default=True,
+              help="Whose layout rules rebuild the layout (block and draw have no spinner).")
+def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector: str, halves: str, confidence: float,
+         sets: int, variant: str) -> None:
+    """Read every tile in each photo: which tile, where, and how it is turned, and the layout.
 
     A photo that cannot be read is reported (on standard error, and with --json as an object
     with an "error") and the others are still read; the exit status is 1 if any failed.
@@ -28,7 +37,7 @@ def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector:
     from .reader import Reader, ReadError, annotate as draw, load_photo
 
     try:
-        reader = Reader(detector, halves, confidence=confidence)
+        reader = Reader(detector, halves, confidence=confidence, sets=sets, variant=variant)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     folder = Path(annotate) if annotate else None
@@ -50,10 +59,28 @@ def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector:
         else:
             tiles = ", ".join(str(t.tile) + ("*" if t.corrected else "") for t in reading.tiles) or "none"
             click.echo(f"{photo}: {len(reading.tiles)} tiles: {tiles}")
+            click.echo(f"  layout: {describe_layout(reading.layout)}")
         if folder:
             cv2.imwrite(str(folder / (Path(photo).stem + ".jpg")), draw(image, reading))
     if failed:
         sys.exit(1)
+
+
+def describe_layout(layout: dict | None) -> str:  # type: ignore[type-arg]
+    """One line for a person: the open ends, the count, and any doubt."""
+    if layout is None:
+        return "none found"
+    ends = ", ".join(f"{e['end']} {e['value']}" for e in layout["open_ends"])
+    text = f"{len(layout['tiles'])} tiles, open ends {ends}"
+    if layout["count"] is not None:
+        text += f", count {layout['count']}"
+    if layout["spinner"]:
+        text += f", spinner {layout['spinner']}"
+    if layout["corrections"]:
+        text += ", corrected " + ", ".join(f"{c['read']}->{c['now']}" for c in layout["corrections"])
+    if layout["unsure"]:
+        text += " (unsure)"
+    return text
 
 
 @click.group()
@@ -113,10 +140,25 @@ def export(weights: str, out: str, imgsz: int) -> None:
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Read at most N photos of each set.")
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
-def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str) -> None:
+@click.option("--layout", "layout_only", is_flag=True,
+              help="Measure only the layout reconstruction, on the synthetic truth's own tiles (no models).")
+@click.option("--jitter", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="With --layout: shake each corner by this much (in half-sides).")
+@click.option("--misread", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="With --layout: misread this share of halves (the true value second best).")
+def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str,
+             layout_only: bool, jitter: float, misread: float) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     from .evaluate import evaluate as run
     from .reader import Reader
+
+    if layout_only:
+        from .layout_eval import evaluate_layouts
+
+        if synthetic is None:
+            raise click.UsageError("--layout measures on the synthetic truth: give --synthetic DIR")
+        click.echo(json.dumps(evaluate_layouts(Path(synthetic), limit=limit, jitter=jitter, misread=misread), indent=2))
+        return
 
     root = Path(__file__).resolve().parent.parent
     real_path = Path(real) if real else root.parent / "shared" / "real"

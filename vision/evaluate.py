@@ -18,6 +18,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .ddd_board import BoardNotFound, BoardTally, find_grid, score_board_photo
 from .reader import Reader, ReadError, load_photo
 from .reading import Reading, TileReading
 
@@ -134,15 +135,31 @@ def evaluate_domibot(reader: Reader, folder: Path, limit: int | None = None) -> 
 
 
 def evaluate_board(reader: Reader, folder: Path) -> dict[str, Any]:
-    """ddd-board: the new tile of each photo, found by comparing with the previous photo."""
+    """ddd-board: every tile on the board read (tiles, halves; the printed track must stay
+    unread), and the new tile of each photo, found by comparing with the previous photo."""
     truth = json.loads((folder / "truth.json").read_text())
     names = sorted(truth)
+    tally = BoardTally()
+    # Double Double Dominoes is played with two sets: a tile may lie on the board twice.
+    sets, reader.sets = reader.sets, 2
+    try:
+        return _board_figures(reader, folder, truth, names, tally)
+    finally:
+        reader.sets = sets
+
+
+def _board_figures(reader: Reader, folder: Path, truth: dict[str, Any], names: list[str], tally: BoardTally) -> dict[str, Any]:
     right = total = 0
     previous: dict[str, Reading] = {}
     mistakes: list[str] = []
     for name in names:
         game = name.split("_")[0]
-        reading = reader.read(load_photo(folder / name), name)
+        image = load_photo(folder / name)
+        reading = reader.read(image, name)
+        try:
+            score_board_photo(reading, find_grid(image), truth[name]["board"], tally)
+        except BoardNotFound as error:
+            mistakes.append(f"{name}: {error}")
         before = previous.get(game)
         previous[game] = reading
         if before is None:
@@ -154,8 +171,9 @@ def evaluate_board(reader: Reader, folder: Path) -> dict[str, Any]:
         got = str(new[0].tile) if new else None
         right += int(got == want)
         if got != want:
-            mistakes.append(f"{name}: {want} read as {got}")
-    return {"moves": total, "new_tile_right": round(right / total, 4) if total else None, "mistakes": mistakes[:10]}
+            mistakes.append(f"{name}: new tile {want} read as {got}")
+    return {"photos": len(names), **tally.figures(), "moves": total,
+            "new_tile_right": round(right / total, 4) if total else None, "mistakes": mistakes[:10]}
 
 
 def new_tiles(before: Reading, after: Reading) -> list[TileReading]:

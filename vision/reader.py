@@ -3,7 +3,7 @@
 Two models, both run with onnxruntime (no torch at run time): the detector puts an oriented box
 on every face-up tile; each box is cut into its two halves, each half rectified from the photo's
 own pixels and read by the half classifier; the set's uniqueness settles conflicts
-(`reading.settle`).
+(`reading.settle`); the layout is rebuilt from the tiles and checked by the rules (`layout`).
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import numpy as np
 
 from .crops import rectify
 from .halves import HalfClassifier
+from .layout import layout_rules, reconstruct
 from .obb import ObbModel
 from .reading import Reading, TileCandidate, settle, split_halves
 
@@ -62,10 +63,16 @@ class Reader:
         halves: str | Path = DEFAULT_HALVES,
         confidence: float = 0.4,
         threads: int | None = None,
+        sets: int = 1,
+        variant: str = "partners",
     ) -> None:
         self.detector = ObbModel(detector, threads)
         self.halves = HalfClassifier(halves, threads)
         self.confidence = confidence
+        #: double-six sets on the table: each tile is read at most this many times.
+        self.sets = sets
+        #: whose layout rules rebuild the layout (RULES.md: a spinner or not, what counts)
+        self.rules = layout_rules(variant)
 
     def read(self, image: np.ndarray, name: str = "") -> Reading:
         started = time.perf_counter()
@@ -92,17 +99,22 @@ class Reader:
                     half_probabilities=(probabilities[2 * i], probabilities[2 * i + 1]),
                 )
             )
-        tiles = settle(candidates)
+        tiles = tuple(sorted(settle(candidates, self.sets), key=lambda t: (t.center[1], t.center[0])))
+        settled = time.perf_counter()
+        height, width = int(image.shape[0]), int(image.shape[1])
+        layout = reconstruct(tiles, self.rules, frame=(width, height))
         done = time.perf_counter()
         return Reading(
             image=name,
-            width=int(image.shape[1]),
-            height=int(image.shape[0]),
-            tiles=tuple(sorted(tiles, key=lambda t: (t.center[1], t.center[0]))),
+            width=width,
+            height=height,
+            tiles=tiles,
+            layout=None if layout is None else layout.to_json(),
             timings_ms={
                 "detect": 1000 * (detected - started),
                 "halves": 1000 * (classified - detected),
-                "settle": 1000 * (done - classified),
+                "settle": 1000 * (settled - classified),
+                "layout": 1000 * (done - settled),
             },
         )
 

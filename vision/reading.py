@@ -93,23 +93,26 @@ def tile_likelihoods(candidate: TileCandidate) -> np.ndarray:
     return np.array([max(a[lo] * b[hi], a[hi] * b[lo]) for lo, hi in _PAIRS])
 
 
-def settle(candidates: Sequence[TileCandidate]) -> list[TileReading]:
+def settle(candidates: Sequence[TileCandidate], sets: int = 1) -> list[TileReading]:
     """Read every candidate as a distinct tile, choosing the most likely assignment overall.
 
-    Where more boxes than tiles in a set are seen (a second set, or a false box), the extra
-    boxes keep their own best reading: uniqueness is only asked of what one set can hold.
+    `sets` is how many double-six sets lie on the table (a game such as Double Double Dominoes
+    plays with two): each tile may then be read that many times. Where more boxes are seen than
+    the sets hold (a false box), the extra boxes keep their own best reading: uniqueness is only
+    asked of what the sets can hold.
     """
     if not candidates:
         return []
     likelihood = np.stack([tile_likelihoods(c) for c in candidates])
     own_best = likelihood.argmax(axis=1)
     choice = own_best.copy()
-    if len(candidates) <= len(_PAIRS) and len(set(own_best.tolist())) < len(candidates):
+    over_used = np.bincount(own_best, minlength=len(_PAIRS)).max() > sets
+    if len(candidates) <= sets * len(_PAIRS) and over_used:
         from scipy.optimize import linear_sum_assignment
 
-        cost = -np.log(likelihood + _EPS)
+        cost = np.tile(-np.log(likelihood + _EPS), (1, sets))
         rows, cols = linear_sum_assignment(cost)
-        choice[rows] = cols
+        choice[rows] = cols % len(_PAIRS)
     return [_reading(c, int(k), likelihood[i, k], bool(k != own_best[i])) for i, (c, k) in enumerate(zip(candidates, choice))]
 
 
