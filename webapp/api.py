@@ -15,7 +15,7 @@ from typing import Any, Iterator
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from sqlalchemy import select
 
-from . import auth, board, store
+from . import archive, auth, board, store
 from .db import db
 from .errors import ApiError
 from .live import hub
@@ -107,10 +107,17 @@ def change_json(change: Any) -> dict[str, Any]:
 
 # -- matches ----------------------------------------------------------------------------------
 
+ZIP_TYPES = ("application/zip", "application/x-zip-compressed")
+
+
 @bp.post("/games")
 def create_game():  # type: ignore[no-untyped-def]
-    data = body()
-    created = store.create(data, who=auth.who(data), source="import" if data.get("hands") else "api")
+    if request.mimetype in ZIP_TYPES:  # a match exported with its frames (GET /api/games/ID/export)
+        request.max_content_length = current_app.config["MAX_IMPORT_BYTES"]
+        created = archive.load(request.get_data(cache=False), who=auth.who())
+    else:
+        data = body()
+        created = store.create(data, who=auth.who(data), source="import" if data.get("hands") else "api")
     game = created.game
     response = jsonify({
         "id": game.id,
@@ -210,19 +217,8 @@ def settle(game_id: str, version: int):  # type: ignore[no-untyped-def]
     """Settle a dispute, with a correction of the disputed event when the table agreed on one."""
     data = body()
     scorer_game(game_id)
-    opened = next((c for c in store.history(game_id) if c.version == version and c.action == "dispute"), None)
-    if opened is None:
-        raise ApiError(404, f"no dispute was opened at version {version}")
-    expected = expected_version(data)
-    why = reason(data)
-    if "event" in data:
-        if opened.event is None:
-            raise ApiError(400, "this dispute is about a whole hand: correct one of its events instead")
-        done = store.correct_event(game_id, opened.hand, opened.event, data["event"], expected, who=auth.who(data),
-                                   why=why, source=source(data))
-        expected = done.version
-    done = store.note(game_id, "settle", opened.hand, opened.event, expected, who=auth.who(data), why=why,
-                      settles=version, source=source(data))
+    done = store.settle(game_id, version, data.get("event"), expected_version(data), who=auth.who(data),
+                        why=reason(data), source=source(data), correct="event" in data)
     return changed(done)
 
 
@@ -257,6 +253,15 @@ def record(game_id: str):  # type: ignore[no-untyped-def]
     if request.args.get("download"):
         response.headers["Content-Disposition"] = f'attachment; filename="spinner-{found.id}.json"'
     response.headers["ETag"] = f'"{version or found.version}"'
+    return response
+
+
+@bp.get("/games/<game_id>/export")
+def export(game_id: str):  # type: ignore[no-untyped-def]
+    """The record with its kept frames and their readings, as one ZIP (POST it to /api/games to import)."""
+    found = readable(game_id)
+    response = Response(archive.export(found), mimetype="application/zip")
+    response.headers["Content-Disposition"] = f'attachment; filename="spinner-{found.id}.zip"'
     return response
 
 

@@ -42,6 +42,14 @@ def _name(players: list[str], seat: object) -> str | None:
     return players[seat] if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players) else None
 
 
+def hand_events(snap: Snapshot, h: int) -> list[dict[str, Any]]:
+    """One hand's events as the board lists them (who, what, the count after it and its points)."""
+    hands = snap.answer.get("hands", [])
+    if not 0 <= h < len(snap.record["hands"]):
+        return []
+    return _events(snap.record["hands"][h], hands[h] if h < len(hands) else {}, list(snap.record["players"]))
+
+
 def _pad(snap: Snapshot) -> dict[str, Any]:
     """What the manual pad needs: which tiles are still out and which ends each one fits (scorer's layout)."""
     hand = snap.match.current if snap.match is not None else None

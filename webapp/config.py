@@ -15,6 +15,8 @@ DEFAULT_DATA = "spinner-data"
 
 #: A request body larger than this is refused before it is read (photos are the largest).
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
+#: A match exported with its photos (a ZIP) may be much larger than one photo.
+MAX_IMPORT_BYTES = 256 * 1024 * 1024
 #: One event or one hand of JSON is small; a whole imported record is the largest JSON we take.
 MAX_JSON_BYTES = 2 * 1024 * 1024
 
@@ -47,6 +49,10 @@ def secret_key(data: Path) -> str:
         return key
 
 
+def _bundled_models() -> Path:
+    return Path(__file__).resolve().parent.parent / "models"
+
+
 def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """The Flask config: environment first, then `overrides` (tests pass theirs here)."""
     overrides = dict(overrides or {})
@@ -59,6 +65,7 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         "SECRET_KEY": os.environ.get("SPINNER_SECRET_KEY") or secret_key(data),
         "MAX_CONTENT_LENGTH": MAX_UPLOAD_BYTES,
         "MAX_JSON_BYTES": MAX_JSON_BYTES,
+        "MAX_IMPORT_BYTES": MAX_IMPORT_BYTES,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_HTTPONLY": True,
         # Live updates: seconds between heartbeats, and how long one stream lives before the
@@ -67,6 +74,12 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         "SSE_LIFETIME": 300.0,
         # How many live streams at once; beyond it the page polls (see webapp/live.py).
         "SSE_MAX_STREAMS": 400,
+        # The photo reader (webapp/readers.py): its models, how many frames are read at once,
+        # onnxruntime's threads per read, and how long an upload waits for its reading.
+        "SPINNER_MODELS": Path(os.environ.get("SPINNER_MODELS") or _bundled_models()),
+        "READER_WORKERS": int(os.environ.get("SPINNER_READER_WORKERS") or 1),
+        "READER_THREADS": int(os.environ.get("SPINNER_READER_THREADS") or 0) or None,
+        "READ_WAIT": 30.0,
     }
     if url.startswith("sqlite"):
         # Waitress serves from many threads: SQLite waits for a lock instead of failing at once.

@@ -59,7 +59,7 @@ def init_app(app: Flask) -> None:
         if not _wants_json():
             return error
         messages = {
-            413: f"the upload is too large: at most {app.config['MAX_CONTENT_LENGTH'] // (1024 * 1024)} MB",
+            413: f"the upload is too large: at most {(request.max_content_length or 0) // (1024 * 1024)} MB",
             404: "no such page or match",
             405: f"{request.method} is not allowed here",
         }

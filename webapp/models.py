@@ -90,3 +90,36 @@ class Change(db.Model):  # type: ignore[name-defined,misc]
     #: pad, camera, api, import
     source: Mapped[str] = mapped_column(String(16), default="api")
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Frame(db.Model):  # type: ignore[name-defined,misc]
+    """A photo the camera or a player sent: kept as a file, with what the reader made of it.
+
+    `status` says where it stands: queued, recorded (its play was written by itself), confirm
+    (a proposal waits for one tap), accepted or rejected (the tap), nothing (no new tile), over
+    (the hand was over), skipped (a newer frame of the same table came first), no-reader
+    (the server has no reader) or unreadable. `event` is the index in `hand` of the event it
+    produced, so a replay can show the frame with that event and its points.
+    """
+
+    __tablename__ = "frames"
+    __table_args__ = (Index("ix_frames_game", "game_id", "hand", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    hand: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The match's version when the frame was read (what the proposal was made against).
+    version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    event: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: photo (one shot from the page), camera (a live camera's frame), import
+    source: Mapped[str] = mapped_column(String(16), default="photo")
+    status: Mapped[str] = mapped_column(String(16), default="queued")
+    message: Mapped[str] = mapped_column(Text, default="")
+    #: The file under SPINNER_DATA (relative), or "" once dropped (skipped camera frames).
+    path: Mapped[str] = mapped_column(String(200), default="")
+    width: Mapped[int] = mapped_column(Integer, default=0)
+    height: Mapped[int] = mapped_column(Integer, default=0)
+    reading: Mapped[Any] = mapped_column(JSON, nullable=True)
+    proposal: Mapped[Any] = mapped_column(JSON, nullable=True)
+    who: Mapped[str] = mapped_column(String(60), default="")
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

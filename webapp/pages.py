@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from scorer.variants import _CHOICES, VARIANTS
 
-from . import auth, board, csrf, picture, store
+from . import archive, auth, board, csrf, frames, picture, store
 from .db import db
 from .errors import ApiError
 from .models import Game
@@ -129,19 +129,23 @@ def create():  # type: ignore[no-untyped-def]
 
 @bp.post("/import")
 def import_record():  # type: ignore[no-untyped-def]
+    request.max_content_length = current_app.config["MAX_IMPORT_BYTES"]
     csrf.check()
     upload = request.files.get("record")
     try:
         if upload is None:
             raise ApiError(400, "choose a record file (JSON of GAME_RECORD.md)")
-        raw = upload.read(current_app.config["MAX_JSON_BYTES"] + 1)
-        if len(raw) > current_app.config["MAX_JSON_BYTES"]:
-            raise ApiError(413, "the record file is too large")
-        try:
-            record = json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise ApiError(400, f"{upload.filename or 'the file'} is not a JSON record: {error}") from None
-        created = store.create(record, who=auth.who(), source="import")
+        raw = upload.read()
+        if raw[:4] == b"PK\x03\x04":  # a match exported with its frames
+            created = archive.load(raw, who=auth.who(), name=upload.filename or "the archive")
+        else:
+            if len(raw) > current_app.config["MAX_JSON_BYTES"]:
+                raise ApiError(413, "the record file is too large")
+            try:
+                record = json.loads(raw)
+            except (UnicodeDecodeError, json.JSONDecodeError) as error:
+                raise ApiError(400, f"{upload.filename or 'the file'} is not a JSON record nor a Spinner ZIP: {error}") from None
+            created = store.create(record, who=auth.who(), source="import")
     except ApiError as error:
         flash(error.message)
         return redirect(url_for("pages.index"))
@@ -176,6 +180,66 @@ def history(game_id: str):  # type: ignore[no-untyped-def]
     game = store.get_game(game_id)
     auth.require_reader(game)
     return render_template("history.html", game=game, changes=store.history(game.id))
+
+
+@bp.get("/g/<game_id>/hands/<int:hand>/replay")
+def replay(game_id: str, hand: int):  # type: ignore[no-untyped-def]
+    """Step through a hand's kept frames: each with what was read drawn on it, and the event and points it made."""
+    game = store.get_game(game_id)
+    role = auth.require_reader(game)
+    snap = store.snapshot(game)
+    hands = len(snap.record["hands"])
+    if not 0 <= hand < max(1, hands):
+        raise ApiError(404, f"no hand {hand + 1} in this match (it has {hands})")
+    kept = frames.of_game(game.id, hand)
+    at = min(max(request.args.get("at", type=int) or len(kept), 1), max(1, len(kept))) - 1 if kept else 0
+    frame = kept[at] if kept else None
+    events = board.hand_events(snap, hand)
+    made = next((e for e in events if frame is not None and e["event"] is not None and e["event"] == frame.event), None)
+    disputes = [c for c in store.open_disputes(game.id) if c.hand == hand]
+    return render_template("replay.html", game=game, role=role, hand=hand, hands=hands, frames=kept, at=at,
+                           frame=frame, made=made, events=events, disputes=disputes,
+                           overlay=picture.reading_svg(frame.reading, frame.width, frame.height, frame.proposal) if frame else "")
+
+
+def _back_to_replay(game_id: str, hand: int | None):  # type: ignore[no-untyped-def]
+    at = request.form.get("at", type=int)
+    if hand is None:
+        return redirect(url_for("pages.match", game_id=game_id))
+    return redirect(url_for("pages.replay", game_id=game_id, hand=hand, at=at))
+
+
+@bp.post("/g/<game_id>/hands/<int:hand>/dispute")
+def dispute(game_id: str, hand: int):  # type: ignore[no-untyped-def]
+    game = store.get_game(game_id)
+    auth.require_scorer(game)  # the session's scorer role, with the form's CSRF token
+    event = request.form.get("event", type=int)
+    try:
+        store.note(game.id, "dispute", hand, event, None, who=auth.who(), why=auth.clean_text(request.form.get("why"), 300),
+                   source="pad")
+    except ApiError as error:
+        flash(error.message)
+    return _back_to_replay(game.id, hand)
+
+
+@bp.post("/g/<game_id>/disputes/<int:version>/settle")
+def settle(game_id: str, version: int):  # type: ignore[no-untyped-def]
+    game = store.get_game(game_id)
+    auth.require_scorer(game)
+    text = request.form.get("event", "").strip()
+    hand = request.form.get("hand", type=int)
+    try:
+        event = None
+        if text:
+            try:
+                event = json.loads(text)
+            except json.JSONDecodeError as error:
+                raise ApiError(400, f"the corrected event is not valid JSON ({error.msg} at column {error.colno})") from None
+        store.settle(game.id, version, event, None, who=auth.who(), why=auth.clean_text(request.form.get("why"), 300),
+                     source="pad", correct=bool(text))
+    except ApiError as error:
+        flash(error.message)
+    return _back_to_replay(game.id, hand)
 
 
 @bp.get("/favicon.ico")

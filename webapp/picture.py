@@ -168,3 +168,30 @@ def chart_svg(sides: list[str], totals_by_hand: Iterable[list[int]], target: int
             f'aria-label="score after each hand">{"".join(parts)}</svg>')
 
 
+
+
+def reading_svg(reading: dict[str, Any] | None, width: int, height: int, proposal: dict[str, Any] | None = None) -> str:
+    """What the reader saw, to lay over the photo: each tile's outline and its name; new tiles in yellow.
+
+    Only numbers from the reading go in (coordinates, pip values); the viewBox is the photo's pixels.
+    """
+    if not reading or not width or not height:
+        return ""
+    new = {item["tile"] for item in (proposal or {}).get("new") or []}
+    size = max(12, round(min(width, height) / 30))
+    parts = [f'<svg class="reading" viewBox="0 0 {int(width)} {int(height)}" preserveAspectRatio="none" aria-hidden="true">']
+    for tile in reading.get("tiles") or []:
+        try:
+            corners = [(float(x), float(y)) for x, y in tile["corners"]]
+            a, b = (int(v) for v in str(tile["tile"]).split("-"))
+        except (KeyError, TypeError, ValueError):
+            continue
+        name = f"{min(a, b)}-{max(a, b)}"
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+        cx = sum(x for x, _ in corners) / len(corners)
+        cy = sum(y for _, y in corners) / len(corners)
+        css = ' class="new"' if name in new else ""
+        parts.append(f'<polygon{css} points="{points}"/>'
+                     f'<text x="{cx:.1f}" y="{cy + size / 3:.1f}" font-size="{size}">{a}-{b}</text>')
+    parts.append("</svg>")
+    return "".join(parts)

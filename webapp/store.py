@@ -424,6 +424,29 @@ def note(game_id: str, action: str, hand: object, index: object, expected: int |
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
 
+def settle(game_id: str, version: int, event: object, expected: int | None, *, who: str, why: str,
+           source: str = "api", correct: bool = False) -> Done:
+    """Settle the dispute opened at `version`, first correcting the disputed event when the table agreed on one."""
+    opened = next((c for c in history(game_id) if c.version == version and c.action == "dispute"), None)
+    if opened is None:
+        raise ApiError(404, f"no dispute was opened at version {version}")
+    if any(c.action == "settle" and (c.after or {}).get("settles") == version for c in history(game_id)):
+        raise ApiError(409, f"the dispute opened at version {version} is settled already")
+    if correct:
+        if opened.event is None:
+            raise ApiError(400, "this dispute is about a whole hand: correct one of its events instead")
+        done = correct_event(game_id, opened.hand, opened.event, event, expected, who=who, why=why, source=source)
+        expected = done.version
+    return note(game_id, "settle", opened.hand, opened.event, expected, who=who, why=why, settles=version, source=source)
+
+
+def open_disputes(game_id: str) -> list[Change]:
+    """Disputes not settled yet, oldest first."""
+    changes = history(game_id)
+    settled = {(c.after or {}).get("settles") for c in changes if c.action == "settle"}
+    return [c for c in changes if c.action == "dispute" and c.version not in settled]
+
+
 def _locate_hand(record: dict[str, Any], hand: object) -> int:
     if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand < len(record["hands"]):
         raise ApiError(404, f"no hand {hand!r} in this match")

@@ -198,5 +198,7 @@
     whoBox.addEventListener("change", () => localStorage.setItem("spinner-who", whoBox.value.trim()));
   }
 
+  // The camera (camera.js) asks which seat the scorer chose, when the board does not know whose turn it is.
+  window.spinnerPad = { get seat() { return chosenSeat ? seat : null; }, fail };
   live.onChange(render);
 })();

@@ -1,0 +1,272 @@
+"""Frames: photos kept under SPINNER_DATA, read one table at a time, newest first.
+
+An upload is checked (`camera.decode`), written to `frames/<match>/<id>.<ext>` and queued.
+Reader threads take the newest frame of each table: a camera sending faster than the reader
+reads never builds a backlog, because a frame still waiting when a newer one of the same table
+arrives is skipped (its file dropped, unless a player took it on purpose). A read frame becomes
+a proposal (`camera.propose`); a sure one is recorded at once through the store, like any play
+from the pad (source "camera"), and an unsure one waits for the scorer's tap (`accept`).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from flask import Flask, current_app
+from sqlalchemy import select
+
+from . import camera, store
+from .db import db
+from .errors import ApiError
+from .models import Frame
+from .readers import Readers, Unavailable, default_factory
+
+log = logging.getLogger(__name__)
+
+#: What a frame's first bytes say it is, for keeping it as it came and serving it back.
+KINDS = ((b"\xff\xd8\xff", "jpg", "image/jpeg"), (b"\x89PNG", "png", "image/png"), (b"GIF8", "gif", "image/gif"),
+         (b"BM", "bmp", "image/bmp"))
+MIMETYPES = {"jpg": "image/jpeg", "png": "image/png", "gif": "image/gif", "bmp": "image/bmp", "webp": "image/webp"}
+#: Statuses after which nothing more happens to a frame by itself.
+SETTLED = {"recorded", "accepted", "rejected", "nothing", "over", "skipped", "no-reader", "unreadable"}
+
+
+def kind_of(data: bytes) -> str | None:
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    return next((ext for magic, ext, _ in KINDS if data.startswith(magic)), None)
+
+
+def folder(app: Flask) -> Path:
+    return Path(app.config["SPINNER_DATA"]) / "frames"
+
+
+def file_of(frame: Frame) -> Path | None:
+    return folder(current_app) / frame.path if frame.path else None
+
+
+def to_json(frame: Frame, *, reading: bool = True) -> dict[str, Any]:
+    from flask import url_for
+
+    out: dict[str, Any] = {
+        "id": frame.id, "hand": frame.hand, "event": frame.event, "version": frame.version, "source": frame.source,
+        "status": frame.status, "message": frame.message, "proposal": frame.proposal, "who": frame.who,
+        "width": frame.width, "height": frame.height, "at": frame.at.isoformat() if frame.at else None,
+        "image": url_for("frames.image", game_id=frame.game_id, frame_id=frame.id) if frame.path else None,
+    }
+    if reading:
+        out["reading"] = frame.reading
+    return out
+
+
+# -- the queue ---------------------------------------------------------------------------------
+
+class Queue:
+    """The newest waiting frame per table, and the threads that read them."""
+
+    def __init__(self, app: Flask, threads: int) -> None:
+        self.app = app
+        self.threads = threads
+        self.waiting: OrderedDict[str, tuple[int, np.ndarray | None]] = OrderedDict()
+        self.done: dict[int, threading.Event] = {}
+        self.lock = threading.Condition()
+        self.started = False
+        self.readers = Readers(app.config.get("SPINNER_READER") or default_factory(
+            Path(app.config["SPINNER_MODELS"]), app.config.get("READER_THREADS")))
+
+    def submit(self, game_id: str, frame_id: int, image: np.ndarray | None) -> threading.Event:
+        with self.lock:
+            if not self.started:
+                for i in range(self.threads):
+                    threading.Thread(target=self._work, name=f"spinner-reader-{i}", daemon=True).start()
+                self.started = True
+            event = self.done[frame_id] = threading.Event()
+            old = self.waiting.pop(game_id, None)
+            self.waiting[game_id] = (frame_id, image)
+            self.lock.notify()
+        if old is not None:
+            self._skip(old[0])
+        return event
+
+    def _finish(self, frame_id: int) -> None:
+        with self.lock:
+            event = self.done.pop(frame_id, None)
+        if event is not None:
+            event.set()
+
+    def _skip(self, frame_id: int) -> None:
+        with self.app.app_context():
+            frame = db.session.get(Frame, frame_id)
+            if frame is not None and frame.status == "queued":
+                frame.status = "skipped"
+                frame.message = "a newer frame of this table came before this one was read"
+                _drop_file(frame)
+                db.session.commit()
+            db.session.remove()
+        self._finish(frame_id)
+
+    def _work(self) -> None:
+        while True:
+            with self.lock:
+                while not self.waiting:
+                    self.lock.wait()
+                game_id, (frame_id, image) = self.waiting.popitem(last=False)
+            try:
+                with self.app.app_context():
+                    process(self.readers, frame_id, image)
+                    db.session.remove()
+            except Exception:  # one bad frame must not stop the reader
+                log.exception("reading frame %s failed", frame_id)
+                with self.app.app_context():
+                    frame = db.session.get(Frame, frame_id)
+                    if frame is not None and frame.status == "queued":
+                        frame.status, frame.message = "unreadable", "the reader failed on this photo: score this play on the pad"
+                        db.session.commit()
+                    db.session.remove()
+            finally:
+                self._finish(frame_id)
+
+
+def queue(app: Flask) -> Queue:
+    found = app.extensions.get("spinner_frames")
+    if found is None:
+        found = app.extensions["spinner_frames"] = Queue(app, int(app.config["READER_WORKERS"]))
+    return found
+
+
+def _drop_file(frame: Frame) -> None:
+    if frame.source == "camera" and frame.path:  # a live camera's frame that led nowhere: not kept
+        path = folder(current_app) / frame.path
+        path.unlink(missing_ok=True)
+        frame.path = ""
+
+
+# -- taking and reading a frame ------------------------------------------------------------------
+
+def take(game_id: str, data: bytes, *, source: str, who: str, seat: int | None) -> tuple[Frame, np.ndarray]:
+    """Check the upload, keep it, and make its row (queued). Nothing is kept for a bad upload."""
+    image = camera.decode(data)
+    game = store.get_game(game_id)
+    snap = store.snapshot(game)
+    ext = kind_of(data)
+    if ext is None:  # decodable but not a web format (TIFF...): keep a PNG the page can show
+        ok, encoded = cv2.imencode(".png", image)
+        data, ext = encoded.tobytes(), "png"
+    frame = Frame(game_id=game_id, hand=max(0, len(snap.record["hands"]) - 1) if snap.record["hands"] else None,
+                  version=snap.version, source=source, status="queued", who=who,
+                  width=int(image.shape[1]), height=int(image.shape[0]),
+                  proposal={"seat": seat} if seat is not None else None)
+    db.session.add(frame)
+    db.session.flush()
+    relative = f"{game_id}/{frame.id}.{ext}"
+    path = folder(current_app) / relative
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError as error:
+        db.session.rollback()
+        raise ApiError(507, f"the photo could not be kept on this server ({error.strerror}): nothing was recorded") from None
+    frame.path = relative
+    db.session.commit()
+    return frame, image
+
+
+def process(readers: Readers, frame_id: int, image: np.ndarray | None) -> None:
+    frame = db.session.get(Frame, frame_id)
+    if frame is None or frame.status != "queued":
+        return
+    game = store.get_game(frame.game_id)
+    seat = (frame.proposal or {}).get("seat")
+    try:
+        reader = readers.get(game.variant)
+    except Unavailable as error:
+        frame.status, frame.message = "no-reader", str(error)
+        db.session.commit()
+        return
+    if image is None:
+        path = file_of(frame)
+        image = cv2.imread(str(path)) if path is not None else None
+        if image is None:
+            frame.status, frame.message = "unreadable", "the kept photo is gone or damaged"
+            db.session.commit()
+            return
+    reading = reader.read(image, f"frame {frame.id}")
+    frame.reading = reading.to_json() if hasattr(reading, "to_json") else reading
+    decide(frame, seat)
+
+
+def decide(frame: Frame, seat: int | None) -> None:
+    """Propose from the frame's reading; record a sure play at once (retrying once on a newer version)."""
+    for _ in range(2):
+        game = store.get_game(frame.game_id)
+        snap = store.snapshot(game)
+        proposal = camera.propose(frame.reading or {}, snap, seat)
+        frame.version = snap.version
+        frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
+        frame.proposal = proposal
+        frame.message = proposal["message"]
+        frame.status = proposal["status"]
+        if proposal["status"] != "sure":
+            break
+        frame_id = frame.id
+        db.session.commit()
+        try:
+            done = store.append_event(frame.game_id, proposal["events"][0], snap.version, who="camera",
+                                      why=f"frame {frame_id}", source="camera")
+        except ApiError as error:
+            frame = db.session.get(Frame, frame_id)
+            if error.status == 409:  # a phone scored first: look again on the new version
+                continue
+            frame.status, frame.message = "confirm", f"the camera's play was refused: {error.message}"
+            proposal["sure"] = False
+            frame.proposal = {**proposal, "status": "confirm", "message": frame.message}
+            break
+        frame = db.session.get(Frame, frame_id)
+        frame.status, frame.event, frame.version = "recorded", done.change.event, done.version
+        break
+    if frame.status in ("nothing", "over"):
+        _drop_file(frame)
+    db.session.commit()
+
+
+def answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, why: str) -> Frame:
+    """The scorer's tap on a proposal: record its play (as proposed, or corrected), or turn it down."""
+    frame = get(game_id, frame_id)
+    if frame.status != "confirm":
+        raise ApiError(409, f"frame {frame_id} asks nothing now (it is {frame.status}): nothing was recorded")
+    if not accept:
+        frame.status, frame.message = "rejected", f"turned down by {who}" + (f": {why}" if why else "")
+        db.session.commit()
+        return frame
+    proposed = (frame.proposal or {}).get("events") or []
+    chosen = event if event is not None else (proposed[0] if proposed else None)
+    if chosen is None:
+        raise ApiError(400, "this proposal has no play to record: send the event to record with it")
+    if isinstance(chosen, dict) and chosen.get("seat") is None:
+        raise ApiError(400, "say who played it: the event needs its seat")
+    done = store.append_event(game_id, chosen, frame.version, who=who, why=why or f"frame {frame_id}, confirmed",
+                              source="camera")
+    frame = get(game_id, frame_id)
+    frame.status, frame.event, frame.version = "accepted", done.change.event, done.version
+    frame.message = f"confirmed by {who}: {store.words(chosen)}"
+    db.session.commit()
+    return frame
+
+
+def get(game_id: str, frame_id: int) -> Frame:
+    frame = db.session.get(Frame, frame_id)
+    if frame is None or frame.game_id != game_id:
+        raise ApiError(404, f"no frame {frame_id} in this match")
+    return frame
+
+
+def of_game(game_id: str, hand: int | None = None) -> list[Frame]:
+    query = select(Frame).where(Frame.game_id == game_id, Frame.path != "")
+    if hand is not None:
+        query = query.where(Frame.hand == hand)
+    return list(db.session.scalars(query.order_by(Frame.id)))
