@@ -135,7 +135,7 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None) ->
             event["end"] = end
         out["choices"] = fits
     out["events"] = [event]
+    said = words(event) if player is not None else f"{tile} played{' on the ' + event['end'] if 'end' in event else ''}"
     if unsure:
-        return {**out, "status": "confirm",
-                "message": f"the camera thinks: {words(event)}? ({'; '.join(unsure)})"}
-    return {**out, "status": "sure", "sure": True, "message": f"the camera saw {words(event)}"}
+        return {**out, "status": "confirm", "message": f"the camera thinks: {said}? ({'; '.join(unsure)})"}
+    return {**out, "status": "sure", "sure": True, "message": f"the camera saw {said}"}
