@@ -259,3 +259,24 @@ def test_a_camera_faster_than_the_reader_never_builds_a_backlog(cam, script):
             break
         threading.Event().wait(0.05)
     assert later["status"] == "nothing"
+
+
+def test_a_live_frame_read_late_asks_its_question_with_the_next_answer(tmp_path, script):
+    app = make_app(tmp_path, SPINNER_READER=script, CAMERA_WAIT=0.2)
+    client = app.test_client()
+    t = Table(client, client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json())
+    t.post("/hands", {})
+    assert t.event(play(0, "6-6")).status_code == 201
+    script.gate = threading.Event()
+    script.readings += [seen("6-6", ("6-4", 0.5)), seen("6-6")]
+    late = send(t, photo(), "?source=camera")
+    assert late.status_code == 202 and late.get_json()["status"] == "queued"  # the reader is slow: no long wait
+    script.gate.set()
+    for _ in range(100):
+        if client.get(f"/api/games/{t.id}/frames/{late.get_json()['id']}").get_json()["status"] != "queued":
+            break
+        threading.Event().wait(0.05)
+    following = send(t, photo(), "?source=camera").get_json()
+    assert following["status"] == "nothing"
+    assert following["asks"]["id"] == late.get_json()["id"]
+    assert following["asks"]["proposal"]["events"][0]["tile"] == "4-6"

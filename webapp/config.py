@@ -80,6 +80,10 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         "READER_WORKERS": int(os.environ.get("SPINNER_READER_WORKERS") or 1),
         "READER_THREADS": int(os.environ.get("SPINNER_READER_THREADS") or 0) or None,
         "READ_WAIT": 30.0,
+        "CAMERA_WAIT": 2.0,
+        # Photo uploads taken in at once (each decodes its photo); the rest wait up to FRAME_SLOT_WAIT s.
+        "FRAME_SLOTS": 4,
+        "FRAME_SLOT_WAIT": 10.0,
     }
     if url.startswith("sqlite"):
         # Waitress serves from many threads: SQLite waits for a lock instead of failing at once.

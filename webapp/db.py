@@ -25,9 +25,13 @@ migrate = Migrate(directory=str(MIGRATIONS))
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
     # WAL lets the live pages read while a phone writes; foreign keys are off by default in SQLite.
+    # synchronous=NORMAL: in WAL mode a commit survives the server crashing and never corrupts the
+    # file; only an operating-system crash or power cut may lose the last commits. It spares an
+    # fsync per change (7 ms each on the development machine, the largest cost of an event).
     if type(dbapi_connection).__module__.startswith("sqlite3"):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
 from flask import Flask, current_app
 from sqlalchemy import select
 
@@ -72,14 +71,15 @@ class Queue:
     def __init__(self, app: Flask, threads: int) -> None:
         self.app = app
         self.threads = threads
-        self.waiting: OrderedDict[str, tuple[int, np.ndarray | None]] = OrderedDict()
+        #: game -> (frame, its bytes): the newest frame of each table not read yet
+        self.waiting: OrderedDict[str, tuple[int, bytes | None]] = OrderedDict()
         self.done: dict[int, threading.Event] = {}
         self.lock = threading.Condition()
         self.started = False
         self.readers = Readers(app.config.get("SPINNER_READER") or default_factory(
             Path(app.config["SPINNER_MODELS"]), app.config.get("READER_THREADS")))
 
-    def submit(self, game_id: str, frame_id: int, image: np.ndarray | None) -> threading.Event:
+    def submit(self, game_id: str, frame_id: int, image: bytes | None) -> threading.Event:
         with self.lock:
             if not self.started:
                 for i in range(self.threads):
@@ -115,10 +115,10 @@ class Queue:
             with self.lock:
                 while not self.waiting:
                     self.lock.wait()
-                game_id, (frame_id, image) = self.waiting.popitem(last=False)
+                game_id, (frame_id, data) = self.waiting.popitem(last=False)
             try:
                 with self.app.app_context():
-                    process(self.readers, frame_id, image)
+                    process(self.readers, frame_id, data)
                     db.session.remove()
             except Exception:  # one bad frame must not stop the reader
                 log.exception("reading frame %s failed", frame_id)
@@ -130,6 +130,15 @@ class Queue:
                     db.session.remove()
             finally:
                 self._finish(frame_id)
+
+
+def unavailable(app: Flask, variant: str) -> str | None:
+    """Why this server cannot read photos of this variant now, or None when it can."""
+    try:
+        queue(app).readers.get(variant)
+    except Unavailable as error:
+        return str(error)
+    return None
 
 
 def queue(app: Flask) -> Queue:
@@ -148,18 +157,21 @@ def _drop_file(frame: Frame) -> None:
 
 # -- taking and reading a frame ------------------------------------------------------------------
 
-def take(game_id: str, data: bytes, *, source: str, who: str, seat: int | None) -> tuple[Frame, np.ndarray]:
-    """Check the upload, keep it, and make its row (queued). Nothing is kept for a bad upload."""
-    image = camera.decode(data)
+def take(game_id: str, data: bytes, *, source: str, who: str, seat: int | None,
+         unreadable: str | None = None) -> tuple[Frame, bytes]:
+    """Check the upload, keep it, and make its row: queued, or no-reader with `unreadable` as its
+    message when the server cannot read photos. Nothing is kept for a bad upload."""
+    width, height = camera.check(data)
     game = store.get_game(game_id)
     snap = store.snapshot(game)
     ext = kind_of(data)
     if ext is None:  # decodable but not a web format (TIFF...): keep a PNG the page can show
-        ok, encoded = cv2.imencode(".png", image)
+        ok, encoded = cv2.imencode(".png", camera.decode(data))
         data, ext = encoded.tobytes(), "png"
     frame = Frame(game_id=game_id, hand=max(0, len(snap.record["hands"]) - 1) if snap.record["hands"] else None,
-                  version=snap.version, source=source, status="queued", who=who,
-                  width=int(image.shape[1]), height=int(image.shape[0]),
+                  version=snap.version, source=source, status="no-reader" if unreadable else "queued",
+                  message=unreadable or "", who=who,
+                  width=width, height=height,
                   proposal={"seat": seat} if seat is not None else None)
     db.session.add(frame)
     db.session.flush()
@@ -173,10 +185,10 @@ def take(game_id: str, data: bytes, *, source: str, who: str, seat: int | None) 
         raise ApiError(507, f"the photo could not be kept on this server ({error.strerror}): nothing was recorded") from None
     frame.path = relative
     db.session.commit()
-    return frame, image
+    return frame, data
 
 
-def process(readers: Readers, frame_id: int, image: np.ndarray | None) -> None:
+def process(readers: Readers, frame_id: int, data: bytes | None) -> None:
     frame = db.session.get(Frame, frame_id)
     if frame is None or frame.status != "queued":
         return
@@ -188,13 +200,17 @@ def process(readers: Readers, frame_id: int, image: np.ndarray | None) -> None:
         frame.status, frame.message = "no-reader", str(error)
         db.session.commit()
         return
-    if image is None:
-        path = file_of(frame)
-        image = cv2.imread(str(path)) if path is not None else None
-        if image is None:
-            frame.status, frame.message = "unreadable", "the kept photo is gone or damaged"
-            db.session.commit()
-            return
+    path = file_of(frame)
+    if data is None and path is not None and path.is_file():
+        data = path.read_bytes()
+    try:
+        image = camera.decode(data or b"", f"frame {frame.id}")
+    except ApiError as error:
+        frame.status, frame.message = "unreadable", f"{error.message}: score this play on the pad"
+        db.session.commit()
+        return
+    height, width = image.shape[:2]
+    frame.width, frame.height = int(width), int(height)
     reading = reader.read(image, f"frame {frame.id}")
     frame.reading = reading.to_json() if hasattr(reading, "to_json") else reading
     decide(frame, seat)
@@ -263,6 +279,12 @@ def get(game_id: str, frame_id: int) -> Frame:
     if frame is None or frame.game_id != game_id:
         raise ApiError(404, f"no frame {frame_id} in this match")
     return frame
+
+
+def asking(game_id: str) -> Frame | None:
+    """The newest frame of the match whose proposal still waits for the scorer's tap, if any."""
+    return db.session.scalars(select(Frame).where(Frame.game_id == game_id, Frame.status == "confirm")
+                              .order_by(Frame.id.desc()).limit(1)).first()
 
 
 def of_game(game_id: str, hand: int | None = None) -> list[Frame]:

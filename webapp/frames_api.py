@@ -9,6 +9,8 @@ turned down by `POST .../frames/N/reject`.
 """
 from __future__ import annotations
 
+import threading
+
 from flask import Blueprint, current_app, jsonify, request, send_file
 
 from . import auth, frames
@@ -40,22 +42,45 @@ def _upload() -> bytes:
                         f"(image/jpeg, image/png...), not {request.mimetype or 'no content type'}")
 
 
+def _slots(app) -> threading.BoundedSemaphore:  # type: ignore[no-untyped-def]
+    slots = app.extensions.get("spinner_frame_slots")
+    if slots is None:
+        slots = app.extensions.setdefault("spinner_frame_slots", threading.BoundedSemaphore(app.config["FRAME_SLOTS"]))
+    return slots
+
+
 @bp.post("")
 def send(game_id: str):  # type: ignore[no-untyped-def]
-    scorer_game(game_id)
+    game = scorer_game(game_id)
     source = request.args.get("source", "photo")
     if source not in ("photo", "camera"):
         raise ApiError(400, "source is photo (one shot) or camera (a live camera's frame)")
     seat = _seat()
-    data = _upload()
-    frame, image = frames.take(game_id, data, source=source, who=auth.who(), seat=seat)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    # Only a few uploads are taken in at once, so that a room full of cameras never slows the score.
+    slots = _slots(app)
+    if not slots.acquire(timeout=float(app.config["FRAME_SLOT_WAIT"])):
+        raise ApiError(503, "the server is busy with other tables' photos: nothing was kept; send it again")
+    try:
+        data = _upload()
+        unreadable = frames.unavailable(app, game.variant)  # then the answer comes at once, without the queue
+        frame, data = frames.take(game_id, data, source=source, who=auth.who(), seat=seat, unreadable=unreadable)
+    finally:
+        slots.release()
     frame_id = frame.id
-    done = frames.queue(current_app._get_current_object()).submit(game_id, frame_id, image)  # type: ignore[attr-defined]
-    db.session.remove()  # hold no database connection while the reader works
-    if request.args.get("wait", "1") != "0":
-        done.wait(float(current_app.config["READ_WAIT"]))
-    frame = frames.get(game_id, frame_id)
-    response = jsonify(frames.to_json(frame))
+    if unreadable is None:
+        done = frames.queue(app).submit(game_id, frame_id, data)
+        db.session.remove()  # hold no database connection while the reader works
+        # A photo waits for its reading; a live camera's frame only a moment: its play reaches the
+        # board by itself, and a question it raises comes back with a later frame's answer ("asks").
+        wait = app.config["READ_WAIT"] if source == "photo" else app.config["CAMERA_WAIT"]
+        if request.args.get("wait", "1") != "0":
+            done.wait(float(wait))
+        frame = frames.get(game_id, frame_id)
+    answer = frames.to_json(frame)
+    asking = frames.asking(game_id)
+    answer["asks"] = frames.to_json(asking, reading=False) if asking is not None and asking.id != frame_id else None
+    response = jsonify(answer)
     response.status_code = 202 if frame.status == "queued" else 201
     return response
 

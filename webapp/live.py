@@ -47,6 +47,10 @@ class Hub:
                 condition.wait(left)
             return self._versions.get(game_id, 0)
 
+    def version(self, game_id: str) -> int:
+        """The newest version of the match published in this process (0: none yet)."""
+        return self._versions.get(game_id, 0)
+
     def open_stream(self, limit: int) -> bool:
         with self._lock:
             if self._streams >= limit:

@@ -7,7 +7,8 @@ The server is cheroot (CherryPy's WSGI server), not Flask's development server, 
 - it writes each chunk of a streaming response at once, which the live board (server-sent
   events) needs, and idle keep-alive connections wait in a selector, not in a thread.
 Each open live stream does hold one worker thread while it waits, so the pool is sized for the
-streams (`--threads`, default 256: 50 tables x 4 viewers plus room for ordinary requests), and
+streams (`--threads`, default 320: 50 tables x 4 viewers, a camera upload waiting for its reading
+at each table, and room for ordinary requests), and
 `webapp.live` caps streams below it; past the cap a page falls back to polling.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ import sys
 
 import click
 
-DEFAULT_THREADS = 256
+DEFAULT_THREADS = 320
 #: Threads kept free of live streams for ordinary requests (pages, events, photos).
 SPARE_THREADS = 24
 

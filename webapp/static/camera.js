@@ -19,6 +19,7 @@
   let sending = false;
   let stream = null;
   let timer = null;
+  let stopLive = () => {};
 
   function headers() {
     return { "X-CSRF-Token": csrf, "X-Spinner-Who": localStorage.getItem("spinner-who") || "" };
@@ -91,8 +92,10 @@
       const frame = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
       if (!response.ok) { show(frame.error, "bad"); return; }
       if (frame.status === "confirm") ask(frame);
+      else if (frame.asks && !asking) ask(frame.asks); // an earlier frame, read since, has a question
       else if (frame.status === "recorded") { show(frame.message); live.refresh(); }
       else if (source === "photo" || frame.status === "no-reader") show(frame.message, frame.status === "no-reader" ? "bad" : "");
+      if (frame.status === "no-reader" && stream) stopLive(); // no use filming what cannot be read
     } catch (error) {
       show("No connection: the photo was not sent. Try again, or score on the pad.", "bad");
     } finally {
@@ -120,12 +123,12 @@
     canvas.getContext("2d").drawImage(video, 0, 0);
     canvas.toBlob((blob) => blob && send(blob, "camera"), "image/jpeg", 0.85);
   }
+  stopLive = () => {
+    stream.getTracks().forEach((t) => t.stop());
+    stream = null; clearInterval(timer); video.hidden = true; liveButton.textContent = "Live camera";
+  };
   liveButton.addEventListener("click", async () => {
-    if (stream) {
-      stream.getTracks().forEach((t) => t.stop());
-      stream = null; clearInterval(timer); video.hidden = true; liveButton.textContent = "Live camera";
-      return;
-    }
+    if (stream) { stopLive(); return; }
     try {
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1280 } }, audio: false });
     } catch (error) {
