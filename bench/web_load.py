@@ -263,11 +263,21 @@ def main() -> None:
     images = photos(8) if args.frame_every > 0 else []
     with tempfile.TemporaryDirectory(prefix="spinner-load-") as tmp:
         server, port = start_server(args, Path(tmp))
+        load_before = os.getloadavg()
         try:
             result = asyncio.run(main_async(args, port, images))
+            ticks = os.sysconf("SC_CLK_TCK")
+            fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            result["server_cpu_s"] = round((int(fields[11]) + int(fields[12])) / ticks, 1)  # utime + stime
+            result["load_average"] = [round(v, 1) for v in (load_before[0], os.getloadavg()[0])]
+            result["cpus"] = os.cpu_count()
         finally:
             server.terminate()
             server.wait(10)
+            log = (Path(tmp) / "server.log").read_text(errors="replace")
+            if "Traceback" in log:  # keep what went wrong on the server
+                Path("web_load-server.log").write_text(log)
+                print("the server logged errors: see web_load-server.log", file=sys.stderr)
     result["reader"] = str(args.models) if args.models else "none"
     result["database"] = "postgresql" if args.database_url else "sqlite"
     if args.json:
@@ -284,6 +294,8 @@ def main() -> None:
     print(f"  frames      {result['frames']} ({result['frames_per_s']}/s): {result['frame_status']}; "
           f"answered p50 {result['frame_answer_ms']['p50']} ms, p95 {result['frame_answer_ms']['p95']} ms")
     print(f"  streams     errors: {result['stream_errors'] or 'none'}")
+    print(f"  machine     {result['cpus']} CPUs, load average {result['load_average'][0]} before, "
+          f"{result['load_average'][1]} after; the server used {result['server_cpu_s']} s of CPU")
 
 
 if __name__ == "__main__":

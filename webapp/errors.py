@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, jsonify, request
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from scorer import RecordError
@@ -53,6 +54,18 @@ def init_app(app: Flask) -> None:
         if error.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="spinner"'
         return response
+
+    @app.errorhandler(OperationalError)
+    def _database_busy(error: OperationalError):  # type: ignore[no-untyped-def]
+        # SQLite waited its 30 s for the write lock, or PostgreSQL went away: nothing was written.
+        from .db import db
+
+        db.session.rollback()
+        app.logger.warning("database unavailable: %s", error.orig)
+        busy = ApiError(503, "the database is too busy or out of reach just now: nothing was recorded; try again")
+        if _wants_json():
+            return _api_error(busy)
+        return busy.message, 503
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException):  # type: ignore[no-untyped-def]
