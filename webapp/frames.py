@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -65,71 +66,84 @@ def to_json(frame: Frame, *, reading: bool = True) -> dict[str, Any]:
 
 # -- the queue ---------------------------------------------------------------------------------
 
+SKIPPED = "a newer frame of this table came before this one was read"
+
+
+@dataclass
+class Job:
+    """One upload on its way to the reader.
+
+    A photo has its row and file at once (`frame_id`). A live camera's frame is only kept in
+    memory until a reader takes it (`spec` is its row to be): most frames of a busy room are
+    skipped for newer ones, and those cost neither a row nor a file.
+    """
+
+    game_id: str
+    data: bytes
+    spec: dict[str, Any]
+    frame_id: int | None = None
+    skipped: bool = False
+    done: threading.Event = field(default_factory=threading.Event)
+
+
 class Queue:
     """The newest waiting frame per table, and the threads that read them."""
 
     def __init__(self, app: Flask, threads: int) -> None:
         self.app = app
         self.threads = threads
-        #: game -> (frame, its bytes): the newest frame of each table not read yet
-        self.waiting: OrderedDict[str, tuple[int, bytes | None]] = OrderedDict()
-        self.done: dict[int, threading.Event] = {}
+        #: game -> the newest job of that table not read yet
+        self.waiting: OrderedDict[str, Job] = OrderedDict()
         self.lock = threading.Condition()
         self.started = False
         self.readers = Readers(app.config.get("SPINNER_READER") or default_factory(
             Path(app.config["SPINNER_MODELS"]), app.config.get("READER_THREADS")))
 
-    def submit(self, game_id: str, frame_id: int, image: bytes | None) -> threading.Event:
+    def submit(self, job: Job) -> None:
         with self.lock:
             if not self.started:
                 for i in range(self.threads):
                     threading.Thread(target=self._work, name=f"spinner-reader-{i}", daemon=True).start()
                 self.started = True
-            event = self.done[frame_id] = threading.Event()
-            old = self.waiting.pop(game_id, None)
-            self.waiting[game_id] = (frame_id, image)
+            old = self.waiting.pop(job.game_id, None)
+            self.waiting[job.game_id] = job
             self.lock.notify()
         if old is not None:
-            self._skip(old[0])
-        return event
+            self._skip(old)
 
-    def _finish(self, frame_id: int) -> None:
-        with self.lock:
-            event = self.done.pop(frame_id, None)
-        if event is not None:
-            event.set()
-
-    def _skip(self, frame_id: int) -> None:
-        with self.app.app_context():
-            frame = db.session.get(Frame, frame_id)
-            if frame is not None and frame.status == "queued":
-                frame.status = "skipped"
-                frame.message = "a newer frame of this table came before this one was read"
-                _drop_file(frame)
-                db.session.commit()
-            db.session.remove()
-        self._finish(frame_id)
+    def _skip(self, job: Job) -> None:
+        job.skipped = True
+        if job.frame_id is not None:
+            with self.app.app_context():
+                frame = db.session.get(Frame, job.frame_id)
+                if frame is not None and frame.status == "queued":
+                    frame.status, frame.message = "skipped", SKIPPED
+                    db.session.commit()
+                db.session.remove()
+        job.done.set()
 
     def _work(self) -> None:
         while True:
             with self.lock:
                 while not self.waiting:
                     self.lock.wait()
-                game_id, (frame_id, data) = self.waiting.popitem(last=False)
+                _, job = self.waiting.popitem(last=False)
             try:
                 with self.app.app_context():
-                    process(self.readers, frame_id, data)
+                    if job.frame_id is None:
+                        keep(job)
+                    process(self.readers, job.frame_id, job.data)
                     db.session.remove()
             except Exception:  # one bad frame must not stop the reader
-                log.exception("reading frame %s failed", frame_id)
+                log.exception("reading frame %s failed", job.frame_id)
                 with self.app.app_context():
-                    frame = db.session.get(Frame, frame_id)
+                    frame = db.session.get(Frame, job.frame_id) if job.frame_id is not None else None
                     if frame is not None and frame.status == "queued":
                         frame.status, frame.message = "unreadable", "the reader failed on this photo: score this play on the pad"
                         db.session.commit()
                     db.session.remove()
             finally:
-                self._finish(frame_id)
+                job.done.set()
 
 
 def unavailable(app: Flask, variant: str) -> str | None:
@@ -157,35 +171,46 @@ def _drop_file(frame: Frame) -> None:
 
 # -- taking and reading a frame ------------------------------------------------------------------
 
-def take(game_id: str, data: bytes, *, source: str, who: str, seat: int | None,
-         unreadable: str | None = None) -> tuple[Frame, bytes]:
-    """Check the upload, keep it, and make its row: queued, or no-reader with `unreadable` as its
-    message when the server cannot read photos. Nothing is kept for a bad upload."""
+def intake(game_id: str, data: bytes, *, source: str, who: str, seat: int | None,
+           unreadable: str | None = None) -> Job:
+    """Check an upload and make its job. A photo (or any frame the server cannot read: its
+    answer is given now) is kept at once; a live camera's frame when a reader takes it.
+    Nothing is kept for a bad upload."""
     width, height = camera.check(data)
-    game = store.get_game(game_id)
-    snap = store.snapshot(game)
     ext = kind_of(data)
     if ext is None:  # decodable but not a web format (TIFF...): keep a PNG the page can show
         ok, encoded = cv2.imencode(".png", camera.decode(data))
         data, ext = encoded.tobytes(), "png"
-    frame = Frame(game_id=game_id, hand=max(0, len(snap.record["hands"]) - 1) if snap.record["hands"] else None,
-                  version=snap.version, source=source, status="no-reader" if unreadable else "queued",
-                  message=unreadable or "", who=who,
-                  width=width, height=height,
-                  proposal={"seat": seat} if seat is not None else None)
+    snap = store.snapshot(store.get_game(game_id))
+    spec = {"hand": max(0, len(snap.record["hands"]) - 1) if snap.record["hands"] else None, "version": snap.version,
+            "source": source, "who": who, "width": width, "height": height, "ext": ext,
+            "proposal": {"seat": seat} if seat is not None else None}
+    job = Job(game_id, data, spec)
+    if unreadable:
+        keep(job, "no-reader", unreadable)
+    elif source != "camera":
+        keep(job)
+    return job
+
+
+def keep(job: Job, status: str = "queued", message: str = "") -> Frame:
+    """Write the job's row and its file."""
+    spec = {k: v for k, v in job.spec.items() if k != "ext"}
+    frame = Frame(game_id=job.game_id, status=status, message=message, **spec)
     db.session.add(frame)
     db.session.flush()
-    relative = f"{game_id}/{frame.id}.{ext}"
+    relative = f"{job.game_id}/{frame.id}.{job.spec['ext']}"
     path = folder(current_app) / relative
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        path.write_bytes(job.data)
     except OSError as error:
         db.session.rollback()
         raise ApiError(507, f"the photo could not be kept on this server ({error.strerror}): nothing was recorded") from None
     frame.path = relative
     db.session.commit()
-    return frame, data
+    job.frame_id = frame.id
+    return frame
 
 
 def process(readers: Readers, frame_id: int, data: bytes | None) -> None:

@@ -64,19 +64,26 @@ def send(game_id: str):  # type: ignore[no-untyped-def]
     try:
         data = _upload()
         unreadable = frames.unavailable(app, game.variant)  # then the answer comes at once, without the queue
-        frame, data = frames.take(game_id, data, source=source, who=auth.who(), seat=seat, unreadable=unreadable)
+        job = frames.intake(game_id, data, source=source, who=auth.who(), seat=seat, unreadable=unreadable)
     finally:
         slots.release()
-    frame_id = frame.id
     if unreadable is None:
-        done = frames.queue(app).submit(game_id, frame_id, data)
+        frames.queue(app).submit(job)
         db.session.remove()  # hold no database connection while the reader works
         # A photo waits for its reading; a live camera's frame only a moment: its play reaches the
         # board by itself, and a question it raises comes back with a later frame's answer ("asks").
         wait = app.config["READ_WAIT"] if source == "photo" else app.config["CAMERA_WAIT"]
         if request.args.get("wait", "1") != "0":
-            done.wait(float(wait))
-        frame = frames.get(game_id, frame_id)
+            job.done.wait(float(wait))
+    frame_id = job.frame_id
+    if frame_id is None:  # a live frame not taken by the reader yet (or skipped for a newer one): not kept
+        asking = frames.asking(game_id)
+        response = jsonify({"id": None, "status": "skipped" if job.skipped else "queued",
+                            "message": frames.SKIPPED if job.skipped else "waiting for the reader",
+                            "asks": frames.to_json(asking, reading=False) if asking is not None else None})
+        response.status_code = 202
+        return response
+    frame = frames.get(game_id, frame_id)
     answer = frames.to_json(frame)
     asking = frames.asking(game_id)
     answer["asks"] = frames.to_json(asking, reading=False) if asking is not None and asking.id != frame_id else None
