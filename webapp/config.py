@@ -79,6 +79,8 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         "SPINNER_MODELS": Path(os.environ.get("SPINNER_MODELS") or _bundled_models()),
         "READER_WORKERS": int(os.environ.get("SPINNER_READER_WORKERS") or 1),
         "READER_THREADS": int(os.environ.get("SPINNER_READER_THREADS") or 0) or None,
+        # Processes the reader runs in (its own interpreter lock); 0 reads in the server's process.
+        "READER_PROCESSES": int(os.environ.get("SPINNER_READER_PROCESSES") or 1),
         "READ_WAIT": 30.0,
         "CAMERA_WAIT": 2.0,
         # Photo uploads taken in at once (each decodes its photo); the rest wait up to FRAME_SLOT_WAIT s.

@@ -22,17 +22,89 @@ class Unavailable(Exception):
     """The server cannot read photos; the message says why and what to do."""
 
 
-def default_factory(models: Path, threads: int | None) -> Callable[[str], Any]:
-    def make(variant: str) -> Any:
-        from vision.reader import Reader
+# -- the reader in a process of its own ------------------------------------------------------------
+#
+# A read is a few hundred milliseconds of NumPy and onnxruntime. In the server's process it would
+# share the interpreter lock with hundreds of request threads: under load each of its many small
+# steps waits its turn, and a read took seconds. In its own process it has its own lock, and the
+# photo travels as its compressed bytes (decoded there, not in the server).
 
+_CHILD_READERS: dict[tuple[str, str, int | None], Any] = {}
+
+
+def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, name: str) -> dict[str, Any]:
+    from vision.reader import Reader, ReadError
+    import cv2
+    import numpy as np
+
+    key = (models, variant, threads)
+    reader = _CHILD_READERS.get(key)
+    if reader is None:
+        reader = _CHILD_READERS[key] = Reader(Path(models) / "detector.onnx", Path(models) / "halves.onnx",
+                                              threads=threads, variant=variant)
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ReadError(f"{name} is cut short or damaged: it could not be decoded")
+    reading = reader.read(image, name)
+    return {"reading": reading.to_json(), "width": reading.width, "height": reading.height}
+
+
+class ChildReader:
+    """`vision.reader.Reader` run in a pool of processes: `read_bytes(data, name)`."""
+
+    def __init__(self, pool: "Pool", models: Path, variant: str, threads: int | None) -> None:
+        self.pool, self.models, self.variant, self.threads = pool, str(models), variant, threads
+
+    def read_bytes(self, data: bytes, name: str = "") -> dict[str, Any]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return self.pool.get().submit(_read_in_child, self.models, self.variant, self.threads, data, name).result()
+        except BrokenProcessPool:  # a reader process died (out of memory...): start anew, try once more
+            return self.pool.renew().submit(_read_in_child, self.models, self.variant, self.threads, data, name).result()
+
+
+class Pool:
+    """The reader's processes, started on first use (spawned, not forked: the server has threads
+    and open database connections that a child must not copy)."""
+
+    def __init__(self, processes: int) -> None:
+        self.processes = processes
+        self.lock = threading.Lock()
+        self.executor: Any = None
+
+    def get(self) -> Any:
+        with self.lock:
+            if self.executor is None:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
+                self.executor = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+            return self.executor
+
+    def renew(self) -> Any:
+        with self.lock:
+            old, self.executor = self.executor, None
+        if old is not None:
+            old.shutdown(wait=False, cancel_futures=True)
+        return self.get()
+
+
+def default_factory(models: Path, threads: int | None, processes: int = 1) -> Callable[[str], Any]:
+    pool = Pool(processes)
+
+    def make(variant: str) -> Any:
         detector, halves = models / "detector.onnx", models / "halves.onnx"
         for path, what in ((detector, "tile detector"), (halves, "half classifier")):
             if not path.is_file():
                 raise Unavailable(
                     f"this server cannot read photos yet: the {what} model is missing ({path}; "
                     "models/README.md says how to train it). The photo is kept: score this play on the pad")
-        return Reader(detector, halves, threads=threads, variant=variant)
+        if processes <= 0:  # in this process (a host that cannot start processes)
+            from vision.reader import Reader
+
+            return Reader(detector, halves, threads=threads, variant=variant)
+        return ChildReader(pool, models, variant, threads)
 
     return make
 
