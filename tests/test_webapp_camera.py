@@ -289,3 +289,15 @@ def test_a_live_frame_read_late_asks_its_question_with_the_next_answer(tmp_path,
     assert following["status"] == "nothing"
     assert following["asks"]["id"] == late.get_json()["id"]
     assert following["asks"]["proposal"]["events"][0]["tile"] == "4-6"
+
+
+def test_without_a_reader_a_live_frame_is_answered_and_not_kept(tmp_path):
+    app = make_app(tmp_path, SPINNER_MODELS=tmp_path / "no-models")
+    client = app.test_client()
+    t = Table(client, client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json())
+    t.post("/hands", {})
+    response = send(t, photo(), "?source=camera")
+    assert response.status_code == 201
+    frame = response.get_json()
+    assert frame["status"] == "no-reader" and frame["id"] is None and "cannot read photos yet" in frame["message"]
+    assert t.get("/frames").get_json()["frames"] == []

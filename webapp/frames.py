@@ -180,9 +180,10 @@ def _drop_file(frame: Frame) -> None:
 
 def intake(game_id: str, data: bytes, *, source: str, who: str, seat: int | None,
            unreadable: str | None = None) -> Job:
-    """Check an upload and make its job. A photo (or any frame the server cannot read: its
-    answer is given now) is kept at once; a live camera's frame when a reader takes it.
-    Nothing is kept for a bad upload."""
+    """Check an upload and make its job. A photo is kept at once (answered "no-reader" at once
+    where the server cannot read); a live camera's frame only when a reader takes it, so never
+    where there is none (the page stops its live camera on that answer). Nothing is kept for a
+    bad upload."""
     width, height = camera.check(data)
     ext = kind_of(data)
     if ext is None:  # decodable but not a web format (TIFF...): keep a PNG the page can show
@@ -193,10 +194,9 @@ def intake(game_id: str, data: bytes, *, source: str, who: str, seat: int | None
             "source": source, "who": who, "width": width, "height": height, "ext": ext,
             "proposal": {"seat": seat} if seat is not None else None}
     job = Job(game_id, data, spec)
-    if unreadable:
-        keep(job, "no-reader", unreadable)
-    elif source != "camera":
-        keep(job)
+    if source == "camera":  # kept once a reader takes it; never, where there is no reader
+        return job
+    keep(job, "no-reader", unreadable) if unreadable else keep(job)
     return job
 
 

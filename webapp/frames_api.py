@@ -3,7 +3,10 @@
 `POST /api/games/ID/frames` takes one photo (multipart field `photo`, or the image itself as
 the body with an image/* content type) from the scorer, keeps it and has it read; it answers the
 frame with the camera's proposal once read (201), or while still being read (202, then
-`GET /api/games/ID/frames/N`). `?wait=0` answers at once. A sure play is already recorded; an
+`GET /api/games/ID/frames/N`). `?wait=0` answers at once. A live camera's frame (`?source=camera`)
+waits two seconds at most and is kept only once the reader takes it: until then its answer is
+202 with no id (and "skipped" when a newer frame of the table replaced it). Every answer carries
+`asks`: the newest frame whose proposal still waits for a tap. A sure play is already recorded; an
 unsure one is recorded by `POST .../frames/N/accept` (optionally with a corrected `event`) or
 turned down by `POST .../frames/N/reject`.
 """
@@ -57,12 +60,12 @@ def send(game_id: str):  # type: ignore[no-untyped-def]
         raise ApiError(400, "source is photo (one shot) or camera (a live camera's frame)")
     seat = _seat()
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    # Only a few uploads are taken in at once, so that a room full of cameras never slows the score.
+    data = _upload()  # received first: a phone on a slow network must not hold a slot while it sends
+    # Only a few uploads are checked and kept at once, so that a room full of cameras never slows the score.
     slots = _slots(app)
     if not slots.acquire(timeout=float(app.config["FRAME_SLOT_WAIT"])):
         raise ApiError(503, "the server is busy with other tables' photos: nothing was kept; send it again")
     try:
-        data = _upload()
         unreadable = frames.unavailable(app, game.variant)  # then the answer comes at once, without the queue
         job = frames.intake(game_id, data, source=source, who=auth.who(), seat=seat, unreadable=unreadable)
     finally:
@@ -76,12 +79,13 @@ def send(game_id: str):  # type: ignore[no-untyped-def]
         if request.args.get("wait", "1") != "0":
             job.done.wait(float(wait))
     frame_id = job.frame_id
-    if frame_id is None:  # a live frame not taken by the reader yet (or skipped for a newer one): not kept
+    if frame_id is None:  # a live frame not taken by the reader yet, skipped for a newer one, or unreadable here
         asking = frames.asking(game_id)
-        response = jsonify({"id": None, "status": "skipped" if job.skipped else "queued",
-                            "message": frames.SKIPPED if job.skipped else "waiting for the reader",
+        status, message = (("no-reader", unreadable) if unreadable else
+                           ("skipped", frames.SKIPPED) if job.skipped else ("queued", "waiting for the reader"))
+        response = jsonify({"id": None, "status": status, "message": message,
                             "asks": frames.to_json(asking, reading=False) if asking is not None else None})
-        response.status_code = 202
+        response.status_code = 201 if unreadable else 202
         return response
     frame = frames.get(game_id, frame_id)
     answer = frames.to_json(frame)
