@@ -1,7 +1,7 @@
 """Load on the companion: many tables, each watched live by several phones and sending camera frames.
 
     .venv/bin/python bench/web_load.py [--tables 50] [--viewers 4] [--seconds 60] [--event-every 2]
-        [--frame-every 1] [--models DIR] [--database-url URL] [--threads 320] [--json]
+        [--frame-every 1] [--models DIR] [--database-url URL | --postgres] [--threads 320] [--json]
 
 It starts `spinner serve` in its own process (a fresh SPINNER_DATA and SQLite database in a temp
 folder, or --database-url), makes the matches, and then, for --seconds:
@@ -257,10 +257,22 @@ def main() -> None:
     parser.add_argument("--frame-every", type=float, default=1.0, help="seconds between one table's camera frames (0: none)")
     parser.add_argument("--models", type=Path, help="the reader's models (default: none, every frame answered 'no reader')")
     parser.add_argument("--database-url", help="a PostgreSQL URL instead of a fresh SQLite file")
+    parser.add_argument("--postgres", action="store_true",
+                        help="start a throwaway PostgreSQL server for the run (tests/pg_server.py; needs its binaries)")
     parser.add_argument("--threads", type=int, default=320, help="the server's worker threads")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     images = photos(8) if args.frame_every > 0 else []
+    postgres = None
+    if args.postgres:
+        sys.path.insert(0, str(ROOT / "tests"))
+        import pg_server
+
+        if pg_server.binaries() is None:
+            raise SystemExit("--postgres: no PostgreSQL server binaries (apt-get install postgresql)")
+        postgres = pg_server.Server(pg_server.binaries())
+        postgres.start()
+        args.database_url = postgres.create_database("load")
     with tempfile.TemporaryDirectory(prefix="spinner-load-") as tmp:
         server, port = start_server(args, Path(tmp))
         load_before = os.getloadavg()
@@ -278,6 +290,8 @@ def main() -> None:
             if "Traceback" in log:  # keep what went wrong on the server
                 Path("web_load-server.log").write_text(log)
                 print("the server logged errors: see web_load-server.log", file=sys.stderr)
+            if postgres is not None:
+                postgres.stop()
     result["reader"] = str(args.models) if args.models else "none"
     result["database"] = "postgresql" if args.database_url else "sqlite"
     if args.json:
