@@ -181,7 +181,7 @@ def start_server(args: argparse.Namespace, folder: Path) -> tuple[subprocess.Pop
             return server, port
         except OSError:
             if server.poll() is not None:
-                raise SystemExit(f"the server did not start: {(folder / 'server.log').read_text()[-2000:]}")
+                raise SystemExit(f"the server did not start: {(folder / 'server.log').read_text()[-2000:]}") from None
             time.sleep(0.1)
     server.kill()
     raise SystemExit("the server did not answer within 20 s")
