@@ -20,7 +20,7 @@ $(DEV): $(CORE)
 	touch $(DEV)
 
 run: $(CORE)
-	$(BIN)/spinner demo
+	$(BIN)/spinner serve
 
 test: $(DEV)
 	$(BIN)/python -m pytest -q
@@ -28,6 +28,7 @@ test: $(DEV)
 bench: $(DEV)
 	$(BIN)/python bench/score_speed.py
 	$(BIN)/python bench/read_speed.py
+	$(BIN)/python bench/web_load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

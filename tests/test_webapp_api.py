@@ -1,0 +1,315 @@
+"""The JSON API: matches, hands and events through the scorer, versions, undo and corrections."""
+from __future__ import annotations
+
+import json
+
+from conftest import SIX_BLOCK_LEFT, SIX_BLOCK_PLAYS, hand, play, record, six_block
+from scorer import score_record
+from webapp_support import PLAYERS, Table, app, client, table  # noqa: F401  (fixtures)
+
+
+def test_create_answers_id_and_scorer_token(client):
+    response = client.post("/api/games", json={"variant": "all-fives", "players": ["Ana", "Ben", "Cruz"]})
+    assert response.status_code == 201
+    data = response.get_json()
+    assert data["id"] and data["token"] and data["viewer_token"] and data["token"] != data["viewer_token"]
+    assert data["version"] == 1
+    assert f"/g/{data['id']}/join?key={data['token']}" in data["links"]["scorer"]
+
+
+def test_tokens_are_stored_only_as_hashes(app, table):
+    from webapp.models import Game
+    from webapp.db import db
+
+    with app.app_context():
+        game = db.session.get(Game, table.id)
+        assert table.token not in (game.scorer_hash, game.viewer_hash)
+        assert len(game.scorer_hash) == 64
+
+
+def test_a_hand_scored_play_by_play_matches_the_scorer(table):
+    for event in SIX_BLOCK_PLAYS[:4]:
+        response = table.event(event)
+        assert response.status_code == 201, response.get_json()
+    answer = table.get("/score").get_json()
+    assert answer == score_record(table.record())
+    assert [p["count"] for p in answer["hands"][0]["plays"]] == [12, 13, 14, 18]
+    assert answer["hands"][0]["turn"] == 0
+
+
+def test_the_event_may_come_wrapped_with_version_who_and_why(table):
+    response = table.event({"event": play(0, "6-6"), "version": 2, "who": "Ana\u202e\x00 ", "why": "lead"})
+    assert response.status_code == 201
+    change = response.get_json()["change"]
+    assert change["who"] == "Ana" and change["why"] == "lead" and change["version"] == 3
+
+
+def test_an_illegal_play_is_refused_with_hand_event_and_rule_and_nothing_recorded(table):
+    table.event(play(0, "6-6"))
+    before = table.record()
+    response = table.event(play(1, "1-2"))
+    assert response.status_code == 422
+    data = response.get_json()
+    assert data["hand"] == 0 and data["event"] == 1
+    assert data["rule"] == "1-2 fits no open end (west shows 6, east shows 6)"
+    assert "hand 0, event 1" in data["error"]
+    assert table.record() == before and table.version() == 3
+
+
+def test_unknown_event_types_and_non_objects_are_refused(table):
+    assert table.event({"type": "shuffle", "seat": 0}).status_code == 422
+    response = table.post("/events", {"event": ["play"]})
+    assert response.status_code == 400 and "JSON object" in response.get_json()["error"]
+
+
+def test_broken_json_says_where_it_breaks(table):
+    response = table.post("/events", data='{"type": "play", "seat": 0,', content_type="application/json")
+    assert response.status_code == 400
+    assert "not valid JSON at line 1, column" in response.get_json()["error"]
+    response = table.post("/events", data=b"\xff\xfe", content_type="application/json")
+    assert response.status_code == 400
+    assert table.version() == 2
+
+
+def test_oversized_json_is_refused(app, table):
+    app.config["MAX_JSON_BYTES"] = 1000
+    response = table.post("/events", data=json.dumps({"type": "adjust", "reason": "x" * 2000}), content_type="application/json")
+    assert response.status_code == 413
+    huge = {"type": "adjust", "team": 0, "points": 5, "reason": "agreed", "junk": "y" * 9000}
+    app.config["MAX_JSON_BYTES"] = 2 * 1024 * 1024
+    assert table.event(huge).status_code == 413  # one event is at most 8 KB
+
+
+def test_changes_need_the_scorer_token(client, table):
+    url = f"/api/games/{table.id}/events"
+    response = client.post(url, json=play(0, "6-6"))
+    assert response.status_code == 401 and "Bearer" in response.headers["WWW-Authenticate"]
+    response = client.post(url, json=play(0, "6-6"), headers={"Authorization": "Bearer nope"})
+    assert response.status_code == 403 and "wrong token" in response.get_json()["error"]
+    response = client.post(url, json=play(0, "6-6"), headers={"Authorization": f"Bearer {table.viewer}"})
+    assert response.status_code == 403 and "viewer" in response.get_json()["error"]
+    for path in ("/hands", "/undo"):
+        assert client.post(f"/api/games/{table.id}{path}", json={}).status_code == 401
+    assert table.version() == 2
+
+
+def test_a_token_of_another_match_does_not_work(client, table):
+    other = Table(client, client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json())
+    response = client.post(f"/api/games/{table.id}/events", json=play(0, "6-6"), headers=other.auth)
+    assert response.status_code == 403
+
+
+def test_unknown_match_is_404_in_json(client):
+    response = client.get("/api/games/nope/score")
+    assert response.status_code == 404 and "no match" in response.get_json()["error"]
+
+
+def test_a_change_on_a_stale_version_is_refused_and_nothing_recorded(table):
+    assert table.event(play(0, "6-6"), headers={"If-Match": '"2"'}).status_code == 201
+    before = table.record()
+    # A second phone still on version 2:
+    response = table.event(play(1, "6-4", "west"), headers={"If-Match": '"2"'})
+    assert response.status_code == 409
+    assert response.get_json()["version"] == 3 and "version 2" in response.get_json()["error"]
+    response = table.event({"event": play(1, "6-4", "west"), "version": 1})
+    assert response.status_code == 409
+    assert table.record() == before
+    assert table.event(play(1, "6-4", "west"), headers={"If-Match": "3"}).status_code == 201
+
+
+def test_a_bad_if_match_is_a_400(table):
+    assert table.event(play(0, "6-6"), headers={"If-Match": "yesterday"}).status_code == 400
+    assert table.event({"event": play(0, "6-6"), "version": "2"}).status_code == 400
+
+
+def test_two_phones_at_once_never_lose_an_event(app, table):
+    """Two threads append adjustments with no version: every one lands, each on its own version."""
+    import threading
+
+    def phone(team: int) -> None:
+        client = app.test_client()
+        for _ in range(8):
+            response = client.post(f"/api/games/{table.id}/events", headers=table.auth,
+                                   json={"type": "adjust", "team": team, "points": 5, "reason": "test"})
+            assert response.status_code == 201, response.get_json()
+
+    threads = [threading.Thread(target=phone, args=(team,)) for team in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    answer = table.get("/score").get_json()
+    assert answer["totals"] == [40, 40]
+    versions = [c["version"] for c in table.get("/history").get_json()["changes"]]
+    assert versions == list(range(1, 19))
+
+
+def test_two_phones_on_the_same_version_one_wins(app, table):
+    import threading
+
+    results: list[int] = []
+
+    def phone(event: dict) -> None:
+        response = app.test_client().post(f"/api/games/{table.id}/events", headers={**table.auth, "If-Match": "2"}, json=event)
+        results.append(response.status_code)
+
+    threads = [threading.Thread(target=phone, args=({"type": "adjust", "team": t, "points": 5, "reason": "x"},)) for t in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [201, 409]
+    assert len(table.record()["hands"][0]["events"]) == 1
+
+
+def test_undo_is_a_new_history_entry_and_the_old_version_is_still_readable(table):
+    table.event(play(0, "6-6"))
+    table.event(play(1, "6-4", "west"))
+    response = table.post("/undo", {"why": "wrong tile"})
+    assert response.status_code == 200
+    assert response.get_json()["change"]["before"] == play(1, "6-4", "west")
+    assert table.record()["hands"][0]["events"] == [play(0, "6-6")]
+    history = table.get("/history").get_json()["changes"]
+    assert [c["action"] for c in history] == ["create", "hand", "event", "event", "undo"]
+    assert history[-1]["why"] == "wrong tile"
+    old = table.get("/record?version=4").get_json()
+    assert old["hands"][0]["events"] == [play(0, "6-6"), play(1, "6-4", "west")]
+    # Undo again takes the lead back, then the hand itself, then nothing is left to undo.
+    assert table.post("/undo", {}).status_code == 200
+    assert table.post("/undo", {}).status_code == 200
+    assert table.record()["hands"] == []
+    response = table.post("/undo", {})
+    assert response.status_code == 409 and "nothing to undo" in response.get_json()["error"]
+
+
+def test_correct_an_event_keeps_the_old_one_in_history(table):
+    table.event(play(0, "6-6"))
+    table.event(play(1, "6-4", "west"))
+    response = table.client.put(f"/api/games/{table.id}/hands/0/events/1", headers=table.auth,
+                                json={"event": play(1, "6-5", "west"), "why": "the camera misread it"})
+    assert response.status_code == 200, response.get_json()
+    assert table.record()["hands"][0]["events"][1] == play(1, "6-5", "west")
+    change = table.get("/history").get_json()["changes"][-1]
+    assert change["action"] == "correct" and change["before"] == play(1, "6-4", "west")
+    assert table.get("/score").get_json()["hands"][0]["plays"][1]["count"] == 17
+
+
+def test_a_correction_that_breaks_a_later_event_is_refused(table):
+    for event in SIX_BLOCK_PLAYS[:3]:
+        table.event(event)
+    before = table.record()
+    # 6-1 east -> 6-3 east leaves 1-2 (event 2) with nowhere to go.
+    response = table.client.put(f"/api/games/{table.id}/hands/0/events/1", headers=table.auth,
+                                json={"event": play(1, "6-3", "east"), "why": "misread"})
+    assert response.status_code == 422
+    data = response.get_json()
+    assert data["event"] == 2 and "correcting hand 0, event 1" in data["error"]
+    assert table.record() == before
+
+
+def test_corrections_and_removals_need_a_reason_and_an_existing_event(table):
+    table.event(play(0, "6-6"))
+    url = f"/api/games/{table.id}/hands/0/events/0"
+    assert table.client.put(url, headers=table.auth, json={"event": play(0, "5-5")}).status_code == 400
+    assert table.client.delete(url, headers=table.auth, json={}).status_code == 400
+    assert table.client.delete(f"/api/games/{table.id}/hands/0/events/7", headers=table.auth, json={"why": "x"}).status_code == 404
+    response = table.client.delete(url, headers=table.auth, json={"why": "played by mistake"})
+    assert response.status_code == 200
+    assert table.record()["hands"][0]["events"] == []
+
+
+def test_adjust_carries_its_reason_into_the_record(table):
+    response = table.event({"type": "adjust", "team": 1, "points": 10, "reason": "agreed\n at the table"})
+    assert response.status_code == 201
+    assert response.get_json()["score"]["totals"] == [0, 10]
+    assert table.record()["hands"][0]["events"][0]["reason"] == "agreed at the table"
+
+
+def test_a_hand_needs_the_previous_one_finished(table):
+    table.event(play(0, "6-6"))
+    response = table.post("/hands", {"leader": 1})
+    assert response.status_code == 422
+    assert "has not ended" in response.get_json()["error"]
+
+
+def test_events_need_a_started_hand(client):
+    t = Table(client, client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json())
+    response = t.event(play(0, "6-6"))
+    assert response.status_code == 409 and "no hand has started" in response.get_json()["error"]
+
+
+def test_bad_new_matches_are_refused_in_plain_words(client):
+    cases = [
+        ({"variant": "chess", "players": PLAYERS}, 422, "unknown variant"),
+        ({"variant": "partners", "players": ["Ana", "Ben"]}, 422, "4 players"),
+        ({"variant": "partners", "players": ["Ana", "", "Cruz", "Dee"]}, 400, "needs a name"),
+        ({"variant": "partners"}, 400, "players must be a list"),
+        ({"variant": "partners", "players": PLAYERS, "options": {"target": -5}}, 422, "target"),
+    ]
+    for spec, status, words in cases:
+        response = client.post("/api/games", json=spec)
+        assert response.status_code == status, (spec, response.get_json())
+        assert words in response.get_json()["error"]
+    assert client.get("/api/games").get_json()["games"] == []
+
+
+def test_import_a_whole_record_and_export_it_again(client):
+    left = SIX_BLOCK_LEFT
+    whole = six_block({0: left[:4], 1: left[4:8], 2: left[8:13], 3: left[13:]})
+    whole["table"] = "kitchen"  # a field this server does not know travels along
+    response = client.post("/api/games", json=whole)
+    assert response.status_code == 201, response.get_json()
+    t = Table(client, response.get_json())
+    assert t.get("/score").get_json() == score_record(whole)
+    exported = t.record()
+    assert exported == whole
+    download = t.get("/record?download=1")
+    assert "attachment" in download.headers["Content-Disposition"]
+    again = Table(client, client.post("/api/games", json=exported).get_json())
+    assert again.get("/score").get_json() == t.get("/score").get_json()
+    assert t.get("/history").get_json()["changes"][0]["action"] == "import"
+
+
+def test_a_broken_record_is_not_imported(client):
+    broken = record("partners", hand(play(0, "6-6"), play(1, "1-2")))
+    response = client.post("/api/games", json=broken)
+    assert response.status_code == 422
+    assert response.get_json()["hand"] == 0 and response.get_json()["event"] == 1
+    assert client.get("/api/games").get_json()["games"] == []
+
+
+def test_private_matches_need_a_link_to_read(client):
+    created = client.post("/api/games", json={"variant": "partners", "players": PLAYERS, "private": True}).get_json()
+    url = f"/api/games/{created['id']}/score"
+    assert client.get(url).status_code == 401
+    assert client.get(url, headers={"Authorization": "Bearer nope"}).status_code == 403
+    assert client.get(url, headers={"Authorization": f"Bearer {created['viewer_token']}"}).status_code == 200
+    assert client.get(f"{url}?key={created['token']}").status_code == 200
+    assert client.get("/api/games").get_json()["games"] == []
+
+
+def test_the_board_polls_with_etags(table):
+    first = table.get("/board")
+    assert first.status_code == 200 and first.headers["ETag"] == '"2"'
+    assert table.get("/board", headers={"If-None-Match": '"2"'}).status_code == 304
+    table.event(play(0, "6-6"))
+    board = table.get("/board", headers={"If-None-Match": '"2"'}).get_json()
+    assert board["version"] == 3
+    assert board["current"]["turn_name"] == "Ben" and board["current"]["open_ends"] == {"west": 6, "east": 6}
+    assert board["current"]["events"][0]["count"] == 12
+    assert board["pad"]["fits"]["4-6"] == ["west"] and "6-6" in board["pad"]["on_table"]
+    assert "<svg" in board["svg"]["layout"] and "<svg" in board["svg"]["chart"]
+
+
+def test_disputes_are_marked_and_settled_with_a_correction(table):
+    table.event(play(0, "6-6"))
+    table.event(play(1, "6-4", "west"))
+    opened = table.post("/disputes", {"hand": 0, "event": 1, "why": "Ben says it was 6-5"})
+    assert opened.status_code == 201
+    version = opened.get_json()["version"]
+    assert table.post("/disputes", {"hand": 0, "event": 1}).status_code == 400
+    settled = table.post(f"/disputes/{version}/settle", {"event": play(1, "6-5", "west"), "why": "the photo shows 6-5"})
+    assert settled.status_code == 200, settled.get_json()
+    actions = [c["action"] for c in table.get("/history").get_json()["changes"]]
+    assert actions[-3:] == ["dispute", "correct", "settle"]
+    assert table.record()["hands"][0]["events"][1]["tile"] == "6-5"

@@ -1,0 +1,303 @@
+"""The camera path: a photo in, the reader's tiles compared with the layout, a play recorded or proposed.
+
+The reader here is a stand-in that answers what each test tells it (the real one needs its
+trained models, which `test_webapp_camera_reader.py` uses where they exist); everything after
+the reading (the proposal, the scorer's check, the store, the history, the kept files) is real.
+"""
+from __future__ import annotations
+
+import io
+import threading
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from conftest import play
+from webapp_support import PLAYERS, Table
+
+
+def photo(width: int = 64, height: int = 48, fmt: str = ".jpg") -> bytes:
+    image = np.full((height, width, 3), 90, np.uint8)
+    cv2.rectangle(image, (10, 10), (40, 25), (250, 250, 250), -1)
+    ok, data = cv2.imencode(fmt, image)
+    assert ok
+    return data.tobytes()
+
+
+def seen(*tiles: str | tuple[str, float], arms: dict[str, list[str]] | None = None, centre: str | None = None) -> dict[str, Any]:
+    """A reading as the reader's JSON has it: tiles with their confidence, and the photo's layout."""
+    out = []
+    for i, item in enumerate(tiles):
+        name, confidence = (item, 0.97) if isinstance(item, str) else item
+        x = 20 + 30 * i
+        out.append({"tile": name, "confidence": confidence, "center": [x + 10, 20],
+                    "corners": [[x, 10], [x + 20, 10], [x + 20, 30], [x, 30]], "halves": []})
+    layout = {"arms": arms or {}, "centre": centre, "unsure": []} if centre else None
+    return {"image": "", "tiles": out, "layout": layout}
+
+
+class Script:
+    """The stand-in reader: hands out the readings queued for it, optionally waiting on a gate."""
+
+    def __init__(self) -> None:
+        self.readings: list[dict[str, Any]] = []
+        self.gate: threading.Event | None = None
+        self.started = threading.Event()
+        self.variants: list[str] = []
+
+    def __call__(self, variant: str) -> "Script":
+        self.variants.append(variant)
+        return self
+
+    def read(self, image: np.ndarray, name: str = "") -> dict[str, Any]:
+        self.started.set()
+        if self.gate is not None:
+            self.gate.wait(10)
+        return self.readings.pop(0) if self.readings else seen()
+
+
+@pytest.fixture
+def script() -> Script:
+    return Script()
+
+
+def make_app(tmp_path, **config):
+    from webapp import create_app
+    from webapp.store import cache
+
+    cache.clear()
+    return create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
+                       "TESTING": True, "READ_WAIT": 10.0, **config})
+
+
+@pytest.fixture
+def cam(tmp_path, script):
+    app = make_app(tmp_path, SPINNER_READER=script)
+    client = app.test_client()
+    created = client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json()
+    t = Table(client, created)
+    assert t.post("/hands", {}).status_code == 201
+    t.app = app
+    return t
+
+
+def send(t: Table, data: bytes, query: str = "", content_type: str = "multipart", headers: dict[str, str] | None = None):
+    headers = {**t.auth, **(headers or {})}
+    if content_type == "multipart":
+        return t.client.post(f"/api/games/{t.id}/frames{query}", data={"photo": (io.BytesIO(data), "table.jpg")},
+                             headers=headers, content_type="multipart/form-data")
+    return t.client.post(f"/api/games/{t.id}/frames{query}", data=data, headers=headers, content_type=content_type)
+
+
+def test_a_lead_asks_who_led_unless_the_scorer_said(cam, script):
+    script.readings.append(seen("6-6"))
+    frame = send(cam, photo()).get_json()  # partners without a deal: anyone may hold the 6-6
+    assert frame["status"] == "confirm" and "whose turn it is is not known" in frame["message"]
+    assert frame["proposal"]["events"] == [{"type": "play", "seat": None, "tile": "6-6"}]
+    refused = cam.post(f"/frames/{frame['id']}/accept", {})
+    assert refused.status_code == 400 and "needs its seat" in refused.get_json()["error"]
+    assert cam.post(f"/frames/{frame['id']}/accept", {"event": play(2, "6-6")}).status_code == 200
+    assert cam.record()["hands"][0]["events"] == [play(2, "6-6")]
+
+
+def test_a_sure_lead_is_recorded_at_once_from_the_photo(cam, script):
+    script.readings.append(seen("6-6"))
+    response = send(cam, photo(), "?seat=0")
+    assert response.status_code == 201, response.get_json()
+    frame = response.get_json()
+    assert frame["status"] == "recorded" and frame["event"] == 0 and frame["hand"] == 0
+    assert frame["message"] == "the camera saw seat 0 playing 6-6"
+    score = cam.get("/score").get_json()
+    assert score["hands"][0]["plays"][0]["count"] == 12
+    last = cam.get("/history").get_json()["changes"][-1]
+    assert last["source"] == "camera" and last["who"] == "camera" and last["after"]["tile"] == "6-6"
+    assert cam.client.get(frame["image"]).status_code == 200
+    assert script.variants == ["partners"]
+
+
+def test_the_end_comes_from_the_tile_it_touches_in_the_photo(cam, script):
+    for event in (play(0, "6-6"), play(1, "6-1", "east"), play(2, "1-2", "east")):
+        assert cam.event(event).status_code == 201
+    # 2-6 fits the 2 (east) and the spinner's free side (west): the photo shows it against 1-2.
+    script.readings.append(seen("6-6", "6-1", "1-2", "2-6", centre="6-6", arms={"east": ["6-1", "1-2", "2-6"]}))
+    frame = send(cam, photo()).get_json()
+    assert frame["status"] == "recorded", frame
+    assert cam.record()["hands"][0]["events"][-1] == {"type": "play", "seat": 3, "tile": "2-6", "end": "east"}
+
+
+def test_an_unsure_reading_asks_one_tap_and_the_tap_records_it(cam, script):
+    assert cam.event(play(0, "6-6")).status_code == 201
+    script.readings.append(seen("6-6", ("6-4", 0.55)))
+    frame = send(cam, photo()).get_json()
+    assert frame["status"] == "confirm"
+    assert frame["message"] == "the camera thinks: seat 1 playing 4-6 on the west? (4-6 is read 55% sure)"
+    assert frame["proposal"]["events"] == [{"type": "play", "seat": 1, "tile": "4-6", "end": "west"}]
+    assert len(cam.record()["hands"][0]["events"]) == 1  # nothing recorded before the tap
+    accepted = cam.post(f"/frames/{frame['id']}/accept", {})
+    assert accepted.status_code == 200, accepted.get_json()
+    assert accepted.get_json()["status"] == "accepted" and accepted.get_json()["event"] == 1
+    assert cam.record()["hands"][0]["events"][-1]["tile"] == "4-6"
+    again = cam.post(f"/frames/{frame['id']}/accept", {})
+    assert again.status_code == 409 and "asks nothing now" in again.get_json()["error"]
+
+
+def test_a_wrong_proposal_is_corrected_in_the_same_tap_or_turned_down(cam, script):
+    assert cam.event(play(0, "6-6")).status_code == 201
+    script.readings += [seen("6-6", ("6-4", 0.5)), seen("6-6", ("6-3", 0.5))]
+    first = send(cam, photo()).get_json()
+    fixed = cam.post(f"/frames/{first['id']}/accept", {"event": play(1, "6-5", "west"), "why": "it was the 6-5"})
+    assert fixed.status_code == 200 and cam.record()["hands"][0]["events"][-1]["tile"] == "6-5"
+    second = send(cam, photo()).get_json()
+    assert second["status"] == "confirm" and second["proposal"]["events"][0]["seat"] == 2
+    rejected = cam.post(f"/frames/{second['id']}/reject", {"why": "a tile from the boneyard"})
+    assert rejected.get_json()["status"] == "rejected"
+    assert len(cam.record()["hands"][0]["events"]) == 2
+
+
+def test_an_illegal_proposal_is_refused_with_the_rule_and_nothing_recorded(cam, script):
+    assert cam.event(play(0, "6-6")).status_code == 201
+    script.readings.append(seen("6-6", ("6-4", 0.5)))
+    frame = send(cam, photo()).get_json()
+    wrong = cam.post(f"/frames/{frame['id']}/accept", {"event": play(1, "1-2", "west")})
+    assert wrong.status_code == 422 and "1-2 does not fit the west end: it shows 6" in wrong.get_json()["error"]
+    assert len(cam.record()["hands"][0]["events"]) == 1
+    assert cam.client.get(f"/api/games/{cam.id}/frames/{frame['id']}").get_json()["status"] == "confirm"
+
+
+def test_a_proposal_made_on_an_older_version_is_refused_as_stale(cam, script):
+    assert cam.event(play(0, "6-6")).status_code == 201
+    script.readings.append(seen("6-6", ("6-4", 0.5)))
+    frame = send(cam, photo()).get_json()
+    assert cam.event(play(1, "6-4")).status_code == 201  # the pad scored it meanwhile
+    late = cam.post(f"/frames/{frame['id']}/accept", {})
+    assert late.status_code == 409 and "the match changed since version" in late.get_json()["error"]
+    assert len(cam.record()["hands"][0]["events"]) == 2
+
+
+def test_nothing_new_and_no_tiles_are_said_plainly(cam, script):
+    assert cam.event(play(0, "6-6")).status_code == 201
+    script.readings += [seen("6-6"), seen()]
+    assert send(cam, photo()).get_json()["message"] == "no new tile since the last play: nothing to record"
+    assert "found no tile" in send(cam, photo()).get_json()["message"]
+
+
+def test_without_a_reader_the_photo_is_kept_and_the_pad_still_scores(tmp_path):
+    app = make_app(tmp_path, SPINNER_MODELS=tmp_path / "no-models")
+    client = app.test_client()
+    created = client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json()
+    t = Table(client, created)
+    t.post("/hands", {})
+    response = send(t, photo())
+    assert response.status_code == 201
+    frame = response.get_json()
+    assert frame["status"] == "no-reader"
+    assert "cannot read photos yet" in frame["message"] and "detector" in frame["message"]
+    assert "score this play on the pad" in frame["message"]
+    assert client.get(frame["image"]).status_code == 200  # kept for a replay all the same
+    assert t.event(play(0, "6-6")).status_code == 201
+
+
+@pytest.mark.parametrize("data, status, words", [
+    (b"", 400, "is empty"),
+    (b"GIF89a this is not really an image", 415, "not a photo this server can decode"),
+    (b"%PDF-1.7 a document", 415, "not a photo"),
+])
+def test_bad_uploads_are_refused_and_nothing_is_kept(cam, data, status, words):
+    response = send(cam, data)
+    assert response.status_code == status and words in response.get_json()["error"]
+    assert cam.get("/frames").get_json()["frames"] == []
+    folder = cam.app.config["SPINNER_DATA"] / "frames"
+    assert not folder.exists() or not any(folder.rglob("*.*"))
+
+
+def test_a_photo_too_large_is_refused_before_it_is_read(cam):
+    big = b"\xff\xd8\xff" + bytes(9 * 1024 * 1024)
+    response = send(cam, big, content_type="image/jpeg")
+    assert response.status_code == 413 and "at most 8 MB" in response.get_json()["error"]
+    assert cam.get("/frames").get_json()["frames"] == []
+
+
+def test_a_photo_with_too_many_pixels_is_refused(cam):
+    image = np.zeros((8000, 8000, 3), np.uint8)
+    ok, data = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    response = send(cam, data.tobytes(), content_type="image/png")
+    assert response.status_code == 413 and "megapixels" in response.get_json()["error"]
+
+
+def test_only_the_scorer_sends_photos(cam):
+    viewer = send(cam, photo(), headers={"Authorization": f"Bearer {cam.viewer}"})
+    assert viewer.status_code == 403 and "viewer link" in viewer.get_json()["error"]
+    wrong = send(cam, photo(), headers={"Authorization": "Bearer nope"})
+    assert wrong.status_code == 403 and "wrong token" in wrong.get_json()["error"]
+    text = cam.client.post(f"/api/games/{cam.id}/frames", data="hello", headers=cam.auth, content_type="text/plain")
+    assert text.status_code == 415 and "send a photo" in text.get_json()["error"]
+
+
+def test_a_raw_image_body_and_other_formats_are_taken(cam, script):
+    response = send(cam, photo(fmt=".png"), content_type="image/png")
+    assert response.status_code == 201
+    image = cam.client.get(response.get_json()["image"])
+    assert image.mimetype == "image/png" and image.data.startswith(b"\x89PNG")
+
+
+def test_a_camera_faster_than_the_reader_never_builds_a_backlog(cam, script):
+    """The newest frame of a table wins: one waiting when a newer one comes is skipped, never read
+    nor kept; a photo someone took is kept all the same."""
+    script.gate = threading.Event()
+    first = send(cam, photo(), "?wait=0&source=camera")
+    assert first.status_code == 202
+    assert script.started.wait(5)  # the reader is busy with the first
+    second = send(cam, photo(), "?wait=0&source=camera")
+    assert second.status_code == 202 and second.get_json()["id"] is None  # not kept while it waits
+    shot = send(cam, photo(), "?wait=0").get_json()  # a photo: kept at once
+    third = send(cam, photo(), "?wait=0&source=camera").get_json()
+    assert third["status"] == "queued"
+    script.gate.set()
+    from webapp.db import db
+    from webapp.models import Frame
+
+    for _ in range(200):  # until the reader has done with the first and the third
+        with cam.app.app_context():
+            rows = {f.id: (f.source, f.status) for f in db.session.query(Frame).order_by(Frame.id)}
+            db.session.remove()
+        if len(rows) == 3 and all(status != "queued" for _, status in rows.values()):
+            break
+        threading.Event().wait(0.05)
+    assert rows[shot["id"]] == ("photo", "skipped")  # the third came before it was read
+    assert sorted(status for source, status in rows.values() if source == "camera") == ["nothing", "nothing"]
+    assert len(rows) == 3  # the second camera frame was never written
+
+
+def test_a_live_frame_read_late_asks_its_question_with_the_next_answer(tmp_path, script):
+    app = make_app(tmp_path, SPINNER_READER=script, CAMERA_WAIT=0.2)
+    client = app.test_client()
+    t = Table(client, client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json())
+    t.post("/hands", {})
+    assert t.event(play(0, "6-6")).status_code == 201
+    script.gate = threading.Event()
+    script.readings += [seen("6-6", ("6-4", 0.5)), seen("6-6")]
+    late = send(t, photo(), "?source=camera")
+    assert late.status_code == 202 and late.get_json()["status"] == "queued"  # the reader is slow: no long wait
+    script.gate.set()
+    for _ in range(100):
+        if client.get(f"/api/games/{t.id}/frames/{late.get_json()['id']}").get_json()["status"] != "queued":
+            break
+        threading.Event().wait(0.05)
+    following = send(t, photo(), "?source=camera").get_json()
+    assert following["status"] == "nothing"
+    assert following["asks"]["id"] == late.get_json()["id"]
+    assert following["asks"]["proposal"]["events"][0]["tile"] == "4-6"
+
+
+def test_without_a_reader_a_live_frame_is_answered_and_not_kept(tmp_path):
+    app = make_app(tmp_path, SPINNER_MODELS=tmp_path / "no-models")
+    client = app.test_client()
+    t = Table(client, client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json())
+    t.post("/hands", {})
+    response = send(t, photo(), "?source=camera")
+    assert response.status_code == 201
+    frame = response.get_json()
+    assert frame["status"] == "no-reader" and frame["id"] is None and "cannot read photos yet" in frame["message"]
+    assert t.get("/frames").get_json()["frames"] == []

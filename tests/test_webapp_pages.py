@@ -1,0 +1,134 @@
+"""The pages: forms with CSRF, links that grant a role, the board, and the live stream."""
+from __future__ import annotations
+
+import io
+import json
+import re
+import threading
+import time
+
+from conftest import SIX_BLOCK_PLAYS, play, record, hand
+from webapp_support import PLAYERS, Table, app, client, table  # noqa: F401  (fixtures)
+
+
+def csrf_of(page: str) -> str:
+    return re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
+
+
+def new_match(client, **fields) -> str:
+    token = csrf_of(client.get("/").text)
+    data = {"csrf_token": token, "variant": "partners", "player": PLAYERS, **fields}
+    response = client.post("/games", data=data)
+    assert response.status_code == 302, response.text
+    return response.headers["Location"].rsplit("/", 1)[-1]
+
+
+def test_the_form_starts_a_match_and_its_first_hand(client):
+    game_id = new_match(client, title="Friday <b>night</b>", target="150")
+    page = client.get(f"/g/{game_id}")
+    assert page.status_code == 200
+    assert "Friday &lt;b&gt;night&lt;/b&gt;" in page.text  # what a player types is escaped
+    assert 'id="pad"' in page.text  # the creator scores
+    answer = client.get(f"/api/games/{game_id}/score").get_json()
+    assert answer["target"] == 150 and len(answer["hands"]) == 1
+    assert "Friday &lt;b&gt;night" in client.get("/").text  # listed to resume
+
+
+def test_forms_need_the_csrf_token(client):
+    client.get("/")
+    response = client.post("/games", data={"variant": "partners", "player": PLAYERS})
+    assert response.status_code == 403
+    assert client.get("/api/games").get_json()["games"] == []
+
+
+def test_a_bad_form_says_why(client):
+    token = csrf_of(client.get("/").text)
+    response = client.post("/games", data={"csrf_token": token, "variant": "partners", "player": ["Ana", "Ben"]}, follow_redirects=True)
+    assert "4 players" in response.text
+
+
+def test_the_page_scores_with_its_session_and_csrf_header(client):
+    game_id = new_match(client)
+    page = client.get(f"/g/{game_id}").text
+    url = f"/api/games/{game_id}/events"
+    assert client.post(url, json=play(0, "6-6")).status_code == 403  # the cookie alone is not enough
+    response = client.post(url, json=play(0, "6-6"), headers={"X-CSRF-Token": csrf_of(page)})
+    assert response.status_code == 201
+    board = client.get(f"/api/games/{game_id}/board").get_json()
+    assert board["current"]["events"][0]["count"] == 12 and "<section" in board["html"]["bottom"]
+
+
+def test_the_viewer_link_only_reads(app, client, table):
+    viewer = app.test_client()
+    response = viewer.get(f"/g/{table.id}/join?key={table.viewer}")
+    assert response.status_code == 302 and "key=" not in response.headers["Location"]
+    page = viewer.get(f"/g/{table.id}")
+    assert page.status_code == 200 and 'id="pad"' not in page.text
+    response = viewer.post(f"/api/games/{table.id}/events", json=play(0, "6-6"), headers={"X-CSRF-Token": csrf_of(page.text)})
+    assert response.status_code == 403 and "viewer" in response.get_json()["error"]
+
+
+def test_the_scorer_link_lets_a_second_phone_score(app, table):
+    phone = app.test_client()
+    phone.get(f"/g/{table.id}/join?key={table.token}")
+    page = phone.get(f"/g/{table.id}").text
+    assert 'id="pad"' in page and "Scorer link" in page
+    response = phone.post(f"/api/games/{table.id}/events", json=play(0, "6-6"), headers={"X-CSRF-Token": csrf_of(page)})
+    assert response.status_code == 201
+
+
+def test_a_wrong_link_key_is_refused(client, table):
+    response = client.get(f"/g/{table.id}/join?key=guess")
+    assert response.status_code == 403 and "not right" in response.text
+
+
+def test_a_private_match_needs_its_link(app, client):
+    game_id = new_match(client, private="1")
+    stranger = app.test_client()
+    assert stranger.get(f"/g/{game_id}").status_code == 401
+    assert game_id not in stranger.get("/").text
+    assert game_id in client.get("/").text  # its scorer still sees it
+
+
+def test_import_and_history_pages(client):
+    token = csrf_of(client.get("/").text)
+    whole = record("partners", hand(*SIX_BLOCK_PLAYS))
+    response = client.post("/import", data={"csrf_token": token, "record": (io.BytesIO(json.dumps(whole).encode()), "m.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 302
+    game_id = response.headers["Location"].rsplit("/", 1)[-1]
+    assert client.get(f"/api/games/{game_id}/record").get_json() == whole
+    history = client.get(f"/g/{game_id}/history")
+    assert history.status_code == 200 and "import" in history.text
+    broken = client.post("/import", data={"csrf_token": token, "record": (io.BytesIO(b"{nope"), "m.json")},
+                         content_type="multipart/form-data", follow_redirects=True)
+    assert "not a JSON record" in broken.text
+
+
+def test_the_stream_sends_the_board_then_every_change(app, table):
+    response = app.test_client().get(f"/api/games/{table.id}/stream")
+    assert response.mimetype == "text/event-stream"
+    chunks = iter(response.response)
+
+    def next_board() -> dict:
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            chunk = next(chunks)
+            chunk = chunk.decode() if isinstance(chunk, bytes) else chunk
+            if chunk.startswith("id: "):
+                return json.loads(chunk.split("data: ", 1)[1])
+        raise AssertionError("no board came")
+
+    assert next_board()["version"] == 2
+    threading.Timer(0.3, lambda: table.event(play(0, "6-6"))).start()
+    started = time.monotonic()
+    board = next_board()
+    assert board["version"] == 3 and board["current"]["events"][0]["tile"] == "6-6"
+    assert time.monotonic() - started < 2
+    response.close()
+
+
+def test_too_many_streams_answers_503_so_the_page_polls(app, table):
+    app.config["SSE_MAX_STREAMS"] = 0
+    response = app.test_client().get(f"/api/games/{table.id}/stream")
+    assert response.status_code == 503 and "poll" in response.get_json()["error"]

@@ -1,0 +1,67 @@
+"""Fixtures for the companion page's tests: an app on a fresh SQLite file, its client, a match."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
+
+
+@pytest.fixture
+def app(tmp_path):
+    from webapp import create_app
+    from webapp.store import cache
+
+    cache.clear()
+    app = create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
+                      "TESTING": True, "SSE_HEARTBEAT": 0.2, "SSE_LIFETIME": 5.0})
+    yield app
+    from webapp.db import db
+
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Table:
+    """One match seen through the API, with its scorer token at hand."""
+
+    def __init__(self, client: Any, created: dict[str, Any]) -> None:
+        self.client = client
+        self.id = created["id"]
+        self.token = created["token"]
+        self.viewer = created["viewer_token"]
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def post(self, path: str, json: Any = None, headers: dict[str, str] | None = None, **kwargs: Any):
+        return self.client.post(f"/api/games/{self.id}{path}", json=json, headers={**self.auth, **(headers or {})}, **kwargs)
+
+    def event(self, event: dict[str, Any], **kwargs: Any):
+        return self.post("/events", event, **kwargs)
+
+    def get(self, path: str, **kwargs: Any):
+        return self.client.get(f"/api/games/{self.id}{path}", **kwargs)
+
+    def record(self) -> dict[str, Any]:
+        return self.get("/record").get_json()
+
+    def version(self) -> int:
+        return self.client.get(f"/api/games/{self.id}").get_json()["version"]
+
+
+@pytest.fixture
+def table(client) -> Table:
+    """A `partners` match with its first hand started."""
+    response = client.post("/api/games", json={"variant": "partners", "players": PLAYERS})
+    assert response.status_code == 201, response.get_json()
+    t = Table(client, response.get_json())
+    assert t.post("/hands", {}).status_code == 201
+    return t

@@ -1,0 +1,333 @@
+"""The JSON API (the page itself uses it; README documents it).
+
+Changes need the scorer token (`Authorization: Bearer TOKEN`, or the page's session plus its
+CSRF token); reads need nothing for a listed match, and the viewer or scorer token for a
+private one. A change may name the version it was made on (`If-Match: "7"` or `"version": 7`):
+on any other version it is refused with 409 and nothing is recorded.
+"""
+from __future__ import annotations
+
+import json
+import time
+from datetime import timezone
+from typing import Any, Iterator
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from sqlalchemy import select
+
+from . import archive, auth, board, store
+from .db import db
+from .errors import ApiError
+from .live import hub
+from .models import Game
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+# -- reading a request ------------------------------------------------------------------------
+
+def body() -> dict[str, Any]:
+    """The request's JSON object, or a 400 that says where the JSON breaks."""
+    limit = current_app.config["MAX_JSON_BYTES"]
+    if request.content_length is not None and request.content_length > limit:
+        raise ApiError(413, f"the JSON is too large: at most {limit // 1024} KB")
+    raw = request.get_data(cache=True)
+    if len(raw) > limit:
+        raise ApiError(413, f"the JSON is too large: at most {limit // 1024} KB")
+    if not raw.strip():
+        return {}
+    try:
+        value = json.loads(raw)
+    except UnicodeDecodeError:
+        raise ApiError(400, "the body is not text: send JSON in UTF-8") from None
+    except json.JSONDecodeError as error:
+        raise ApiError(400, f"not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
+    if not isinstance(value, dict):
+        raise ApiError(400, "send a JSON object")
+    return value
+
+
+def expected_version(data: dict[str, Any]) -> int | None:
+    """The version a change was made on: the If-Match header, else the body's `version`."""
+    header = request.headers.get("If-Match")
+    if header:
+        text = header.strip().removeprefix("W/").strip('"').removeprefix("v")
+        if not text.isdigit():
+            raise ApiError(400, f"If-Match must be the match's version, such as \"7\", not {header!r}")
+        return int(text)
+    value = data.get("version")
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ApiError(400, f"version must be the match's version number, not {value!r}")
+    return value
+
+
+def reason(data: dict[str, Any]) -> str:
+    return auth.clean_text(data.get("why"), 300)
+
+
+def source(data: dict[str, Any]) -> str:
+    value = data.get("source")
+    return value if value in ("pad", "camera", "api") else "api"
+
+
+def scorer_game(game_id: str) -> Game:
+    game = store.get_game(game_id)
+    auth.require_scorer(game)
+    return game
+
+
+def changed(done: store.Done, status: int = 200) -> Response:
+    response = jsonify({
+        "id": done.change.game_id,
+        "version": done.version,
+        "change": change_json(done.change),
+        "score": done.snapshot.answer,
+    })
+    response.status_code = status
+    response.headers["ETag"] = f'"{done.version}"'
+    return response
+
+
+def iso(moment: Any) -> str | None:
+    if moment is None:
+        return None
+    # SQLite hands back naive datetimes; they were written in UTC.
+    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).isoformat()
+
+
+def change_json(change: Any) -> dict[str, Any]:
+    return {
+        "version": change.version, "action": change.action, "hand": change.hand, "event": change.event,
+        "before": change.before, "after": change.after, "who": change.who, "why": change.why,
+        "source": change.source, "at": iso(change.at),
+    }
+
+
+# -- matches ----------------------------------------------------------------------------------
+
+ZIP_TYPES = ("application/zip", "application/x-zip-compressed")
+
+
+@bp.post("/games")
+def create_game():  # type: ignore[no-untyped-def]
+    if request.mimetype in ZIP_TYPES:  # a match exported with its frames (GET /api/games/ID/export)
+        request.max_content_length = current_app.config["MAX_IMPORT_BYTES"]
+        created = archive.load(request.get_data(cache=False), who=auth.who())
+    else:
+        data = body()
+        created = store.create(data, who=auth.who(data), source="import" if data.get("hands") else "api")
+    game = created.game
+    response = jsonify({
+        "id": game.id,
+        "token": created.scorer_token,
+        "viewer_token": created.viewer_token,
+        "version": game.version,
+        "links": {
+            "scorer": url_for("pages.claim", game_id=game.id, key=created.scorer_token, _external=True),
+            "viewer": url_for("pages.claim", game_id=game.id, key=created.viewer_token, _external=True),
+        },
+    })
+    response.status_code = 201
+    response.headers["Location"] = url_for("api.game", game_id=game.id)
+    return response
+
+
+@bp.get("/games")
+def games():  # type: ignore[no-untyped-def]
+    rows = db.session.scalars(select(Game).where(Game.private.is_(False)).order_by(Game.updated_at.desc()).limit(200))
+    return jsonify({"games": [summary(game) for game in rows]})
+
+
+def summary(game: Game) -> dict[str, Any]:
+    return {"id": game.id, "title": game.title, "variant": game.variant, "players": game.players,
+            "version": game.version, "updated_at": iso(game.updated_at)}
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str):  # type: ignore[no-untyped-def]
+    found = store.get_game(game_id)
+    role = auth.require_reader(found)
+    return jsonify({**summary(found), "role": role, "private": found.private})
+
+
+@bp.post("/games/<game_id>/hands")
+def start_hand(game_id: str):  # type: ignore[no-untyped-def]
+    data = body()
+    scorer_game(game_id)
+    done = store.start_hand(game_id, data.get("leader"), data.get("deal"), expected_version(data),
+                            who=auth.who(data), why=reason(data), source=source(data))
+    return changed(done, 201)
+
+
+@bp.post("/games/<game_id>/events")
+def add_event(game_id: str):  # type: ignore[no-untyped-def]
+    data = body()
+    scorer_game(game_id)
+    # A bare event of GAME_RECORD.md, or {"event": {...}, "version": 7, "who": ..., "why": ...}.
+    event = data if "type" in data else data.get("event")
+    if "type" in data:
+        event = {k: v for k, v in data.items() if k not in ("version", "who", "why", "source")}
+    done = store.append_event(game_id, event, expected_version(data), who=auth.who(data), why=reason(data),
+                              source=source(data))
+    return changed(done, 201)
+
+
+@bp.put("/games/<game_id>/hands/<int:hand>/events/<int:index>")
+def correct_event(game_id: str, hand: int, index: int):  # type: ignore[no-untyped-def]
+    data = body()
+    scorer_game(game_id)
+    done = store.correct_event(game_id, hand, index, data.get("event"), expected_version(data),
+                               who=auth.who(data), why=reason(data), source=source(data))
+    return changed(done)
+
+
+@bp.delete("/games/<game_id>/hands/<int:hand>/events/<int:index>")
+def remove_event(game_id: str, hand: int, index: int):  # type: ignore[no-untyped-def]
+    data = body()
+    scorer_game(game_id)
+    why = reason(data)
+    if not why:
+        raise ApiError(400, "removing an event needs its reason (why)")
+    done = store.remove_event(game_id, hand, index, expected_version(data), who=auth.who(data), why=why,
+                              source=source(data))
+    return changed(done)
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str):  # type: ignore[no-untyped-def]
+    data = body()
+    scorer_game(game_id)
+    done = store.undo(game_id, expected_version(data), who=auth.who(data), why=reason(data), source=source(data))
+    return changed(done)
+
+
+@bp.post("/games/<game_id>/disputes")
+def dispute(game_id: str):  # type: ignore[no-untyped-def]
+    data = body()
+    scorer_game(game_id)
+    done = store.note(game_id, "dispute", data.get("hand"), data.get("event"), expected_version(data),
+                      who=auth.who(data), why=reason(data), source=source(data))
+    return changed(done, 201)
+
+
+@bp.post("/games/<game_id>/disputes/<int:version>/settle")
+def settle(game_id: str, version: int):  # type: ignore[no-untyped-def]
+    """Settle a dispute, with a correction of the disputed event when the table agreed on one."""
+    data = body()
+    scorer_game(game_id)
+    done = store.settle(game_id, version, data.get("event"), expected_version(data), who=auth.who(data),
+                        why=reason(data), source=source(data), correct="event" in data)
+    return changed(done)
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+def readable(game_id: str) -> Game:
+    found = store.get_game(game_id)
+    auth.require_reader(found)
+    return found
+
+
+@bp.get("/games/<game_id>/score")
+def score(game_id: str):  # type: ignore[no-untyped-def]
+    snap = store.snapshot(readable(game_id))
+    answer = dict(snap.answer)
+    if snap.error:
+        answer["error"] = snap.error
+    response = jsonify(answer)
+    response.headers["ETag"] = f'"{snap.version}"'
+    return response
+
+
+@bp.get("/games/<game_id>/record")
+def record(game_id: str):  # type: ignore[no-untyped-def]
+    """The match record (GAME_RECORD.md); `?version=N` as it stood then; `?download=1` as a file."""
+    found = readable(game_id)
+    version = request.args.get("version", type=int)
+    if version is not None and not 1 <= version <= found.version:
+        raise ApiError(404, f"version {version} does not exist (the match is at {found.version})")
+    data = store.record_of(found, version) if version is not None else store.snapshot(found).record
+    response = Response(json.dumps(data, indent=2, ensure_ascii=False) + "\n", mimetype="application/json")
+    if request.args.get("download"):
+        response.headers["Content-Disposition"] = f'attachment; filename="spinner-{found.id}.json"'
+    response.headers["ETag"] = f'"{version or found.version}"'
+    return response
+
+
+@bp.get("/games/<game_id>/export")
+def export(game_id: str):  # type: ignore[no-untyped-def]
+    """The record with its kept frames and their readings, as one ZIP (POST it to /api/games to import)."""
+    found = readable(game_id)
+    response = Response(archive.export(found), mimetype="application/zip")
+    response.headers["Content-Disposition"] = f'attachment; filename="spinner-{found.id}.zip"'
+    return response
+
+
+@bp.get("/games/<game_id>/history")
+def history(game_id: str):  # type: ignore[no-untyped-def]
+    found = readable(game_id)
+    return jsonify({"id": found.id, "version": found.version, "changes": [change_json(c) for c in store.history(found.id)]})
+
+
+@bp.get("/games/<game_id>/board")
+def board_json(game_id: str):  # type: ignore[no-untyped-def]
+    """The board; the polling fallback sends If-None-Match and gets 304 while nothing changed."""
+    found = readable(game_id)
+    etag = f'"{found.version}"'
+    if request.headers.get("If-None-Match") == etag:
+        return Response(status=304, headers={"ETag": etag})
+    _, text = board.live(found, store.snapshot(found))
+    response = Response(text, mimetype="application/json")
+    response.headers["ETag"] = etag
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/games/<game_id>/stream")
+def stream(game_id: str):  # type: ignore[no-untyped-def]
+    """Server-sent events: the board now, then again after every change."""
+    found = readable(game_id)
+    config = current_app.config
+    if not hub.open_stream(config["SSE_MAX_STREAMS"]):
+        raise ApiError(503, "too many live pages at once: this page will poll for changes instead")
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    seen = request.headers.get("Last-Event-ID", type=int) or 0
+    heartbeat, lifetime = float(config["SSE_HEARTBEAT"]), float(config["SSE_LIFETIME"])
+    game_id = found.id
+    db.session.remove()  # hold no database connection while the stream waits
+
+    def events() -> Iterator[str]:
+        nonlocal seen
+        try:
+            yield "retry: 2000\n\n"
+            ends = time.monotonic() + lifetime
+            while time.monotonic() < ends:
+                # The newest version this process wrote, already drawn for another viewer: no database.
+                newest = hub.version(game_id)
+                drawn = store.cache.get((game_id, newest)) if newest > seen else None
+                if drawn is not None and "live" in drawn.views:
+                    seen = newest
+                    yield f"id: {seen}\nevent: board\ndata: {drawn.views['live'][1]}\n\n"
+                    continue
+                with app.app_context():
+                    current = db.session.get(Game, game_id)
+                    if current is None:
+                        return
+                    if current.version > seen:
+                        _, data = board.live(current, store.snapshot(current))
+                        seen = current.version
+                        db.session.remove()
+                        yield f"id: {seen}\nevent: board\ndata: {data}\n\n"
+                        continue
+                    db.session.remove()
+                if hub.wait(game_id, seen, min(heartbeat, max(0.0, ends - time.monotonic()))) <= seen:
+                    yield ": still here\n\n"  # keeps proxies and waitress from closing an idle stream
+        finally:
+            hub.close_stream()
+
+    response = Response(events(), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response

@@ -1,0 +1,118 @@
+"""Who may do what: the scorer link changes a match, the viewer link only reads.
+
+Each match has two random tokens; only their SHA-256 digests are stored. A token arrives as
+`Authorization: Bearer TOKEN` (the API), as `?key=TOKEN` on a GET (links and EventSource,
+which cannot send headers), or from the session cookie that opening a link fills in. A change
+made on the strength of the cookie must also carry the CSRF token (see `webapp.csrf`): a
+cookie is sent by the browser on its own, a bearer token never is.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from typing import Literal
+
+from flask import request, session
+
+from . import csrf
+from .errors import ApiError
+from .models import Game
+
+Role = Literal["scorer", "viewer"]
+#: How many matches one browser session remembers its role in (the cookie stays small).
+SESSION_GAMES = 40
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def role_of_token(game: Game, token: str | None) -> Role | None:
+    if not token or len(token) > 200:
+        return None
+    hashed = digest(token)
+    if hmac.compare_digest(hashed, game.scorer_hash):
+        return "scorer"
+    if hmac.compare_digest(hashed, game.viewer_hash):
+        return "viewer"
+    return None
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    if header[:7].lower() == "bearer ":
+        return header[7:].strip()
+    return None
+
+
+def remember(game: Game, role: Role) -> None:
+    """Keep the role in this browser's session cookie (a scorer role is never downgraded)."""
+    roles = dict(session.get("roles", {}))
+    if roles.get(game.id) == "scorer" and role == "viewer":
+        return
+    roles.pop(game.id, None)
+    roles[game.id] = role
+    while len(roles) > SESSION_GAMES:
+        roles.pop(next(iter(roles)))
+    session["roles"] = roles
+
+
+def session_role(game_id: str) -> Role | None:
+    return session.get("roles", {}).get(game_id)
+
+
+def role(game: Game) -> Role | None:
+    """The caller's role in this match, whichever way the token came."""
+    bearer = _bearer()
+    if bearer is not None:
+        return role_of_token(game, bearer)
+    if request.method == "GET" and "key" in request.args:
+        return role_of_token(game, request.args.get("key"))
+    return session_role(game.id)
+
+
+def require_reader(game: Game) -> Role | None:
+    found = role(game)
+    if game.private and found is None:
+        raise ApiError(403 if _bearer() else 401, "this match is private: open it with its viewer or scorer link")
+    return found
+
+
+def require_scorer(game: Game) -> None:
+    bearer = _bearer()
+    if bearer is not None:
+        found = role_of_token(game, bearer)
+        if found == "scorer":
+            return
+        if found == "viewer":
+            raise ApiError(403, "this is the viewer link: it can watch the match but not change it")
+        raise ApiError(403, "wrong token: this is not the scorer link of this match")
+    if session_role(game.id) == "scorer":
+        csrf.check()  # the cookie came by itself: prove the page sent it
+        return
+    if session_role(game.id) == "viewer":
+        raise ApiError(403, "this is the viewer link: it can watch the match but not change it")
+    raise ApiError(401, "changing a match needs its scorer token: Authorization: Bearer TOKEN")
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def clean_text(value: object, limit: int) -> str:
+    """Text a player typed, made safe to keep: no control or direction characters, trimmed."""
+    if not isinstance(value, str):
+        return ""
+    text = " ".join(_CONTROL.sub(" ", value).split())
+    return text[:limit]
+
+
+def who(body: dict[str, object] | None = None) -> str:
+    """Who made a change: what the phone says its player is called, else which link was used."""
+    said = clean_text((body or {}).get("who") or request.headers.get("X-Spinner-Who") or session.get("who"), 60)
+    return said or ("scorer link" if _bearer() is None else "scorer token")

@@ -1,0 +1,151 @@
+"""From what the reader saw to the play it means: a photo's tiles compared with the scorer's layout.
+
+The reader (`vision.reader.Reader`) says which tiles lie face up and, where they chain, how they
+lie. The scorer's layout says which tiles are already played and where each open end grows from.
+A tile the photo shows that the layout does not have is a new play; its end is the scorer's end
+that grows from the tile it touches in the photo (or the only end it fits). A proposal is
+*sure* only when one new tile is seen, read with high confidence, its end and its player are
+known and the scorer accepts it; anything less asks the scorer for one tap.
+Nothing here decides a rule: every proposed event still goes through the scorer.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scorer.layout import LINE_ENDS
+from scorer.tiles import Tile
+
+from .errors import ApiError
+from .store import Snapshot, words
+
+#: A tile read at least this sure (box and both halves) may be recorded without a tap.
+SURE = 0.85
+#: Larger photos are refused before decoding (a phone's photo is 12-50 megapixels).
+MAX_PIXELS = 60_000_000
+
+
+def check(data: bytes, name: str = "the upload") -> tuple[int, int]:
+    """The photo's width and height, or a 4xx that says what is wrong with it.
+
+    It is decoded at an eighth of its size (JPEG decodes that directly, several times faster):
+    enough to know it is an image and how large, without paying for the whole of a frame that
+    the reader may skip for a newer one. The reader decodes it in full (`decode`).
+    """
+    if not data:
+        raise ApiError(400, f"{name} is empty: send a photo (JPEG, PNG or WebP)")
+    small = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_REDUCED_COLOR_8)
+    if small is None:
+        raise ApiError(415, f"{name} is not a photo this server can decode: send a JPEG, PNG or WebP image")
+    width, height = small.shape[1] * 8, small.shape[0] * 8
+    if width * height > MAX_PIXELS:
+        raise ApiError(413, f"{name} is about {width}x{height} pixels: at most {MAX_PIXELS // 1_000_000} megapixels")
+    return width, height
+
+
+def decode(data: bytes, name: str = "the upload") -> np.ndarray:
+    """The photo in full as a BGR array (after `check`), or a 415 when it is cut short or damaged."""
+    check(data, name)
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ApiError(415, f"{name} is cut short or damaged: it could not be decoded")
+    return image
+
+
+def _name(tile: str) -> str:
+    """A tile as the scorer writes it (low-high), from either order."""
+    a, b = (int(v) for v in tile.split("-"))
+    return f"{min(a, b)}-{max(a, b)}"
+
+
+def _grows_from(layout: Any, end: str) -> str | None:
+    """The tile an open end of the scorer's layout grows from."""
+    arm = layout.arms[end]
+    if arm:
+        index = arm[-1]
+    elif end in LINE_ENDS:
+        index = 0
+    else:
+        index = layout.spinner
+    return None if index is None else _name(str(layout.placements[index].tile))
+
+
+def _neighbour(reading: dict[str, Any], tile: str) -> str | None:
+    """The tile the new one touches in the photo's own layout (its arm's previous tile, or the centre)."""
+    layout = reading.get("layout") or {}
+    for arm in (layout.get("arms") or {}).values():
+        names = [_name(t) for t in arm]
+        if tile in names:
+            i = names.index(tile)
+            return names[i - 1] if i > 0 else _name(layout["centre"])
+    return None
+
+
+def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None) -> dict[str, Any]:
+    """What the reading means for the current hand: a proposal for the scorer (see the module doc).
+
+    Answers {"status", "message", "sure", "events", "choices", "new", "missing"}: `events` the
+    proposed events (at most one), `choices` the other ends the tile fits, for a correction.
+    """
+    out: dict[str, Any] = {"sure": False, "events": [], "choices": [], "new": [], "missing": []}
+    hand = snap.match.current if snap.match is not None else None
+    answer_hands = snap.answer.get("hands") or []
+    if hand is None or not answer_hands:
+        return {**out, "status": "nothing", "message": "no hand has started: start one, then take the photo"}
+    if hand.end is not None:
+        return {**out, "status": "over", "message": "this hand is over: the photo is kept, nothing was proposed"}
+    layout = hand.layout
+    on_table = {_name(str(t)) for t in layout.tiles}
+    seen: dict[str, float] = {}
+    for tile in reading.get("tiles") or []:
+        name = _name(tile["tile"])
+        seen[name] = max(seen.get(name, 0.0), float(tile.get("confidence", 0.0)))
+    new = sorted((n for n in seen if n not in on_table), key=lambda n: -seen[n])
+    out["new"] = [{"tile": n, "confidence": round(seen[n], 3)} for n in new]
+    out["missing"] = sorted(on_table - set(seen))
+    if not seen:
+        return {**out, "status": "nothing", "message": "the reader found no tile in this photo: "
+                "hold the phone over the whole layout, or score this play on the pad"}
+    if not new:
+        return {**out, "status": "nothing", "message": "no new tile since the last play: nothing to record"}
+
+    tile = new[0]
+    turn = answer_hands[-1].get("turn")
+    player = turn if isinstance(turn, int) else seat
+    unsure: list[str] = []
+    if len(new) > 1:
+        unsure.append(f"it sees {len(new)} new tiles ({', '.join(new)}); this is the surest")
+    if seen[tile] < SURE:
+        unsure.append(f"{tile} is read {seen[tile]:.0%} sure")
+    if player is None:
+        unsure.append("whose turn it is is not known: choose the player")
+    layout_said = (reading.get("layout") or {})
+    if tile in {_name(t) for t in layout_said.get("unsure") or []}:
+        unsure.append(f"the photo's layout is unsure of {tile}")
+
+    event: dict[str, Any] = {"type": "play", "seat": player, "tile": tile}
+    if not layout.placements:
+        fits: list[str] = []
+    else:
+        fits = list(layout.distinct_fits(Tile.parse(tile)))
+        if not fits:
+            return {**out, "status": "confirm", "message": f"the camera sees {tile}, which fits no open end: "
+                    "check the photo, or score this play on the pad", "events": []}
+        end: str | None = fits[0] if len(fits) == 1 else None
+        if end is None:
+            touching = _neighbour(reading, tile)
+            matching = [e for e in fits if touching is not None and _grows_from(layout, e) == touching]
+            if len(matching) == 1:
+                end = matching[0]
+            else:
+                unsure.append(f"{tile} fits {' or '.join(fits)}: tap the end")
+        if end is not None:
+            event["end"] = end
+        out["choices"] = fits
+    out["events"] = [event]
+    said = words(event) if player is not None else f"{tile} played{' on the ' + event['end'] if 'end' in event else ''}"
+    if unsure:
+        return {**out, "status": "confirm", "message": f"the camera thinks: {said}? ({'; '.join(unsure)})"}
+    return {**out, "status": "sure", "sure": True, "message": f"the camera saw {said}"}

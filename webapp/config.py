@@ -1,0 +1,94 @@
+"""Where the companion keeps things, read once from the environment.
+
+`SPINNER_DATA` holds everything the server writes (the SQLite database, kept camera frames,
+the HTTPS certificate, the session key); `DATABASE_URL` points elsewhere when a table wants
+PostgreSQL. Both default to places under the working folder, so `make run` needs nothing set.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+DEFAULT_DATA = "spinner-data"
+
+#: A request body larger than this is refused before it is read (photos are the largest).
+MAX_UPLOAD_BYTES = 8 * 1024 * 1024
+#: A match exported with its photos (a ZIP) may be much larger than one photo.
+MAX_IMPORT_BYTES = 256 * 1024 * 1024
+#: One event or one hand of JSON is small; a whole imported record is the largest JSON we take.
+MAX_JSON_BYTES = 2 * 1024 * 1024
+
+
+def data_dir(value: str | os.PathLike[str] | None = None) -> Path:
+    path = Path(value or os.environ.get("SPINNER_DATA") or DEFAULT_DATA).expanduser().resolve()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def database_url(data: Path, value: str | None = None) -> str:
+    url = value or os.environ.get("DATABASE_URL") or f"sqlite:///{data / 'spinner.db'}"
+    # Hosting services still hand out postgres://; SQLAlchemy wants postgresql+driver://.
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+def secret_key(data: Path) -> str:
+    """The key that signs session cookies, made once and kept, so a restart logs nobody out."""
+    path = data / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        key = secrets.token_hex(32)
+        path.write_text(key)
+        path.chmod(0o600)
+        return key
+
+
+def _bundled_models() -> Path:
+    return Path(__file__).resolve().parent.parent / "models"
+
+
+def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The Flask config: environment first, then `overrides` (tests pass theirs here)."""
+    overrides = dict(overrides or {})
+    data = data_dir(overrides.pop("SPINNER_DATA", None))
+    url = database_url(data, overrides.pop("DATABASE_URL", None))
+    config: dict[str, Any] = {
+        "SPINNER_DATA": data,
+        "SQLALCHEMY_DATABASE_URI": url,
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SECRET_KEY": os.environ.get("SPINNER_SECRET_KEY") or secret_key(data),
+        "MAX_CONTENT_LENGTH": MAX_UPLOAD_BYTES,
+        "MAX_JSON_BYTES": MAX_JSON_BYTES,
+        "MAX_IMPORT_BYTES": MAX_IMPORT_BYTES,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_HTTPONLY": True,
+        # Live updates: seconds between heartbeats, and how long one stream lives before the
+        # browser reconnects (so a waitress thread is never held for ever).
+        "SSE_HEARTBEAT": 15.0,
+        "SSE_LIFETIME": 300.0,
+        # How many live streams at once; beyond it the page polls (see webapp/live.py).
+        "SSE_MAX_STREAMS": 400,
+        # The photo reader (webapp/readers.py): its models, how many frames are read at once,
+        # onnxruntime's threads per read, and how long an upload waits for its reading.
+        "SPINNER_MODELS": Path(os.environ.get("SPINNER_MODELS") or _bundled_models()),
+        "READER_WORKERS": int(os.environ.get("SPINNER_READER_WORKERS") or 1),
+        "READER_THREADS": int(os.environ.get("SPINNER_READER_THREADS") or 0) or None,
+        # Processes the reader runs in (its own interpreter lock); 0 reads in the server's process.
+        "READER_PROCESSES": int(os.environ.get("SPINNER_READER_PROCESSES") or 1),
+        "READ_WAIT": 30.0,
+        "CAMERA_WAIT": 2.0,
+        # Photo uploads taken in at once (each decodes its photo); the rest wait up to FRAME_SLOT_WAIT s.
+        "FRAME_SLOTS": 4,
+        "FRAME_SLOT_WAIT": 10.0,
+    }
+    if url.startswith("sqlite"):
+        # Waitress serves from many threads: SQLite waits for a lock instead of failing at once.
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": 30}}
+    config.update(overrides)
+    return config

@@ -1,0 +1,81 @@
+"""Errors the API answers in JSON: what went wrong in plain words, and nothing recorded."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, jsonify, request
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException
+
+from scorer import RecordError
+
+
+class ApiError(Exception):
+    """A refusal: an HTTP status and a message for the person at the table."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error": self.message, "status": self.status, **self.extra}
+
+
+class Stale(ApiError):
+    """The match moved on since the version the change was made on."""
+
+    def __init__(self, made_on: int | None, now: int) -> None:
+        said = f"version {made_on}" if made_on is not None else "the version you saw"
+        super().__init__(
+            409, f"the match changed since {said} (it is at version {now} now): nothing was recorded; reload and try again",
+            version=now,
+        )
+
+
+def record_error(error: RecordError, *, what: str = "") -> ApiError:
+    """A rule broken: 422 naming the hand, the event and the rule (the scorer's own words)."""
+    prefix = f"{what}: " if what else ""
+    return ApiError(
+        422, f"{prefix}{error}", rule=error.message, hand=error.hand, event=error.event,
+    )
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def _api_error(error: ApiError):  # type: ignore[no-untyped-def]
+        response = jsonify(error.to_dict())
+        response.status_code = error.status
+        if error.status == 401:
+            response.headers["WWW-Authenticate"] = 'Bearer realm="spinner"'
+        return response
+
+    @app.errorhandler(OperationalError)
+    def _database_busy(error: OperationalError):  # type: ignore[no-untyped-def]
+        # SQLite waited its 30 s for the write lock, or PostgreSQL went away: nothing was written.
+        from .db import db
+
+        db.session.rollback()
+        app.logger.warning("database unavailable: %s", error.orig)
+        busy = ApiError(503, "the database is too busy or out of reach just now: nothing was recorded; try again")
+        if _wants_json():
+            return _api_error(busy)
+        return busy.message, 503
+
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+        if not _wants_json():
+            return error
+        messages = {
+            413: f"the upload is too large: at most {(request.max_content_length or 0) // (1024 * 1024)} MB",
+            404: "no such page or match",
+            405: f"{request.method} is not allowed here",
+        }
+        response = jsonify({"error": messages.get(error.code or 500, error.description), "status": error.code})
+        response.status_code = error.code or 500
+        return response

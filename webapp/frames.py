@@ -1,0 +1,336 @@
+"""Frames: photos kept under SPINNER_DATA, read one table at a time, newest first.
+
+An upload is checked (`camera.decode`), written to `frames/<match>/<id>.<ext>` and queued.
+Reader threads take the newest frame of each table: a camera sending faster than the reader
+reads never builds a backlog, because a frame still waiting when a newer one of the same table
+arrives is skipped (its file dropped, unless a player took it on purpose). A read frame becomes
+a proposal (`camera.propose`); a sure one is recorded at once through the store, like any play
+from the pad (source "camera"), and an unsure one waits for the scorer's tap (`accept`).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+from flask import Flask, current_app
+from sqlalchemy import select
+
+from . import camera, store
+from .db import db
+from .errors import ApiError
+from .models import Frame
+from .readers import Readers, Unavailable, default_factory
+
+log = logging.getLogger(__name__)
+
+#: What a frame's first bytes say it is, for keeping it as it came and serving it back.
+KINDS = ((b"\xff\xd8\xff", "jpg", "image/jpeg"), (b"\x89PNG", "png", "image/png"), (b"GIF8", "gif", "image/gif"),
+         (b"BM", "bmp", "image/bmp"))
+MIMETYPES = {"jpg": "image/jpeg", "png": "image/png", "gif": "image/gif", "bmp": "image/bmp", "webp": "image/webp"}
+#: Statuses after which nothing more happens to a frame by itself.
+SETTLED = {"recorded", "accepted", "rejected", "nothing", "over", "skipped", "no-reader", "unreadable"}
+
+
+def kind_of(data: bytes) -> str | None:
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    return next((ext for magic, ext, _ in KINDS if data.startswith(magic)), None)
+
+
+def folder(app: Flask) -> Path:
+    return Path(app.config["SPINNER_DATA"]) / "frames"
+
+
+def file_of(frame: Frame) -> Path | None:
+    return folder(current_app) / frame.path if frame.path else None
+
+
+def to_json(frame: Frame, *, reading: bool = True) -> dict[str, Any]:
+    from flask import url_for
+
+    out: dict[str, Any] = {
+        "id": frame.id, "hand": frame.hand, "event": frame.event, "version": frame.version, "source": frame.source,
+        "status": frame.status, "message": frame.message, "proposal": frame.proposal, "who": frame.who,
+        "width": frame.width, "height": frame.height, "at": frame.at.isoformat() if frame.at else None,
+        "image": url_for("frames.image", game_id=frame.game_id, frame_id=frame.id) if frame.path else None,
+    }
+    if reading:
+        out["reading"] = frame.reading
+    return out
+
+
+# -- the queue ---------------------------------------------------------------------------------
+
+SKIPPED = "a newer frame of this table came before this one was read"
+
+
+@dataclass
+class Job:
+    """One upload on its way to the reader.
+
+    A photo has its row and file at once (`frame_id`). A live camera's frame is only kept in
+    memory until a reader takes it (`spec` is its row to be): most frames of a busy room are
+    skipped for newer ones, and those cost neither a row nor a file.
+    """
+
+    game_id: str
+    data: bytes
+    spec: dict[str, Any]
+    frame_id: int | None = None
+    skipped: bool = False
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+class Queue:
+    """The newest waiting frame per table, and the threads that read them."""
+
+    def __init__(self, app: Flask, threads: int) -> None:
+        self.app = app
+        self.threads = threads
+        #: game -> the newest job of that table not read yet
+        self.waiting: OrderedDict[str, Job] = OrderedDict()
+        self.lock = threading.Condition()
+        self.started = False
+        self.readers = Readers(app.config.get("SPINNER_READER") or default_factory(
+            Path(app.config["SPINNER_MODELS"]), app.config.get("READER_THREADS"), int(app.config["READER_PROCESSES"])))
+
+    def submit(self, job: Job) -> None:
+        with self.lock:
+            if not self.started:
+                for i in range(self.threads):
+                    threading.Thread(target=self._work, name=f"spinner-reader-{i}", daemon=True).start()
+                self.started = True
+            old = self.waiting.pop(job.game_id, None)
+            self.waiting[job.game_id] = job
+            self.lock.notify()
+        if old is not None:
+            self._skip(old)
+
+    def _skip(self, job: Job) -> None:
+        job.skipped = True
+        if job.frame_id is not None:
+            with self.app.app_context():
+                frame = db.session.get(Frame, job.frame_id)
+                if frame is not None and frame.status == "queued":
+                    frame.status, frame.message = "skipped", SKIPPED
+                    db.session.commit()
+                db.session.remove()
+        job.done.set()
+
+    def _work(self) -> None:
+        while True:
+            with self.lock:
+                while not self.waiting:
+                    self.lock.wait()
+                _, job = self.waiting.popitem(last=False)
+            try:
+                with self.app.app_context():
+                    if job.frame_id is None:
+                        keep(job)
+                    process(self.readers, job.frame_id, job.data)
+                    db.session.remove()
+            except Exception:  # one bad frame must not stop the reader
+                log.exception("reading frame %s failed", job.frame_id)
+                with self.app.app_context():
+                    frame = db.session.get(Frame, job.frame_id) if job.frame_id is not None else None
+                    if frame is not None and frame.status == "queued":
+                        frame.status, frame.message = "unreadable", "the reader failed on this photo: score this play on the pad"
+                        db.session.commit()
+                    db.session.remove()
+            finally:
+                job.done.set()
+
+
+def unavailable(app: Flask, variant: str) -> str | None:
+    """Why this server cannot read photos of this variant now, or None when it can."""
+    try:
+        queue(app).readers.get(variant)
+    except Unavailable as error:
+        return str(error)
+    return None
+
+
+_QUEUE_LOCK = threading.Lock()
+
+
+def queue(app: Flask) -> Queue:
+    """The app's one queue (and so one set of readers and reader processes), made on first use."""
+    found = app.extensions.get("spinner_frames")
+    if found is None:
+        with _QUEUE_LOCK:  # two first photos at once must not make two queues
+            found = app.extensions.get("spinner_frames")
+            if found is None:
+                found = app.extensions["spinner_frames"] = Queue(app, int(app.config["READER_WORKERS"]))
+    return found
+
+
+def _drop_file(frame: Frame) -> None:
+    if frame.source == "camera" and frame.path:  # a live camera's frame that led nowhere: not kept
+        path = folder(current_app) / frame.path
+        path.unlink(missing_ok=True)
+        frame.path = ""
+
+
+# -- taking and reading a frame ------------------------------------------------------------------
+
+def intake(game_id: str, data: bytes, *, source: str, who: str, seat: int | None,
+           unreadable: str | None = None) -> Job:
+    """Check an upload and make its job. A photo is kept at once (answered "no-reader" at once
+    where the server cannot read); a live camera's frame only when a reader takes it, so never
+    where there is none (the page stops its live camera on that answer). Nothing is kept for a
+    bad upload."""
+    width, height = camera.check(data)
+    ext = kind_of(data)
+    if ext is None:  # decodable but not a web format (TIFF...): keep a PNG the page can show
+        ok, encoded = cv2.imencode(".png", camera.decode(data))
+        data, ext = encoded.tobytes(), "png"
+    snap = store.snapshot(store.get_game(game_id))
+    spec = {"hand": max(0, len(snap.record["hands"]) - 1) if snap.record["hands"] else None, "version": snap.version,
+            "source": source, "who": who, "width": width, "height": height, "ext": ext,
+            "proposal": {"seat": seat} if seat is not None else None}
+    job = Job(game_id, data, spec)
+    if source == "camera":  # kept once a reader takes it; never, where there is no reader
+        return job
+    keep(job, "no-reader", unreadable) if unreadable else keep(job)
+    return job
+
+
+def keep(job: Job, status: str = "queued", message: str = "") -> Frame:
+    """Write the job's row and its file."""
+    spec = {k: v for k, v in job.spec.items() if k != "ext"}
+    frame = Frame(game_id=job.game_id, status=status, message=message, **spec)
+    db.session.add(frame)
+    db.session.flush()
+    relative = f"{job.game_id}/{frame.id}.{job.spec['ext']}"
+    path = folder(current_app) / relative
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(job.data)
+    except OSError as error:
+        db.session.rollback()
+        raise ApiError(507, f"the photo could not be kept on this server ({error.strerror}): nothing was recorded") from None
+    frame.path = relative
+    db.session.commit()
+    job.frame_id = frame.id
+    return frame
+
+
+def process(readers: Readers, frame_id: int, data: bytes | None) -> None:
+    frame = db.session.get(Frame, frame_id)
+    if frame is None or frame.status != "queued":
+        return
+    game = store.get_game(frame.game_id)
+    seat = (frame.proposal or {}).get("seat")
+    try:
+        reader = readers.get(game.variant)
+    except Unavailable as error:
+        frame.status, frame.message = "no-reader", str(error)
+        db.session.commit()
+        return
+    path = file_of(frame)
+    if data is None and path is not None and path.is_file():
+        data = path.read_bytes()
+    if hasattr(reader, "read_bytes"):  # the reader in its own process decodes the photo there
+        try:
+            read = reader.read_bytes(data or b"", f"frame {frame.id}")
+        except ValueError as error:  # vision.reader.ReadError
+            frame.status, frame.message = "unreadable", f"{error}: score this play on the pad"
+            db.session.commit()
+            return
+        frame.reading, frame.width, frame.height = read["reading"], int(read["width"]), int(read["height"])
+        decide(frame, seat)
+        return
+    try:
+        image = camera.decode(data or b"", f"frame {frame.id}")
+    except ApiError as error:
+        frame.status, frame.message = "unreadable", f"{error.message}: score this play on the pad"
+        db.session.commit()
+        return
+    height, width = image.shape[:2]
+    frame.width, frame.height = int(width), int(height)
+    reading = reader.read(image, f"frame {frame.id}")
+    frame.reading = reading.to_json() if hasattr(reading, "to_json") else reading
+    decide(frame, seat)
+
+
+def decide(frame: Frame, seat: int | None) -> None:
+    """Propose from the frame's reading; record a sure play at once (retrying once on a newer version)."""
+    for _ in range(2):
+        game = store.get_game(frame.game_id)
+        snap = store.snapshot(game)
+        proposal = camera.propose(frame.reading or {}, snap, seat)
+        frame.version = snap.version
+        frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
+        frame.proposal = proposal
+        frame.message = proposal["message"]
+        frame.status = proposal["status"]
+        if proposal["status"] != "sure":
+            break
+        frame_id = frame.id
+        db.session.commit()
+        try:
+            done = store.append_event(frame.game_id, proposal["events"][0], snap.version, who="camera",
+                                      why=f"frame {frame_id}", source="camera")
+        except ApiError as error:
+            frame = db.session.get(Frame, frame_id)
+            if error.status == 409:  # a phone scored first: look again on the new version
+                continue
+            frame.status, frame.message = "confirm", f"the camera's play was refused: {error.message}"
+            proposal["sure"] = False
+            frame.proposal = {**proposal, "status": "confirm", "message": frame.message}
+            break
+        frame = db.session.get(Frame, frame_id)
+        frame.status, frame.event, frame.version = "recorded", done.change.event, done.version
+        break
+    if frame.status in ("nothing", "over"):
+        _drop_file(frame)
+    db.session.commit()
+
+
+def answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, why: str) -> Frame:
+    """The scorer's tap on a proposal: record its play (as proposed, or corrected), or turn it down."""
+    frame = get(game_id, frame_id)
+    if frame.status != "confirm":
+        raise ApiError(409, f"frame {frame_id} asks nothing now (it is {frame.status}): nothing was recorded")
+    if not accept:
+        frame.status, frame.message = "rejected", f"turned down by {who}" + (f": {why}" if why else "")
+        db.session.commit()
+        return frame
+    proposed = (frame.proposal or {}).get("events") or []
+    chosen = event if event is not None else (proposed[0] if proposed else None)
+    if chosen is None:
+        raise ApiError(400, "this proposal has no play to record: send the event to record with it")
+    if isinstance(chosen, dict) and chosen.get("seat") is None:
+        raise ApiError(400, "say who played it: the event needs its seat")
+    done = store.append_event(game_id, chosen, frame.version, who=who, why=why or f"frame {frame_id}, confirmed",
+                              source="camera")
+    frame = get(game_id, frame_id)
+    frame.status, frame.event, frame.version = "accepted", done.change.event, done.version
+    frame.message = f"confirmed by {who}: {store.words(chosen)}"
+    db.session.commit()
+    return frame
+
+
+def get(game_id: str, frame_id: int) -> Frame:
+    frame = db.session.get(Frame, frame_id)
+    if frame is None or frame.game_id != game_id:
+        raise ApiError(404, f"no frame {frame_id} in this match")
+    return frame
+
+
+def asking(game_id: str) -> Frame | None:
+    """The newest frame of the match whose proposal still waits for the scorer's tap, if any."""
+    return db.session.scalars(select(Frame).where(Frame.game_id == game_id, Frame.status == "confirm")
+                              .order_by(Frame.id.desc()).limit(1)).first()
+
+
+def of_game(game_id: str, hand: int | None = None) -> list[Frame]:
+    query = select(Frame).where(Frame.game_id == game_id, Frame.path != "")
+    if hand is not None:
+        query = query.where(Frame.hand == hand)
+    return list(db.session.scalars(query.order_by(Frame.id)))

@@ -1,0 +1,247 @@
+"""The HTML pages for phones: the match list, the new-match form, the board and the pad.
+
+The pages read through the same store as the API, and the pad changes the match through the
+API itself (with the session and its CSRF token instead of a bearer token), so there is one
+way in for every change and the scorer checks each one.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from sqlalchemy import select
+
+from scorer.variants import _CHOICES, VARIANTS
+
+from . import archive, auth, board, csrf, frames, picture, store
+from .db import db
+from .errors import ApiError
+from .models import Game
+
+bp = Blueprint("pages", __name__)
+
+#: A few words on each variant for the form (RULES.md has the whole of it).
+LABELS = {
+    "partners": "Partners (fives, spinner; 4 in teams, 250)",
+    "partners-block": "Partners block (4 in teams, 100)",
+    "all-fives": "All fives (2–4 alone, boneyard)",
+    "all-fives-bonus": "All fives, bonus (2–4, over 100)",
+    "block": "Block (2–4 alone, 100)",
+    "draw": "Draw (2–4 alone)",
+    "cross": "Cross (penalties, elimination at 100)",
+}
+#: How many matches a browser keeps the links (tokens) of, in its signed session cookie.
+KEPT_LINKS = 12
+
+
+@bp.app_context_processor
+def helpers() -> dict[str, Any]:
+    return {"csrf_token": csrf.token, "tile_svg": picture.tile_svg, "qr": qr_svg}
+
+
+@lru_cache(maxsize=64)
+def qr_svg(url: str) -> str:
+    import segno
+
+    return segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff")
+
+
+@bp.errorhandler(ApiError)
+def refused(error: ApiError):  # type: ignore[no-untyped-def]
+    return render_template("error.html", message=error.message, status=error.status), error.status
+
+
+def keep_links(game: Game, **tokens: str) -> None:
+    """Keep a match's link tokens in this browser's session so its page can show the links again."""
+    kept = dict(session.get("tokens", {}))
+    entry = dict(kept.pop(game.id, {}))
+    entry.update(tokens)
+    kept[game.id] = entry
+    while len(kept) > KEPT_LINKS:
+        kept.pop(next(iter(kept)))
+    session["tokens"] = kept
+
+
+def links(game: Game) -> dict[str, str | None]:
+    kept = session.get("tokens", {}).get(game.id, {})
+    viewer = None
+    if kept.get("viewer"):
+        viewer = url_for("pages.claim", game_id=game.id, key=kept["viewer"], _external=True)
+    elif not game.private:
+        viewer = url_for("pages.match", game_id=game.id, _external=True)
+    scorer = url_for("pages.claim", game_id=game.id, key=kept["scorer"], _external=True) if kept.get("scorer") else None
+    return {"viewer": viewer, "scorer": scorer}
+
+
+@bp.get("/")
+def index():  # type: ignore[no-untyped-def]
+    roles = session.get("roles", {})
+    query = select(Game).where(Game.private.is_(False) | Game.id.in_(list(roles))).order_by(Game.updated_at.desc()).limit(100)
+    variants = [
+        {"name": v.name, "label": LABELS.get(v.name, v.name), "players": v.players, "teams": v.teams,
+         "options": sorted(v.options), "presets": sorted(v.presets)}
+        for v in VARIANTS.values()
+    ]
+    presets = sorted({p for v in VARIANTS.values() for p in v.presets})
+    return render_template("index.html", games=db.session.scalars(query).all(), roles=roles, variants=variants,
+                           choices=_CHOICES, presets=presets)
+
+
+def spec_from_form() -> dict[str, Any]:
+    """The new-match form as the API's JSON (the scorer checks all of it)."""
+    form = request.form
+    options: dict[str, Any] = {}
+    target = form.get("target", "").strip()
+    if target:
+        if not target.isdigit():
+            raise ApiError(400, "the target is a whole number of points")
+        options["target"] = int(target)
+    if form.get("preset"):
+        options["preset"] = form["preset"]
+    for name in _CHOICES:
+        if form.get(name):
+            try:
+                options[name] = json.loads(form[name])
+            except json.JSONDecodeError:
+                raise ApiError(400, f"{name}: choose one of the listed values") from None
+    players = [name for name in form.getlist("player") if name.strip()]
+    return {"variant": form.get("variant"), "players": players, "options": options,
+            "title": form.get("title", ""), "private": form.get("private") == "1"}
+
+
+@bp.post("/games")
+def create():  # type: ignore[no-untyped-def]
+    csrf.check()
+    try:
+        spec = spec_from_form()
+        created = store.create(spec, who=auth.who(), source="pad")
+    except ApiError as error:
+        flash(error.message)
+        return redirect(url_for("pages.index"))
+    game = created.game
+    auth.remember(game, "scorer")
+    keep_links(game, scorer=created.scorer_token, viewer=created.viewer_token)
+    store.start_hand(game.id, None, None, 1, who=auth.who(), why="the first hand", source="pad")
+    return redirect(url_for("pages.match", game_id=game.id))
+
+
+@bp.post("/import")
+def import_record():  # type: ignore[no-untyped-def]
+    request.max_content_length = current_app.config["MAX_IMPORT_BYTES"]
+    csrf.check()
+    upload = request.files.get("record")
+    try:
+        if upload is None:
+            raise ApiError(400, "choose a record file (JSON of GAME_RECORD.md)")
+        raw = upload.read()
+        if raw[:4] == b"PK\x03\x04":  # a match exported with its frames
+            created = archive.load(raw, who=auth.who(), name=upload.filename or "the archive")
+        else:
+            if len(raw) > current_app.config["MAX_JSON_BYTES"]:
+                raise ApiError(413, "the record file is too large")
+            try:
+                record = json.loads(raw)
+            except (UnicodeDecodeError, json.JSONDecodeError) as error:
+                raise ApiError(400, f"{upload.filename or 'the file'} is not a JSON record nor a Spinner ZIP: {error}") from None
+            created = store.create(record, who=auth.who(), source="import")
+    except ApiError as error:
+        flash(error.message)
+        return redirect(url_for("pages.index"))
+    auth.remember(created.game, "scorer")
+    keep_links(created.game, scorer=created.scorer_token, viewer=created.viewer_token)
+    return redirect(url_for("pages.match", game_id=created.game.id))
+
+
+@bp.get("/g/<game_id>/join")
+def claim(game_id: str):  # type: ignore[no-untyped-def]
+    """A scorer or viewer link: remember the role in this browser, then show the match without the key."""
+    game = store.get_game(game_id)
+    token = request.args.get("key", "")
+    role = auth.role_of_token(game, token)
+    if role is None:
+        raise ApiError(403, "this link's key is not right for this match: ask the scorer for the link again")
+    auth.remember(game, role)
+    keep_links(game, **{role: token})
+    return redirect(url_for("pages.match", game_id=game.id))
+
+
+@bp.get("/g/<game_id>")
+def match(game_id: str):  # type: ignore[no-untyped-def]
+    game = store.get_game(game_id)
+    role = auth.require_reader(game)
+    snap = store.snapshot(game)
+    return render_template("game.html", game=game, role=role, b=board.build(game, snap), links=links(game))
+
+
+@bp.get("/g/<game_id>/history")
+def history(game_id: str):  # type: ignore[no-untyped-def]
+    game = store.get_game(game_id)
+    auth.require_reader(game)
+    return render_template("history.html", game=game, changes=store.history(game.id))
+
+
+@bp.get("/g/<game_id>/hands/<int:hand>/replay")
+def replay(game_id: str, hand: int):  # type: ignore[no-untyped-def]
+    """Step through a hand's kept frames: each with what was read drawn on it, and the event and points it made."""
+    game = store.get_game(game_id)
+    role = auth.require_reader(game)
+    snap = store.snapshot(game)
+    hands = len(snap.record["hands"])
+    if not 0 <= hand < max(1, hands):
+        raise ApiError(404, f"no hand {hand + 1} in this match (it has {hands})")
+    kept = frames.of_game(game.id, hand)
+    at = min(max(request.args.get("at", type=int) or len(kept), 1), max(1, len(kept))) - 1 if kept else 0
+    frame = kept[at] if kept else None
+    events = board.hand_events(snap, hand)
+    made = next((e for e in events if frame is not None and e["event"] is not None and e["event"] == frame.event), None)
+    disputes = [c for c in store.open_disputes(game.id) if c.hand == hand]
+    return render_template("replay.html", game=game, role=role, hand=hand, hands=hands, frames=kept, at=at,
+                           frame=frame, made=made, events=events, disputes=disputes,
+                           overlay=picture.reading_svg(frame.reading, frame.width, frame.height, frame.proposal) if frame else "")
+
+
+def _back_to_replay(game_id: str, hand: int | None):  # type: ignore[no-untyped-def]
+    at = request.form.get("at", type=int)
+    if hand is None:
+        return redirect(url_for("pages.match", game_id=game_id))
+    return redirect(url_for("pages.replay", game_id=game_id, hand=hand, at=at))
+
+
+@bp.post("/g/<game_id>/hands/<int:hand>/dispute")
+def dispute(game_id: str, hand: int):  # type: ignore[no-untyped-def]
+    game = store.get_game(game_id)
+    auth.require_scorer(game)  # the session's scorer role, with the form's CSRF token
+    event = request.form.get("event", type=int)
+    try:
+        store.note(game.id, "dispute", hand, event, None, who=auth.who(), why=auth.clean_text(request.form.get("why"), 300),
+                   source="pad")
+    except ApiError as error:
+        flash(error.message)
+    return _back_to_replay(game.id, hand)
+
+
+@bp.post("/g/<game_id>/disputes/<int:version>/settle")
+def settle(game_id: str, version: int):  # type: ignore[no-untyped-def]
+    game = store.get_game(game_id)
+    auth.require_scorer(game)
+    text = request.form.get("event", "").strip()
+    hand = request.form.get("hand", type=int)
+    try:
+        event = None
+        if text:
+            try:
+                event = json.loads(text)
+            except json.JSONDecodeError as error:
+                raise ApiError(400, f"the corrected event is not valid JSON ({error.msg} at column {error.colno})") from None
+        store.settle(game.id, version, event, None, who=auth.who(), why=auth.clean_text(request.form.get("why"), 300),
+                     source="pad", correct=bool(text))
+    except ApiError as error:
+        flash(error.message)
+    return _back_to_replay(game.id, hand)
+
+
+@bp.get("/favicon.ico")
+def favicon():  # type: ignore[no-untyped-def]
+    return redirect(url_for("static", filename="favicon.svg"), code=301)

@@ -1,0 +1,197 @@
+"""Small SVG pictures: a tile, the layout with its open ends, and the score over the hands.
+
+They are drawn on the server from what the scorer holds (its layout and its answer), so the
+live page only swaps in finished markup. Only numbers go into them: nothing a player typed.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Iterable
+
+from scorer.layout import Layout
+
+U = 20  # one half of a tile, in SVG units
+#: Where the pips of each value sit in a half (fractions of its side).
+PIP_SPOTS: dict[int, tuple[tuple[float, float], ...]] = {
+    0: (),
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+    6: ((0.27, 0.22), (0.73, 0.22), (0.27, 0.5), (0.73, 0.5), (0.27, 0.78), (0.73, 0.78)),
+}
+#: Tiles shown at most on each side of the centre; the rest become "+n".
+SHOWN = 3
+
+
+def _half(value: int, x: float, y: float, size: float) -> str:
+    r = size * 0.09
+    return "".join(
+        f'<circle cx="{x + fx * size:.1f}" cy="{y + fy * size:.1f}" r="{r:.1f}"/>' for fx, fy in PIP_SPOTS[value]
+    )
+
+
+def _tile(a: int, b: int, x: float, y: float, vertical: bool, css: str = "") -> str:
+    """Tile a|b with its top-left at (x, y): a on the left (or top), b on the right (or bottom)."""
+    w, h = (U, 2 * U) if vertical else (2 * U, U)
+    second = (x, y + U) if vertical else (x + U, y)
+    line = (f'<line x1="{x + 3}" y1="{y + U}" x2="{x + U - 3}" y2="{y + U}"/>' if vertical
+            else f'<line x1="{x + U}" y1="{y + 3}" x2="{x + U}" y2="{y + U - 3}"/>')
+    return (
+        f'<g class="tile{(" " + css) if css else ""}"><rect x="{x + 0.5}" y="{y + 0.5}" width="{w - 1}" height="{h - 1}" rx="3"/>'
+        f'{line}<g class="pips">{_half(a, x, y, U)}{_half(b, *second, U)}</g></g>'
+    )
+
+
+@lru_cache(maxsize=None)
+def tile_svg(a: int, b: int, vertical: bool = False) -> str:
+    """One tile on its own (the pad's buttons)."""
+    w, h = (U, 2 * U) if vertical else (2 * U, U)
+    return f'<svg class="domino" viewBox="0 0 {w} {h}" aria-hidden="true">{_tile(a, b, 0, 0, vertical)}</svg>'
+
+
+Item = tuple[int, int, bool]  # (half towards the centre, half outwards, crosswise double)
+
+
+def _directions(layout: Layout) -> tuple[Item | None, dict[str, list[Item]]]:
+    """The centre tile (the spinner, else the lead) and what runs from it in each direction."""
+    placements = layout.placements
+    if not placements:
+        return None, {}
+    arm = {end: [(placements[i].inner, placements[i].outer, placements[i].is_double) for i in layout.arms[end]]
+           for end in layout.arms}
+    lead = placements[0]
+    spinner = layout.spinner
+    if spinner is None or spinner == 0:
+        return (lead.inner, lead.outer, lead.is_double), arm
+    home = next(end for end in ("west", "east") if spinner in layout.arms[end])
+    k = layout.arms[home].index(spinner)
+    back = "east" if home == "west" else "west"
+    # Seen from the spinner, the tiles between it and the lead run the other way.
+    towards_lead = [(outer, inner, double) for inner, outer, double in reversed(arm[home][:k])]
+    lead_item = (lead.outer, lead.inner, lead.is_double) if home == "east" else (lead.inner, lead.outer, lead.is_double)
+    centre = placements[spinner]
+    return (centre.inner, centre.outer, True), {
+        home: arm[home][k + 1:],
+        back: towards_lead + [lead_item] + arm[back],
+        "north": arm["north"],
+        "south": arm["south"],
+    }
+
+
+STEP = {"west": (-1, 0), "east": (1, 0), "north": (0, -1), "south": (0, 1)}
+
+
+def layout_svg(layout: Layout | None, open_ends: dict[str, int] | None) -> str:
+    """The layout around its centre, the last few tiles of each arm, and each open end's number."""
+    centre, runs = _directions(layout) if layout is not None else (None, {})
+    if centre is None:
+        return '<svg class="layout" viewBox="-60 -30 120 60" role="img" aria-label="no tile played yet">' \
+               '<text x="0" y="5" class="empty">lead any tile</text></svg>'
+    parts: list[str] = []
+    inner, outer, double = centre
+    # The centre: a crosswise double stands upright in the west-east line, an ordinary lead lies flat.
+    cw, ch = (U, 2 * U) if double else (2 * U, U)
+    parts.append(_tile(inner, outer, -cw / 2, -ch / 2, vertical=double, css="centre"))
+    xs, ys = [-cw / 2, cw / 2], [-ch / 2, ch / 2]
+    ends = open_ends or {}
+    for end, (dx, dy) in STEP.items():
+        items = runs.get(end, [])
+        hidden = max(0, len(items) - SHOWN)
+        shown = items[hidden:]
+        # Start at the centre tile's edge on that side.
+        pos = (cw / 2 if dx else ch / 2)
+        if hidden:
+            gap = U
+            cx, cy = dx * (pos + gap / 2), dy * (pos + gap / 2)
+            parts.append(f'<text class="more" x="{cx:.1f}" y="{cy + 4:.1f}">+{hidden}</text>')
+            pos += gap
+        for a, b, is_double in shown:
+            along = U if is_double else 2 * U
+            across = 2 * U if is_double else U
+            if dx:  # west-east
+                x = dx * pos if dx > 0 else -pos - along
+                y = -across / 2
+                first, second = (a, b) if dx > 0 else (b, a)
+                parts.append(_tile(first, second, x, y, vertical=is_double))
+            else:  # north-south
+                y = dy * pos if dy > 0 else -pos - along
+                x = -across / 2
+                first, second = (a, b) if dy > 0 else (b, a)
+                parts.append(_tile(first, second, x, y, vertical=not is_double))
+            pos += along
+        if end in ends:
+            bx, by = dx * (pos + U * 0.8), dy * (pos + U * 0.8)
+            parts.append(
+                f'<g class="open {end}"><circle cx="{bx:.1f}" cy="{by:.1f}" r="{U * 0.7:.1f}"/>'
+                f'<text x="{bx:.1f}" y="{by + 5:.1f}">{int(ends[end])}</text></g>'
+            )
+            pos += U * 1.6
+        if dx:
+            xs.append(dx * pos)
+        else:
+            ys.append(dy * pos)
+    pad = 4
+    x0, x1 = min(xs) - pad, max(xs) + pad
+    y0, y1 = min(min(ys), -2 * U) - pad, max(max(ys), 2 * U) + pad
+    label = ", ".join(f"{end} shows {value}" for end, value in ends.items())
+    return (
+        f'<svg class="layout" viewBox="{x0:.0f} {y0:.0f} {x1 - x0:.0f} {y1 - y0:.0f}" role="img" '
+        f'aria-label="open ends: {label or "none"}">{"".join(parts)}</svg>'
+    )
+
+
+def chart_svg(sides: list[str], totals_by_hand: Iterable[list[int]], target: int | None) -> str:
+    """The score of each side after each hand, as lines (the scorer's totals, nothing else)."""
+    rows = [[0] * len(sides)] + [list(t) for t in totals_by_hand]
+    width, height = 320, 140
+    n = max(1, len(rows) - 1)
+    values = [v for row in rows for v in row] + [0] + ([target] if target else [])
+    top, bottom = max(values), min(values)
+    span = (top - bottom) or 1
+
+    def point(i: int, v: int) -> str:
+        return f"{20 + i * (width - 30) / n:.1f},{height - 15 - (v - bottom) * (height - 30) / span:.1f}"
+
+    parts = []
+    if target:
+        y = point(0, target).split(",")[1]
+        parts.append(f'<line class="target" x1="20" x2="{width - 10}" y1="{y}" y2="{y}"/>'
+                     f'<text class="axis" x="{width - 10}" y="{float(y) - 4:.1f}" text-anchor="end">{target}</text>')
+    for side in range(len(sides)):
+        line = " ".join(point(i, row[side]) for i, row in enumerate(rows))
+        parts.append(f'<polyline class="side side{side}" points="{line}"/>')
+        last = point(len(rows) - 1, rows[-1][side]).split(",")
+        parts.append(f'<circle class="side{side}" cx="{last[0]}" cy="{last[1]}" r="3"/>')
+    return (f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+            f'aria-label="score after each hand">{"".join(parts)}</svg>')
+
+
+
+
+def reading_svg(reading: dict[str, Any] | None, width: int, height: int, proposal: dict[str, Any] | None = None) -> str:
+    """What the reader saw, to lay over the photo: each tile's outline and its name; new tiles in yellow.
+
+    Only numbers from the reading go in (coordinates, pip values); the viewBox is the photo's pixels.
+    """
+    if not reading or not width or not height:
+        return ""
+    new = {item["tile"] for item in (proposal or {}).get("new") or []}
+    size = max(12, round(min(width, height) / 30))
+    parts = [f'<svg class="reading" viewBox="0 0 {int(width)} {int(height)}" preserveAspectRatio="none" aria-hidden="true">']
+    for tile in reading.get("tiles") or []:
+        try:
+            corners = [(float(x), float(y)) for x, y in tile["corners"]]
+            a, b = (int(v) for v in str(tile["tile"]).split("-"))
+        except (KeyError, TypeError, ValueError):
+            continue
+        name = f"{min(a, b)}-{max(a, b)}"
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+        cx = sum(x for x, _ in corners) / len(corners)
+        cy = sum(y for _, y in corners) / len(corners)
+        css = ' class="new"' if name in new else ""
+        parts.append(f'<polygon{css} points="{points}"/>'
+                     f'<text x="{cx:.1f}" y="{cy + size / 3:.1f}" font-size="{size}">{a}-{b}</text>')
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,0 +1,140 @@
+"""The photo reader the companion uses: `vision.reader.Reader`, opened once per variant.
+
+The reader needs its two ONNX models (`models/detector.onnx`, `models/halves.onnx`, or the
+folder `SPINNER_MODELS` names). Where one is missing the companion still runs: a photo is kept
+and answered with a plain message saying the camera cannot read yet, and the pad scores as ever.
+A failed open is retried after a while, so models dropped in later are picked up without a restart.
+Tests and other hosts may put their own factory in the app config as `SPINNER_READER`
+(a callable taking the variant and returning an object with `read(image, name)`).
+"""
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+#: Seconds before a reader that failed to open is tried again.
+RETRY_AFTER = 30.0
+
+
+class Unavailable(Exception):
+    """The server cannot read photos; the message says why and what to do."""
+
+
+# -- the reader in a process of its own ------------------------------------------------------------
+#
+# A read is a few hundred milliseconds of NumPy and onnxruntime. In the server's process it would
+# share the interpreter lock with hundreds of request threads: under load each of its many small
+# steps waits its turn, and a read took seconds. In its own process it has its own lock, and the
+# photo travels as its compressed bytes (decoded there, not in the server).
+
+_CHILD_READERS: dict[tuple[str, str, int | None], Any] = {}
+
+
+def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, name: str) -> dict[str, Any]:
+    from vision.reader import Reader, ReadError
+    import cv2
+    import numpy as np
+
+    key = (models, variant, threads)
+    reader = _CHILD_READERS.get(key)
+    if reader is None:
+        reader = _CHILD_READERS[key] = Reader(Path(models) / "detector.onnx", Path(models) / "halves.onnx",
+                                              threads=threads, variant=variant)
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ReadError(f"{name} is cut short or damaged: it could not be decoded")
+    reading = reader.read(image, name)
+    return {"reading": reading.to_json(), "width": reading.width, "height": reading.height}
+
+
+class ChildReader:
+    """`vision.reader.Reader` run in a pool of processes: `read_bytes(data, name)`."""
+
+    def __init__(self, pool: "Pool", models: Path, variant: str, threads: int | None) -> None:
+        self.pool, self.models, self.variant, self.threads = pool, str(models), variant, threads
+
+    def read_bytes(self, data: bytes, name: str = "") -> dict[str, Any]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return self.pool.get().submit(_read_in_child, self.models, self.variant, self.threads, data, name).result()
+        except BrokenProcessPool:  # a reader process died (out of memory...): start anew, try once more
+            return self.pool.renew().submit(_read_in_child, self.models, self.variant, self.threads, data, name).result()
+
+
+class Pool:
+    """The reader's processes, started on first use (spawned, not forked: the server has threads
+    and open database connections that a child must not copy)."""
+
+    def __init__(self, processes: int) -> None:
+        self.processes = processes
+        self.lock = threading.Lock()
+        self.executor: Any = None
+
+    def get(self) -> Any:
+        with self.lock:
+            if self.executor is None:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
+                self.executor = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+            return self.executor
+
+    def renew(self) -> Any:
+        with self.lock:
+            old, self.executor = self.executor, None
+        if old is not None:
+            old.shutdown(wait=False, cancel_futures=True)
+        return self.get()
+
+
+def default_factory(models: Path, threads: int | None, processes: int = 1) -> Callable[[str], Any]:
+    pool = Pool(processes)
+
+    def make(variant: str) -> Any:
+        detector, halves = models / "detector.onnx", models / "halves.onnx"
+        for path, what in ((detector, "tile detector"), (halves, "half classifier")):
+            if not path.is_file():
+                raise Unavailable(
+                    f"this server cannot read photos yet: the {what} model is missing ({path}; "
+                    "models/README.md says how to train it). The photo is kept: score this play on the pad")
+        if processes <= 0:  # in this process (a host that cannot start processes)
+            from vision.reader import Reader
+
+            return Reader(detector, halves, threads=threads, variant=variant)
+        return ChildReader(pool, models, variant, threads)
+
+    return make
+
+
+class Readers:
+    """One reader per variant (the layout rules differ), opened on first use."""
+
+    def __init__(self, factory: Callable[[str], Any]) -> None:
+        self.factory = factory
+        self._readers: dict[str, Any] = {}
+        self._failed: dict[str, tuple[float, str]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, variant: str) -> Any:
+        with self._lock:
+            if variant in self._readers:
+                return self._readers[variant]
+            failed = self._failed.get(variant)
+            if failed is not None and time.monotonic() - failed[0] < RETRY_AFTER:
+                raise Unavailable(failed[1])
+            try:
+                reader = self.factory(variant)
+            except Unavailable as error:
+                self._failed[variant] = (time.monotonic(), str(error))
+                raise
+            except Exception as error:  # a damaged model file, a runtime that will not load it
+                message = (f"this server cannot read photos: the reader would not open ({error}). "
+                           "The photo is kept: score this play on the pad")
+                self._failed[variant] = (time.monotonic(), message)
+                raise Unavailable(message) from None
+            self._readers[variant] = reader
+            self._failed.pop(variant, None)
+            return reader

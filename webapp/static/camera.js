@@ -1,0 +1,144 @@
+// The camera on the scorer's phone: a photo (any phone, plain HTTP) or the live camera (HTTPS),
+// sent to the reader; its answer shows at once. A sure play is already recorded (the board
+// follows); an unsure one waits for one tap: "Yes" records it, an end button picks the end,
+// "No" turns it down. Nothing here reads a tile or checks a rule: the server does both.
+(() => {
+  "use strict";
+  const box = document.getElementById("camera");
+  if (!box || !window.spinnerBoard) return;
+  const live = window.spinnerBoard;
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const url = box.dataset.frames;
+  const result = document.getElementById("cam-result");
+  const say = document.getElementById("cam-say");
+  const ends = document.getElementById("cam-ends");
+  const yes = document.getElementById("cam-accept");
+  const no = document.getElementById("cam-reject");
+  const video = document.getElementById("cam-video");
+  let asking = null; // the frame whose proposal waits for a tap
+  let sending = false;
+  let stream = null;
+  let timer = null;
+  let stopLive = () => {};
+
+  function headers() {
+    return { "X-CSRF-Token": csrf, "X-Spinner-Who": localStorage.getItem("spinner-who") || "" };
+  }
+
+  function show(text, kind) {
+    result.hidden = false;
+    result.className = "cam-result " + (kind || "");
+    say.textContent = text;
+    yes.hidden = no.hidden = true;
+    ends.replaceChildren();
+  }
+
+  function ask(frame) {
+    asking = frame;
+    const proposal = frame.proposal || {};
+    const event = (proposal.events || [])[0];
+    show(frame.message, "ask");
+    if (!event) return;
+    const choices = proposal.choices || [];
+    if (choices.length > 1) {
+      choices.forEach((end) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "end" + (event.end === end ? " on" : "");
+        b.dataset.end = end;
+        b.textContent = end;
+        b.addEventListener("click", () => { event.end = end; ask(frame); });
+        ends.append(b);
+      });
+    }
+    yes.hidden = false;
+    no.hidden = false;
+  }
+
+  async function post(path, body) {
+    const response = await fetch(url + path, {
+      method: "POST", credentials: "same-origin",
+      headers: { ...headers(), "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    return [response, await response.json().catch(() => ({ error: `the server answered ${response.status}` }))];
+  }
+
+  yes.addEventListener("click", async () => {
+    if (!asking) return;
+    const event = { ...((asking.proposal.events || [])[0] || {}) };
+    if (event.seat === null || event.seat === undefined) event.seat = window.spinnerPad ? window.spinnerPad.seat : null;
+    if (event.seat === null || event.seat === undefined) { show("Tap who played it on the pad's seats, then Yes.", "ask"); ask(asking); return; }
+    const [response, data] = await post(`/${asking.id}/accept`, { event });
+    if (response.ok) { asking = null; show(data.message); live.refresh(); } else { say.textContent = data.error; }
+  });
+  no.addEventListener("click", async () => {
+    if (!asking) return;
+    const [response, data] = await post(`/${asking.id}/reject`, { why: "not what was played" });
+    asking = null;
+    show(response.ok ? "Turned down: score this play on the pad." : data.error, response.ok ? "" : "bad");
+  });
+
+  async function send(blob, source) {
+    if (sending) return;
+    sending = true;
+    const form = new FormData();
+    form.append("photo", blob, "table.jpg");
+    const seat = window.spinnerPad ? window.spinnerPad.seat : null;
+    const query = new URLSearchParams({ source });
+    if (seat !== null && seat !== undefined) query.set("seat", seat);
+    if (source === "photo") show("Reading the photo…");
+    try {
+      const response = await fetch(`${url}?${query}`, { method: "POST", credentials: "same-origin", headers: headers(), body: form });
+      const frame = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+      if (!response.ok) { show(frame.error, "bad"); return; }
+      if (frame.status === "confirm") ask(frame);
+      else if (frame.asks && !asking) ask(frame.asks); // an earlier frame, read since, has a question
+      else if (frame.status === "recorded") { show(frame.message); live.refresh(); }
+      else if (source === "photo" || frame.status === "no-reader") show(frame.message, frame.status === "no-reader" ? "bad" : "");
+      if (frame.status === "no-reader" && stream) stopLive(); // no use filming what cannot be read
+    } catch (error) {
+      show("No connection: the photo was not sent. Try again, or score on the pad.", "bad");
+    } finally {
+      sending = false;
+    }
+  }
+
+  document.getElementById("photo-input").addEventListener("change", (event) => {
+    const file = event.target.files && event.target.files[0];
+    if (file) send(file, "photo");
+    event.target.value = "";
+  });
+
+  const liveButton = document.getElementById("cam-live");
+  if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+    liveButton.hidden = true;
+    document.getElementById("cam-https").hidden = false;
+    return;
+  }
+  function grab() {
+    if (asking || sending || !video.videoWidth) return; // one question at a time
+    const canvas = document.createElement("canvas");
+    canvas.width = video.videoWidth;
+    canvas.height = video.videoHeight;
+    canvas.getContext("2d").drawImage(video, 0, 0);
+    canvas.toBlob((blob) => blob && send(blob, "camera"), "image/jpeg", 0.85);
+  }
+  stopLive = () => {
+    stream.getTracks().forEach((t) => t.stop());
+    stream = null; clearInterval(timer); video.hidden = true; liveButton.textContent = "Live camera";
+  };
+  liveButton.addEventListener("click", async () => {
+    if (stream) { stopLive(); return; }
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1280 } }, audio: false });
+    } catch (error) {
+      show(`The camera did not open (${error.name}): allow it in the browser, or use Take photo.`, "bad");
+      return;
+    }
+    video.srcObject = stream;
+    video.hidden = false;
+    await video.play();
+    liveButton.textContent = "Stop camera";
+    timer = setInterval(grab, 1000);
+  });
+})();

@@ -1,0 +1,31 @@
+// The new-match form: show as many seats and only the house rules the chosen game has.
+(() => {
+  "use strict";
+  const select = document.getElementById("variant");
+  if (!select) return;
+  function update() {
+    const option = select.selectedOptions[0];
+    const counts = option.dataset.players.split(",").map(Number);
+    const most = Math.max(...counts);
+    const least = Math.min(...counts);
+    document.querySelectorAll(".player").forEach((label) => {
+      const seat = Number(label.dataset.seat);
+      label.hidden = seat >= most;
+      const input = label.querySelector("input");
+      input.required = seat < least;
+      input.disabled = seat >= most;
+    });
+    document.getElementById("teams-hint").hidden = option.dataset.teams !== "1";
+    document.getElementById("variant-hint").textContent =
+      counts.length > 1 ? `${least} to ${most} players: leave the last seats empty for fewer.` : `${most} players.`;
+    const options = option.dataset.options.split(",");
+    document.querySelectorAll("[data-option]").forEach((label) => {
+      const name = label.dataset.option;
+      const shown = name === "preset" ? option.dataset.presets !== "" : options.includes(name);
+      label.hidden = !shown;
+      label.querySelector("select").disabled = !shown;
+    });
+  }
+  select.addEventListener("change", update);
+  update();
+})();

@@ -1,0 +1,204 @@
+// The manual score pad: every tap becomes one event of GAME_RECORD.md sent to the API, which
+// has the scorer check it. Nothing here decides a rule or a score: which ends a tile fits, whose
+// turn it is and every number shown come from the server's board (the scorer's answer).
+(() => {
+  "use strict";
+  const pad = document.getElementById("pad");
+  const root = document.getElementById("board");
+  if (!pad || !root || !window.spinnerBoard) return;
+  const live = window.spinnerBoard;
+  const api = root.dataset.api;
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const errorBox = document.getElementById("pad-error");
+  const hint = document.getElementById("tiles-hint");
+  let seat = null;
+  let chosenSeat = false; // the scorer tapped a seat: keep it until the next event lands
+  let tile = null;
+  const shown = new Set(); // tiles picked for "Show tiles" at the end of a hand
+  let busy = false;
+
+  const $ = (selector) => pad.querySelector(selector);
+  const $$ = (selector) => Array.from(pad.querySelectorAll(selector));
+
+  function fail(message) { errorBox.textContent = message || ""; }
+
+  async function send(path, body, method = "POST") {
+    if (busy) return null;
+    busy = true;
+    pad.classList.add("busy");
+    fail("");
+    try {
+      const response = await fetch(api + path, {
+        method,
+        credentials: "same-origin",
+        headers: {
+          "Content-Type": "application/json",
+          "X-CSRF-Token": csrf,
+          "If-Match": `"${live.version}"`,
+          "X-Spinner-Who": localStorage.getItem("spinner-who") || "",
+        },
+        body: JSON.stringify({ ...body, source: "pad" }),
+      });
+      const data = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+      if (!response.ok) {
+        fail(response.status === 409 && data.version
+          ? "Another phone changed the match first: check the board and tap again."
+          : data.error);
+        await live.refresh();
+        return null;
+      }
+      tile = null;
+      chosenSeat = false;
+      shown.clear();
+      await live.refresh();
+      return data;
+    } catch (error) {
+      fail("No connection: nothing was recorded. Tap again when the network is back.");
+      return null;
+    } finally {
+      busy = false;
+      pad.classList.remove("busy");
+    }
+  }
+
+  function current() { return live.board.current; }
+  function inPlay() { return live.board.pad.in_play; }
+
+  function render(board) {
+    const cur = board.current;
+    if (!chosenSeat) {
+      if (cur && cur.end === null && cur.turn !== null && cur.turn !== undefined) seat = cur.turn;
+      else if (cur && cur.awaiting_pips && cur.awaiting_pips.length) seat = cur.awaiting_pips[0];
+      else if (seat === null) seat = 0;
+    }
+    $$(".seat").forEach((b) => {
+      const on = Number(b.dataset.seat) === seat;
+      b.classList.toggle("on", on);
+      b.setAttribute("aria-checked", on ? "true" : "false");
+    });
+    const onTable = new Set(board.pad.on_table);
+    const fits = board.pad.fits;
+    $$(".tilebtn").forEach((b) => {
+      const name = b.dataset.tile;
+      const played = onTable.has(name);
+      const fitting = inPlay() && fits[name] && fits[name].length > 0;
+      b.classList.toggle("played", played);
+      b.classList.toggle("nofit", !played && inPlay() && !fitting);
+      b.classList.toggle("chosen", name === tile || shown.has(name));
+      b.disabled = played || (inPlay() ? !fitting : !cur);
+    });
+    const ends = cur ? cur.open_ends || {} : {};
+    const choices = tile && fits[tile] ? fits[tile] : [];
+    $$(".end").forEach((b) => {
+      const end = b.dataset.end;
+      b.querySelector("b").textContent = end in ends ? ends[end] : "";
+      b.disabled = !choices.includes(end);
+      b.classList.toggle("on", choices.includes(end));
+    });
+    hint.textContent = !cur ? "Start the hand" : inPlay()
+      ? (tile ? `Where does ${tile} go?` : "Tap the tile played")
+      : (board.current.awaiting_pips || []).length ? "Tap the tiles left, then Show tiles" : "Hand over";
+    $("#pass").disabled = !inPlay();
+    $("#draw").disabled = !inPlay();
+    $("#next-hand").hidden = !board.next_hand;
+    $("#end-hand").open = Boolean(cur && cur.end !== null && (cur.awaiting_pips || []).length);
+  }
+
+  function play(name, end) {
+    const event = { type: "play", seat, tile: name };
+    if (end && end !== "lead") event.end = end;
+    return send("/events", event);
+  }
+
+  pad.addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    if (!button || button.disabled) return;
+    if (button.classList.contains("seat")) {
+      seat = Number(button.dataset.seat);
+      chosenSeat = true;
+    } else if (button.classList.contains("tilebtn")) {
+      const name = button.dataset.tile;
+      if (!inPlay()) {
+        if (shown.has(name)) shown.delete(name); else shown.add(name);
+      } else {
+        const ends = live.board.pad.fits[name] || [];
+        if (ends.length === 1) { tile = null; play(name, ends[0]); return; } // one place only: one tap
+        tile = tile === name ? null : name;
+      }
+    } else if (button.classList.contains("end")) {
+      if (tile) { play(tile, button.dataset.end); return; }
+    } else if (button.id === "pass") {
+      send("/events", { type: "pass", seat }); return;
+    } else if (button.id === "draw") {
+      send("/events", { type: "draw", seat, count: 1 }); return;
+    } else if (button.id === "undo") {
+      send("/undo", { why: "undo on the pad" }); return;
+    } else if (button.id === "next-hand") {
+      send("/hands", {}); return;
+    } else if (button.id === "reveal") {
+      send("/events", { type: "reveal", seat, tiles: Array.from(shown) }); return;
+    } else if (button.id === "send-pips") {
+      const pips = $("#pips").value.trim();
+      if (!/^\d+$/.test(pips)) { fail("Type the pips left as a whole number."); return; }
+      send("/events", { type: "pips", seat, pips: Number(pips) }).then((ok) => { if (ok) $("#pips").value = ""; });
+      return;
+    } else if (button.id === "adjust") {
+      const points = $("#adjust-points").value.trim();
+      const reason = $("#adjust-reason").value.trim();
+      if (!/^[+-]?\d+$/.test(points)) { fail("Points are a whole number, such as 10 or -5."); return; }
+      if (!reason) { fail("An adjustment needs its reason."); return; }
+      const side = Number($("#adjust-side").value);
+      const event = { type: "adjust", points: Number(points), reason };
+      if (live.board.teams) event.team = side; else event.seat = side;
+      send("/events", event).then((ok) => { if (ok) { $("#adjust-points").value = ""; $("#adjust-reason").value = ""; } });
+      return;
+    }
+    render(live.board);
+  });
+
+  // Correcting an event: the ✎ on a line of the hand (the board is re-rendered, so delegate).
+  const dialog = document.getElementById("fix-dialog");
+  let fixing = null;
+  document.getElementById("board-bottom").addEventListener("click", (event) => {
+    const button = event.target.closest(".fix");
+    if (!button || !dialog) return;
+    const hand = Number(button.dataset.hand);
+    const index = Number(button.dataset.event);
+    const row = (current().events || []).find((e) => e.event === index);
+    fixing = { hand, index };
+    document.getElementById("fix-what").textContent = `event ${index + 1}`;
+    document.getElementById("fix-event").value = JSON.stringify(row ? row.raw : {});
+    document.getElementById("fix-why").value = "";
+    document.getElementById("fix-error").textContent = "";
+    dialog.showModal();
+  });
+  if (dialog) {
+    dialog.addEventListener("click", async (event) => {
+      const button = event.target.closest("button");
+      if (!button || button.value === "cancel" || !fixing) return;
+      event.preventDefault();
+      const why = document.getElementById("fix-why").value.trim();
+      const box = document.getElementById("fix-error");
+      if (!why) { box.textContent = "Say why (it is kept in the history)."; return; }
+      const path = `/hands/${fixing.hand}/events/${fixing.index}`;
+      let body = { why };
+      if (button.value === "correct") {
+        try { body.event = JSON.parse(document.getElementById("fix-event").value); } catch (error) {
+          box.textContent = "The event is not valid JSON."; return;
+        }
+      }
+      const done = await send(path, body, button.value === "correct" ? "PUT" : "DELETE");
+      if (done) dialog.close(); else box.textContent = errorBox.textContent;
+    });
+  }
+
+  const whoBox = document.getElementById("who");
+  if (whoBox) {
+    whoBox.value = localStorage.getItem("spinner-who") || "";
+    whoBox.addEventListener("change", () => localStorage.setItem("spinner-who", whoBox.value.trim()));
+  }
+
+  // The camera (camera.js) asks which seat the scorer chose, when the board does not know whose turn it is.
+  window.spinnerPad = { get seat() { return chosenSeat ? seat : null; }, fail };
+  live.onChange(render);
+})();

@@ -1,0 +1,481 @@
+"""The match store: a match's record lives in rows; every change is checked by the scorer first.
+
+A change (a new hand, an event, a correction, an undo...) is planned on the record as it
+stands, the whole candidate record is replayed by the scorer (`Match.from_record`), and only
+if it is legal are rows written. The version bump is a guarded UPDATE (`... WHERE version = v`):
+of two phones that both built on version v, one wins and the other is told the match moved on
+(or, when it named no version, is replayed on the new one), so no event is ever lost.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from scorer import RECORD_FORMAT, Match, RecordError
+from scorer.commands import replay
+
+from . import live
+from .auth import clean_text, digest, new_token
+from .db import db
+from .errors import ApiError, Stale, record_error
+from .models import Change, EventRow, Game, HandRow, now
+
+#: How often a change that named no version is replayed on a newer one before giving up.
+RETRIES = 5
+MAX_EVENT_BYTES = 8 * 1024
+RECORD_KEYS = ("format", "variant", "options", "players", "hands")
+
+
+@dataclass
+class Snapshot:
+    """A match at one version: its record and the scorer's answer. Shared: never change it."""
+
+    game_id: str
+    version: int
+    record: dict[str, Any]
+    match: Match | None
+    answer: dict[str, Any]
+    #: The rule the stored record breaks, if the scorer no longer accepts it (never in practice).
+    error: dict[str, Any] | None = None
+    #: What the pages made of it (board JSON, HTML), filled once by `webapp.board`.
+    views: dict[str, Any] = field(default_factory=dict)
+
+
+class _Cache:
+    """The last snapshots made, by (match, version): 200 viewers of one table share one replay."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple[str, int], Snapshot] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[str, int]) -> Snapshot | None:
+        with self.lock:
+            snap = self.items.get(key)
+            if snap is not None:
+                self.items.move_to_end(key)
+            return snap
+
+    def put(self, snap: Snapshot) -> Snapshot:
+        with self.lock:
+            self.items[(snap.game_id, snap.version)] = snap
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return snap
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+cache = _Cache()
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+def get_game(game_id: str) -> Game:
+    game = db.session.get(Game, game_id) if isinstance(game_id, str) and len(game_id) <= 32 else None
+    if game is None:
+        raise ApiError(404, f"no match {game_id!r} on this server")
+    return game
+
+
+def _standing(model: type[HandRow] | type[EventRow], game_id: str, version: int | None):  # type: ignore[no-untyped-def]
+    query = select(model).where(model.game_id == game_id)
+    if version is None:
+        return query.where(model.removed_version.is_(None))
+    return query.where(
+        model.created_version <= version, (model.removed_version.is_(None)) | (model.removed_version > version)
+    )
+
+
+def record_of(game: Game, version: int | None = None) -> dict[str, Any]:
+    """The match record of GAME_RECORD.md, as it stands now or as it stood at `version`."""
+    hand_rows = db.session.scalars(_standing(HandRow, game.id, version).order_by(HandRow.number)).all()
+    event_rows = db.session.scalars(
+        _standing(EventRow, game.id, version).order_by(EventRow.hand, EventRow.position)
+    ).all()
+    hands: list[dict[str, Any]] = []
+    for row in hand_rows:
+        hand: dict[str, Any] = {}
+        if row.leader is not None:
+            hand["leader"] = row.leader
+        if row.deal is not None:
+            hand["deal"] = row.deal
+        hand["events"] = []
+        hands.append(hand)
+    for event in event_rows:
+        hands[event.hand]["events"].append(event.body)
+    return {
+        **game.extra,
+        "format": RECORD_FORMAT,
+        "variant": game.variant,
+        "options": game.options,
+        "players": game.players,
+        "hands": hands,
+    }
+
+
+def _replayed(game_id: str, version: int, record: dict[str, Any]) -> Snapshot:
+    match, error = replay(record)
+    if error is None and match is not None:
+        return Snapshot(game_id, version, record, match, match.answer())
+    answer = match.answer() if match is not None else {"hands": [], "totals": [], "winner": None}
+    return Snapshot(game_id, version, record, match, answer, error=error.to_dict() if error else None)
+
+
+def snapshot(game: Game) -> Snapshot:
+    key = (game.id, game.version)
+    return cache.get(key) or cache.put(_replayed(game.id, game.version, record_of(game)))
+
+
+# -- creating ---------------------------------------------------------------------------------
+
+@dataclass
+class Created:
+    game: Game
+    scorer_token: str
+    viewer_token: str
+
+
+def _players(value: object) -> list[str]:
+    if not isinstance(value, list) or not value:
+        raise ApiError(400, "players must be a list of names, one per seat in play order")
+    names = [clean_text(name, 40) for name in value]
+    if not all(names):
+        raise ApiError(400, "every player needs a name (the list runs over the seats in play order)")
+    return names
+
+
+def create(spec: object, *, who: str, source: str = "api") -> Created:
+    """A new match from a whole record or just its variant and players (GAME_RECORD.md)."""
+    if not isinstance(spec, dict):
+        raise ApiError(400, "a new match is a JSON object: a match record, or at least its variant and players")
+    record: dict[str, Any] = {key: spec[key] for key in spec if key not in ("title", "private", "who")}
+    record["format"] = record.get("format", RECORD_FORMAT)
+    record["players"] = _players(record.get("players"))
+    record.setdefault("options", {})
+    record.setdefault("hands", [])
+    try:
+        Match.from_record(record)
+    except RecordError as error:
+        raise record_error(error, what="this record cannot be scored") from None
+    hands = record["hands"]
+    scorer_token, viewer_token = new_token(), new_token()
+    game = Game(
+        id=secrets.token_urlsafe(9),
+        title=clean_text(spec.get("title"), 120),
+        variant=record["variant"],
+        options=record["options"] or {},
+        players=record["players"],
+        extra={k: v for k, v in record.items() if k not in RECORD_KEYS},
+        private=spec.get("private") is True,
+        version=1,
+        scorer_hash=digest(scorer_token),
+        viewer_hash=digest(viewer_token),
+    )
+    db.session.add(game)
+    db.session.flush()
+    count = 0
+    for number, hand in enumerate(hands):
+        db.session.add(HandRow(game_id=game.id, number=number, leader=hand.get("leader"), deal=hand.get("deal"), created_version=1))
+        for position, event in enumerate(hand.get("events", [])):
+            db.session.add(EventRow(game_id=game.id, hand=number, position=position, body=event, created_version=1))
+            count += 1
+    action = "import" if hands else "create"
+    db.session.add(Change(
+        game_id=game.id, version=1, action=action, who=who, source=source,
+        after={"variant": game.variant, "players": game.players, "hands": len(hands), "events": count},
+    ))
+    db.session.commit()
+    return Created(game, scorer_token, viewer_token)
+
+
+# -- changing ---------------------------------------------------------------------------------
+
+@dataclass
+class Plan:
+    """A change, worked out on the record as it stands: the record it makes and the rows to write."""
+
+    record: dict[str, Any]
+    write: Callable[[int], None]
+    action: str
+    what: str
+    hand: int | None = None
+    event: int | None = None
+    before: Any = None
+    after: Any = None
+
+
+@dataclass
+class Done:
+    version: int
+    change: Change
+    snapshot: Snapshot
+
+
+def _change(game_id: str, expected: int | None, plan_for: Callable[[Game, Snapshot], Plan], *,
+            who: str, why: str, source: str) -> Done:
+    for _ in range(RETRIES):
+        game = db.session.get(Game, game_id, populate_existing=True)
+        if game is None:
+            raise ApiError(404, f"no match {game_id!r} on this server")
+        if expected is not None and game.version != expected:
+            raise Stale(expected, game.version)
+        current = snapshot(game)
+        plan = plan_for(game, current)
+        try:
+            match = Match.from_record(plan.record)
+        except RecordError as error:
+            raise record_error(error, what=plan.what) from None
+        old = game.version
+        new = old + 1
+        moved = db.session.execute(
+            update(Game).where(Game.id == game_id, Game.version == old).values(version=new, updated_at=now()),
+            execution_options={"synchronize_session": False},
+        )
+        if moved.rowcount != 1:  # somebody else's change landed in between
+            db.session.rollback()
+            if expected is not None:
+                raise Stale(expected, old + 1)
+            continue
+        plan.write(new)
+        change = Change(
+            game_id=game_id, version=new, action=plan.action, hand=plan.hand, event=plan.event,
+            before=plan.before, after=plan.after, who=who, why=why, source=source,
+        )
+        db.session.add(change)
+        try:
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+            if expected is not None:
+                raise Stale(expected, new) from None
+            continue
+        snap = cache.put(Snapshot(game_id, new, plan.record, match, match.answer()))
+        live.publish(game_id, new)
+        return Done(new, change, snap)
+    raise ApiError(409, "the match is changing too fast to keep up: nothing was recorded; try again")
+
+
+def _copy(record: dict[str, Any]) -> dict[str, Any]:
+    # Plans change a copy: the snapshot's record is shared by every thread.
+    return json.loads(json.dumps(record))
+
+
+def _check_event(event: object) -> dict[str, Any]:
+    if not isinstance(event, dict):
+        raise ApiError(400, "an event is a JSON object such as {\"type\": \"play\", \"seat\": 0, \"tile\": \"6-6\"} (GAME_RECORD.md)")
+    if len(json.dumps(event)) > MAX_EVENT_BYTES:
+        raise ApiError(413, f"an event is at most {MAX_EVENT_BYTES} bytes of JSON")
+    event = dict(event)
+    if "reason" in event:
+        event["reason"] = clean_text(event["reason"], 300)
+    return event
+
+
+def _event_rows(game_id: str, hand: int) -> list[EventRow]:
+    return list(db.session.scalars(
+        _standing(EventRow, game_id, None).where(EventRow.hand == hand).order_by(EventRow.position)
+    ))
+
+
+def _locate(record: dict[str, Any], hand: object, event: object) -> tuple[int, int]:
+    hands = record["hands"]
+    if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand < len(hands):
+        raise ApiError(404, f"no hand {hand!r} in this match (it has {len(hands)})")
+    events = hands[hand]["events"]
+    if not isinstance(event, int) or isinstance(event, bool) or not 0 <= event < len(events):
+        raise ApiError(404, f"no event {event!r} in hand {hand} (it has {len(events)})")
+    return hand, event
+
+
+def start_hand(game_id: str, leader: object, deal: object, expected: int | None, *, who: str, why: str = "", source: str = "api") -> Done:
+    def plan(game: Game, snap: Snapshot) -> Plan:
+        record = _copy(snap.record)
+        number = len(record["hands"])
+        hand: dict[str, Any] = {"events": []}
+        if leader is not None:
+            hand["leader"] = leader
+        if deal is not None:
+            hand["deal"] = deal
+        record["hands"].append(hand)
+
+        def write(version: int) -> None:
+            db.session.add(HandRow(game_id=game.id, number=number, leader=leader, deal=deal, created_version=version))
+
+        return Plan(record, write, "hand", f"hand {number} cannot start", hand=number,
+                    after={k: v for k, v in hand.items() if k != "events"})
+
+    return _change(game_id, expected, plan, who=who, why=why, source=source)
+
+
+def append_event(game_id: str, event: object, expected: int | None, *, who: str, why: str = "", source: str = "api") -> Done:
+    event = _check_event(event)
+
+    def plan(game: Game, snap: Snapshot) -> Plan:
+        record = _copy(snap.record)
+        if not record["hands"]:
+            raise ApiError(409, "no hand has started: start one first (POST /api/games/ID/hands)")
+        h = len(record["hands"]) - 1
+        e = len(record["hands"][h]["events"])
+        record["hands"][h]["events"].append(event)
+
+        def write(version: int) -> None:
+            last = db.session.scalar(
+                select(func.max(EventRow.position)).where(EventRow.game_id == game.id, EventRow.hand == h)
+            )
+            db.session.add(EventRow(game_id=game.id, hand=h, position=(last if last is not None else -1) + 1,
+                                    body=event, created_version=version))
+
+        return Plan(record, write, "event", "", hand=h, event=e, after=event)
+
+    return _change(game_id, expected, plan, who=who, why=why, source=source)
+
+
+def correct_event(game_id: str, hand: object, index: object, event: object, expected: int | None, *,
+                  who: str, why: str, source: str = "api") -> Done:
+    event = _check_event(event)
+    if not why:
+        raise ApiError(400, "a correction needs its reason (why)")
+
+    def plan(game: Game, snap: Snapshot) -> Plan:
+        record = _copy(snap.record)
+        h, e = _locate(record, hand, index)
+        before = record["hands"][h]["events"][e]
+        record["hands"][h]["events"][e] = event
+
+        def write(version: int) -> None:
+            row = _event_rows(game.id, h)[e]
+            row.removed_version = version
+            db.session.add(EventRow(game_id=game.id, hand=h, position=row.position, body=event, created_version=version))
+
+        return Plan(record, write, "correct", f"correcting hand {h}, event {e} to {_words(event)} would break a rule",
+                    hand=h, event=e, before=before, after=event)
+
+    return _change(game_id, expected, plan, who=who, why=why, source=source)
+
+
+def remove_event(game_id: str, hand: object, index: object, expected: int | None, *, who: str, why: str,
+                 source: str = "api", action: str = "remove") -> Done:
+    def plan(game: Game, snap: Snapshot) -> Plan:
+        record = _copy(snap.record)
+        h, e = _locate(record, hand, index)
+        before = record["hands"][h]["events"].pop(e)
+
+        def write(version: int) -> None:
+            _event_rows(game.id, h)[e].removed_version = version
+
+        return Plan(record, write, action, f"removing hand {h}, event {e} ({_words(before)}) would break a rule",
+                    hand=h, event=e, before=before)
+
+    return _change(game_id, expected, plan, who=who, why=why, source=source)
+
+
+def undo(game_id: str, expected: int | None, *, who: str, why: str = "", source: str = "api") -> Done:
+    """Take back the last thing recorded: the last event, or a hand started with no event yet."""
+
+    def plan(game: Game, snap: Snapshot) -> Plan:
+        record = _copy(snap.record)
+        if not record["hands"]:
+            raise ApiError(409, "nothing to undo: no hand has started")
+        h = len(record["hands"]) - 1
+        events = record["hands"][h]["events"]
+        if events:
+            e = len(events) - 1
+            before = events.pop()
+
+            def write(version: int) -> None:
+                _event_rows(game.id, h)[e].removed_version = version
+
+            return Plan(record, write, "undo", f"undoing hand {h}, event {e} would break a rule", hand=h, event=e, before=before)
+        hand = record["hands"].pop()
+
+        def write_hand(version: int) -> None:
+            row = db.session.scalars(_standing(HandRow, game.id, None).where(HandRow.number == h)).one()
+            row.removed_version = version
+
+        return Plan(record, write_hand, "undo", f"undoing the start of hand {h} would break a rule", hand=h,
+                    before={k: v for k, v in hand.items() if k != "events"})
+
+    return _change(game_id, expected, plan, who=who, why=why or "undo", source=source)
+
+
+def note(game_id: str, action: str, hand: object, index: object, expected: int | None, *, who: str, why: str,
+         settles: int | None = None, source: str = "api") -> Done:
+    """A dispute marked on an event (or a hand), or settled: history only, the record stays as it is."""
+    if not why:
+        raise ApiError(400, f"a {action} needs its reason (why)")
+
+    def plan(game: Game, snap: Snapshot) -> Plan:
+        h, e = (None, None)
+        if hand is not None:
+            h, e = _locate(snap.record, hand, index) if index is not None else (_locate_hand(snap.record, hand), None)
+        after = {"settles": settles} if settles is not None else None
+        return Plan(snap.record, lambda version: None, action, action, hand=h, event=e, after=after)
+
+    return _change(game_id, expected, plan, who=who, why=why, source=source)
+
+
+def settle(game_id: str, version: int, event: object, expected: int | None, *, who: str, why: str,
+           source: str = "api", correct: bool = False) -> Done:
+    """Settle the dispute opened at `version`, first correcting the disputed event when the table agreed on one."""
+    opened = next((c for c in history(game_id) if c.version == version and c.action == "dispute"), None)
+    if opened is None:
+        raise ApiError(404, f"no dispute was opened at version {version}")
+    if any(c.action == "settle" and (c.after or {}).get("settles") == version for c in history(game_id)):
+        raise ApiError(409, f"the dispute opened at version {version} is settled already")
+    if correct:
+        if opened.event is None:
+            raise ApiError(400, "this dispute is about a whole hand: correct one of its events instead")
+        done = correct_event(game_id, opened.hand, opened.event, event, expected, who=who, why=why, source=source)
+        expected = done.version
+    return note(game_id, "settle", opened.hand, opened.event, expected, who=who, why=why, settles=version, source=source)
+
+
+def open_disputes(game_id: str) -> list[Change]:
+    """Disputes not settled yet, oldest first."""
+    changes = history(game_id)
+    settled = {(c.after or {}).get("settles") for c in changes if c.action == "settle"}
+    return [c for c in changes if c.action == "dispute" and c.version not in settled]
+
+
+def _locate_hand(record: dict[str, Any], hand: object) -> int:
+    if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand < len(record["hands"]):
+        raise ApiError(404, f"no hand {hand!r} in this match")
+    return hand
+
+
+def history(game_id: str) -> list[Change]:
+    return list(db.session.scalars(select(Change).where(Change.game_id == game_id).order_by(Change.version)))
+
+
+def _words(event: dict[str, Any]) -> str:
+    """An event in a few words, for messages and the history."""
+    kind = event.get("type")
+    seat = event.get("seat")
+    who = f"seat {seat}" if seat is not None else (f"team {event.get('team')}" if "team" in event else "")
+    if kind == "play":
+        end = f" on the {event['end']}" if isinstance(event.get("end"), str) else ""
+        return f"{who} playing {event.get('tile')}{end}"
+    if kind == "pass":
+        return f"{who} passing"
+    if kind == "draw":
+        return f"{who} drawing {event.get('tile') or event.get('count') or 'a tile'}"
+    if kind == "reveal":
+        return f"{who} showing {', '.join(map(str, event.get('tiles') or [])) or 'no tiles'}"
+    if kind == "pips":
+        return f"{who} counting {event.get('pips')} pips"
+    if kind == "adjust":
+        return f"an adjustment of {event.get('points')} for {who}"
+    return f"the event {json.dumps(event)[:80]}"
+
+
+words = _words
