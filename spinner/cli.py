@@ -15,7 +15,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "train": ("vision.commands", "train", "Train the reader's models: spinner train detector|halves (training extra)."),
     "eval": ("vision.commands", "evaluate", "Measure the reader on held-out synthetic photos and the real photos."),
     "export": ("vision.commands", "export", "Export the trained detector to ONNX for the companion."),
-    "serve": ("webapp.serve", "serve", "Start the companion page for phones at the table (--https for the camera).")
+    "serve": ("webapp.serve", "serve", "Start the companion page for phones at the table (--https for the camera)."),
     "dataset": ("vision.synth.commands", "dataset", "Make synthetic data: spinner dataset synth|video --out DIR --seed S."),
     "watch": ("vision.watch_commands", "watch", "Follow a game from a camera, a video or photos: plays, asks and the running score."),
     "watch-eval": ("vision.watch_commands", "watch_eval", "Follow synthetic game videos: moves right, asked and wrong against the truth."),
