@@ -116,7 +116,10 @@ def train(
         going_on = model_cfg.endswith(".pt")
         model.train(
             data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=workers,
-            project=str(project), name=name, exist_ok=True, pretrained=False, amp=device != "cpu",
+            project=str(project), name=name, exist_ok=True, amp=device != "cpu",
+            # Going on from a .pt needs pretrained=True: with False, ultralytics builds the network
+            # from the .pt's yaml with random weights (a yaml has none to load either way).
+            pretrained=going_on,
             time=hours,
             plots=False, val=True, seed=0, deterministic=False,
             # Decoded, resized photos kept in memory (about 1 MB each at 640): decoding four
@@ -140,5 +143,6 @@ def export(weights: Path, out: Path, imgsz: int = 640) -> Path:
 
     exported = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, simplify=False, dynamic=False))
     out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(exported, out)
+    if exported.resolve() != out.resolve():
+        shutil.move(exported, out)  # ultralytics writes it beside the weights; only `out` is wanted
     return out

@@ -86,7 +86,7 @@ def train(
     limit: int | None = None,
     log=print,  # noqa: ANN001
 ) -> dict[str, float]:
-    """Train, keep the best epoch on the validation crops, export ONNX to `out`. Returns figures."""
+    """Train; export ONNX to `out` at each epoch better on the validation crops. Returns figures."""
     import torch
     from torch import nn
 
@@ -125,9 +125,10 @@ def train(
         if accuracy > best_accuracy:
             best_accuracy = accuracy
             best_state = {k: v.clone() for k, v in model.state_dict().items()}
+            # Exported at once, so a run cut short (a CPU session ends) still leaves its best epoch.
+            export(model, out)
     assert best_state is not None
     model.load_state_dict(best_state)
-    export(model, out)
     return {"val_accuracy": best_accuracy, "train_crops": float(len(y)), "val_crops": float(len(vy)),
             "seconds": time.time() - started}
 
