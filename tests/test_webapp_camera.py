@@ -26,7 +26,8 @@ def photo(width: int = 64, height: int = 48, fmt: str = ".jpg") -> bytes:
     return data.tobytes()
 
 
-def seen(*tiles: str | tuple[str, float], arms: dict[str, list[str]] | None = None, centre: str | None = None) -> dict[str, Any]:
+def seen(*tiles: str | tuple[str, float], arms: dict[str, list[str]] | None = None, centre: str | None = None,
+         unsure: list[str] | None = None) -> dict[str, Any]:
     """A reading as the reader's JSON has it: tiles with their confidence, and the photo's layout."""
     out = []
     for i, item in enumerate(tiles):
@@ -34,7 +35,7 @@ def seen(*tiles: str | tuple[str, float], arms: dict[str, list[str]] | None = No
         x = 20 + 30 * i
         out.append({"tile": name, "confidence": confidence, "center": [x + 10, 20],
                     "corners": [[x, 10], [x + 20, 10], [x + 20, 30], [x, 30]], "halves": []})
-    layout = {"arms": arms or {}, "centre": centre, "unsure": []} if centre else None
+    layout = {"arms": arms or {}, "centre": centre, "unsure": unsure or []} if centre else None
     return {"image": "", "tiles": out, "layout": layout}
 
 
@@ -141,6 +142,22 @@ def test_an_unsure_reading_asks_one_tap_and_the_tap_records_it(cam, script):
     assert cam.record()["hands"][0]["events"][-1]["tile"] == "4-6"
     again = cam.post(f"/frames/{frame['id']}/accept", {})
     assert again.status_code == 409 and "asks nothing now" in again.get_json()["error"]
+
+
+def test_the_photo_layouts_doubt_about_the_new_tile_asks_instead_of_recording(cam, script):
+    """The reconstructor's doubts are sentences (vision/layout.py); one naming the new tile, in
+    either order of its halves, turns a sure reading into a question; one about another tile does not."""
+    assert cam.event(play(0, "6-6")).status_code == 201
+    doubt = "tile 1 (6-4): half 1 could be 6 rather than 4"
+    script.readings.append(seen("6-6", "6-4", centre="6-6", arms={"west": ["6-4"]}, unsure=[doubt]))
+    frame = send(cam, photo()).get_json()
+    assert frame["status"] == "confirm", frame
+    assert doubt in frame["message"]
+    assert len(cam.record()["hands"][0]["events"]) == 1
+    cam.post(f"/frames/{frame['id']}/reject", {"why": "checking"})
+    script.readings.append(seen("6-6", "6-4", centre="6-6", arms={"west": ["6-4"]}, unsure=["tile 0 (6-6): which double is the spinner"]))
+    frame = send(cam, photo()).get_json()
+    assert frame["status"] == "recorded", frame
 
 
 def test_a_wrong_proposal_is_corrected_in_the_same_tap_or_turned_down(cam, script):

@@ -10,6 +10,8 @@ Nothing here decides a rule: every proposed event still goes through the scorer.
 """
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 import cv2
@@ -52,6 +54,9 @@ def decode(data: bytes, name: str = "the upload") -> np.ndarray:
     if image is None:
         raise ApiError(415, f"{name} is cut short or damaged: it could not be decoded")
     return image
+
+
+TILE_IN_TEXT = re.compile(r"\b\d{1,2}-\d{1,2}\b")
 
 
 def _name(tile: str) -> str:
@@ -122,8 +127,11 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None) ->
     if player is None:
         unsure.append("whose turn it is is not known: choose the player")
     layout_said = (reading.get("layout") or {})
-    if tile in {_name(t) for t in layout_said.get("unsure") or []}:
-        unsure.append(f"the photo's layout is unsure of {tile}")
+    # The reconstructor's doubts are sentences naming tiles ("tile 1 (6-4): half 1 could be 6
+    # rather than 4"); the ones that name the new tile are passed on as they are.
+    for doubt in layout_said.get("unsure") or []:
+        if tile in {_name(found) for found in TILE_IN_TEXT.findall(str(doubt))}:
+            unsure.append(f"the photo's layout is unsure: {doubt}")
 
     event: dict[str, Any] = {"type": "play", "seat": player, "tile": tile}
     if not layout.placements:
