@@ -1,0 +1,18 @@
+"""Tournament night (issue 6): the club's partners tournament of seed 001, run from the companion.
+
+The rules are the scorer's (`scorer.tournament`: registration, pairing, results, corrections,
+standings, the bell); this package keeps a tournament in the database (`models`, migration
+0002), ties each table to an ordinary companion match (`service`), reads those matches for
+their results (`calls`), and shows it all: the director's page and the standings board
+(`pages`), the JSON API (`api`), one file to export and import (`transfer`).
+"""
+from __future__ import annotations
+
+from flask import Flask
+
+
+def init_app(app: Flask) -> None:
+    from . import api, models, pages  # noqa: F401  (models: the tables)
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)

@@ -1,0 +1,160 @@
+"""The director's page, the standings board and the tournament list (HTML).
+
+The forms post here with the session's director link and the CSRF token; each one calls the
+same operation as the API, and a refusal comes back as a message on the director's page with
+nothing recorded (post, redirect, get: a reload never posts twice).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response
+
+from .. import csrf
+from ..auth import clean_text
+from ..db import db
+from ..errors import ApiError
+from . import access, service, transfer, view
+from .models import TournamentRow
+
+bp = Blueprint("tournament_pages", __name__, url_prefix="/t", template_folder="templates",
+               static_folder="static", static_url_path="/static")
+
+
+@bp.errorhandler(ApiError)
+def refused(error: ApiError):  # type: ignore[no-untyped-def]
+    return render_template("error.html", message=error.message, status=error.status), error.status
+
+
+def _who() -> str:
+    return clean_text(request.form.get("who"), 60) or "director"
+
+
+def _expected() -> int | None:
+    value = request.form.get("version", "")
+    return int(value) if value.isdigit() else None
+
+
+def _acting(tournament_id: str, action: Callable[[TournamentRow, str], Any]) -> Response:
+    """Run one of the director's forms, then back to the page; a refusal is shown there, nothing recorded."""
+    row = service.get(tournament_id)
+    try:
+        token = access.require_director(row)
+        action(row, token)
+    except ApiError as error:
+        if error.status == 401:
+            raise
+        flash(error.message)
+    return redirect(url_for("tournament_pages.director", tournament_id=tournament_id) + request.form.get("anchor", ""))
+
+
+@bp.get("")
+def index():  # type: ignore[no-untyped-def]
+    kept = session.get("directors", {})
+    rows = [r for r in (db.session.get(TournamentRow, tid) for tid in kept) if r is not None]
+    return render_template("tournament/index.html", tournaments=rows)
+
+
+@bp.post("")
+def create():  # type: ignore[no-untyped-def]
+    csrf.check()
+    row, token = service.create(request.form.get("title"), who=_who())
+    access.remember(row, token)
+    session["new_director_link"] = {row.id: token}
+    return redirect(url_for("tournament_pages.director", tournament_id=row.id))
+
+
+@bp.post("/import")
+def import_file():  # type: ignore[no-untyped-def]
+    csrf.check()
+    upload = request.files.get("file")
+    try:
+        if upload is None or not upload.filename:
+            raise ApiError(400, "choose a tournament file (JSON exported from a director's page)")
+        limit = current_app.config["MAX_JSON_BYTES"]
+        raw = upload.read(limit + 1)
+        if len(raw) > limit:
+            raise ApiError(413, f"the tournament file is too large: at most {limit // 1024} KB")
+        try:
+            data = json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ApiError(400, f"{upload.filename} is not a JSON tournament file: {error}") from None
+        row, token = transfer.load(data, who=_who())
+    except ApiError as error:
+        flash(error.message)
+        return redirect(url_for("tournament_pages.index"))
+    access.remember(row, token)
+    session["new_director_link"] = {row.id: token}
+    return redirect(url_for("tournament_pages.director", tournament_id=row.id))
+
+
+@bp.get("/<tournament_id>/join")
+def join(tournament_id: str):  # type: ignore[no-untyped-def]
+    row = service.get(tournament_id)
+    token = request.args.get("key", "")
+    if not access.is_director_token(row, token):
+        raise ApiError(403, "this director link's key is not right for this tournament")
+    access.remember(row, token)
+    return redirect(url_for("tournament_pages.director", tournament_id=row.id))
+
+
+@bp.get("/<tournament_id>")
+def director(tournament_id: str):  # type: ignore[no-untyped-def]
+    row = service.get(tournament_id)
+    token = access.require_director(row)
+    row = service.sync(row.id)
+    data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), token)
+    fresh = session.get("new_director_link", {}).get(row.id)
+    if fresh:
+        session.pop("new_director_link", None)
+    link = url_for("tournament_pages.join", tournament_id=row.id, key=token, _external=True)
+    return render_template("tournament/director.html", v=data, director_link=link, fresh=bool(fresh),
+                           history=service.history(row.id))
+
+
+@bp.get("/<tournament_id>/board")
+def board(tournament_id: str):  # type: ignore[no-untyped-def]
+    row = service.sync(service.get(tournament_id).id)
+    data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), None)
+    return render_template("tournament/board.html", v=data)
+
+
+@bp.post("/<tournament_id>/teams")
+def register(tournament_id: str):  # type: ignore[no-untyped-def]
+    form = request.form
+    data = {"name": form.get("name", ""), "players": [form.get("player1", ""), form.get("player2", "")]}
+    return _acting(tournament_id, lambda row, token: service.register(row.id, data, _expected(), who=_who()))
+
+
+@bp.post("/<tournament_id>/close")
+def close(tournament_id: str):  # type: ignore[no-untyped-def]
+    return _acting(tournament_id, lambda row, token: service.close(row.id, _expected(), who=_who()))
+
+
+@bp.post("/<tournament_id>/rounds")
+def start_round(tournament_id: str):  # type: ignore[no-untyped-def]
+    seed = request.form.get("seed", "").strip() or None
+    seed_value: Any = int(seed) if seed is not None and seed.isdigit() else seed
+
+    def act(row: TournamentRow, token: str) -> None:
+        service.sync(row.id)
+        service.start_round(row.id, seed_value, _expected(), token, who=_who())
+
+    return _acting(tournament_id, act)
+
+
+@bp.post("/<tournament_id>/rounds/<int:number>/tables/<int:table>/result")
+def result(tournament_id: str, number: int, table: int):  # type: ignore[no-untyped-def]
+    form = request.form
+    data = {key: form.get(key) for key in ("points_a", "points_b", "winner", "ended", "reason")}
+
+    def act(row: TournamentRow, token: str) -> None:
+        service.sync(row.id)
+        if form.get("mode") == "correct":
+            service.correct(row.id, number, table, data, _expected(), who=_who())
+        else:
+            service.enter_result(row.id, number, table, data, _expected(), who=_who())
+
+    return _acting(tournament_id, act)

@@ -1,0 +1,98 @@
+// Tournament night: the round clock counts down to the server's times, and the page follows
+// the tournament (results reach it from the tables' matches) by asking the API every few seconds.
+(() => {
+  "use strict";
+  const root = document.getElementById("tournament");
+  if (!root) return;
+  const clockEl = document.getElementById("clock");
+  const POLL_MS = 4000;
+  let clock = clockEl ? JSON.parse(clockEl.dataset.clock) : null;
+  // The server's clock rules: keep how far this machine's clock is from it.
+  let skew = clock ? Date.parse(clock.now) - Date.now() : 0;
+  let bellShown = clock ? clock.rung : false;
+
+  function two(n) { return String(n).padStart(2, "0"); }
+  function span(ms) {
+    const s = Math.max(0, Math.round(ms / 1000));
+    return `${Math.floor(s / 60)}:${two(s % 60)}`;
+  }
+
+  function beep() {
+    try {
+      const audio = new (window.AudioContext || window.webkitAudioContext)();
+      const tone = audio.createOscillator();
+      tone.frequency.value = 880;
+      tone.connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.6);
+    } catch (e) { /* no sound: the clock turns red anyway */ }
+  }
+
+  function tick() {
+    if (!clockEl || !clock) return;
+    const phase = clockEl.dataset.phase;
+    const now = Date.now() + skew;
+    const time = document.getElementById("clock-time");
+    const note = document.getElementById("clock-note");
+    clockEl.classList.remove("rung", "break");
+    if (phase === "round" && clock.rings_at) {
+      const left = Date.parse(clock.rings_at) - now;
+      if (left > 0) {
+        time.textContent = span(left);
+        note.textContent = "";
+      } else {
+        clockEl.classList.add("rung");
+        time.textContent = "bell";
+        note.textContent = "Bell rung: each table finishes the hand in play; the higher score wins.";
+        if (!bellShown) { bellShown = true; beep(); poll(); }
+      }
+    } else if (phase === "break" && clock.break_until) {
+      const left = Date.parse(clock.break_until) - now;
+      clockEl.classList.add("break");
+      time.textContent = left > 0 ? span(left) : "0:00";
+      if (left <= 0) note.textContent = "The break is over: call the players back.";
+    } else {
+      time.textContent = "";
+    }
+  }
+
+  function signature(data) {
+    const tables = data.rounds.length ? data.rounds[data.rounds.length - 1].tables : [];
+    return JSON.stringify([data.version, tables.map((t) => [t.game_version, t.status, t.score])]);
+  }
+
+  let seen = null;
+  const initial = document.getElementById("tournament-data");
+
+  function editing() {
+    const active = document.activeElement;
+    if (active && ["INPUT", "SELECT", "TEXTAREA"].includes(active.tagName)) return true;
+    return Array.from(document.querySelectorAll("details.result-form[open], #register-form")).some((el) =>
+      Array.from(el.querySelectorAll("input[name=reason], input[name=name], input[name=player1]")).some((i) => i.value));
+  }
+
+  async function poll() {
+    try {
+      const response = await fetch(root.dataset.api, { headers: { Accept: "application/json" }, cache: "no-store" });
+      if (!response.ok) return;
+      const data = await response.json();
+      clock = data.clock;
+      skew = Date.parse(clock.now) - Date.now();
+      const sig = signature(data);
+      if (seen === null) { seen = sig; return; }
+      if (sig !== seen) {
+        if (root.dataset.board || !editing()) window.location.reload();
+        else document.getElementById("stale").hidden = false;
+      }
+    } catch (e) { /* offline for a moment: try again at the next tick */ }
+  }
+
+  const reload = document.getElementById("reload");
+  if (reload) reload.addEventListener("click", () => window.location.reload());
+  if (initial) seen = signature(JSON.parse(initial.textContent));
+  tick();
+  setInterval(tick, 1000);
+  poll();
+  setInterval(poll, POLL_MS);
+  window.spinnerTournament = { poll, version: Number(root.dataset.version) };
+})();
