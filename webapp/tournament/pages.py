@@ -44,7 +44,7 @@ def _acting(tournament_id: str, action: Callable[[TournamentRow, str], Any]) -> 
         token = access.require_director(row)
         action(row, token)
     except ApiError as error:
-        if error.status == 401:
+        if error.status in (401, 403):  # who may act, or a stale form: a page of its own
             raise
         flash(error.message)
     return redirect(url_for("tournament_pages.director", tournament_id=tournament_id) + request.form.get("anchor", ""))
