@@ -114,8 +114,9 @@ def _change(tournament_id: str, expected: int | None, plan_for: Callable[[Tourna
         row = db.session.get(TournamentRow, tournament_id, populate_existing=True)
         if row is None:
             raise ApiError(404, f"no tournament {tournament_id!r} on this server")
-        if expected is not None and row.version != expected:
-            raise Stale(expected, row.version)
+        old = row.version  # before planning: a plan that commits (new matches) expires the row
+        if expected is not None and old != expected:
+            raise Stale(expected, old)
         try:
             plan = plan_for(row, state_of(row))
         except TournamentError as error:
@@ -123,7 +124,6 @@ def _change(tournament_id: str, expected: int | None, plan_for: Callable[[Tourna
             raise _refused(error) from None
         if plan is None:
             return row, None
-        old = row.version
         moved = db.session.execute(
             update(TournamentRow).where(TournamentRow.id == tournament_id, TournamentRow.version == old)
             .values(version=old + 1, state=plan.state.to_dict(), updated_at=utc_now()),

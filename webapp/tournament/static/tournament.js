@@ -87,6 +87,14 @@
     } catch (e) { /* offline for a moment: try again at the next tick */ }
   }
 
+  // Times come in UTC from the server; show them in this machine's own time.
+  document.querySelectorAll("time[datetime]").forEach((el) => {
+    const moment = new Date(el.dateTime);
+    if (!Number.isNaN(moment.getTime())) {
+      el.textContent = moment.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    }
+  });
+
   const reload = document.getElementById("reload");
   if (reload) reload.addEventListener("click", () => window.location.reload());
   if (initial) seen = signature(JSON.parse(initial.textContent));
