@@ -265,3 +265,29 @@ def test_the_page_import_takes_an_exported_file(client, director):
     bad = client.post("/t/import", data={"csrf_token": token, "file": (io.BytesIO(b"{nope"), "x.json")},
                       content_type="multipart/form-data", follow_redirects=True)
     assert "x.json is not a JSON tournament file" in bad.text
+
+
+def test_the_pages_show_the_break_after_round_two_and_the_champions_at_the_end(app, client, clock, director):
+    director.register_all()
+    page = app.test_client()
+    page.get(f"/t/{director.id}/join?key={director.token}")
+    for number in range(1, 5):
+        assert director.post("/rounds", {"seed": 9} if number == 1 else {}).status_code == 201
+        for t in director.tables():
+            response = director.result(number, t["table"], points_a=100, points_b=10 * t["table"], winner="a",
+                                       ended="target", reason="score sheet")
+            assert response.status_code == 201, response.get_json()
+        text = page.get(f"/t/{director.id}").text
+        if number == 2:
+            assert "Ten-minute break: round 3 from" in text and "Start round 3" in text
+            board = client.get(f"/t/{director.id}/board").text
+            assert "Break after round 2" in board
+        elif number < 4:
+            assert f"Round {number} finished" in text and f"Start round {number + 1}" in text
+        clock.advance(minutes=12)
+    text = page.get(f"/t/{director.id}").text
+    assert "Tournament finished" in text and "Champion" in text and "Start round" not in text
+    view = director.view()
+    (champion,) = view["champions"]
+    assert view["standings"][0]["team"] == champion and view["standings"][0]["wins"] == 4
+    assert champion in client.get(f"/t/{director.id}/board").text

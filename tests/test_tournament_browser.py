@@ -27,7 +27,7 @@ def server(tmp_path):
     cache.clear()
     clock = Clock()
     app = create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{tmp_path / 'live.db'}",
-                      "TOURNAMENT_CLOCK": clock})
+                      "TOURNAMENT_CLOCK": clock, "TOURNAMENT_POLL_S": 0.5})
     server = wsgi.Server(("127.0.0.1", 0), app, numthreads=16, max=16)
     server.prepare()
     threading.Thread(target=server.serve, daemon=True).start()

@@ -23,6 +23,12 @@ bp = Blueprint("tournament_pages", __name__, url_prefix="/t", template_folder="t
                static_folder="static", static_url_path="/static")
 
 
+@bp.context_processor
+def polling() -> dict[str, Any]:
+    """How often the pages ask for news (`TOURNAMENT_POLL_S`, default 4 seconds)."""
+    return {"poll_ms": int(float(current_app.config.get("TOURNAMENT_POLL_S", 4)) * 1000)}
+
+
 @bp.errorhandler(ApiError)
 def refused(error: ApiError):  # type: ignore[no-untyped-def]
     return render_template("error.html", message=error.message, status=error.status), error.status

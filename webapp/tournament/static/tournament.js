@@ -5,7 +5,7 @@
   const root = document.getElementById("tournament");
   if (!root) return;
   const clockEl = document.getElementById("clock");
-  const POLL_MS = 4000;
+  const POLL_MS = Number(root.dataset.pollMs) || 4000;
   let clock = clockEl ? JSON.parse(clockEl.dataset.clock) : null;
   // The server's clock rules: keep how far this machine's clock is from it.
   let skew = clock ? Date.parse(clock.now) - Date.now() : 0;
