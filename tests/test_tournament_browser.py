@@ -8,8 +8,7 @@ import shutil
 import threading
 
 import pytest
-
-from tournament_support import TEAMS, Clock, TablePhone, key_of, simulated
+from tournament_support import TEAMS, Clock, TablePhone, simulated
 
 pytestmark = pytest.mark.slow
 #: Set SPINNER_SHOTS=DIR to keep screenshots of the pages (for a person to look at).
@@ -82,7 +81,7 @@ def test_the_director_runs_a_round_from_the_page(browser, server):
     # Table 2's phone scores its match with the scorer link from the page; the result comes by itself.
     link = card(page, 2).locator("a.scorer-link").get_attribute("href")
     game_id = re.search(r"/g/([^/]+)/join", link).group(1)
-    record, answer = simulated(3)
+    record, _ = simulated(3)
     phone = TablePhone(app, app.test_client(), {"game_id": game_id, "scorer_link": link})
     phone.play(record)
     page.wait_for_function("document.querySelector(\"#round-1 .table-card[data-table='2']\").classList.contains('done')",

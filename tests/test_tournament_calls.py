@@ -1,12 +1,12 @@
 """A table's match read for the tournament: the target, and the 30-minute bell (the hand in play finishes)."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 from scorer.tournament import BellAction, Pairing
 from webapp.tournament.calls import call, counting_hands
 
-START = datetime(2026, 5, 12, 19, 0, tzinfo=timezone.utc)
+START = datetime(2026, 5, 12, 19, 0, tzinfo=UTC)
 BEFORE, AFTER = START + timedelta(minutes=20), START + timedelta(minutes=31)
 TABLE = Pairing(2, "Los Primos", "Doble Seis")
 

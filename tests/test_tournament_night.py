@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from tournament_support import TEAMS, Director, TablePhone, app, client, clock, director, simulated  # noqa: F401
+from tournament_support import (  # noqa: F401
+    TEAMS,
+    Director,
+    TablePhone,
+    app,
+    client,
+    clock,
+    director,
+    simulated,
+)
 
 BELL_ROUND, BELL_TABLE = 3, 2
 CORRECTED_ROUND, CORRECTED_TABLE = 2, 1

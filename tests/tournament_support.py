@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -23,7 +23,7 @@ class Clock:
     """The tournament's clock (`TOURNAMENT_CLOCK`), moved by the test; matches keep real time."""
 
     def __init__(self) -> None:
-        self.now = datetime.now(timezone.utc)
+        self.now = datetime.now(UTC)
 
     def __call__(self) -> datetime:
         return self.now

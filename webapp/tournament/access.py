@@ -79,5 +79,5 @@ def require_director(row: TournamentRow) -> str:
 
 def table_token(director: str, game_id: str, role: str) -> str:
     """A table's scorer or viewer token, derived from the director token and the match."""
-    mac = hmac.new(director.encode("utf-8"), f"spinner-table:{game_id}:{role}".encode("utf-8"), hashlib.sha256)
+    mac = hmac.new(director.encode("utf-8"), f"spinner-table:{game_id}:{role}".encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(mac.digest()[:24]).decode("ascii")

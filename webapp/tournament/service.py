@@ -14,22 +14,30 @@ the API never show a result the matches do not.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Callable
+from datetime import UTC, datetime, timezone
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from scorer.commands import replay
-from scorer.tournament import ROUND_LENGTH, MatchResult, Team, Tournament, TournamentError
+from scorer.tournament import (
+    ROUND_LENGTH,
+    MatchResult,
+    Team,
+    Tournament,
+    TournamentError,
+)
 
 from .. import store
 from ..auth import clean_text, digest, new_token
 from ..db import db
 from ..errors import ApiError
-from ..models import Game, now as utc_now
+from ..models import Game
+from ..models import now as utc_now
 from . import calls
 from .access import table_token
 from .models import TableRow, TournamentChange, TournamentRow
@@ -50,7 +58,7 @@ def aware(moment: datetime | None) -> datetime | None:
     # SQLite hands back naive datetimes; they were written in UTC.
     if moment is None or moment.tzinfo is not None:
         return moment
-    return moment.replace(tzinfo=timezone.utc)
+    return moment.replace(tzinfo=UTC)
 
 
 # -- reading ----------------------------------------------------------------------------------

@@ -28,7 +28,16 @@ from ..db import db
 from ..errors import ApiError
 from ..models import Game
 from .models import TableRow, TournamentChange, TournamentRow
-from .service import VARIANT, _new_table_match, aware, clock, history, players_at, state_of, tables_of
+from .service import (
+    VARIANT,
+    _new_table_match,
+    aware,
+    clock,
+    history,
+    players_at,
+    state_of,
+    tables_of,
+)
 
 FORMAT = "spinner-tournament-night"
 VERSION = 1

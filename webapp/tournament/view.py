@@ -11,7 +11,15 @@ from typing import Any
 
 from flask import url_for
 
-from scorer.tournament import BREAKS, MAX_TEAMS, ROUND_LENGTH, ROUNDS, Tournament, TournamentError, schedule
+from scorer.tournament import (
+    BREAKS,
+    MAX_TEAMS,
+    ROUND_LENGTH,
+    ROUNDS,
+    Tournament,
+    TournamentError,
+    schedule,
+)
 
 from ..db import db
 from ..models import Game
