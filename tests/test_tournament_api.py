@@ -200,6 +200,15 @@ def test_a_match_that_ends_reaches_the_standings_by_itself(app, client, director
     assert (line["wins"], line["points"]) == (1, max(answer["totals"]))
     table = director.tables()[1]
     assert table["result"]["ended"] == "target" and table["status"].startswith(f"{winner} won")
+    assert "match_says" not in table
+    # a result changed by hand that the match does not bear out is flagged, not undone
+    loser_points = min(answer["totals"]) - 1
+    points = {"points_a": max(answer["totals"]), "points_b": loser_points} if answer["winner"] == 0 else {
+        "points_a": loser_points, "points_b": max(answer["totals"])}
+    response = director.put("/rounds/1/tables/2/result", {**points, "winner": winner, "ended": "target", "reason": "typo"})
+    assert response.status_code == 200, response.get_json()
+    table = response.get_json()["rounds"][0]["tables"][1]
+    assert table["result"]["reason"] == "typo" and table["match_says"].startswith("the table's match says")
 
 
 # -- export and import ------------------------------------------------------------------------

@@ -100,6 +100,12 @@ def _table(view: TableView, director: str | None) -> dict[str, Any]:
         "status": _status(view),
         "bell_hands": view.bell_hands,
     }
+    if result is not None and call is not None and call.result is not None and result.ended.value != "director":
+        said = call.result
+        if (said.points_a, said.points_b, said.winner, said.ended) != (result.points_a, result.points_b, result.winner, result.ended):
+            # The match and the recorded result disagree (a table fixed its record afterwards, or a
+            # correction by hand): shown, never changed by itself; the director decides.
+            data["match_says"] = f"the table's match says {result_words(said)}: correct the result if that is right"
     if game is not None:
         data["match_url"] = url_for("pages.match", game_id=game.id, _external=True)
         if director is not None:
