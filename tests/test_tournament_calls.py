@@ -1,7 +1,7 @@
 """A table's match read for the tournament: the target, and the 30-minute bell (the hand in play finishes)."""
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from scorer.tournament import BellAction, Pairing
 from webapp.tournament.calls import call, counting_hands

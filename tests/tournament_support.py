@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timezone
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import current_app
@@ -103,7 +103,6 @@ class Plan:
     write: Callable[[int], None] | None = None
     #: Undoes what planning already wrote elsewhere (the matches of a new round) if the change loses.
     undo: Callable[[], None] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Stale(ApiError):
@@ -255,8 +254,13 @@ def start_round(tournament_id: str, seed: object, expected: int | None, director
         new = t.start_round(chosen, at=clock())
         current = new.current_round
         assert current is not None
-        for pairing in current.pairings:
-            made.append(_new_table_match(new, row.title, number, pairing, director, who=who).id)
+        try:
+            for pairing in current.pairings:
+                made.append(_new_table_match(new, row.title, number, pairing, director, who=who).id)
+        except Exception:
+            db.session.rollback()
+            _drop_games(list(made))  # a round is made whole or not at all
+            raise
 
         def write(version: int) -> None:
             for pairing, game_id in zip(current.pairings, made):
