@@ -309,3 +309,14 @@ def test_the_pages_show_the_break_after_round_two_and_the_champions_at_the_end(a
     (champion,) = view["champions"]
     assert view["standings"][0]["team"] == champion and view["standings"][0]["wins"] == 4
     assert champion in client.get(f"/t/{director.id}/board").text
+
+
+def test_the_migration_makes_the_tables_the_models_describe(app):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from webapp.db import db
+
+    with app.app_context(), db.engine.connect() as connection:
+        context = MigrationContext.configure(connection)
+        assert context.get_current_revision() == "0002_tournaments"
+        assert compare_metadata(context, db.metadata) == []

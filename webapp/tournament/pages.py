@@ -45,7 +45,11 @@ def refused(error: ApiError):  # type: ignore[no-untyped-def]
 
 
 def _who() -> str:
-    return clean_text(request.form.get("who"), 60) or "director"
+    """The director's name for the history: as typed on this form (then remembered), else as before."""
+    typed = clean_text(request.form.get("who"), 60)
+    if typed:
+        session["who"] = typed
+    return typed or clean_text(session.get("who"), 60) or "director"
 
 
 def _expected() -> int | None:
