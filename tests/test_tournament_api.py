@@ -254,6 +254,13 @@ def test_the_director_page_needs_the_director_link(app, client, director):
     assert response.status_code == 302 and "key=" not in response.headers["Location"]
     assert "Registration: 0 of 8 teams" in stranger.get(f"/t/{director.id}").text
     assert stranger.get(f"/t/{director.id}/board").status_code == 200
+    assert stranger.get(f"/t/{director.id}/cards").status_code == 404  # no round yet
+    view = started(director)
+    cards = stranger.get(f"/t/{director.id}/cards").text
+    first = view["rounds"][0]["tables"][0]
+    assert cards.count('class="table-sheet"') == 4 and "<svg" in cards
+    assert f"<span>Seat 2</span> {first['players_b'][0]}" in cards
+    assert app.test_client().get(f"/t/{director.id}/cards").status_code == 401
 
 
 def test_the_forms_register_and_say_what_is_wrong(client):

@@ -134,6 +134,17 @@ def director(tournament_id: str):  # type: ignore[no-untyped-def]
                            history=service.history(row.id))
 
 
+@bp.get("/<tournament_id>/cards")
+def cards(tournament_id: str):  # type: ignore[no-untyped-def]
+    """A card per table of the current round: its seats and its scorer link as a code (director only)."""
+    row = service.get(tournament_id)
+    token = access.require_director(row)
+    data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), token)
+    if not data["rounds"]:
+        raise ApiError(404, "no round has started: the table cards come with round 1")
+    return render_template("tournament/cards.html", v=data, r=data["rounds"][-1])
+
+
 @bp.get("/<tournament_id>/board")
 def board(tournament_id: str):  # type: ignore[no-untyped-def]
     row = service.sync(service.get(tournament_id).id)
