@@ -13,7 +13,7 @@ from flask import Flask
 
 
 def create_app(overrides: dict[str, Any] | None = None, *, migrate: bool = True) -> Flask:
-    from . import api, config, db, errors, models, pages, tournament  # noqa: F401  (models: the tables)
+    from . import api, config, db, errors, models, pages  # noqa: F401  (models: the tables)
 
     app = Flask(__name__)
     app.config.from_mapping(config.load(overrides))
@@ -23,5 +23,7 @@ def create_app(overrides: dict[str, Any] | None = None, *, migrate: bool = True)
     errors.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
-    tournament.init_app(app)  # tournament night (issue 6): /t and /api/tournaments
+    from . import tournament  # tournament night (issue 6): /t and /api/tournaments
+
+    tournament.init_app(app)
     return app
