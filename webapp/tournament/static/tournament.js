@@ -58,7 +58,7 @@
 
   function signature(data) {
     const tables = data.rounds.length ? data.rounds[data.rounds.length - 1].tables : [];
-    return JSON.stringify([data.version, tables.map((t) => [t.game_version, t.status, t.score])]);
+    return JSON.stringify([data.version, data.phase, tables.map((t) => [t.game_version, t.status, t.score])]);
   }
 
   let seen = null;
