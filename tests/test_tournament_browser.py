@@ -122,6 +122,19 @@ def test_the_director_runs_a_round_from_the_page(browser, server):
     rows = board.locator(".standings tbody tr")
     assert rows.count() == 8
     assert board.locator(".standings tbody tr").first.locator(".wins").inner_text() == "1"
+    # The board follows by itself, in place (a projector does not flicker): table 4 plays its match.
+    board.evaluate("window.stayed = true")
+    link4 = card(page, 4).locator("a.scorer-link").get_attribute("href")
+    record4, answer4 = simulated(4)
+    TablePhone(app, app.test_client(), {"game_id": re.search(r"/g/([^/]+)/join", link4).group(1),
+                                        "scorer_link": link4}).play(record4)
+    board.wait_for_function("document.querySelectorAll('.board-tables li .board-state').length === 4 && "
+                            "document.querySelectorAll('.board-tables li')[3].textContent.includes('won')",
+                            timeout=15000)
+    assert board.evaluate("window.stayed") is True
+    # the bell had rung before its first hand was played: that hand, once over, decided the match
+    a, b = answer4["hands"][0]["totals"]
+    assert f"won {max(a, b)}–{min(a, b)} (at the bell)" in board.locator(".board-tables li").nth(3).inner_text()
     size = float(board.eval_on_selector(".standings", "e => parseFloat(getComputedStyle(e).fontSize)"))
     assert size >= 40  # readable across the room
     board.emulate_media(media="print")
