@@ -327,3 +327,28 @@ def test_the_migration_makes_the_tables_the_models_describe(app):
         context = MigrationContext.configure(connection)
         assert context.get_current_revision() == "0002_tournaments"
         assert compare_metadata(context, db.metadata) == []
+
+
+def test_a_correction_on_the_page_is_refused_if_the_result_changed_meanwhile(app, director):
+    started(director)
+    assert director.result(1, 1, points_a=100, points_b=40, winner="a", ended="target", reason="sheet").status_code == 201
+    page = app.test_client()
+    page.get(f"/t/{director.id}/join?key={director.token}")
+    text = page.get(f"/t/{director.id}").text
+    token = csrf_of(text)
+    shown = re.search(r'name="expected" value="([^"]+)"', text).group(1)
+    shown = shown.replace("&#34;", '"').replace("&#39;", "'").replace("&amp;", "&")
+    # another table finishing (a new tournament version) does not refuse the form...
+    assert director.result(1, 2, points_a=0, points_b=0, winner="b", ended="director", reason="no-show").status_code == 201
+    # ...but a change to this table's result since the form was opened does
+    assert director.put("/rounds/1/tables/1/result", {"points_a": 100, "points_b": 45, "winner": "a", "ended": "target",
+                                                      "reason": "second sheet"}).status_code == 200
+    form = {"csrf_token": token, "mode": "correct", "expected": shown, "points_a": "100", "points_b": "50",
+            "winner": "a", "ended": "target", "reason": "my sheet", "who": "Tomás"}
+    response = page.post(f"/t/{director.id}/rounds/1/tables/1/result", data=form, follow_redirects=True)
+    assert "the result changed while you corrected it" in response.text.replace("&#39;", "'")
+    assert director.tables()[0]["result"]["points_b"] == 45
+    form["expected"] = json.dumps(director.tables()[0]["result"])
+    assert page.post(f"/t/{director.id}/rounds/1/tables/1/result", data=form).status_code == 302
+    result = director.tables()[0]["result"]
+    assert result["points_b"] == 50 and director.view()["corrections"][-1]["by"] == "Tomás"

@@ -52,9 +52,14 @@ def _who() -> str:
     return typed or clean_text(session.get("who"), 60) or "director"
 
 
-def _expected() -> int | None:
-    value = request.form.get("version", "")
-    return int(value) if value.isdigit() else None
+def _shown_result() -> dict[str, Any] | None:
+    """The result the correction form was opened on (the page's forms carry no tournament version:
+    a table finishing elsewhere must not refuse the director's form; only this table's result may)."""
+    try:
+        value = json.loads(request.form.get("expected") or "null")
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _acting(tournament_id: str, action: Callable[[TournamentRow, str], Any]) -> Response:
@@ -156,12 +161,12 @@ def board(tournament_id: str):  # type: ignore[no-untyped-def]
 def register(tournament_id: str):  # type: ignore[no-untyped-def]
     form = request.form
     data = {"name": form.get("name", ""), "players": [form.get("player1", ""), form.get("player2", "")]}
-    return _acting(tournament_id, lambda row, token: service.register(row.id, data, _expected(), who=_who()))
+    return _acting(tournament_id, lambda row, token: service.register(row.id, data, None, who=_who()))
 
 
 @bp.post("/<tournament_id>/close")
 def close(tournament_id: str):  # type: ignore[no-untyped-def]
-    return _acting(tournament_id, lambda row, token: service.close(row.id, _expected(), who=_who()))
+    return _acting(tournament_id, lambda row, token: service.close(row.id, None, who=_who()))
 
 
 @bp.post("/<tournament_id>/rounds")
@@ -171,7 +176,7 @@ def start_round(tournament_id: str):  # type: ignore[no-untyped-def]
 
     def act(row: TournamentRow, token: str) -> None:
         service.sync(row.id)
-        service.start_round(row.id, seed_value, _expected(), token, who=_who())
+        service.start_round(row.id, seed_value, None, token, who=_who())
 
     return _acting(tournament_id, act)
 
@@ -184,8 +189,8 @@ def result(tournament_id: str, number: int, table: int):  # type: ignore[no-unty
     def act(row: TournamentRow, token: str) -> None:
         service.sync(row.id)
         if form.get("mode") == "correct":
-            service.correct(row.id, number, table, data, _expected(), who=_who())
+            service.correct(row.id, number, table, data, None, who=_who(), shown=_shown_result())
         else:
-            service.enter_result(row.id, number, table, data, _expected(), who=_who())
+            service.enter_result(row.id, number, table, data, None, who=_who())
 
     return _acting(tournament_id, act)

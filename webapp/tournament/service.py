@@ -419,8 +419,12 @@ def enter_result(tournament_id: str, number: int, table: int, data: dict[str, An
 
 
 def correct(tournament_id: str, number: int, table: int, data: dict[str, Any], expected: int | None, *,
-            who: str) -> TournamentRow:
-    """The director changes a recorded result; the scorer keeps before, after, reason and name."""
+            who: str, shown: dict[str, Any] | None = None) -> TournamentRow:
+    """The director changes a recorded result; the scorer keeps before, after, reason and name.
+
+    `shown` is the result the director saw when correcting: if the table's result changed since
+    (another correction), nothing is recorded and the director is told what it is now.
+    """
     why = clean_text(data.get("reason"), 300)
     if not why:
         raise ApiError(400, f"round {number}, table {table}: a correction needs its reason")
@@ -428,6 +432,9 @@ def correct(tournament_id: str, number: int, table: int, data: dict[str, Any], e
     def plan(row: TournamentRow, t: Tournament) -> Plan:
         result = result_from(data, t, number, table, default_ending="director")
         before = t.rounds[number - 1].result(table)
+        if shown is not None and before is not None and shown != before.to_dict():
+            raise ApiError(409, f"round {number}, table {table}: the result changed while you corrected it "
+                                f"(it is now {before}): nothing was recorded; look again and correct it if need be")
         new = t.correct_result(table, result, reason=why, by=who, round_number=number)
         after = new.rounds[number - 1].result(table)
         return Plan(new, "correct", round=number, table=table, before=before.to_dict() if before else None,
