@@ -352,3 +352,33 @@ def test_a_correction_on_the_page_is_refused_if_the_result_changed_meanwhile(app
     assert page.post(f"/t/{director.id}/rounds/1/tables/1/result", data=form).status_code == 302
     result = director.tables()[0]["result"]
     assert result["points_b"] == 50 and director.view()["corrections"][-1]["by"] == "Tomás"
+
+
+def test_pages_reading_at_once_as_a_match_ends_record_its_result_once(app, client, director):
+    import threading
+
+    view = started(director)
+    table = view["rounds"][0]["tables"][0]
+    record, answer = simulated(3)
+    phone = TablePhone(app, client, table)
+    last = len(record["hands"]) - 1
+    phone.play(record, hands=last, events=len(record["hands"][last]["events"]) - 1, api_tail=0)
+    phone.event(record["hands"][last]["events"][-1])  # the match ends; nobody has looked yet
+    barrier = threading.Barrier(6)
+    statuses: list[int] = []
+
+    def look() -> None:
+        reader = app.test_client()
+        barrier.wait()
+        statuses.append(reader.get(director.url()).status_code)
+
+    threads = [threading.Thread(target=look) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [200] * 6
+    changes = director.client.get(director.url("/history"), headers=director.auth).get_json()["changes"]
+    recorded = [c for c in changes if c["action"] == "result"]
+    assert len(recorded) == 1 and recorded[0]["who"] == "the companion"
+    assert recorded[0]["after"]["results"][0]["points_a"] == answer["totals"][0]
