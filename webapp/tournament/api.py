@@ -13,7 +13,7 @@ from flask import Blueprint, Response, jsonify, url_for
 
 from ..api import body, expected_version, iso
 from ..auth import clean_text
-from . import access, service, transfer, view
+from . import access, results, service, transfer, view
 
 bp = Blueprint("tournament_api", __name__, url_prefix="/api/tournaments")
 
@@ -24,7 +24,7 @@ def who(data: dict) -> str:
 
 def shown(row, status: int = 200) -> Response:  # type: ignore[no-untyped-def]
     """The tournament as it stands, with the results its matches have reached since."""
-    row = service.sync(row.id)
+    row = results.sync(row.id)
     director = access.director_token(row)
     data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), director)
     response = jsonify(data)
@@ -72,7 +72,7 @@ def tournament(tournament_id: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/<tournament_id>/standings")
 def standings(tournament_id: str):  # type: ignore[no-untyped-def]
-    row = service.sync(service.get(tournament_id).id)
+    row = results.sync(service.get(tournament_id).id)
     data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), None)
     return jsonify({key: data[key] for key in ("id", "title", "version", "phase", "round", "standings", "champions")})
 
@@ -96,7 +96,7 @@ def close(tournament_id: str):  # type: ignore[no-untyped-def]
 def start_round(tournament_id: str):  # type: ignore[no-untyped-def]
     data = body()
     _, token = director_row(tournament_id)
-    service.sync(tournament_id)  # a table that ended a moment ago counts before the next pairing
+    results.sync(tournament_id)  # a table that ended a moment ago counts before the next pairing
     row = service.start_round(tournament_id, data.get("seed"), expected_version(data), token, who=who(data))
     return shown(row, 201)
 
@@ -105,8 +105,8 @@ def start_round(tournament_id: str):  # type: ignore[no-untyped-def]
 def enter_result(tournament_id: str, number: int, table: int):  # type: ignore[no-untyped-def]
     data = body()
     director_row(tournament_id)
-    service.sync(tournament_id)
-    row = service.enter_result(tournament_id, number, table, data, expected_version(data), who=who(data))
+    results.sync(tournament_id)
+    row = results.enter_result(tournament_id, number, table, data, expected_version(data), who=who(data))
     return shown(row, 201)
 
 
@@ -114,15 +114,15 @@ def enter_result(tournament_id: str, number: int, table: int):  # type: ignore[n
 def correct_result(tournament_id: str, number: int, table: int):  # type: ignore[no-untyped-def]
     data = body()
     director_row(tournament_id)
-    service.sync(tournament_id)
-    row = service.correct(tournament_id, number, table, data, expected_version(data), who=who(data))
+    results.sync(tournament_id)
+    row = results.correct(tournament_id, number, table, data, expected_version(data), who=who(data))
     return shown(row)
 
 
 @bp.get("/<tournament_id>/export")
 def export(tournament_id: str):  # type: ignore[no-untyped-def]
     row, _ = director_row(tournament_id)
-    row = service.sync(row.id)
+    row = results.sync(row.id)
     data = transfer.export(row)
     response = Response(json.dumps(data, indent=1, ensure_ascii=False) + "\n", mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="spinner-tournament-{row.id}.json"'

@@ -26,7 +26,7 @@ from .. import csrf
 from ..auth import clean_text
 from ..db import db
 from ..errors import ApiError
-from . import access, service, transfer, view
+from . import access, results, service, transfer, view
 from .models import TournamentRow
 
 bp = Blueprint("tournament_pages", __name__, url_prefix="/t", template_folder="templates",
@@ -129,7 +129,7 @@ def join(tournament_id: str):  # type: ignore[no-untyped-def]
 def director(tournament_id: str):  # type: ignore[no-untyped-def]
     row = service.get(tournament_id)
     token = access.require_director(row)
-    row = service.sync(row.id)
+    row = results.sync(row.id)
     data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), token)
     fresh = session.get("new_director_link", {}).get(row.id)
     if fresh:
@@ -152,7 +152,7 @@ def cards(tournament_id: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/<tournament_id>/board")
 def board(tournament_id: str):  # type: ignore[no-untyped-def]
-    row = service.sync(service.get(tournament_id).id)
+    row = results.sync(service.get(tournament_id).id)
     data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), None)
     return render_template("tournament/board.html", v=data)
 
@@ -175,7 +175,7 @@ def start_round(tournament_id: str):  # type: ignore[no-untyped-def]
     seed_value: Any = int(seed) if seed is not None and seed.isdigit() else seed
 
     def act(row: TournamentRow, token: str) -> None:
-        service.sync(row.id)
+        results.sync(row.id)
         service.start_round(row.id, seed_value, None, token, who=_who())
 
     return _acting(tournament_id, act)
@@ -187,10 +187,10 @@ def result(tournament_id: str, number: int, table: int):  # type: ignore[no-unty
     data = {key: form.get(key) for key in ("points_a", "points_b", "winner", "ended", "reason")}
 
     def act(row: TournamentRow, token: str) -> None:
-        service.sync(row.id)
+        results.sync(row.id)
         if form.get("mode") == "correct":
-            service.correct(row.id, number, table, data, None, who=_who(), shown=_shown_result())
+            results.correct(row.id, number, table, data, None, who=_who(), shown=_shown_result())
         else:
-            service.enter_result(row.id, number, table, data, None, who=_who())
+            results.enter_result(row.id, number, table, data, None, who=_who())
 
     return _acting(tournament_id, act)

@@ -30,10 +30,10 @@ from ..models import Game
 from .models import TableRow, TournamentChange, TournamentRow
 from .service import (
     VARIANT,
-    _new_table_match,
     aware,
     clock,
     history,
+    new_table_match,
     players_at,
     state_of,
     tables_of,
@@ -137,7 +137,7 @@ def load(data: object, *, who: str) -> tuple[TournamentRow, str]:
     try:
         for (number, table), entry in sorted(entries.items()):
             pairing = t.rounds[number - 1].pairing(table)
-            game = _new_table_match(t, row.title, number, pairing, token, who=who, record=entry["record"])
+            game = new_table_match(t, row.title, number, pairing, token, who=who, record=entry["record"])
             made.append(game.id)
             db.session.add(TableRow(tournament_id=row.id, round=number, table=table, game_id=game.id,
                                     bell_hands=entry.get("bell_hands"),

@@ -25,7 +25,8 @@ from ..db import db
 from ..models import Game
 from .access import table_token
 from .models import TableRow, TournamentRow
-from .service import TableView, aware, read_tables
+from .results import TableView, read_tables
+from .service import aware
 
 PHASE_WORDS = {
     "registration": "Registration open",
