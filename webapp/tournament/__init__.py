@@ -2,9 +2,11 @@
 
 The rules are the scorer's (`scorer.tournament`: registration, pairing, results, corrections,
 standings, the bell); this package keeps a tournament in the database (`models`, migration
-0002), ties each table to an ordinary companion match (`service`), reads those matches for
-their results (`calls`), and shows it all: the director's page and the standings board
-(`pages`), the JSON API (`api`), one file to export and import (`transfer`).
+0002), changes it one checked step at a time and ties each table to an ordinary companion match
+(`service`), brings in the tables' results by themselves or by the director's hand (`results`,
+reading each match with `calls`), and shows it all (`view`): the director's page, the table
+cards and the standings board (`pages`), the JSON API (`api`), one file to export and import
+(`transfer`). The director's link and the table links derived from it are in `access`.
 """
 from __future__ import annotations
 
