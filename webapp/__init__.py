@@ -24,4 +24,7 @@ def create_app(overrides: dict[str, Any] | None = None, *, migrate: bool = True)
     app.register_blueprint(api.bp)
     app.register_blueprint(frames_api.bp)
     app.register_blueprint(pages.bp)
+    from . import tournament  # tournament night (issue 6): /t and /api/tournaments
+
+    tournament.init_app(app)
     return app

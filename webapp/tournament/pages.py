@@ -1,0 +1,196 @@
+"""The director's page, the standings board and the tournament list (HTML).
+
+The forms post here with the session's director link and the CSRF token; each one calls the
+same operation as the API, and a refusal comes back as a message on the director's page with
+nothing recorded (post, redirect, get: a reload never posts twice).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.wrappers import Response
+
+from .. import csrf
+from ..auth import clean_text
+from ..db import db
+from ..errors import ApiError
+from . import access, results, service, transfer, view
+from .models import TournamentRow
+
+bp = Blueprint("tournament_pages", __name__, url_prefix="/t", template_folder="templates",
+               static_folder="static", static_url_path="/static")
+
+
+@bp.context_processor
+def polling() -> dict[str, Any]:
+    """How often the pages ask for news (`TOURNAMENT_POLL_S`, default 4 seconds)."""
+    return {"poll_ms": int(float(current_app.config.get("TOURNAMENT_POLL_S", 4)) * 1000)}
+
+
+@bp.errorhandler(ApiError)
+def refused(error: ApiError):  # type: ignore[no-untyped-def]
+    return render_template("error.html", message=error.message, status=error.status), error.status
+
+
+def _who() -> str:
+    """The director's name for the history: as typed on this form (then remembered), else as before."""
+    typed = clean_text(request.form.get("who"), 60)
+    if typed:
+        session["who"] = typed
+    return typed or clean_text(session.get("who"), 60) or "director"
+
+
+def _shown_result() -> dict[str, Any] | None:
+    """The result the correction form was opened on (the page's forms carry no tournament version:
+    a table finishing elsewhere must not refuse the director's form; only this table's result may)."""
+    try:
+        value = json.loads(request.form.get("expected") or "null")
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _acting(tournament_id: str, action: Callable[[TournamentRow, str], Any]) -> Response:
+    """Run one of the director's forms, then back to the page; a refusal is shown there, nothing recorded."""
+    row = service.get(tournament_id)
+    try:
+        token = access.require_director(row)
+        action(row, token)
+    except ApiError as error:
+        if error.status in (401, 403):  # who may act, or a stale form: a page of its own
+            raise
+        flash(error.message)
+    return redirect(url_for("tournament_pages.director", tournament_id=tournament_id) + request.form.get("anchor", ""))
+
+
+@bp.get("")
+def index():  # type: ignore[no-untyped-def]
+    kept = session.get("directors", {})
+    rows = [r for r in (db.session.get(TournamentRow, tid) for tid in kept) if r is not None]
+    return render_template("tournament/index.html", tournaments=rows)
+
+
+@bp.post("")
+def create():  # type: ignore[no-untyped-def]
+    csrf.check()
+    row, token = service.create(request.form.get("title"), who=_who())
+    access.remember(row, token)
+    session["new_director_link"] = {row.id: token}
+    return redirect(url_for("tournament_pages.director", tournament_id=row.id))
+
+
+@bp.post("/import")
+def import_file():  # type: ignore[no-untyped-def]
+    csrf.check()
+    upload = request.files.get("file")
+    try:
+        if upload is None or not upload.filename:
+            raise ApiError(400, "choose a tournament file (JSON exported from a director's page)")
+        limit = current_app.config["MAX_JSON_BYTES"]
+        raw = upload.read(limit + 1)
+        if len(raw) > limit:
+            raise ApiError(413, f"the tournament file is too large: at most {limit // 1024} KB")
+        try:
+            data = json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ApiError(400, f"{upload.filename} is not a JSON tournament file: {error}") from None
+        row, token = transfer.load(data, who=_who())
+    except ApiError as error:
+        flash(error.message)
+        return redirect(url_for("tournament_pages.index"))
+    access.remember(row, token)
+    session["new_director_link"] = {row.id: token}
+    return redirect(url_for("tournament_pages.director", tournament_id=row.id))
+
+
+@bp.get("/<tournament_id>/join")
+def join(tournament_id: str):  # type: ignore[no-untyped-def]
+    row = service.get(tournament_id)
+    token = request.args.get("key", "")
+    if not access.is_director_token(row, token):
+        raise ApiError(403, "this director link's key is not right for this tournament")
+    access.remember(row, token)
+    return redirect(url_for("tournament_pages.director", tournament_id=row.id))
+
+
+@bp.get("/<tournament_id>")
+def director(tournament_id: str):  # type: ignore[no-untyped-def]
+    row = service.get(tournament_id)
+    token = access.require_director(row)
+    row = results.sync(row.id)
+    data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), token)
+    fresh = session.get("new_director_link", {}).get(row.id)
+    if fresh:
+        session.pop("new_director_link", None)
+    link = url_for("tournament_pages.join", tournament_id=row.id, key=token, _external=True)
+    return render_template("tournament/director.html", v=data, director_link=link, fresh=bool(fresh),
+                           history=service.history(row.id))
+
+
+@bp.get("/<tournament_id>/cards")
+def cards(tournament_id: str):  # type: ignore[no-untyped-def]
+    """A card per table of the current round: its seats and its scorer link as a code (director only)."""
+    row = service.get(tournament_id)
+    token = access.require_director(row)
+    data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), token)
+    if not data["rounds"]:
+        raise ApiError(404, "no round has started: the table cards come with round 1")
+    return render_template("tournament/cards.html", v=data, r=data["rounds"][-1])
+
+
+@bp.get("/<tournament_id>/board")
+def board(tournament_id: str):  # type: ignore[no-untyped-def]
+    row = results.sync(service.get(tournament_id).id)
+    data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), None)
+    return render_template("tournament/board.html", v=data)
+
+
+@bp.post("/<tournament_id>/teams")
+def register(tournament_id: str):  # type: ignore[no-untyped-def]
+    form = request.form
+    data = {"name": form.get("name", ""), "players": [form.get("player1", ""), form.get("player2", "")]}
+    return _acting(tournament_id, lambda row, token: service.register(row.id, data, None, who=_who()))
+
+
+@bp.post("/<tournament_id>/close")
+def close(tournament_id: str):  # type: ignore[no-untyped-def]
+    return _acting(tournament_id, lambda row, token: service.close(row.id, None, who=_who()))
+
+
+@bp.post("/<tournament_id>/rounds")
+def start_round(tournament_id: str):  # type: ignore[no-untyped-def]
+    seed = request.form.get("seed", "").strip() or None
+    seed_value: Any = int(seed) if seed is not None and seed.isdigit() else seed
+
+    def act(row: TournamentRow, token: str) -> None:
+        results.sync(row.id)
+        service.start_round(row.id, seed_value, None, token, who=_who())
+
+    return _acting(tournament_id, act)
+
+
+@bp.post("/<tournament_id>/rounds/<int:number>/tables/<int:table>/result")
+def result(tournament_id: str, number: int, table: int):  # type: ignore[no-untyped-def]
+    form = request.form
+    data = {key: form.get(key) for key in ("points_a", "points_b", "winner", "ended", "reason")}
+
+    def act(row: TournamentRow, token: str) -> None:
+        results.sync(row.id)
+        if form.get("mode") == "correct":
+            results.correct(row.id, number, table, data, None, who=_who(), shown=_shown_result())
+        else:
+            results.enter_result(row.id, number, table, data, None, who=_who())
+
+    return _acting(tournament_id, act)

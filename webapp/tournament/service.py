@@ -1,0 +1,261 @@
+"""Tournament operations: every change is worked out by the scorer first, then written once.
+
+Each operation loads the stored state (`Tournament.from_dict`, which re-checks every rule),
+asks the scorer's `Tournament` for the new state (registration, pairing, results and
+corrections are all the scorer's), and writes it with a guarded version bump, like the match
+store: of two changes made on the same version one wins, the other is replayed or refused, and
+a refused change writes nothing.
+
+The results (from the tables' matches, or by the director's hand) are in `results`.
+"""
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+
+from scorer.tournament import Team, Tournament, TournamentError
+
+from .. import store
+from ..auth import clean_text, digest, new_token
+from ..db import db
+from ..errors import ApiError
+from ..models import Game
+from ..models import now as utc_now
+from .access import table_token
+from .models import TableRow, TournamentChange, TournamentRow
+
+RETRIES = 5
+VARIANT = "partners-block"
+#: Who the history names for what the companion recorded by itself (a match's end, the bell).
+BY_MATCH = "the companion"
+
+
+def clock() -> datetime:
+    """Now, in UTC; tests set `TOURNAMENT_CLOCK` to move the round clock past the bell."""
+    custom = current_app.config.get("TOURNAMENT_CLOCK")
+    return custom() if custom is not None else utc_now()
+
+
+def aware(moment: datetime | None) -> datetime | None:
+    # SQLite hands back naive datetimes; they were written in UTC.
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+def get(tournament_id: str) -> TournamentRow:
+    row = db.session.get(TournamentRow, tournament_id) if isinstance(tournament_id, str) and len(tournament_id) <= 32 else None
+    if row is None:
+        raise ApiError(404, f"no tournament {tournament_id!r} on this server")
+    return row
+
+
+def state_of(row: TournamentRow) -> Tournament:
+    try:
+        return Tournament.from_dict(row.state)
+    except TournamentError as error:  # only a database edited by hand gets here
+        raise ApiError(500, f"the stored tournament breaks a rule: {error}") from None
+
+
+def tables_of(tournament_id: str) -> dict[tuple[int, int], TableRow]:
+    rows = db.session.scalars(select(TableRow).where(TableRow.tournament_id == tournament_id))
+    return {(r.round, r.table): r for r in rows}
+
+
+def history(tournament_id: str) -> list[TournamentChange]:
+    return list(db.session.scalars(
+        select(TournamentChange).where(TournamentChange.tournament_id == tournament_id).order_by(TournamentChange.version)
+    ))
+
+
+# -- changing ---------------------------------------------------------------------------------
+
+@dataclass
+class Plan:
+    """A change worked out on the state as it stands: the new state and what else to write."""
+
+    state: Tournament
+    action: str
+    round: int | None = None
+    table: int | None = None
+    before: Any = None
+    after: Any = None
+    write: Callable[[int], None] | None = None
+    #: Undoes what planning already wrote elsewhere (the matches of a new round) if the change loses.
+    undo: Callable[[], None] | None = None
+
+
+class Stale(ApiError):
+    def __init__(self, made_on: int, now: int) -> None:
+        super().__init__(409, f"the tournament changed since version {made_on} (it is at version {now} now): "
+                              "nothing was recorded; reload and try again", version=now)
+
+
+def refusal(error: TournamentError, status: int = 422) -> ApiError:
+    return ApiError(status, str(error))
+
+
+def apply_change(tournament_id: str, expected: int | None, plan_for: Callable[[TournamentRow, Tournament], Plan | None],
+            *, who: str, why: str) -> tuple[TournamentRow, Plan | None]:
+    for _ in range(RETRIES):
+        row = db.session.get(TournamentRow, tournament_id, populate_existing=True)
+        if row is None:
+            raise ApiError(404, f"no tournament {tournament_id!r} on this server")
+        old = row.version  # before planning: a plan that commits (new matches) expires the row
+        if expected is not None and old != expected:
+            raise Stale(expected, old)
+        try:
+            plan = plan_for(row, state_of(row))
+        except TournamentError as error:
+            db.session.rollback()
+            raise refusal(error) from None
+        if plan is None:
+            return row, None
+        moved = db.session.execute(
+            update(TournamentRow).where(TournamentRow.id == tournament_id, TournamentRow.version == old)
+            .values(version=old + 1, state=plan.state.to_dict(), updated_at=utc_now()),
+            execution_options={"synchronize_session": False},
+        )
+        if moved.rowcount == 1:
+            if plan.write is not None:
+                plan.write(old + 1)
+            db.session.add(TournamentChange(
+                tournament_id=tournament_id, version=old + 1, action=plan.action, round=plan.round,
+                table=plan.table, before=plan.before, after=plan.after, who=who, why=why,
+            ))
+            try:
+                db.session.commit()
+                return db.session.get(TournamentRow, tournament_id, populate_existing=True), plan
+            except IntegrityError:
+                pass
+        db.session.rollback()
+        if plan.undo is not None:
+            plan.undo()
+        if expected is not None:
+            raise Stale(expected, old + 1)
+    raise ApiError(409, "the tournament is changing too fast to keep up: nothing was recorded; try again")
+
+
+# -- creating ---------------------------------------------------------------------------------
+
+def create(title: object, *, who: str) -> tuple[TournamentRow, str]:
+    """A new tournament with registration open; the director token is shown once."""
+    token = new_token()
+    row = TournamentRow(id=secrets.token_urlsafe(9), title=clean_text(title, 120) or "Tournament night",
+                        state=Tournament().to_dict(), version=1, director_hash=digest(token))
+    db.session.add(row)
+    db.session.flush()
+    db.session.add(TournamentChange(tournament_id=row.id, version=1, action="create", who=who, after={"title": row.title}))
+    db.session.commit()
+    return row, token
+
+
+# -- registration -----------------------------------------------------------------------------
+
+def team_from(data: dict[str, Any]) -> Team:
+    name = data.get("name")
+    players = data.get("players")
+    if not isinstance(name, str) or not name.strip():
+        raise ApiError(400, "a team needs a name")
+    if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) and p.strip() for p in players):
+        raise ApiError(400, f"team {clean_text(name, 40)!r} needs exactly two players, each with a name")
+    try:
+        return Team(clean_text(name, 40), (clean_text(players[0], 40), clean_text(players[1], 40)))
+    except TournamentError as error:
+        raise refusal(error, 400) from None
+
+
+def register(tournament_id: str, data: dict[str, Any], expected: int | None, *, who: str) -> TournamentRow:
+    team = team_from(data)
+
+    def plan(row: TournamentRow, t: Tournament) -> Plan:
+        if t.registration_closed:
+            raise ApiError(409, f"registration is closed ({len(t.teams)} teams registered); "
+                                f"team {team.name!r} cannot register")
+        new = t.register(team)
+        return Plan(new, "register", after=team.to_dict())
+
+    return apply_change(tournament_id, expected, plan, who=who, why="")[0]
+
+
+def close(tournament_id: str, expected: int | None, *, who: str) -> TournamentRow:
+    def plan(row: TournamentRow, t: Tournament) -> Plan:
+        if t.registration_closed:
+            raise ApiError(409, "registration is already closed")
+        return Plan(t.close_registration(), "close", after={"teams": len(t.teams)})
+
+    return apply_change(tournament_id, expected, plan, who=who, why="")[0]
+
+
+# -- rounds -----------------------------------------------------------------------------------
+
+def players_at(t: Tournament, team_a: str, team_b: str) -> list[str]:
+    """Seats in play order: partners face each other (seats 0 and 2 are the first team)."""
+    a, b = t.team(team_a).players, t.team(team_b).players
+    return [a[0], b[0], a[1], b[1]]
+
+
+def new_table_match(t: Tournament, title: str, number: int, pairing: Any, director: str, *, who: str,
+                     record: dict[str, Any] | None = None) -> Game:
+    spec: dict[str, Any] = dict(record) if record is not None else {
+        "variant": VARIANT, "players": players_at(t, pairing.team_a, pairing.team_b),
+    }
+    spec["title"] = f"{title} · round {number}, table {pairing.table}: {pairing.team_a} v {pairing.team_b}"
+    created = store.create(spec, who=who, source="import" if record is not None else "api")
+    game = created.game
+    game.scorer_hash = digest(table_token(director, game.id, "scorer"))
+    game.viewer_hash = digest(table_token(director, game.id, "viewer"))
+    db.session.commit()
+    if record is None:
+        store.start_hand(game.id, None, None, 1, who=who, why="the first hand")
+    return game
+
+
+def _drop_games(game_ids: list[str]) -> None:
+    for game_id in game_ids:
+        game = db.session.get(Game, game_id)
+        if game is not None:
+            db.session.delete(game)
+    db.session.commit()
+
+
+def start_round(tournament_id: str, seed: object, expected: int | None, director: str, *, who: str) -> TournamentRow:
+    """Pair the next round (the scorer's pairing), make one companion match per table, start the clock."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+        raise ApiError(400, f"a seed is a whole number or text, not {seed!r}")
+    if isinstance(seed, str):
+        seed = seed.strip() or None
+    made: list[str] = []
+
+    def plan(row: TournamentRow, t: Tournament) -> Plan:
+        made.clear()
+        number = t.round_number + 1
+        chosen = seed if seed is not None or number != 1 else secrets.randbelow(1_000_000)
+        new = t.start_round(chosen, at=clock())
+        current = new.current_round
+        assert current is not None
+        try:
+            for pairing in current.pairings:
+                made.append(new_table_match(new, row.title, number, pairing, director, who=who).id)
+        except Exception:
+            db.session.rollback()
+            _drop_games(list(made))  # a round is made whole or not at all
+            raise
+
+        def write(version: int) -> None:
+            for pairing, game_id in zip(current.pairings, made):
+                db.session.add(TableRow(tournament_id=row.id, round=number, table=pairing.table, game_id=game_id))
+
+        return Plan(new, "round", round=number, write=write, undo=lambda: _drop_games(list(made)),
+                    after={"seed": current.seed, "pairings": [p.to_dict() for p in current.pairings]})
+
+    return apply_change(tournament_id, expected, plan, who=who, why="")[0]
