@@ -382,3 +382,64 @@ def test_pages_reading_at_once_as_a_match_ends_record_its_result_once(app, clien
     recorded = [c for c in changes if c["action"] == "result"]
     assert len(recorded) == 1 and recorded[0]["who"] == "the companion"
     assert recorded[0]["after"]["results"][0]["points_a"] == answer["totals"][0]
+
+
+# -- the break after round two ----------------------------------------------------------------
+
+def two_rounds_played(director: Director) -> dict:
+    """Rounds one and two, every table's result entered by hand: the break after round two begins."""
+    director.register_all()
+    for number in (1, 2):
+        assert director.post("/rounds", {"seed": 9} if number == 1 else {}).status_code == 201
+        for t in director.tables():
+            response = director.result(number, t["table"], points_a=100, points_b=t["table"], winner="a",
+                                       ended="target", reason="score sheet")
+            assert response.status_code == 201, response.get_json()
+    view = director.view()
+    assert view["phase"] == "break"
+    return view
+
+
+def test_round_three_in_the_break_is_refused_unless_the_director_confirms(clock, director):
+    before = two_rounds_played(director)
+    until = before["clock"]["break_until"]
+    clock.advance(minutes=4)
+    response = director.post("/rounds")
+    assert response.status_code == 409
+    assert response.get_json()["error"] == (
+        f"the ten-minute break after round 2 runs to {until[11:16]} UTC (6 min left): round 3 starts then, "
+        "unless you confirm starting it during the break; nothing was recorded")
+    unchanged(director, before)
+    response = director.post("/rounds", {"during_break": "yes"})
+    assert response.status_code == 400 and "during_break is true or false" in response.get_json()["error"]
+    response = director.post("/rounds", {"during_break": True, "who": "Rosa"})
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["round"] == 3
+    (last,) = director.client.get(director.url("/history"), headers=director.auth).get_json()["changes"][-1:]
+    assert (last["action"], last["who"]) == ("round", "Rosa")
+    assert last["why"] == f"started during the break (it ran to {until[11:16]} UTC)"
+    assert last["after"]["break_until"] == until
+
+
+def test_after_the_break_round_three_starts_without_asking(clock, director):
+    two_rounds_played(director)
+    clock.advance(minutes=10)
+    assert director.view()["phase"] == "between"
+    response = director.post("/rounds")
+    assert response.status_code == 201 and response.get_json()["round"] == 3
+    history = director.client.get(director.url("/history"), headers=director.auth).get_json()["changes"]
+    assert history[-1]["why"] == "" and "break_until" not in history[-1]["after"]
+
+
+def test_the_page_asks_the_director_to_confirm_a_round_in_the_break(app, director):
+    two_rounds_played(director)
+    page = app.test_client()
+    page.get(f"/t/{director.id}/join?key={director.token}")
+    text = page.get(f"/t/{director.id}").text
+    assert 'name="during_break"' in text and "Start round 3" in text
+    form = {"csrf_token": csrf_of(text), "who": "Rosa"}
+    refused = page.post(f"/t/{director.id}/rounds", data=form, follow_redirects=True).text
+    assert "runs to" in refused and "unless you confirm starting it during the break" in refused
+    assert director.view()["round"] == 2
+    assert page.post(f"/t/{director.id}/rounds", data={**form, "during_break": "1"}).status_code == 302
+    assert director.view()["round"] == 3

@@ -97,7 +97,8 @@ def start_round(tournament_id: str):  # type: ignore[no-untyped-def]
     data = body()
     _, token = director_row(tournament_id)
     results.sync(tournament_id)  # a table that ended a moment ago counts before the next pairing
-    row = service.start_round(tournament_id, data.get("seed"), expected_version(data), token, who=who(data))
+    row = service.start_round(tournament_id, data.get("seed"), expected_version(data), token, who=who(data),
+                              during_break=data.get("during_break", False))
     return shown(row, 201)
 
 

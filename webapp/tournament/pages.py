@@ -174,9 +174,12 @@ def start_round(tournament_id: str):  # type: ignore[no-untyped-def]
     seed = request.form.get("seed", "").strip() or None
     seed_value: Any = int(seed) if seed is not None and seed.isdigit() else seed
 
+    # Ticked on the page only while the break runs: the director starts the round during it knowingly.
+    during_break = request.form.get("during_break") == "1"
+
     def act(row: TournamentRow, token: str) -> None:
         results.sync(row.id)
-        service.start_round(row.id, seed_value, None, token, who=_who())
+        service.start_round(row.id, seed_value, None, token, who=_who(), during_break=during_break)
 
     return _acting(tournament_id, act)
 

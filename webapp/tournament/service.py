@@ -10,6 +10,7 @@ The results (from the tables' matches, or by the director's hand) are in `result
 """
 from __future__ import annotations
 
+import math
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +21,14 @@ from flask import current_app
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from scorer.tournament import Team, Tournament, TournamentError
+from scorer.tournament import (
+    BREAKS,
+    ROUNDS,
+    Team,
+    Tournament,
+    TournamentError,
+    schedule,
+)
 
 from .. import store
 from ..auth import clean_text, digest, new_token
@@ -77,6 +85,44 @@ def history(tournament_id: str) -> list[TournamentChange]:
     ))
 
 
+# -- the schedule -----------------------------------------------------------------------------
+
+def round_ends(t: Tournament, tables: dict[tuple[int, int], TableRow]) -> list[datetime]:
+    """When each complete round ended: when its last table's result came in."""
+    ends: list[datetime] = []
+    for r in t.rounds:
+        if not r.complete:
+            break
+        times = [aware(tables[(r.number, p.table)].result_at) for p in r.pairings if (r.number, p.table) in tables]
+        if not times or any(moment is None for moment in times):
+            break
+        ends.append(max(times))  # type: ignore[type-var]
+    return ends
+
+
+def next_round_at(t: Tournament, tables: dict[tuple[int, int], TableRow]) -> datetime | None:
+    """The earliest start of the next round by the scorer's schedule, once the current round is over."""
+    current = t.current_round
+    first = t.rounds[0].started_at if t.rounds else None
+    if current is None or not current.complete or first is None:
+        return None
+    ends = round_ends(t, tables)
+    if len(ends) != len(t.rounds) or len(ends) >= ROUNDS:
+        return None
+    try:
+        return schedule(first, ends)[-1]
+    except TournamentError:  # times out of order (a clock set back): no schedule rather than a wrong one
+        return None
+
+
+def break_until(t: Tournament, tables: dict[tuple[int, int], TableRow], now: datetime) -> datetime | None:
+    """The end of the break the rules put after the round just played, while it runs; else None."""
+    start = next_round_at(t, tables)
+    if start is None or t.round_number not in BREAKS or now >= start:
+        return None
+    return start
+
+
 # -- changing ---------------------------------------------------------------------------------
 
 @dataclass
@@ -92,6 +138,8 @@ class Plan:
     write: Callable[[int], None] | None = None
     #: Undoes what planning already wrote elsewhere (the matches of a new round) if the change loses.
     undo: Callable[[], None] | None = None
+    #: Why, for the history, when the plan knows better than the caller (a round started during the break).
+    why: str | None = None
 
 
 class Stale(ApiError):
@@ -130,7 +178,7 @@ def apply_change(tournament_id: str, expected: int | None, plan_for: Callable[[T
                 plan.write(old + 1)
             db.session.add(TournamentChange(
                 tournament_id=tournament_id, version=old + 1, action=plan.action, round=plan.round,
-                table=plan.table, before=plan.before, after=plan.after, who=who, why=why,
+                table=plan.table, before=plan.before, after=plan.after, who=who, why=plan.why or why,
             ))
             try:
                 db.session.commit()
@@ -228,10 +276,30 @@ def _drop_games(game_ids: list[str]) -> None:
     db.session.commit()
 
 
-def start_round(tournament_id: str, seed: object, expected: int | None, director: str, *, who: str) -> TournamentRow:
-    """Pair the next round (the scorer's pairing), make one companion match per table, start the clock."""
+def utc_time(moment: datetime) -> str:
+    """"20:52 UTC": the pages show the server's times in UTC (their script shows them in local time)."""
+    return f"{moment.astimezone(UTC):%H:%M} UTC"
+
+
+def _break_refusal(t: Tournament, until: datetime, now: datetime) -> ApiError:
+    left = math.ceil((until - now).total_seconds() / 60)
+    return ApiError(409, f"the ten-minute break after round {t.round_number} runs to {utc_time(until)} "
+                         f"({left} min left): round {t.round_number + 1} starts then, unless you confirm "
+                         "starting it during the break; nothing was recorded")
+
+
+def start_round(tournament_id: str, seed: object, expected: int | None, director: str, *, who: str,
+                during_break: bool = False) -> TournamentRow:
+    """Pair the next round (the scorer's pairing), make one companion match per table, start the clock.
+
+    RULES.md: "a ten-minute break follows round two". The break is the players' by rule, so a
+    round is not started in it by a stray click: the director must say so (`during_break`),
+    as with any decision that sets a rule aside, and the history keeps that it was.
+    """
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
         raise ApiError(400, f"a seed is a whole number or text, not {seed!r}")
+    if not isinstance(during_break, bool):
+        raise ApiError(400, f"during_break is true or false, not {during_break!r}")
     if isinstance(seed, str):
         seed = seed.strip() or None
     made: list[str] = []
@@ -239,8 +307,12 @@ def start_round(tournament_id: str, seed: object, expected: int | None, director
     def plan(row: TournamentRow, t: Tournament) -> Plan:
         made.clear()
         number = t.round_number + 1
+        now = clock()
+        until = break_until(t, tables_of(row.id), now)
+        if until is not None and not during_break:
+            raise _break_refusal(t, until, now)
         chosen = seed if seed is not None or number != 1 else secrets.randbelow(1_000_000)
-        new = t.start_round(chosen, at=clock())
+        new = t.start_round(chosen, at=now)
         current = new.current_round
         assert current is not None
         try:
@@ -255,7 +327,10 @@ def start_round(tournament_id: str, seed: object, expected: int | None, director
             for pairing, game_id in zip(current.pairings, made):
                 db.session.add(TableRow(tournament_id=row.id, round=number, table=pairing.table, game_id=game_id))
 
-        return Plan(new, "round", round=number, write=write, undo=lambda: _drop_games(list(made)),
-                    after={"seed": current.seed, "pairings": [p.to_dict() for p in current.pairings]})
+        after: dict[str, Any] = {"seed": current.seed, "pairings": [p.to_dict() for p in current.pairings]}
+        if until is not None:
+            after["break_until"] = until.isoformat()
+        return Plan(new, "round", round=number, write=write, undo=lambda: _drop_games(list(made)), after=after,
+                    why=f"started during the break (it ran to {utc_time(until)})" if until is not None else None)
 
     return apply_change(tournament_id, expected, plan, who=who, why="")[0]

@@ -11,22 +11,14 @@ from typing import Any
 
 from flask import url_for
 
-from scorer.tournament import (
-    BREAKS,
-    MAX_TEAMS,
-    ROUND_LENGTH,
-    ROUNDS,
-    Tournament,
-    TournamentError,
-    schedule,
-)
+from scorer.tournament import MAX_TEAMS, ROUND_LENGTH, ROUNDS, Tournament
 
 from ..db import db
 from ..models import Game
 from .access import table_token
 from .models import TableRow, TournamentRow
 from .results import TableView, read_tables
-from .service import aware
+from .service import break_until, next_round_at
 
 PHASE_WORDS = {
     "registration": "Registration open",
@@ -42,19 +34,6 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def round_ends(t: Tournament, tables: dict[tuple[int, int], TableRow]) -> list[datetime]:
-    """When each complete round ended: when its last table's result came in."""
-    ends: list[datetime] = []
-    for r in t.rounds:
-        if not r.complete:
-            break
-        times = [aware(tables[(r.number, p.table)].result_at) for p in r.pairings if (r.number, p.table) in tables]
-        if not times or any(moment is None for moment in times):
-            break
-        ends.append(max(times))  # type: ignore[type-var]
-    return ends
-
-
 def clock_of(t: Tournament, tables: dict[tuple[int, int], TableRow], now: datetime) -> dict[str, Any]:
     current = t.current_round
     data: dict[str, Any] = {"now": now.isoformat(), "round_length_s": int(ROUND_LENGTH.total_seconds()),
@@ -65,17 +44,8 @@ def clock_of(t: Tournament, tables: dict[tuple[int, int], TableRow], now: dateti
     if current.started_at is not None:
         rings_at = current.started_at + ROUND_LENGTH
         data.update(started_at=_iso(current.started_at), rings_at=_iso(rings_at), rung=now >= rings_at)
-    first = t.rounds[0].started_at
-    ends = round_ends(t, tables)
-    if current.complete and first is not None and len(ends) == len(t.rounds) and len(ends) < ROUNDS:
-        try:
-            starts = schedule(first, ends)
-        except TournamentError:
-            starts = ()
-        if starts:
-            data["next_round_at"] = _iso(starts[-1])
-            if current.number in BREAKS and now < starts[-1]:
-                data["break_until"] = _iso(starts[-1])
+    data["next_round_at"] = _iso(next_round_at(t, tables))
+    data["break_until"] = _iso(break_until(t, tables, now))
     return data
 
 
