@@ -26,7 +26,9 @@ def server(tmp_path):
     cache.clear()
     clock = Clock()
     app = create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{tmp_path / 'live.db'}",
-                      "TOURNAMENT_CLOCK": clock, "TOURNAMENT_POLL_S": 0.5})
+                      "TOURNAMENT_CLOCK": clock, "TOURNAMENT_POLL_S": 0.5,
+                      # a table's match page holds a live stream: short-lived, so the server stops soon
+                      "TOURNAMENT_TABLE_POLL_S": 0.5, "SSE_HEARTBEAT": 0.5, "SSE_LIFETIME": 3.0})
     server = wsgi.Server(("127.0.0.1", 0), app, numthreads=16, max=16)
     server.prepare()
     threading.Thread(target=server.serve, daemon=True).start()
@@ -111,10 +113,25 @@ def test_the_director_runs_a_round_from_the_page(browser, server):
     assert "won at the target with 50 points" in page.inner_text(".flash")
     assert "done" not in (card(page, 3).get_attribute("class") or "")
 
+    # Table 3's own match page, as a viewer at the table sees it: its round, its table, the clock.
+    link3 = card(page, 3).locator("a.scorer-link").get_attribute("href")
+    TablePhone(app, app.test_client(), {"game_id": re.search(r"/g/([^/]+)/join", link3).group(1),
+                                        "scorer_link": link3}).play(simulated(5)[0], hands=0, events=3)
+    table_page = browser.new_context(viewport={"width": 400, "height": 800}).new_page()
+    table_page.goto(card(page, 3).locator("a", has_text="match").get_attribute("href"))
+    assert "round 1 of 4 · table 3" in table_page.inner_text("#tournament-table")
+    assert re.fullmatch(r"\d+:\d\d", table_page.inner_text("#round-clock-left").strip())
+    assert table_page.locator("#bell-banner").count() == 0
+
     # The bell: the clock on the page turns when the server's clock passes thirty minutes.
     clock.advance(minutes=30, seconds=2)
     page.wait_for_function("document.getElementById('clock').classList.contains('rung')", timeout=15000)
     assert page.inner_text("#clock-time").strip() == "bell"
+    # ...and the table's page shows the bell, though nothing was posted at the table.
+    table_page.wait_for_selector("#bell-banner", timeout=15000)
+    assert table_page.inner_text("#bell-banner") == "Bell: finish the hand in play"
+    if SHOTS:
+        table_page.screenshot(path=f"{SHOTS}/table-bell.png", full_page=True)
 
     # The standings board: public, big type, and a print sheet without the page's chrome.
     board = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()

@@ -28,6 +28,7 @@ def test_before_the_bell_the_table_plays_on_and_the_target_ends_it():
     assert call(TABLE, answer(over(30, 0), in_play(30, 0)), START, BEFORE, None).action is BellAction.PLAY_ON
     done = call(TABLE, answer(over(30, 0), over(30, 104), winner=1), START, BEFORE, None).result
     assert (done.winner, done.points_a, done.points_b, done.ended.value) == ("Doble Seis", 30, 104, "target")
+    assert call(TABLE, answer(over(30, 0), over(30, 104), winner=1), START, BEFORE, None).hands == 2
 
 
 def test_at_the_bell_the_hand_in_play_is_finished_then_the_higher_score_wins():
@@ -39,6 +40,8 @@ def test_at_the_bell_the_hand_in_play_is_finished_then_the_higher_score_wins():
     later = answer(over(40, 25), over(40, 61), in_play(40, 61))  # a third hand started by mistake
     done = call(TABLE, later, START, AFTER, hands).result
     assert (done.winner, done.points_a, done.points_b, done.ended.value) == ("Doble Seis", 40, 61, "bell")
+    later_call = call(TABLE, later, START, AFTER, hands)
+    assert later_call.hands == 2  # the two hands count; the third was started after the deciding one
 
 
 def test_no_hand_in_play_at_the_bell_decides_at_once():
@@ -55,6 +58,7 @@ def test_equal_at_the_bell_one_more_hand_and_again_while_equal():
     assert call(TABLE, still, START, AFTER, 1).action is BellAction.EXTRA_HAND
     done = call(TABLE, answer(over(30, 30), over(30, 30), over(42, 30)), START, AFTER, 1).result
     assert done.winner == "Los Primos" and done.ended.value == "bell"
+    assert call(TABLE, answer(over(30, 30), over(30, 30), over(42, 30)), START, AFTER, 1).hands == 3
 
 
 def test_the_hand_after_the_bell_may_still_reach_the_target():

@@ -20,6 +20,7 @@ from .db import db
 from .errors import ApiError
 from .live import hub
 from .models import Game
+from .tournament import table as tournament_table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -275,10 +276,13 @@ def history(game_id: str):  # type: ignore[no-untyped-def]
 def board_json(game_id: str):  # type: ignore[no-untyped-def]
     """The board; the polling fallback sends If-None-Match and gets 304 while nothing changed."""
     found = readable(game_id)
-    etag = f'"{found.version}"'
+    snap = store.snapshot(found)
+    # A tournament table's board changes with the round clock too (the bell), not only with the match.
+    tournament = tournament_table.of_match(found, snap)
+    etag = board.etag(found.version, tournament)
     if request.headers.get("If-None-Match") == etag:
         return Response(status=304, headers={"ETag": etag})
-    _, text = board.live(found, store.snapshot(found))
+    _, text = board.live(found, snap, tournament)
     response = Response(text, mimetype="application/json")
     response.headers["ETag"] = etag
     response.headers["Cache-Control"] = "no-cache"
@@ -307,7 +311,9 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
                 # The newest version this process wrote, already drawn for another viewer: no database.
                 newest = hub.version(game_id)
                 drawn = store.cache.get((game_id, newest)) if newest > seen else None
-                if drawn is not None and "live" in drawn.views:
+                # Not for a tournament table: what the tournament says may have moved on (the bell)
+                # since that board was drawn, so its board is drawn afresh for each viewer.
+                if drawn is not None and "live" in drawn.views and drawn.views["live"][0]["tournament"] is None:
                     seen = newest
                     yield f"id: {seen}\nevent: board\ndata: {drawn.views['live'][1]}\n\n"
                     continue
@@ -316,7 +322,8 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
                     if current is None:
                         return
                     if current.version > seen:
-                        _, data = board.live(current, store.snapshot(current))
+                        snap = store.snapshot(current)
+                        _, data = board.live(current, snap, tournament_table.of_match(current, snap))
                         seen = current.version
                         db.session.remove()
                         yield f"id: {seen}\nevent: board\ndata: {data}\n\n"

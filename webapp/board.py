@@ -3,9 +3,15 @@
 Every number here is read off `Match.answer()` (or the scorer's own layout): the web app never
 counts a point itself. The board is cached on the snapshot, so a hundred viewers of one table
 cost one build per change.
+
+A tournament table's board also says what the tournament says of it (`tournament`, made by
+`webapp.tournament.table`; None for an ordinary match): its clock and bell change without the
+match changing, so the live board is cached per match version *and* tournament state, and its
+ETag names both.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from typing import Any
@@ -66,8 +72,12 @@ def _pad(snap: Snapshot) -> dict[str, Any]:
     return {"on_table": sorted(on_table), "fits": fits, "in_play": hand.end is None}
 
 
-def build(game: Game, snap: Snapshot) -> dict[str, Any]:
+def build(game: Game, snap: Snapshot, tournament: dict[str, Any] | None = None) -> dict[str, Any]:
     """The board as JSON (what /api/games/ID/board answers and the live stream sends)."""
+    return {**_match_board(game, snap), "tournament": tournament}
+
+
+def _match_board(game: Game, snap: Snapshot) -> dict[str, Any]:
     cached = snap.views.get("board")
     if cached is not None:
         return cached
@@ -129,16 +139,29 @@ def build(game: Game, snap: Snapshot) -> dict[str, Any]:
     return snap.views["board"]
 
 
-def live(game: Game, snap: Snapshot) -> tuple[dict[str, Any], str]:
-    """The board with its HTML (what the live page swaps in), and the same as JSON text, made once."""
+def etag(version: int, tournament: dict[str, Any] | None = None) -> str:
+    """The board's ETag: the match's version, and for a tournament table what the tournament says."""
+    if tournament is None:
+        return f'"{version}"'
+    said = hashlib.sha256(json.dumps(tournament, sort_keys=True).encode()).hexdigest()[:12]
+    return f'"{version}.{said}"'
+
+
+def live(game: Game, snap: Snapshot, tournament: dict[str, Any] | None = None) -> tuple[dict[str, Any], str]:
+    """The board with its HTML (what the live page swaps in), and the same as JSON text, made once
+    per match version and tournament state."""
     from flask import render_template
 
-    cached = snap.views.get("live")
+    tag = etag(snap.version, tournament)
+    cached = snap.views.get(("live", tag))
     if cached is None:
-        built = build(game, snap)
-        payload = {**built, "html": {"top": render_template("_board_top.html", b=built),
-                                     "bottom": render_template("_board_bottom.html", b=built)}}
+        built = build(game, snap, tournament)
+        payload = {**built, "etag": tag, "html": {"top": render_template("_board_top.html", b=built),
+                                                  "bottom": render_template("_board_bottom.html", b=built)}}
         text = json.dumps(payload, separators=(",", ":"))
         with _lock:
-            cached = snap.views.setdefault("live", (payload, text))
+            cached = snap.views.setdefault(("live", tag), (payload, text))
+    with _lock:
+        # The newest drawn, which the live stream sends its viewers without asking the database again.
+        snap.views["live"] = cached
     return cached

@@ -19,6 +19,7 @@ from . import archive, auth, board, csrf, frames, picture, store
 from .db import db
 from .errors import ApiError
 from .models import Game
+from .tournament import table as tournament_table
 
 bp = Blueprint("pages", __name__)
 
@@ -172,7 +173,9 @@ def match(game_id: str):  # type: ignore[no-untyped-def]
     game = store.get_game(game_id)
     role = auth.require_reader(game)
     snap = store.snapshot(game)
-    return render_template("game.html", game=game, role=role, b=board.build(game, snap), links=links(game))
+    tournament = tournament_table.of_match(game, snap)
+    return render_template("game.html", game=game, role=role, b=board.build(game, snap, tournament),
+                           etag=board.etag(snap.version, tournament), links=links(game), **tournament_table.page_clock())
 
 
 @bp.get("/g/<game_id>/history")

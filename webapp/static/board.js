@@ -1,5 +1,9 @@
 // The live board: server-sent events, with polling as the fallback. The server renders the
-// board (webapp/templates/_board.html); this only swaps it in, newest version wins.
+// board (webapp/templates/_board_top.html, _board_bottom.html); this only swaps it in, newest
+// version wins. A tournament table's board also changes with the round clock (the bell) while
+// the match stands still, and nothing is posted then: so this page counts down to the server's
+// bell time, asks for the board when it comes, and asks every little while until the match is
+// decided (the director may decide a table by hand). What the bell means is the server's word.
 (() => {
   "use strict";
   const root = document.getElementById("board");
@@ -15,17 +19,21 @@
 
   function say(text) { if (status) status.textContent = text; }
 
-  let shown = version; // the version the page shows now
+  // What the page shows now: the match's version, and for a tournament table what the tournament said.
+  let shown = root.dataset.etag || `"${version}"`;
 
   function apply(data) {
     if (!data || data.version < version) return;
-    if (data.version === shown) { board = data; return; } // nothing new to show
-    shown = data.version;
+    const tag = data.etag || `"${data.version}"`;
+    if (tag === shown) { board = data; return; } // nothing new to show
+    shown = tag;
     board = data;
     version = data.version;
     if (data.html) {
       root.innerHTML = data.html.top;
       if (bottom) bottom.innerHTML = data.html.bottom;
+      localTimes();
+      tickRound();
     }
     root.dataset.version = String(version);
     listeners.forEach((f) => f(board));
@@ -34,7 +42,7 @@
   async function poll() {
     try {
       const response = await fetch(root.dataset.poll, {
-        headers: { "If-None-Match": `"${version}"` }, cache: "no-store", credentials: "same-origin",
+        headers: { "If-None-Match": shown }, cache: "no-store", credentials: "same-origin",
       });
       if (response.status === 200) apply(await response.json());
       if (pollTimer) say("updating every 2 s");
@@ -65,6 +73,49 @@
         say("reconnecting…");
       }
     };
+  }
+
+  // -- a tournament table's round clock ------------------------------------------------------
+  // How far this phone's clock is from the server's, which rules the bell.
+  const skew = root.dataset.now ? Date.parse(root.dataset.now) - Date.now() : 0;
+  const tournamentPollMs = Number(root.dataset.tournamentPollMs) || 15000;
+  let askedAt = 0;
+
+  function undecided() { return board.tournament && board.tournament.state !== "decided"; }
+
+  function two(n) { return String(n).padStart(2, "0"); }
+
+  // Times come in UTC from the server; show them in this phone's own time.
+  function localTimes() {
+    root.querySelectorAll("#tournament-table time[datetime]").forEach((el) => {
+      const moment = new Date(el.dateTime);
+      if (!Number.isNaN(moment.getTime())) {
+        el.textContent = moment.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      }
+    });
+  }
+
+  function tickRound() {
+    const t = board.tournament;
+    const left = document.getElementById("round-clock-left");
+    if (!t || !t.clock || t.rung || t.state === "decided") return;
+    const ms = Date.parse(t.clock.rings_at) - (Date.now() + skew);
+    if (left) {
+      const s = Math.max(0, Math.ceil(ms / 1000));
+      left.textContent = `${Math.floor(s / 60)}:${two(s % 60)}`;
+    }
+    // The bell's time has come by this phone's reckoning: ask the server (again every 2 s until it says so).
+    if (ms <= 0 && Date.now() - askedAt > 2000) {
+      askedAt = Date.now();
+      poll();
+    }
+  }
+
+  if (board.tournament) {
+    localTimes();
+    tickRound();
+    setInterval(tickRound, 1000);
+    setInterval(() => { if (undecided()) poll(); }, tournamentPollMs);
   }
 
   window.spinnerBoard = {

@@ -6,7 +6,8 @@ standings, the bell); this package keeps a tournament in the database (`models`,
 (`service`), brings in the tables' results by themselves or by the director's hand (`results`,
 reading each match with `calls`), and shows it all (`view`): the director's page, the table
 cards and the standings board (`pages`), the JSON API (`api`), one file to export and import
-(`transfer`). The director's link and the table links derived from it are in `access`.
+(`transfer`), and on each table's own match page its round, clock and bell (`table`). The
+director's link and the table links derived from it are in `access`.
 """
 from __future__ import annotations
 

@@ -27,6 +27,9 @@ class Call:
     action: BellAction | None
     points: tuple[int, int]
     words: str
+    #: Once the match decided the result: how many of its hands count (up to the deciding one);
+    #: a hand after them was started after the deciding one and does not count.
+    hands: int | None = None
 
 
 def _over(hand: dict[str, Any]) -> bool:
@@ -50,7 +53,7 @@ def _target(pairing: Pairing, answer: dict[str, Any]) -> Call:
     points = _points(answer["totals"])
     winner = pairing.team_a if answer["winner"] == 0 else pairing.team_b
     result = MatchResult(pairing.table, pairing.team_a, pairing.team_b, points[0], points[1], winner, "target")
-    return Call(result, None, points, f"{winner} reached {TARGET}")
+    return Call(result, None, points, f"{winner} reached {TARGET}", len(answer["hands"]))
 
 
 def call(pairing: Pairing, answer: dict[str, Any], round_start: datetime | None, now: datetime,
@@ -83,5 +86,5 @@ def call(pairing: Pairing, answer: dict[str, Any], round_start: datetime | None,
         if rung.action is BellAction.DECIDE:
             winner = pairing.team_a if rung.winner == 0 else pairing.team_b
             result = MatchResult(pairing.table, pairing.team_a, pairing.team_b, at[0], at[1], winner, "bell")
-            return Call(result, None, at, f"{winner} led at the bell")
+            return Call(result, None, at, f"{winner} led at the bell", k + 1)
         k += 1  # EXTRA_HAND: equal scores, the next hand decides

@@ -14,7 +14,14 @@ from datetime import datetime
 from typing import Any
 
 from scorer.commands import replay
-from scorer.tournament import ROUND_LENGTH, MatchResult, Tournament, TournamentError
+from scorer.tournament import (
+    ROUND_LENGTH,
+    MatchResult,
+    Pairing,
+    Round,
+    Tournament,
+    TournamentError,
+)
 
 from .. import store
 from ..auth import clean_text
@@ -54,25 +61,27 @@ class TableView:
     bell_hands: int | None
 
 
+def read_table(r: Round, pairing: Pairing, row: TableRow | None, now: datetime,
+               answer: dict[str, Any] | None = None) -> TableView:
+    """One table of round `r` with what its match says at `now` (`answer`: the match's, if already read)."""
+    game = db.session.get(Game, row.game_id) if row is not None else None
+    result = r.result(pairing.table)
+    bell_hands = row.bell_hands if row is not None else None
+    call = None
+    if game is not None:
+        rings_at = r.started_at + ROUND_LENGTH if r.started_at is not None else None
+        if bell_hands is None and rings_at is not None and now >= rings_at and result is None:
+            bell_hands = calls.counting_hands(_answer(game, _version_at(game, rings_at)))
+        call = calls.call(pairing, answer if answer is not None else _answer(game), r.started_at, now, bell_hands)
+    return TableView(r.number, pairing, game, result, call, bell_hands)
+
+
 def read_tables(t: Tournament, tables: dict[tuple[int, int], TableRow], now: datetime) -> list[TableView]:
     """Every table of the current round, each with what its match says now."""
     current = t.current_round
     if current is None:
         return []
-    views: list[TableView] = []
-    rings_at = current.started_at + ROUND_LENGTH if current.started_at is not None else None
-    for pairing in current.pairings:
-        row = tables.get((current.number, pairing.table))
-        game = db.session.get(Game, row.game_id) if row is not None else None
-        result = current.result(pairing.table)
-        bell_hands = row.bell_hands if row is not None else None
-        call = None
-        if game is not None:
-            if bell_hands is None and rings_at is not None and now >= rings_at and result is None:
-                bell_hands = calls.counting_hands(_answer(game, _version_at(game, rings_at)))
-            call = calls.call(pairing, _answer(game), current.started_at, now, bell_hands)
-        views.append(TableView(current.number, pairing, game, result, call, bell_hands))
-    return views
+    return [read_table(current, p, tables.get((current.number, p.table)), now) for p in current.pairings]
 
 
 def sync(tournament_id: str) -> TournamentRow:

@@ -90,18 +90,19 @@ def _table(view: TableView, director: str | None) -> dict[str, Any]:
 def _status(view: TableView) -> str:
     if view.result is not None:
         r = view.result
-        return f"{r.winner} won {r.points_of(r.winner)}–{r.points_of(r.loser)} ({_ended(r.ended.value)})"
+        return f"{r.winner} won {r.points_of(r.winner)}–{r.points_of(r.loser)} ({ended_words(r.ended.value)})"
     if view.call is None:
         return "no match"
     return view.call.words
 
 
-def _ended(value: str) -> str:
+def ended_words(value: str) -> str:
+    """How a result ended, in the words the pages use."""
     return {"target": "reached 100", "bell": "at the bell", "director": "director's decision"}[value]
 
 
 def result_words(r: Any) -> str:
-    return f"{r.team_a} {r.points_a}–{r.points_b} {r.team_b}: {r.winner} won ({_ended(r.ended.value)})" + (
+    return f"{r.team_a} {r.points_a}–{r.points_b} {r.team_b}: {r.winner} won ({ended_words(r.ended.value)})" + (
         f" — {r.reason}" if r.reason else "")
 
 

@@ -1,0 +1,166 @@
+"""What a tournament table's own match page shows of the tournament: where it plays, the clock, the bell.
+
+The table's scorer and viewers have its ordinary companion match open (`/g/ID`); the match's
+board JSON (`webapp.board`) carries `of_match()` as its `tournament` field (None for an ordinary
+match): the tournament, round and table, the two teams (side 0 of the match is the pairing's
+first team), the round clock and what the table does now. It is all the server's: the 30-minute
+rule is the scorer's `bell()`, read for this table's match by `calls` on the tournament's clock;
+the page only counts the clock down to `rings_at` and asks again when it gets there.
+
+The dict holds no "now": it stays the same between the moments that change it (the bell, a
+hand ending, a result recorded), so the board made with it is cached and compared (its ETag)
+like the match's own.
+"""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import select
+
+from scorer.tournament import (
+    ROUND_LENGTH,
+    ROUNDS,
+    BellAction,
+    MatchResult,
+    Round,
+    Tournament,
+    bell,
+)
+
+from ..db import db
+from ..models import Game
+from ..store import Snapshot
+from . import results
+from .models import TableRow, TournamentRow
+from .service import clock, state_of
+from .view import ended_words
+
+#: What the table is told once the bell has rung and its match is not yet decided.
+BELL_BANNERS = {
+    BellAction.FINISH_HAND: "Bell: finish the hand in play",
+    BellAction.EXTRA_HAND: "Bell: the scores are equal, play one more hand",
+}
+BELL_NOTES = {
+    BellAction.FINISH_HAND: "Then the higher score wins; equal scores play one more hand.",
+    BellAction.EXTRA_HAND: "The first hand to leave the scores unequal decides the match.",
+}
+
+
+def of_match(game: Game, snap: Snapshot) -> dict[str, Any] | None:
+    """The tournament as this match's page shows it; None when the match is no tournament table."""
+    row = _table_row(game.id)
+    if row is None:
+        return None
+    now = clock()
+    t, r, view = _read(row, snap, now)
+    if _unrecorded(r is t.current_round, row, view):
+        # The first page to see the bell or the deciding hand records it, as every read of the
+        # tournament does (`results.sync`), so the table never shows a decision the standings lack.
+        results.sync(row.tournament_id)
+        row = _table_row(game.id)
+        assert row is not None
+        t, r, view = _read(row, snap, now)
+    tournament = db.session.get(TournamentRow, row.tournament_id)
+    return _shown(tournament, r, view, len(snap.answer.get("hands", [])), now)
+
+
+def _table_row(game_id: str) -> TableRow | None:
+    return db.session.scalars(select(TableRow).where(TableRow.game_id == game_id)).first()
+
+
+def _read(row: TableRow, snap: Snapshot, now: datetime) -> tuple[Tournament, Round, results.TableView]:
+    tournament = db.session.get(TournamentRow, row.tournament_id)
+    t = state_of(tournament)
+    r = t.rounds[row.round - 1]
+    return t, r, results.read_table(r, r.pairing(row.table), row, now, snap.answer)
+
+
+def _unrecorded(current: bool, row: TableRow, view: results.TableView) -> bool:
+    """Whether the match says more than the tournament has recorded: the bell's hands, or a result."""
+    if not current or view.result is not None or view.call is None:
+        return False
+    return view.call.result is not None or (view.bell_hands is not None and row.bell_hands is None)
+
+
+def _rung(r: Round, now: datetime) -> bool:
+    # The scorer's 30-minute rule; a clock that reads before the round's start has not rung it.
+    return r.started_at is not None and now >= r.started_at and bell(r.started_at, now, hand_in_play=False).rung
+
+
+def _shown(tournament: TournamentRow, r: Round, view: results.TableView, hands: int, now: datetime) -> dict[str, Any]:
+    p, call = view.pairing, view.call
+    # What counts is the tournament's result (the director may have decided or corrected it);
+    # the match's own decision shows only until it is recorded.
+    result = view.result or (call.result if call is not None else None)
+    counting = call.hands if call is not None and call.result is not None else None
+    rung = _rung(r, now)
+    data: dict[str, Any] = {
+        "id": tournament.id,
+        "title": tournament.title,
+        "standings_url": _standings_path(tournament.id),
+        "round": r.number,
+        "rounds_total": ROUNDS,
+        "table": p.table,
+        "teams": [p.team_a, p.team_b],
+        "clock": _clock(r),
+        "rung": rung,
+        "state": "decided" if result is not None else (call.action.value if call and call.action else "play_on"),
+        "result": result.to_dict() if result is not None else None,
+        "recorded": view.result is not None,
+        "deciding_hand": counting,
+        "hands_not_counting": list(range(counting + 1, hands + 1)) if counting is not None else [],
+    }
+    data.update(_words(result, call.action if call is not None and result is None else None, rung, counting, hands))
+    return data
+
+
+def _standings_path(tournament_id: str) -> str:
+    # The live stream draws the board outside any request, where url_for cannot build a link;
+    # the path alone comes from the app's URL map (the page resolves it against its own address).
+    adapter = current_app.url_map.bind("localhost", script_name=current_app.config.get("APPLICATION_ROOT") or "/")
+    return adapter.build("tournament_pages.board", {"tournament_id": tournament_id})
+
+
+def _clock(r: Round) -> dict[str, Any] | None:
+    if r.started_at is None:
+        return None
+    # In UTC, as the pages write the time before their script shows it in the phone's own.
+    start = r.started_at.astimezone(UTC)
+    return {"started_at": start.isoformat(), "rings_at": (start + ROUND_LENGTH).isoformat(),
+            "length_s": int(ROUND_LENGTH.total_seconds())}
+
+
+def _words(result: MatchResult | None, action: BellAction | None, rung: bool, counting: int | None,
+           hands: int) -> dict[str, str | None]:
+    """The banner (None: no banner) and the line under it."""
+    if result is not None:
+        won = f"{result.winner} won {result.points_of(result.winner)}–{result.points_of(result.loser)}"
+        banner = f"Match decided: {won} ({ended_words(result.ended.value)})"
+        return {"banner": banner, "note": _decided_note(result, counting, hands)}
+    if rung and action in BELL_BANNERS:
+        return {"banner": BELL_BANNERS[action], "note": BELL_NOTES[action]}
+    return {"banner": None, "note": "To 100, or the bell at 30 minutes: then finish the hand in play."}
+
+
+def _decided_note(result: MatchResult, counting: int | None, hands: int) -> str | None:
+    if result.ended.value == "director":
+        return f"The director's decision: {result.reason}" if result.reason else "The director's decision."
+    if counting is None:
+        return None
+    later = list(range(counting + 1, hands + 1))
+    if later:
+        named = ", ".join(str(h) for h in later)
+        return (f"Hand {counting} decided it: hand{'s' if len(later) > 1 else ''} {named}, started after it, "
+                f"do{'' if len(later) > 1 else 'es'} not count.")
+    if result.ended.value == "bell":
+        return f"Hand {counting} decided it: a hand started after it does not count."
+    return None
+
+
+def page_clock() -> dict[str, Any]:
+    """What the match page sets its round clock by: the server's time now (a phone's clock may be
+    off), and how often it asks again until the table is decided (`TOURNAMENT_TABLE_POLL_S`)."""
+    poll_s = float(current_app.config.get("TOURNAMENT_TABLE_POLL_S", 15))
+    return {"server_now": clock().isoformat(), "tournament_poll_ms": int(poll_s * 1000)}
