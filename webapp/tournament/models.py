@@ -50,7 +50,8 @@ class TableRow(db.Model):  # type: ignore[name-defined,misc]
     tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
     round: Mapped[int] = mapped_column(Integer)
     table: Mapped[int] = mapped_column(Integer)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    #: Indexed: every board request of every match asks whether it is a tournament table.
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
     #: Hands that count once the 30-minute bell rang (those over, and the one in play then);
     #: fixed when the bell is first seen, so later hands cannot change the bell's result.
     bell_hands: Mapped[int | None] = mapped_column(Integer, nullable=True)
