@@ -9,8 +9,10 @@ of two phones that both built on version v, one wins and the other is told the m
 from __future__ import annotations
 
 import json
+import random
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -28,7 +30,9 @@ from .errors import ApiError, Stale, record_error
 from .models import Change, EventRow, Game, HandRow, now
 
 #: How often a change that named no version is replayed on a newer one before giving up.
-RETRIES = 5
+RETRIES = 20
+_GAME_LOCKS: dict[str, threading.RLock] = {}
+_LOCKS_GUARD = threading.Lock()
 MAX_EVENT_BYTES = 8 * 1024
 RECORD_KEYS = ("format", "variant", "options", "players", "hands")
 
@@ -221,9 +225,22 @@ class Done:
     snapshot: Snapshot
 
 
+def _game_lock(game_id: str) -> threading.RLock:
+    with _LOCKS_GUARD:
+        return _GAME_LOCKS.setdefault(game_id, threading.RLock())
+
+
 def _change(game_id: str, expected: int | None, plan_for: Callable[[Game, Snapshot], Plan], *,
             who: str, why: str, source: str) -> Done:
-    for _ in range(RETRIES):
+    # Changes to one match take turns inside this process, so two phones never race each other
+    # into the retry limit; the version check below still settles races between processes.
+    with _game_lock(game_id):
+        return _change_in_turn(game_id, expected, plan_for, who=who, why=why, source=source)
+
+
+def _change_in_turn(game_id: str, expected: int | None, plan_for: Callable[[Game, Snapshot], Plan], *,
+                    who: str, why: str, source: str) -> Done:
+    for attempt in range(RETRIES):
         game = db.session.get(Game, game_id, populate_existing=True)
         if game is None:
             raise ApiError(404, f"no match {game_id!r} on this server")
@@ -245,6 +262,7 @@ def _change(game_id: str, expected: int | None, plan_for: Callable[[Game, Snapsh
             db.session.rollback()
             if expected is not None:
                 raise Stale(expected, old + 1)
+            time.sleep(random.uniform(0, 0.005 * (attempt + 1)))  # another process: let it finish
             continue
         plan.write(new)
         change = Change(
@@ -258,6 +276,7 @@ def _change(game_id: str, expected: int | None, plan_for: Callable[[Game, Snapsh
             db.session.rollback()
             if expected is not None:
                 raise Stale(expected, new) from None
+            time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
             continue
         snap = cache.put(Snapshot(game_id, new, plan.record, match, match.answer()))
         live.publish(game_id, new)
