@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import secrets
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -152,8 +153,23 @@ def refusal(error: TournamentError, status: int = 422) -> ApiError:
     return ApiError(status, str(error))
 
 
+_TOURNAMENT_LOCKS: dict[str, threading.RLock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
 def apply_change(tournament_id: str, expected: int | None, plan_for: Callable[[TournamentRow, Tournament], Plan | None],
             *, who: str, why: str) -> tuple[TournamentRow, Plan | None]:
+    # Changes to one tournament take turns inside this process: eight tables' pages may all record
+    # the bell at once, and a board request must not fail for losing that race five times.
+    with _LOCKS_GUARD:
+        lock = _TOURNAMENT_LOCKS.setdefault(tournament_id, threading.RLock())
+    with lock:
+        return _apply_change_in_turn(tournament_id, expected, plan_for, who=who, why=why)
+
+
+def _apply_change_in_turn(tournament_id: str, expected: int | None,
+                          plan_for: Callable[[TournamentRow, Tournament], Plan | None],
+                          *, who: str, why: str) -> tuple[TournamentRow, Plan | None]:
     for _ in range(RETRIES):
         row = db.session.get(TournamentRow, tournament_id, populate_existing=True)
         if row is None:
