@@ -82,7 +82,8 @@ def test_the_live_camera_sends_frames_and_their_plays_reach_the_board(scripted, 
     page = camera_browser.new_context(**PHONE).new_page()
     start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
     version = page.evaluate("window.spinnerBoard.version")
-    scripted.script.readings += [seen("6-6"), seen("6-6", "6-1", centre="6-6", arms={"west": ["6-1"]})]
+    # the table as it starts, then each play seen twice in a row (a live camera's two looks)
+    scripted.script.readings += [seen(), seen("6-6"), seen("6-6")] + [seen("6-6", "6-1", centre="6-6", arms={"west": ["6-1"]})] * 2
     page.click('.seat[data-seat="0"]')  # who leads, for the camera
     page.click("#cam-live")  # 127.0.0.1 is a secure context: the live camera is offered
     wait_version(page, version + 2)

@@ -293,6 +293,9 @@ def test_a_live_frame_read_late_asks_its_question_with_the_next_answer(tmp_path,
     t = Table(client, client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json())
     t.post("/hands", {})
     assert t.event(play(0, "6-6")).status_code == 201
+    script.readings += [seen("6-6"), seen("6-6", ("6-4", 0.5))]
+    assert send(t, photo(), "?source=camera").get_json()["status"] == "nothing"  # the table as it is now
+    assert send(t, photo(), "?source=camera").get_json()["status"] == "looking"  # the first look at 6-4
     script.gate = threading.Event()
     script.readings += [seen("6-6", ("6-4", 0.5)), seen("6-6")]
     late = send(t, photo(), "?source=camera")
@@ -318,3 +321,62 @@ def test_without_a_reader_a_live_frame_is_answered_and_not_kept(tmp_path):
     frame = response.get_json()
     assert frame["status"] == "no-reader" and frame["id"] is None and "cannot read photos yet" in frame["message"]
     assert t.get("/frames").get_json()["frames"] == []
+
+
+def test_a_live_camera_acts_only_on_two_looks_in_a_row_that_agree(cam, script):
+    """A frame caught while an arm lays a tile is often read wrong: a live frame's play is recorded
+    (or asked about) only when the frame read before it, on the same board, saw the same play."""
+    t = cam
+    script.readings += [seen(), seen("6-6"), seen("6-6", "6-1", centre="6-6", arms={"west": ["6-1"]})]
+    assert send(t, photo(), "?source=camera&seat=0").get_json()["status"] == "nothing"  # the table as it starts
+    first = send(t, photo(), "?source=camera&seat=0").get_json()
+    assert first["status"] == "looking" and first["message"].endswith("looking once more before recording it")
+    assert first["image"] is None  # a look that led to nothing is not kept
+    second = send(t, photo(), "?source=camera&seat=0").get_json()  # the arm still over the table: 6-1 seen
+    assert second["status"] == "looking"
+    script.readings += [seen("6-6"), seen("6-6")]
+    third = send(t, photo(), "?source=camera&seat=0").get_json()  # the arm gone: 6-6 again, twice
+    assert third["status"] == "looking"
+    fourth = send(t, photo(), "?source=camera&seat=0").get_json()
+    assert fourth["status"] == "recorded" and fourth["event"] == 0
+    plays = t.get("/score").get_json()["hands"][0]["plays"]
+    assert [(p["seat"], p["tile"]) for p in plays] == [(0, "6-6")]
+    script.readings += [seen("6-6", "6-1", centre="6-6", arms={"west": ["6-1"]})] * 2
+    assert send(t, photo(), "?source=camera").get_json()["status"] == "looking"  # a new version: look afresh
+    photo_taken = send(t, photo()).get_json()  # a photo someone took is one deliberate look
+    assert photo_taken["status"] == "recorded"
+
+
+def test_a_live_camera_does_not_take_the_tiles_already_lying_about_for_plays(cam, script):
+    """Loose tiles beside the layout (and a loose tile read differently from one frame to the next)
+    were there when the match reached its version: only a tile that came since is a play."""
+    t = cam
+    loose = [("3-3", 0.97), ("0-5", 0.97)]
+    script.readings += [seen(*loose)]
+    assert send(t, photo(), "?source=camera&seat=0").get_json()["status"] == "nothing"
+    script.readings += [seen(("3-4", 0.97), "0-5", "6-6")] * 2  # 3-3 read as 3-4 where it lies; 6-6 led
+    assert send(t, photo(), "?source=camera&seat=0").get_json()["status"] == "looking"
+    recorded = send(t, photo(), "?source=camera&seat=0").get_json()
+    assert recorded["status"] == "recorded" and recorded["proposal"]["new"] == [{"tile": "6-6", "confidence": 0.97}]
+    plays = t.get("/score").get_json()["hands"][0]["plays"]
+    assert [(p["seat"], p["tile"]) for p in plays] == [(0, "6-6")]
+
+
+def test_a_live_camera_does_not_ask_again_what_the_scorer_turned_down(cam, script):
+    t = cam
+    wrong = seen("6-6", ("5-5", 0.5))  # a misread: 5-5 fits no end of 6-6, so the camera asks
+    script.readings += [seen(), seen("6-6"), seen("6-6")]
+    for _ in range(3):  # the table as it starts, then 6-6 led (two looks)
+        answer = send(t, photo(), "?source=camera&seat=0").get_json()
+    assert answer["status"] == "recorded"
+    script.readings += [wrong, wrong]
+    assert send(t, photo(), "?source=camera").get_json()["status"] == "looking"
+    asked = send(t, photo(), "?source=camera").get_json()
+    assert asked["status"] == "confirm"
+    assert t.client.post(f"/api/games/{t.id}/frames/{asked['id']}/reject", json={"why": "not played"},
+                         headers=t.auth).status_code == 200
+    script.readings += [wrong, wrong]
+    again = send(t, photo(), "?source=camera").get_json()
+    assert again["status"] == "nothing" and again["message"].endswith("turned down already, not asked again")
+    assert send(t, photo(), "?source=camera").get_json()["status"] == "nothing"
+    assert len(t.get("/score").get_json()["hands"][0]["plays"]) == 1

@@ -50,7 +50,8 @@ class TileReading:
             "tile": str(self.tile),
             "center": _round(self.center),
             "corners": [_round(c) for c in self.corners],
-            "halves": [{"value": h.value, "center": _round(h.center)} for h in self.halves],
+            "halves": [{"value": h.value, "center": _round(h.center), "confidence": round(h.confidence, 4)}
+                       for h in self.halves],
             "confidence": round(self.confidence, 4),
         }
         if self.corrected:

@@ -65,6 +65,31 @@ def _name(tile: str) -> str:
     return f"{min(a, b)}-{max(a, b)}"
 
 
+def identity(tile: dict[str, Any]) -> float:
+    """How sure the reader is of which tile it is: its halves' probabilities multiplied (the tile's
+    own confidence where the reading does not give its halves')."""
+    halves = tile.get("halves") or []
+    if len(halves) == 2 and all("confidence" in h for h in halves):
+        return float(halves[0]["confidence"]) * float(halves[1]["confidence"])
+    return float(tile.get("confidence", 0.0))
+
+
+def lay_there(tile: dict[str, Any], before: list[dict[str, Any]]) -> bool:
+    """Whether the tile was already read in `before` (a reading's tiles): by name, or any tile whose
+    centre lies within half this tile's short side of its centre."""
+    name = _name(tile["tile"])
+    corners = np.asarray(tile.get("corners") or [], dtype=np.float32).reshape(-1, 2)
+    reach = 0.5 * float(min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1]))) \
+        if len(corners) == 4 else 0.0
+    centre = np.asarray(tile.get("center") or (0.0, 0.0), dtype=np.float32)
+    for other in before:
+        if _name(other["tile"]) == name:
+            return True
+        if reach and float(np.linalg.norm(np.asarray(other.get("center") or (1e9, 1e9), dtype=np.float32) - centre)) < reach:
+            return True
+    return False
+
+
 def _grows_from(layout: Any, end: str) -> str | None:
     """The tile an open end of the scorer's layout grows from."""
     arm = layout.arms[end]
@@ -88,8 +113,17 @@ def _neighbour(reading: dict[str, Any], tile: str) -> str | None:
     return None
 
 
-def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None) -> dict[str, Any]:
+def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
+            background: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """What the reading means for the current hand: a proposal for the scorer (see the module doc).
+
+    `background`: for a live camera, the tiles read in the first frame of this version of the
+    match (the table as it was when the last play was recorded): a tile lying there already (the
+    same tile, or any tile in the same place) is not a new play, so loose tiles beside the layout
+    and a flickering misread of one are not proposed. A live camera's play is acted on only once
+    two frames in a row agree (`frames`), which already says the box is a tile that stays put, so
+    its sureness is how sure its halves are read (`identity`); a single photo's is the whole
+    tile's confidence, box included.
 
     Answers {"status", "message", "sure", "events", "choices", "new", "missing"}: `events` the
     proposed events (at most one), `choices` the other ends the tile fits, for a correction.
@@ -105,8 +139,10 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None) ->
     on_table = {_name(str(t)) for t in layout.tiles}
     seen: dict[str, float] = {}
     for tile in reading.get("tiles") or []:
+        if background and lay_there(tile, background):
+            continue
         name = _name(tile["tile"])
-        seen[name] = max(seen.get(name, 0.0), float(tile.get("confidence", 0.0)))
+        seen[name] = max(seen.get(name, 0.0), identity(tile) if background is not None else float(tile.get("confidence", 0.0)))
     new = sorted((n for n in seen if n not in on_table), key=lambda n: -seen[n])
     out["new"] = [{"tile": n, "confidence": round(seen[n], 3)} for n in new]
     out["missing"] = sorted(on_table - set(seen))

@@ -6,6 +6,11 @@ reads never builds a backlog, because a frame still waiting when a newer one of 
 arrives is skipped (its file dropped, unless a player took it on purpose). A read frame becomes
 a proposal (`camera.propose`); a sure one is recorded at once through the store, like any play
 from the pad (source "camera"), and an unsure one waits for the scorer's tap (`accept`).
+
+A live camera's frame is acted on (recorded, or asked about) only when the frame read before it,
+on the same board, proposed the same thing: a frame caught while an arm lays the tile or a hand
+crosses the table is often read wrong, and one more look a second later settles it. A photo
+someone took on purpose is a deliberate look of its own and is acted on at once.
 """
 from __future__ import annotations
 
@@ -33,7 +38,7 @@ KINDS = ((b"\xff\xd8\xff", "jpg", "image/jpeg"), (b"\x89PNG", "png", "image/png"
          (b"BM", "bmp", "image/bmp"))
 MIMETYPES = {"jpg": "image/jpeg", "png": "image/png", "gif": "image/gif", "bmp": "image/bmp", "webp": "image/webp"}
 #: Statuses after which nothing more happens to a frame by itself.
-SETTLED = {"recorded", "accepted", "rejected", "nothing", "over", "skipped", "no-reader", "unreadable"}
+SETTLED = {"recorded", "accepted", "rejected", "nothing", "looking", "over", "skipped", "no-reader", "unreadable"}
 
 
 def kind_of(data: bytes) -> str | None:
@@ -263,12 +268,22 @@ def decide(frame: Frame, seat: int | None) -> None:
     for _ in range(2):
         game = store.get_game(frame.game_id)
         snap = store.snapshot(game)
-        proposal = camera.propose(frame.reading or {}, snap, seat)
         frame.version = snap.version
+        background = _background(frame) if frame.source == "camera" else None
+        proposal = camera.propose(frame.reading or {}, snap, seat, background)
         frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
         frame.proposal = proposal
         frame.message = proposal["message"]
         frame.status = proposal["status"]
+        if frame.source == "camera" and proposal["status"] == "confirm" and _turned_down(frame, proposal):
+            # "No" means: stop asking about this one (until the match changes); the pad takes it
+            frame.status, frame.message = "nothing", f"{proposal['message']}: turned down already, not asked again"
+            frame.proposal = {**proposal, "status": "nothing", "message": frame.message}
+            break
+        if frame.source == "camera" and proposal["status"] in ("sure", "confirm") and not _seen_before(frame, proposal):
+            frame.status, frame.message = "looking", f"{proposal['message']}: looking once more before {'recording it' if proposal['sure'] else 'asking'}"
+            frame.proposal = {**proposal, "status": "looking", "sure": False, "message": frame.message}
+            break
         if proposal["status"] != "sure":
             break
         frame_id = frame.id
@@ -287,9 +302,45 @@ def decide(frame: Frame, seat: int | None) -> None:
         frame = db.session.get(Frame, frame_id)
         frame.status, frame.event, frame.version = "recorded", done.change.event, done.version
         break
-    if frame.status in ("nothing", "over"):
+    if frame.status in ("nothing", "looking", "over"):
         _drop_file(frame)
     db.session.commit()
+
+
+def _background(frame: Frame) -> list[dict[str, Any]]:
+    """The tiles of the first live frame read on this frame's version of the match: the table as it
+    was when that version began (the frame that recorded the last play, or the first look after
+    the pad changed the match). This frame's own tiles where it is that first frame."""
+    first = db.session.scalars(
+        select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.version == frame.version,
+                            Frame.id < frame.id, Frame.reading.is_not(None))
+        .order_by(Frame.id).limit(1)).first()
+    reading = first.reading if first is not None else frame.reading
+    return list((reading or {}).get("tiles") or [])
+
+
+def _seen_before(frame: Frame, proposal: dict[str, Any]) -> bool:
+    """Whether the live frame read just before this one, on the same version of the match, saw
+    the same: the same proposed play (tile, end, player) among the same new tiles."""
+    previous = db.session.scalars(
+        select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.id < frame.id,
+                            Frame.status.not_in(("queued", "skipped")))
+        .order_by(Frame.id.desc()).limit(1)).first()
+    if previous is None or previous.version != frame.version or not previous.proposal:
+        return False
+    return _what(previous.proposal) == _what(proposal)
+
+
+def _turned_down(frame: Frame, proposal: dict[str, Any]) -> bool:
+    """Whether the scorer already said "no" to this proposal on this version of the match."""
+    said_no = db.session.scalars(
+        select(Frame).where(Frame.game_id == frame.game_id, Frame.version == frame.version, Frame.status == "rejected",
+                            Frame.id < frame.id))
+    return any(_what(f.proposal or {}) == _what(proposal) for f in said_no)
+
+
+def _what(proposal: dict[str, Any]) -> tuple[Any, ...]:
+    return (proposal.get("events") or [], sorted(n["tile"] for n in proposal.get("new") or []))
 
 
 def answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, why: str) -> Frame:

@@ -43,11 +43,15 @@ def synth(out: str, images: int, seed: int, size: tuple[int, int], val_fraction:
 @click.option("--still", "still_frames", type=click.IntRange(min=1), default=3, show_default=True, help="Still frames between moves.")
 @click.option("--shake", type=float, default=0.01, show_default=True, help="Camera shake between moves (world units).")
 @click.option("--mp4", is_flag=True, help="Also write the frames as video.mp4.")
-def video(out: str, seed: int, size: tuple[int, int], players: int, still_frames: int, shake: float, mp4: bool) -> None:
+@click.option("--y4m", is_flag=True, help="Also write video.y4m, for Chromium's fake camera "
+              "(--use-file-for-fake-video-capture): the companion page filmed without a phone.")
+@click.option("--fps", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Frame rate of the video files.")
+def video(out: str, seed: int, size: tuple[int, int], players: int, still_frames: int, shake: float, mp4: bool,
+          y4m: bool, fps: float) -> None:
     """Render a synthetic game as video frames, with each state's truth and the true match record."""
     from .video import game_video, write_video
 
     summary = write_video(game_video(seed, size[0], size[1], players=players, still_frames=still_frames, shake=shake),
-                          out, mp4=mp4)
+                          out, mp4=mp4, fps=fps, y4m=y4m)
     click.echo(f"wrote {summary['frames']} frames of {summary['plays']} plays ({summary['variant']}) to {out}; "
                f"true totals {summary['totals']}")

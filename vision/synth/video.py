@@ -278,21 +278,29 @@ class OracleReader:
         return cls(truths, state_of)
 
 
-def write_video(video: GameVideo, out: str | Path, mp4: bool = False, fps: float = 10.0) -> dict[str, Any]:
-    """Write the frames (JPEG), each state's truth, the frame list and the true record and answer."""
+def write_video(video: GameVideo, out: str | Path, mp4: bool = False, fps: float = 10.0, y4m: bool = False) -> dict[str, Any]:
+    """Write the frames (JPEG), each state's truth, the frame list and the true record and answer;
+    with `mp4` also video.mp4, with `y4m` also video.y4m (for Chromium's fake camera), at `fps`."""
     import cv2
 
     from scorer.match import score_record
+
+    from .y4m import Y4mWriter
 
     out = Path(out)
     (out / "frames").mkdir(parents=True, exist_ok=True)
     (out / "truth").mkdir(exist_ok=True)
     writer = None
+    y4m_writer: Y4mWriter | None = None
     listing = []
     for frame in video.frames():
         name = f"{frame.name}.jpg"
         cv2.imwrite(str(out / "frames" / name), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         listing.append({"frame": name, "state": frame.state, "arm": frame.arm})
+        if y4m:
+            if y4m_writer is None:
+                y4m_writer = Y4mWriter(out / "video.y4m", video.width, video.height, fps)
+            y4m_writer.write(frame.image)
         if mp4:
             if writer is None:
                 writer = cv2.VideoWriter(str(out / "video.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), fps,
@@ -300,6 +308,8 @@ def write_video(video: GameVideo, out: str | Path, mp4: bool = False, fps: float
             writer.write(frame.image)
     if writer is not None:
         writer.release()
+    if y4m_writer is not None:
+        y4m_writer.close()
     for state, truth in video.truths.items():
         (out / "truth" / f"state-{state:03d}.json").write_text(json.dumps(truth))
     (out / "frames.json").write_text(json.dumps(listing))

@@ -94,6 +94,7 @@
       if (frame.status === "confirm") ask(frame);
       else if (frame.asks && !asking) ask(frame.asks); // an earlier frame, read since, has a question
       else if (frame.status === "recorded") { show(frame.message); live.refresh(); }
+      else if (frame.status === "looking" && !asking) show(frame.message); // a second look comes with the next frame
       else if (source === "photo" || frame.status === "no-reader") show(frame.message, frame.status === "no-reader" ? "bad" : "");
       if (frame.status === "no-reader" && stream) stopLive(); // no use filming what cannot be read
     } catch (error) {

@@ -1,0 +1,115 @@
+"""How well the companion page's live camera keeps the score of a filmed game, with the bundled models.
+
+    .venv/bin/python bench/page_camera.py [--videos 20] [--seed 0] [--every 2] [--json]
+
+Each synthetic game video (`vision.synth.video`, 1280x960, six still frames between moves, arms
+reaching in, light drift, shake) goes through the app as the page's live camera sends it: every
+`--every`-th frame (the page sends a frame a second; a still table lasts `6 / every` of them) is
+posted as a JPEG to `POST /api/games/ID/frames?source=camera` and read by the server's reader (the
+ONNX models, in this process). A question the camera asks is answered as a player at the table
+would: "yes" when it proposes the true next play with its end, "no" otherwise (then that play is
+left for the pad). Figures over all videos:
+
+- right: plays recorded as the true record has them, before the first difference;
+- wrong: plays recorded after that (the first one a wrong play, or a play of the wrong seat);
+- asked: questions the camera asked (each a tap on the phone), of which `confirmed` were right;
+- scores equal: videos whose recorded plays, counts, points and totals equal the truth's.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scorer.match import score_record  # noqa: E402
+from vision.synth.video import game_video  # noqa: E402
+
+
+def plays_of(answer: dict) -> list[tuple]:
+    return [(p["seat"], "-".join(sorted(p["tile"].split("-"))), p["count"], p["points"])
+            for p in answer["hands"][0]["plays"]]
+
+
+def follow(seed: int, every: int, folder: Path) -> dict:
+    from webapp import create_app
+
+    video = game_video(seed, 1280, 960, still_frames=6)
+    app = create_app({"SPINNER_DATA": folder / "data", "DATABASE_URL": f"sqlite:///{folder / f'{seed}.db'}",
+                      "CAMERA_WAIT": 60.0, "READER_PROCESSES": 0})
+    client = app.test_client()
+    made = client.post("/api/games", json={"variant": video.record["variant"], "players": video.record["players"]}).get_json()
+    auth = {"Authorization": f"Bearer {made['token']}"}
+    base = f"/api/games/{made['id']}"
+    client.post(f"{base}/hands", json={"leader": 0}, headers=auth)
+    truth = plays_of(score_record(video.record))
+    asked = confirmed = sent = 0
+    started = time.perf_counter()
+    for k, frame in enumerate(video.frames()):
+        if k % every:
+            continue
+        ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        sent += 1
+        answer = client.post(f"{base}/frames?source=camera&seat=0", data=jpeg.tobytes(),
+                             headers={**auth, "Content-Type": "image/jpeg"}).get_json()
+        if answer["status"] != "confirm":
+            continue
+        asked += 1
+        event = (answer["proposal"].get("events") or [None])[0]
+        done = plays_of(client.get(f"{base}/score").get_json())
+        tap = "reject"
+        named = event is not None and ("end" in event or not done)  # the lead needs no end
+        if named and len(done) < len(truth) and done == truth[:len(done)]:
+            seat, tile = truth[len(done)][:2]
+            if event["tile"] == tile and event.get("seat") == seat:
+                tap = "accept"
+        response = client.post(f"{base}/frames/{answer['id']}/{tap}", json={"why": "bench"}, headers=auth)
+        if tap == "accept" and response.status_code == 200:
+            got = plays_of(client.get(f"{base}/score").get_json())
+            if got == truth[:len(got)]:
+                confirmed += 1
+            else:  # the end was not the true one: take it back, as the player would
+                client.post(f"{base}/undo", json={"why": "bench: wrong end"}, headers=auth)
+    got_answer = client.get(f"{base}/score").get_json()
+    got = plays_of(got_answer)
+    right = next((i for i, (a, b) in enumerate(zip(got, truth)) if a != b), min(len(got), len(truth)))
+    equal = got == truth and got_answer["totals"] == score_record(video.record)["totals"]
+    return {"seed": seed, "variant": video.record["variant"], "plays": len(truth), "right": right,
+            "wrong": len(got) - right, "asked": asked, "confirmed": confirmed, "frames_sent": sent,
+            "score_equal": equal, "seconds": round(time.perf_counter() - started, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--videos", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--every", type=int, default=2, help="send every Nth frame (a still table is 6 frames)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in range(args.seed, args.seed + args.videos):
+            row = follow(seed, args.every, Path(tmp))
+            rows.append(row)
+            if not args.json:
+                print(f"video {seed}: {row['variant']}, {row['plays']} plays: {row['right']} right, {row['wrong']} wrong, "
+                      f"{row['asked']} asked ({row['confirmed']} confirmed); score {'equal' if row['score_equal'] else 'DIFFERENT'}"
+                      f" ({row['seconds']} s)", flush=True)
+    total = {key: sum(r[key] for r in rows) for key in ("plays", "right", "wrong", "asked", "confirmed")}
+    total["scores_equal"] = sum(r["score_equal"] for r in rows)
+    if args.json:
+        print(json.dumps({"videos": args.videos, **total, "rows": rows}))
+    else:
+        print(f"{args.videos} videos, {total['plays']} plays: {total['right']} right, {total['wrong']} wrong, "
+              f"{total['asked']} asked ({total['confirmed']} confirmed); scores equal {total['scores_equal']}/{args.videos}")
+
+
+if __name__ == "__main__":
+    main()
