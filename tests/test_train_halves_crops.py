@@ -1,0 +1,40 @@
+"""The half classifier's training crops: cut as the reader cuts them, labelled with the half they show."""
+from __future__ import annotations
+
+import numpy as np
+
+from vision.synth.dataset import make_sample
+from vision import train_halves
+from vision.train_halves import _as_detected
+
+
+def _truth():
+    import json
+
+    sample = make_sample(77, 0, 640, 480)
+    truth = sample.truth if isinstance(sample.truth, dict) else json.loads(sample.truth)
+    return [t for t in truth["tiles"] if all(h.get("labelled") for h in t["halves"])]
+
+
+def test_an_exact_box_splits_into_the_true_halves_with_their_values(monkeypatch):
+    monkeypatch.setattr(train_halves, "BOX_ERROR", {"along": 0.0, "across": 0.0, "length": 0.0, "turn": 0.0})
+    rng = np.random.default_rng(0)
+    tiles = _truth()
+    assert tiles
+    for tile in tiles:
+        cut = _as_detected(tile, tile["halves"], rng)
+        assert len(cut) == 2
+        for quad, half in cut:
+            # the cut half lies on the true half it is labelled with
+            assert np.linalg.norm(quad.mean(axis=0) - np.asarray(half["center"])) < 0.1 * np.linalg.norm(quad[1] - quad[0]) + 1
+        assert {id(h) for _, h in cut} == {id(h) for h in tile["halves"]}
+
+
+def test_a_missed_box_is_labelled_with_the_half_it_mostly_shows():
+    rng = np.random.default_rng(1)
+    for tile in _truth():
+        for _ in range(20):
+            for quad, half in _as_detected(tile, tile["halves"], rng):
+                centres = np.asarray([h["center"] for h in tile["halves"]], dtype=np.float32)
+                nearest = int(np.linalg.norm(centres - quad.mean(axis=0), axis=1).argmin())
+                assert half is tile["halves"][nearest]
