@@ -380,3 +380,40 @@ def test_a_live_camera_does_not_ask_again_what_the_scorer_turned_down(cam, scrip
     assert again["status"] == "nothing" and again["message"].endswith("turned down already, not asked again")
     assert send(t, photo(), "?source=camera").get_json()["status"] == "nothing"
     assert len(t.get("/score").get_json()["hands"][0]["plays"]) == 1
+
+
+def placed(*tiles: tuple[str, int]) -> dict[str, Any]:
+    """A reading with each tile at its own place (x in tile widths), as a still camera sees them."""
+    reading = seen(*(name for name, _ in tiles))
+    for tile, (_, x) in zip(reading["tiles"], tiles):
+        left = 20 + 30 * x
+        tile["center"] = [left + 10, 20]
+        tile["corners"] = [[left, 10], [left + 20, 10], [left + 20, 30], [left, 30]]
+    return reading
+
+
+def test_a_loose_tile_the_reader_found_only_later_is_not_a_play(cam, script):
+    """Places where earlier frames of the hand saw a tile (and nothing new) are background too: a
+    loose tile that the first frame of the match's version missed is not a play where it lies; the
+    same tile taken from there and laid on the layout is."""
+    t = cam
+    script.readings += [placed(("1-1", 9)),  # the table as it starts: a loose 1-1
+                        placed(("6-6", 0)), placed(("6-6", 0))]  # 6-6 led; the reader misses the 1-1 twice
+    statuses = [send(t, photo(), "?source=camera&seat=0").get_json()["status"] for _ in range(3)]
+    assert statuses == ["nothing", "looking", "recorded"]
+    script.readings += [placed(("6-6", 0), ("1-1", 9), ("1-6", 1))] * 2  # 1-1 found again where it lay
+    first, second = (send(t, photo(), "?source=camera").get_json() for _ in range(2))
+    assert first["proposal"]["new"] == [{"tile": "1-6", "confidence": 0.97}] and second["status"] == "recorded"
+    script.readings += [placed(("6-6", 0), ("1-6", 1), ("1-1", 2))] * 2  # the 1-1 taken and laid on the 1
+    assert [send(t, photo(), "?source=camera").get_json()["status"] for _ in range(2)] == ["looking", "recorded"]
+    plays = t.get("/score").get_json()["hands"][0]["plays"]
+    assert [(p["seat"], p["tile"]) for p in plays] == [(0, "6-6"), (1, "1-6"), (2, "1-1")]
+
+
+def test_a_tile_the_reader_barely_sees_is_not_a_play(cam, script):
+    t = cam
+    script.readings += [placed(("6-6", 0)), placed(("6-6", 0), ("0-1", 5)), placed(("6-6", 0), ("0-1", 5))]
+    script.readings[1]["tiles"][1]["confidence"] = script.readings[2]["tiles"][1]["confidence"] = 0.2
+    assert t.event(play(0, "6-6")).status_code == 201
+    statuses = [send(t, photo(), "?source=camera").get_json() for _ in range(3)]
+    assert [s["status"] for s in statuses] == ["nothing"] * 3 and statuses[2]["proposal"]["new"] == []

@@ -25,6 +25,10 @@ from .store import Snapshot, words
 
 #: A tile read at least this sure (box and both halves) may be recorded without a tap.
 SURE = 0.85
+#: A tile read less sure than this (box and halves) is too faint to be a play: the reader barely
+#: sees it (often a layout tile it missed before, now misread), so it is neither proposed nor
+#: counted among the new tiles.
+FAINT = 0.3
 #: Larger photos are refused before decoding (a phone's photo is 12-50 megapixels).
 MAX_PIXELS = 60_000_000
 
@@ -75,19 +79,14 @@ def identity(tile: dict[str, Any]) -> float:
 
 
 def lay_there(tile: dict[str, Any], before: list[dict[str, Any]]) -> bool:
-    """Whether the tile was already read in `before` (a reading's tiles): by name, or any tile whose
-    centre lies within half this tile's short side of its centre."""
-    name = _name(tile["tile"])
+    """Whether a tile of `before` (a reading's tiles) lies where this one lies: its centre within
+    half this tile's short side of this one's."""
     corners = np.asarray(tile.get("corners") or [], dtype=np.float32).reshape(-1, 2)
-    reach = 0.5 * float(min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1]))) \
-        if len(corners) == 4 else 0.0
-    centre = np.asarray(tile.get("center") or (0.0, 0.0), dtype=np.float32)
-    for other in before:
-        if _name(other["tile"]) == name:
-            return True
-        if reach and float(np.linalg.norm(np.asarray(other.get("center") or (1e9, 1e9), dtype=np.float32) - centre)) < reach:
-            return True
-    return False
+    if len(corners) != 4 or not before:
+        return False
+    reach = 0.5 * float(min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1])))
+    centres = np.asarray([other.get("center") or (np.inf, np.inf) for other in before], dtype=np.float32)
+    return bool((np.linalg.norm(centres - np.asarray(tile.get("center"), dtype=np.float32), axis=1) < reach).any())
 
 
 def _grows_from(layout: Any, end: str) -> str | None:
@@ -117,10 +116,11 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
             background: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """What the reading means for the current hand: a proposal for the scorer (see the module doc).
 
-    `background`: for a live camera, the tiles read in the first frame of this version of the
-    match (the table as it was when the last play was recorded): a tile lying there already (the
-    same tile, or any tile in the same place) is not a new play, so loose tiles beside the layout
-    and a flickering misread of one are not proposed. A live camera's play is acted on only once
+    `background`: for a live camera, the tiles already lying on the table (`frames._background`:
+    the table as it was when the last play was recorded, and frames since that saw nothing new): a
+    tile where one of them lies is not a new play, whatever it is read as, so loose tiles beside
+    the layout and a flickering misread of one are not proposed, while a tile taken from a loose
+    pile and laid on the layout is (places, as `vision.follow.compare` tells tiles apart). A live camera's play is acted on only once
     two frames in a row agree (`frames`), which already says the box is a tile that stays put, so
     its sureness is how sure its halves are read (`identity`); a single photo's is the whole
     tile's confidence, box included.
@@ -139,7 +139,7 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     on_table = {_name(str(t)) for t in layout.tiles}
     seen: dict[str, float] = {}
     for tile in reading.get("tiles") or []:
-        if background and lay_there(tile, background):
+        if (background and lay_there(tile, background)) or float(tile.get("confidence", 1.0)) < FAINT:
             continue
         name = _name(tile["tile"])
         seen[name] = max(seen.get(name, 0.0), identity(tile) if background is not None else float(tile.get("confidence", 0.0)))

@@ -269,6 +269,7 @@ def decide(frame: Frame, seat: int | None) -> None:
         game = store.get_game(frame.game_id)
         snap = store.snapshot(game)
         frame.version = snap.version
+        frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
         background = _background(frame) if frame.source == "camera" else None
         proposal = camera.propose(frame.reading or {}, snap, seat, background)
         frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
@@ -307,16 +308,24 @@ def decide(frame: Frame, seat: int | None) -> None:
     db.session.commit()
 
 
+#: how many recent "nothing new" live frames of the hand lend their tiles' places to the background
+BACKGROUND_FRAMES = 10
+
+
 def _background(frame: Frame) -> list[dict[str, Any]]:
-    """The tiles of the first live frame read on this frame's version of the match: the table as it
-    was when that version began (the frame that recorded the last play, or the first look after
-    the pad changed the match). This frame's own tiles where it is that first frame."""
+    """The tiles already lying on the table, by their places: those of the first live frame read on
+    this frame's version of the match (the frame that recorded the last play, or the first look
+    after the pad changed the match; this frame itself where it is that first one) and those of
+    the hand's recent live frames that saw nothing new, so that a loose tile the reader missed in
+    one frame and found in another is not taken for a play."""
     first = db.session.scalars(
         select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.version == frame.version,
-                            Frame.id < frame.id, Frame.reading.is_not(None))
-        .order_by(Frame.id).limit(1)).first()
-    reading = first.reading if first is not None else frame.reading
-    return list((reading or {}).get("tiles") or [])
+                            Frame.id < frame.id, Frame.reading.is_not(None)).order_by(Frame.id).limit(1)).first()
+    quiet = db.session.scalars(
+        select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.hand == frame.hand,
+                            Frame.status == "nothing", Frame.id < frame.id, Frame.reading.is_not(None))
+        .order_by(Frame.id.desc()).limit(BACKGROUND_FRAMES))
+    return [tile for f in (first or frame, *quiet) for tile in (f.reading or {}).get("tiles") or []]
 
 
 def _seen_before(frame: Frame, proposal: dict[str, Any]) -> bool:
