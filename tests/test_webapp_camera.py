@@ -417,3 +417,17 @@ def test_a_tile_the_reader_barely_sees_is_not_a_play(cam, script):
     assert t.event(play(0, "6-6")).status_code == 201
     statuses = [send(t, photo(), "?source=camera").get_json() for _ in range(3)]
     assert [s["status"] for s in statuses] == ["nothing"] * 3 and statuses[2]["proposal"]["new"] == []
+
+
+def test_the_photos_doubt_about_which_double_is_the_spinner_is_settled_by_the_record(tmp_path, script):
+    """A photo cannot tell which of two doubles came first; the record can: not a reason to ask."""
+    app = make_app(tmp_path, SPINNER_READER=script)
+    client = app.test_client()
+    t = Table(client, client.post("/api/games", json={"variant": "all-fives", "players": ["A", "B"]}).get_json())
+    t.post("/hands", {})
+    assert t.event(play(0, "1-1")).status_code == 201
+    assert t.event({"type": "play", "seat": 1, "tile": "1-4", "end": "east"}).status_code == 201
+    doubt = "the spinner is one of 1-1, 4-4: which one was played first is not in the photo"
+    script.readings.append(seen("1-1", "1-4", "4-4", centre="1-1", arms={"east": ["1-4", "4-4"]}, unsure=[doubt]))
+    answer = send(t, photo()).get_json()
+    assert answer["status"] == "recorded", answer["message"]

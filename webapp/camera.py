@@ -25,6 +25,9 @@ from .store import Snapshot, words
 
 #: A tile read at least this sure (box and both halves) may be recorded without a tap.
 SURE = 0.85
+#: How the layout reconstructor says that a photo alone cannot tell which double is the spinner
+#: (`vision.layout`); the scorer's record can, once its spinner is down.
+SPINNER_DOUBT = "the spinner is one of "
 #: A tile read less sure than this (box and halves) is too faint to be a play: the reader barely
 #: sees it (often a layout tile it missed before, now misread), so it is neither proposed nor
 #: counted among the new tiles.
@@ -166,6 +169,8 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     # The reconstructor's doubts are sentences naming tiles ("tile 1 (6-4): half 1 could be 6
     # rather than 4"); the ones that name the new tile are passed on as they are.
     for doubt in layout_said.get("unsure") or []:
+        if layout.spinner is not None and str(doubt).startswith(SPINNER_DOUBT):
+            continue  # which double came first is not in the photo, but it is in the record
         if tile in {_name(found) for found in TILE_IN_TEXT.findall(str(doubt))}:
             unsure.append(f"the photo's layout is unsure: {doubt}")
 
