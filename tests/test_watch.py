@@ -144,6 +144,55 @@ def test_a_tile_taken_away_is_asked_about_and_nothing_is_a_move():
     assert follower.observe(_reading()).kind == "ask"
 
 
+
+def test_a_layout_tile_the_reader_misses_then_finds_misread_is_neither_gone_nor_a_move():
+    follower = _follower()
+    follower.observe(_reading())
+    lead, right = _tile(3, 5, 300, 200), _tile(5, 1, 360, 200)
+    follower.observe(_reading(lead))
+    assert follower.observe(_reading(lead, right)).kind == "play"
+    # the reader misses 5-1 (it has not left: one tile of two), then reads it back as 2-2
+    assert follower.observe(_reading(lead)).kind == "nothing"
+    outcome = follower.observe(_reading(lead, _tile(2, 2, 362, 201)))
+    assert outcome.kind == "nothing" and follower.match.current.events == 2
+    # a real move while 5-1 is missed again is still played
+    outcome = follower.observe(_reading(lead, _tile(6, 3, 240, 200)))
+    assert outcome.kind == "play" and outcome.events[0]["tile"] == "3-6"
+    assert follower.match.current.layout.open_ends() == {"west": 6, "east": 1}
+    # most of the layout gone at once is asked about
+    assert follower.observe(_reading(_tile(6, 3, 240, 200))).kind == "ask"
+
+
+def test_a_box_across_two_layout_tiles_and_a_loose_tile_beside_a_move_are_not_moves():
+    follower = _follower()
+    follower.observe(_reading())
+    lead, right = _tile(3, 5, 300, 200), _tile(5, 1, 360, 200)
+    follower.observe(_reading(lead))
+    follower.observe(_reading(lead, right))
+    across = _tile(5, 5, 330, 201)  # the reader's box over the 5 of each: not a tile
+    loose = _tile(2, 4, 600, 450, sure=0.7)  # a loose tile the reader had missed, far from everything
+    outcome = follower.observe(_reading(lead, right, across, _tile(6, 3, 240, 200), loose))
+    assert outcome.kind == "play"
+    assert outcome.events == [{"type": "play", "seat": 2, "tile": "3-6", "end": "west"}]
+    # alone, a tile lying against nothing is still asked about (it may be put down apart)
+    assert follower.observe(_reading(lead, right, _tile(6, 3, 240, 200), _tile(0, 4, 80, 60))).kind == "ask"
+
+
+def test_a_play_a_person_confirms_that_the_camera_missed_is_found_later_and_played_on():
+    follower = _follower()
+    follower.observe(_reading())
+    lead = _tile(3, 5, 300, 200)
+    follower.observe(_reading(lead))
+    far = _tile(2, 4, 600, 450)
+    assert follower.observe(_reading(lead, far)).kind == "ask"  # lies against no open end
+    follower.confirm([{"type": "play", "seat": 1, "tile": "5-1", "end": "east"}])  # the camera missed 5-1
+    assert follower.placed[1] is None
+    # 5-1 comes into view where it was played: found, not a move
+    assert follower.observe(_reading(lead, far, _tile(5, 1, 360, 200))).kind == "nothing"
+    assert follower.placed[1] is not None and follower.match.current.events == 2
+    outcome = follower.observe(_reading(lead, far, _tile(5, 1, 360, 200), _tile(1, 6, 420, 200)))
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 2, "tile": "1-6", "end": "east"}]
+
 def test_two_tiles_in_a_chain_are_put_in_order_and_two_apart_are_asked_about():
     follower = _follower()
     follower.observe(_reading())

@@ -20,8 +20,10 @@ evidence ranks them:
 
 The best candidate is played when it is clearly best (`DECIDE` of the evidence). Anything else
 becomes an *ask*, with the candidates, for a person to confirm: a move the evidence cannot settle,
-a tile that fits no open end, a tile gone from the table, or several new tiles in an order that
-the photo cannot tell. The record is never guessed.
+a tile that fits no open end, most of the layout gone from where it lay, or several new tiles in
+an order that the photo cannot tell. The record is never guessed. The layout's tiles are known by
+the places they were last seen: a tile the reader missed in one frame and finds in the next is not
+a move, and a layout tile missed in a frame has not left the table.
 
 Passes: a seat is taken to have played only when the photo's tile cannot be the turn seat's
 (it passed earlier while that tile fitted, so it cannot hold it); otherwise the turn order says
@@ -35,6 +37,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal, Sequence
 
+import cv2
 import numpy as np
 
 from scorer.errors import RecordError
@@ -54,6 +57,18 @@ DECIDE = 0.9
 PLAUSIBLE = 0.2
 #: the best candidate must lie at least this well against its end
 TOUCHING = 0.3
+#: A tile read less sure than this (box and both halves) is too faint to be a play: the reader
+#: barely sees it (a tile half out of view, a layout or loose tile it missed before and now
+#: misreads). It is not taken for a move; it lies in the frame and is compared with as any tile.
+FAINT = 0.3
+#: A new box lying this much (a share of its area) over a layout tile's box is the reader's box
+#: across two layout tiles (its halves read from each), not a tile: a played tile never lies
+#: over another.
+OVER_LAYOUT = 0.3
+#: A new tile farther than this many of its short sides from every layout tile and every other
+#: new tile touches nothing (a tile laid against another lies 1.5-2 short sides from its centre):
+#: beside a new tile that does touch the layout, it is a loose tile the reader had missed.
+LOOSE = 3.0
 #: at most this many new tiles at once are put in order; more is always asked about
 MAX_AT_ONCE = 3
 #: a tile leaving a double in an arm may bend off its short end, square to the line (cos 0, a
@@ -326,7 +341,7 @@ def end_tile(layout: Layout, end: End) -> int | None:
     return arm[-1] if arm else (0 if end in LINE_ENDS else layout.spinner)
 
 
-def end_geometry(layout: Layout, placed: Sequence[Seen], end: End, new: TileReading) -> tuple[float, int]:
+def end_geometry(layout: Layout, placed: Sequence[Seen | None], end: End, new: TileReading) -> tuple[float, int]:
     """How well `new` lies against `end` (0..1), and which of its halves touches it.
 
     The touching part of the end's tile: an ordinary tile's outer half; a double's middle (a tile
@@ -337,9 +352,9 @@ def end_geometry(layout: Layout, placed: Sequence[Seen], end: End, new: TileRead
     """
     arm = layout.arms[end]
     parent = end_tile(layout, end)
-    if parent is None or parent >= len(placed):
-        return 0.0, 0
-    seen = placed[parent]
+    seen = placed[parent] if parent is not None and parent < len(placed) else None
+    if parent is None or seen is None:
+        return 0.0, 0  # a tile the camera never saw where it lies: the photo cannot place a tile on it
     p = layout.placements[parent]
     s = max(short_side(new), 1e-6)
     halves = [_centre(h) for h in new.halves]
@@ -363,15 +378,14 @@ def end_geometry(layout: Layout, placed: Sequence[Seen], end: End, new: TileRead
     return math.exp(-0.5 * (excess / 0.25) ** 2), near
 
 
-def _double_side(layout: Layout, placed: Sequence[Seen], parent: int, end: End, centre: np.ndarray,
+def _double_side(layout: Layout, placed: Sequence[Seen | None], parent: int, end: End, centre: np.ndarray,
                  axis: np.ndarray) -> Any:
     """Which way from a double's centre a tile on `end` must lie."""
     across = np.array([-axis[1], axis[0]])
 
     def away_from(index: int | None) -> np.ndarray | None:
-        if index is None or index >= len(placed):
-            return None
-        return centre - _centre(placed[index].reading)
+        seen = placed[index] if index is not None and index < len(placed) else None
+        return None if seen is None else centre - _centre(seen.reading)
 
     if end in CROSS_ENDS and not layout.arms[end]:  # the spinner itself (a double further out is below)
         other = layout.arms["south" if end == "north" else "north"]
@@ -427,7 +441,7 @@ def move_event(move: Move, halves: tuple[int, int] | None = None) -> dict[str, A
     return {"type": "play", "seat": move.seat, "tile": str(move.tile), "end": move.end}
 
 
-def rank(hand: Hand, placed: Sequence[Seen], new: TileReading, index: int, leader: int = 0,
+def rank(hand: Hand, placed: Sequence[Seen | None], new: TileReading, index: int, leader: int = 0,
          photo: PhotoLayout | None = None) -> list[Candidate]:
     """Every legal move, weighed by the photo; best first, with each one's share of the evidence."""
     layout = hand.layout
@@ -457,7 +471,8 @@ def rank(hand: Hand, placed: Sequence[Seen], new: TileReading, index: int, leade
             parent = end_tile(layout, c.move.end) if c.move.end is not None else None
             if parent is not None:
                 if parent not in against:
-                    seen = photo.index(placed[parent].reading) if parent < len(placed) else None
+                    known = placed[parent] if parent < len(placed) else None
+                    seen = photo.index(known.reading) if known is not None else None
                     against[parent] = seen in touching
                 geometry = (max(c.geometry, ON_CONTACT) if fallback else c.geometry) if against[parent] \
                     else c.geometry * ELSEWHERE
@@ -519,7 +534,9 @@ class Follower:
         self.match = match
         self.leader = leader
         self.reference: Reading | None = None
-        self.placed: list[Seen] = []
+        #: where each placement of the hand's layout was last seen (same order as the scorer's
+        #: placements); None for a tile a person confirmed that the camera has not found yet
+        self.placed: list[Seen | None] = []
         self.pending: Pending | None = None
         #: the events of each hand as the follower applied them (the record it writes)
         self.events: list[list[dict[str, Any]]] = [[] for _ in match.hands]
@@ -602,20 +619,31 @@ class Follower:
         applied, where = [], []
         for event in events:
             tile = Tile.parse(event["tile"]) if event.get("type") == "play" else None
-            reading = None
-            if tile is not None and new:
-                # the new tile it names, or the one read as it
-                reading = next((t for t in new if t.tile is tile), new[0])
-                new.remove(reading)
             end = event.get("end")
+            reading = self._confirmed_tile(new, tile, end) if tile is not None else None
+            if reading is not None:
+                new.remove(reading)
             inner = self._inner_for(reading, end, event) if reading is not None else 0
             where.append(self._apply(event))  # a refused event raises RecordError: nothing changed
             applied.append(event)
-            if reading is not None:
-                self.placed.append(Seen(reading, inner))
+            if tile is not None:
+                self.placed.append(Seen(reading, inner) if reading is not None else None)
         self.pending = None
         self._accept(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image)
+
+    def _confirmed_tile(self, new: list[TileReading], tile: Tile, end: str | None) -> TileReading | None:
+        """Which new tile a person's confirmed play is: the one read as it, else (one not read as
+        any tile a person confirmed) the one lying against its end, or the lead when it is the only
+        one. None when the camera did not see it: it is looked for in the next frames."""
+        named = [t for t in new if t.tile is tile]
+        if named:
+            return named[0]
+        if end is None:
+            return new[0] if len(new) == 1 else None
+        lying = [(end_geometry(self.hand.layout, self.placed, end, t)[0], k) for k, t in enumerate(new)]  # type: ignore[arg-type]
+        best = max(lying, default=(0.0, -1))
+        return new[best[1]] if best[0] >= TOUCHING else None
 
     def _inner_for(self, reading: TileReading, end: str | None, event: dict[str, Any]) -> int:
         if end is None:  # the lead: its west half is the one showing the first number written
@@ -645,16 +673,59 @@ class Follower:
             return Outcome("over", "the hand is over: show each player's tiles, then clear the table",
                            frame=reading.image)
         diff = compare(self.reference, reading, regions)
-        if diff.gone:
-            gone = ", ".join(str(t.tile) for t in diff.gone)
-            return self._ask(reading, f"a tile left its place ({gone}): a tile was moved or taken back", diff.new)
-        if not diff.new:
+        # The layout's tiles are where they were last seen (`placed`), whatever the last frame
+        # read: one the reader missed there and finds again is not a move, and one it misses
+        # now has not left (tiles are not taken back). Only most of the layout gone at once
+        # (the camera moved, the table swept) is asked about.
+        self._find_unseen(reading)
+        new = [t for t in diff.new if self._placed_at(t) is None and t.confidence >= FAINT and not self._over_layout(t)]
+        if len(new) > 1:
+            touching = [t for t in new if not self._loose(t, new)]
+            new = touching or new
+        seen = [s for s in self.placed if s is not None]
+        missing = [s.reading for s in seen
+                   if _alone(s.reading, reading.tiles) and _in_regions(s.reading.center, regions, 0.0)]
+        if missing and 2 * len(missing) > len(seen):
+            gone = ", ".join(str(t.tile) for t in missing)
+            return self._ask(reading, f"the layout's tiles left their places ({gone}): "
+                             "the camera moved, or tiles were moved or taken back", new)
+        if not new:
             self._accept(reading)
             return Outcome("nothing", "no new tile", frame=reading.image, settled=False)
         photo = PhotoLayout.of(reading, self.match.rules) if self.hand.layout.placements else PhotoLayout.none()
-        if len(diff.new) == 1:
-            return self._one(reading, diff.new[0], photo)
-        return self._several(reading, diff.new, photo)
+        if len(new) == 1:
+            return self._one(reading, new[0], photo)
+        return self._several(reading, new, photo)
+
+    def _over_layout(self, tile: TileReading) -> bool:
+        """Whether `tile`'s box lies over a layout tile's (OVER_LAYOUT of its area or more)."""
+        box = np.asarray(tile.corners, np.float32)
+        area = abs(float(cv2.contourArea(box)))
+        for seen in self.placed:
+            if seen is None:
+                continue
+            shared, _ = cv2.intersectConvexConvex(box, np.asarray(seen.reading.corners, np.float32))
+            if area > 0 and shared >= OVER_LAYOUT * area:
+                return True
+        return False
+
+    def _loose(self, tile: TileReading, new: Sequence[TileReading]) -> bool:
+        """Whether `tile` lies far from every layout tile and every other new tile (`LOOSE`)."""
+        others = [s.reading.center for s in self.placed if s is not None] + [t.center for t in new if t is not tile]
+        if not others or not self.placed:
+            return False  # the lead: nothing to lie against yet
+        gaps = np.linalg.norm(np.asarray(others, np.float32) - np.asarray(tile.center, np.float32), axis=1)
+        return float(gaps.min()) > LOOSE * short_side(tile)
+
+    def _placed_at(self, tile: TileReading) -> Seen | None:
+        """The layout tile last seen where `tile` lies (centres within half a short side), if any."""
+        for seen in self.placed:
+            if seen is None:
+                continue
+            gap = np.linalg.norm(np.asarray(seen.reading.center, np.float32) - np.asarray(tile.center, np.float32))
+            if gap <= 0.5 * short_side(seen.reading):
+                return seen
+        return None
 
     def _one(self, reading: Reading, new: TileReading, photo: PhotoLayout) -> Outcome:
         ranked = rank(self.hand, self.placed, new, 0, self.leader, photo)
@@ -727,6 +798,8 @@ class Follower:
             return
         centres = np.asarray([t.center for t in reading.tiles], dtype=np.float32)
         for seen in self.placed:
+            if seen is None:
+                continue
             d = np.linalg.norm(centres - np.asarray(seen.reading.center, dtype=np.float32), axis=1)
             k = int(d.argmin())
             found = reading.tiles[k]
@@ -735,3 +808,30 @@ class Follower:
             old_inner = _centre(seen.reading.halves[seen.inner])
             near = int(np.argmin([np.linalg.norm(_centre(h) - old_inner) for h in found.halves]))
             seen.reading, seen.inner = found, near
+        self._find_unseen(reading)
+
+    def _find_unseen(self, reading: Reading) -> None:
+        """A confirmed tile the camera had not seen: the tile read as it, lying against the tile it
+        was played on (or, for the lead, anywhere), is where it lies."""
+        placements = self.hand.layout.placements if self.match.current is not None else []
+        for k, seen in enumerate(self.placed):
+            if seen is not None or k >= len(placements):
+                continue
+            tile = placements[k].tile
+            parent = placements[k].parent
+            anchor = self.placed[parent] if parent is not None and parent < len(self.placed) else None
+            for found in reading.tiles:
+                if found.tile is not tile or self._placed_at(found) is not None:
+                    continue
+                if parent is None:
+                    west = placements[k].inner  # the lead's west half
+                    self.placed[k] = Seen(found, 0 if found.halves[0].value == west else 1)
+                    break
+                if anchor is None:
+                    break  # the tile it lies against is not seen either: no way to tell its halves
+                gap = np.linalg.norm(np.asarray(found.center, np.float32) - np.asarray(anchor.reading.center, np.float32))
+                if gap > 3.0 * short_side(found):
+                    continue
+                self.placed[k] = Seen(found, int(np.argmin([np.linalg.norm(_centre(h) - _centre(anchor.reading))
+                                                            for h in found.halves])))
+                break

@@ -2,8 +2,10 @@
 
 Each video is followed frame by frame. Every true play is counted once:
 - right: the follower played it by itself, the same as the truth;
-- asked: the follower asked a person; the truth answers (as the person would), and the
-  follower goes on;
+- asked: the follower asked a person; the truth answers as the person would, with the plays
+  lying in the asked frame since the last settled one, and the follower goes on;
+- (dismissed, not a play: an ask where nothing was played, a tile the camera saw that is no
+  play; the person answers "nothing", a tap);
 - wrong: the follower played something else by itself (on a clean video this must never happen).
   The rest of that video is then not followed (its plays are counted as not reached).
 The score must come out as the truth's: the answers of both records are compared play by play.
@@ -81,6 +83,8 @@ class VideoReport:
     plays: int
     right: int = 0
     asked: int = 0
+    #: asks answered "nothing was played" (the camera saw a tile that is no play): a tap each
+    dismissed: int = 0
     wrong: int = 0
     not_reached: int = 0
     score_equal: bool = False
@@ -130,8 +134,10 @@ def follow_video(video: GameVideo, reader: ReaderLike | None = None, settle: int
                     break
         elif outcome.kind == "ask":
             report.asks.append(f"play {done}: {outcome.reason}")
-            count = max(1, len(outcome.new_tiles))
-            answer = [_in_follower_terms(e, follower, ends) for e in truth_events[done:done + count]]
+            # the person at the table says what was played since the last settled move: the
+            # plays lying in the asked frame (none where the camera saw a tile that is not a play)
+            shown = names.get(outcome.frame, frame.state)
+            answer = [_in_follower_terms(e, follower, ends) for e in truth_events[done:shown]]
             try:
                 watcher.confirm(answer)
             except Exception as error:  # noqa: BLE001 - a truth the follower cannot take is a mistake
@@ -139,6 +145,7 @@ def follow_video(video: GameVideo, reader: ReaderLike | None = None, settle: int
                 stopped = True
                 continue
             report.asked += len(answer)
+            report.dismissed += not answer
             done += len(answer)
     report.not_reached = len(truth_events) - done
     report.frames, report.reads = watcher.frames, watcher.reads
@@ -177,9 +184,9 @@ def evaluate_videos(count: int, seed: int = 0, width: int = 640, height: int = 4
         reports.append(report)
         if log:
             log(f"video {seed + k}: {report.variant}, {report.plays} plays: {report.right} right, "
-                f"{report.asked} asked, {report.wrong} wrong; score {'equal' if report.score_equal else 'DIFFERENT'}; "
+                f"{report.asked} asked, {report.dismissed} dismissed, {report.wrong} wrong; score {'equal' if report.score_equal else 'DIFFERENT'}; "
                 f"{report.reads} reads of {report.frames} frames ({report.seconds:.1f} s)")
-    total = {key: sum(getattr(r, key) for r in reports) for key in ("plays", "right", "asked", "wrong", "not_reached", "frames", "reads")}
+    total = {key: sum(getattr(r, key) for r in reports) for key in ("plays", "right", "asked", "dismissed", "wrong", "not_reached", "frames", "reads")}
     return {"videos": count, "misread": misread, "jitter": jitter, **video_options, **total,
             "scores_equal": sum(r.score_equal for r in reports),
             "reports": [r.to_json() for r in reports]}

@@ -19,6 +19,7 @@ import numpy as np
 
 from scorer.layout import LINE_ENDS
 from scorer.tiles import Tile
+from vision.follow import FAINT  # a tile too faint to be a play (as `spinner watch` has it)
 
 from .errors import ApiError
 from .store import Snapshot, words
@@ -28,10 +29,6 @@ SURE = 0.85
 #: How the layout reconstructor says that a photo alone cannot tell which double is the spinner
 #: (`vision.layout`); the scorer's record can, once its spinner is down.
 SPINNER_DOUBT = "the spinner is one of "
-#: A tile read less sure than this (box and halves) is too faint to be a play: the reader barely
-#: sees it (often a layout tile it missed before, now misread), so it is neither proposed nor
-#: counted among the new tiles.
-FAINT = 0.3
 #: Larger photos are refused before decoding (a phone's photo is 12-50 megapixels).
 MAX_PIXELS = 60_000_000
 
