@@ -7,12 +7,13 @@ reaching in, light drift, shake) goes through the app as the page's live camera 
 `--every`-th frame (the page sends a frame a second; a still table lasts `6 / every` of them) is
 posted as a JPEG to `POST /api/games/ID/frames?source=camera` and read by the server's reader (the
 ONNX models, in this process). A question the camera asks is answered as a player at the table
-would: "yes" when it proposes the true next play with its end, "no" otherwise (then that play is
-left for the pad). Figures over all videos:
+would: "yes" when it proposes the true next play with its end; otherwise "no", and the player
+scores the true play on the pad (`padded`). Figures over all videos:
 
 - right: plays recorded as the true record has them, before the first difference;
 - wrong: plays recorded after that (the first one a wrong play, or a play of the wrong seat);
 - asked: questions the camera asked (each a tap on the phone), of which `confirmed` were right;
+- padded: plays a player scored on the pad after turning a question down;
 - scores equal: videos whose recorded plays, counts, points and totals equal the truth's.
 """
 from __future__ import annotations
@@ -38,6 +39,26 @@ def plays_of(answer: dict) -> list[tuple]:
             for p in answer["hands"][0]["plays"]]
 
 
+def pad_next(client, base: str, auth: dict, events: list[dict], truth: list[tuple]) -> int:
+    """The player scores the true next play on the pad, when the record so far is the truth's: its
+    end as the truth names it, or the mirror image's (the app's layout may have west and east, or
+    north and south, the other way round). 1 when it was scored."""
+    done = plays_of(client.get(f"{base}/score").get_json())
+    if len(done) >= len(truth) or done != truth[:len(done)]:
+        return 0
+    event = dict(events[len(done)])
+    mirror = {"west": "east", "east": "west", "north": "south", "south": "north"}
+    for end in ([event["end"], mirror[event["end"]]] if "end" in event else [None]):
+        if end is not None:
+            event["end"] = end
+        if client.post(f"{base}/events", json={**event, "why": "bench: the pad"}, headers=auth).status_code != 201:
+            continue
+        if plays_of(client.get(f"{base}/score").get_json()) == truth[:len(done) + 1]:
+            return 1
+        client.post(f"{base}/undo", json={"why": "bench: wrong end"}, headers=auth)
+    return 0
+
+
 def follow(seed: int, every: int, folder: Path) -> dict:
     from webapp import create_app
 
@@ -50,7 +71,8 @@ def follow(seed: int, every: int, folder: Path) -> dict:
     base = f"/api/games/{made['id']}"
     client.post(f"{base}/hands", json={"leader": 0}, headers=auth)
     truth = plays_of(score_record(video.record))
-    asked = confirmed = sent = 0
+    events = video.record["hands"][0]["events"]
+    asked = confirmed = padded = sent = 0
     started = time.perf_counter()
     for k, frame in enumerate(video.frames()):
         if k % every:
@@ -75,14 +97,15 @@ def follow(seed: int, every: int, folder: Path) -> dict:
             got = plays_of(client.get(f"{base}/score").get_json())
             if got == truth[:len(got)]:
                 confirmed += 1
-            else:  # the end was not the true one: take it back, as the player would
-                client.post(f"{base}/undo", json={"why": "bench: wrong end"}, headers=auth)
+                continue
+            client.post(f"{base}/undo", json={"why": "bench: wrong end"}, headers=auth)  # the end was not the true one
+        padded += pad_next(client, base, auth, events, truth)
     got_answer = client.get(f"{base}/score").get_json()
     got = plays_of(got_answer)
     right = next((i for i, (a, b) in enumerate(zip(got, truth)) if a != b), min(len(got), len(truth)))
     equal = got == truth and got_answer["totals"] == score_record(video.record)["totals"]
     return {"seed": seed, "variant": video.record["variant"], "plays": len(truth), "right": right,
-            "wrong": len(got) - right, "asked": asked, "confirmed": confirmed, "frames_sent": sent,
+            "wrong": len(got) - right, "asked": asked, "confirmed": confirmed, "padded": padded, "frames_sent": sent,
             "score_equal": equal, "seconds": round(time.perf_counter() - started, 1)}
 
 
@@ -100,15 +123,17 @@ def main() -> None:
             rows.append(row)
             if not args.json:
                 print(f"video {seed}: {row['variant']}, {row['plays']} plays: {row['right']} right, {row['wrong']} wrong, "
-                      f"{row['asked']} asked ({row['confirmed']} confirmed); score {'equal' if row['score_equal'] else 'DIFFERENT'}"
+                      f"{row['asked']} asked ({row['confirmed']} confirmed, {row['padded']} padded); "
+                      f"score {'equal' if row['score_equal'] else 'DIFFERENT'}"
                       f" ({row['seconds']} s)", flush=True)
-    total = {key: sum(r[key] for r in rows) for key in ("plays", "right", "wrong", "asked", "confirmed")}
+    total = {key: sum(r[key] for r in rows) for key in ("plays", "right", "wrong", "asked", "confirmed", "padded")}
     total["scores_equal"] = sum(r["score_equal"] for r in rows)
     if args.json:
         print(json.dumps({"videos": args.videos, **total, "rows": rows}))
     else:
         print(f"{args.videos} videos, {total['plays']} plays: {total['right']} right, {total['wrong']} wrong, "
-              f"{total['asked']} asked ({total['confirmed']} confirmed); scores equal {total['scores_equal']}/{args.videos}")
+              f"{total['asked']} asked ({total['confirmed']} confirmed, {total['padded']} padded); "
+              f"scores equal {total['scores_equal']}/{args.videos}")
 
 
 if __name__ == "__main__":

@@ -288,7 +288,7 @@ def test_a_camera_faster_than_the_reader_never_builds_a_backlog(cam, script):
 
 
 def test_a_live_frame_read_late_asks_its_question_with_the_next_answer(tmp_path, script):
-    app = make_app(tmp_path, SPINNER_READER=script, CAMERA_WAIT=0.2)
+    app = make_app(tmp_path, SPINNER_READER=script, CAMERA_WAIT=10.0)  # the first frames: answered, however busy the machine
     client = app.test_client()
     t = Table(client, client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json())
     t.post("/hands", {})
@@ -298,6 +298,7 @@ def test_a_live_frame_read_late_asks_its_question_with_the_next_answer(tmp_path,
     assert send(t, photo(), "?source=camera").get_json()["status"] == "looking"  # the first look at 6-4
     script.gate = threading.Event()
     script.readings += [seen("6-6", ("6-4", 0.5)), seen("6-6")]
+    app.config["CAMERA_WAIT"] = 0.2  # the reader is held at the gate: this frame's answer cannot wait for it
     late = send(t, photo(), "?source=camera")
     assert late.status_code == 202 and late.get_json()["status"] == "queued"  # the reader is slow: no long wait
     script.gate.set()
@@ -409,6 +410,41 @@ def test_a_loose_tile_the_reader_found_only_later_is_not_a_play(cam, script):
     plays = t.get("/score").get_json()["hands"][0]["plays"]
     assert [(p["seat"], p["tile"]) for p in plays] == [(0, "6-6"), (1, "1-6"), (2, "1-1")]
 
+
+
+def test_a_box_across_a_lying_tile_and_the_new_one_is_not_a_play(cam, script):
+    """The reader's box over half of the 6-6 and half of the 1-6 laid on it (read 6-4) is no tile."""
+    t = cam
+    script.readings += [placed(("6-6", 0))]
+    assert t.event(play(0, "6-6")).status_code == 201
+    assert send(t, photo(), "?source=camera").get_json()["status"] == "nothing"
+    reading = placed(("6-6", 0), ("6-4", 0), ("1-6", 1))
+    across = reading["tiles"][1]
+    across["center"], across["corners"] = [45, 20], [[35, 10], [55, 10], [55, 30], [35, 30]]
+    script.readings += [reading, reading]
+    first, second = (send(t, photo(), "?source=camera").get_json() for _ in range(2))
+    assert first["proposal"]["new"] == [{"tile": "1-6", "confidence": 0.97}]
+    assert second["status"] == "recorded"
+    plays = t.get("/score").get_json()["hands"][0]["plays"]
+    assert [(p["seat"], p["tile"]) for p in plays] == [(0, "6-6"), (1, "1-6")]
+
+
+def test_a_tile_that_fits_an_end_but_lies_far_from_its_tile_asks_if_a_play_was_missed(cam, script):
+    """6-6 led and 6-1 on it; the camera never saw 1-4 laid on the 1; 4-6 laid on the 4 fits the
+    6-6 by its pips, but lies nowhere near it: asked, not recorded as the next seat's play there."""
+    t = cam
+    assert t.event(play(0, "6-6")).status_code == 201 and t.event(play(1, "6-1", "east")).status_code == 201
+    script.readings += [placed(("6-6", 0), ("1-6", 1))]
+    assert send(t, photo(), "?source=camera").get_json()["status"] == "nothing"
+    script.readings += [placed(("6-6", 0), ("1-6", 1), ("4-6", 3))] * 2
+    first, second = (send(t, photo(), "?source=camera").get_json() for _ in range(2))
+    assert first["status"] == "looking" and second["status"] == "confirm"
+    assert "does not lie against 6-6" in second["message"] and "missed" in second["message"]
+    assert len(t.get("/score").get_json()["hands"][0]["plays"]) == 2
+    # slid against the 6-6 it is recorded (the look before proposed the same play)
+    script.readings += [placed(("4-6", -1), ("6-6", 0), ("1-6", 1))]
+    recorded = send(t, photo(), "?source=camera").get_json()
+    assert recorded["status"] == "recorded" and recorded["message"] == "the camera saw seat 2 playing 4-6 on the west"
 
 def test_a_tile_the_reader_barely_sees_is_not_a_play(cam, script):
     t = cam

@@ -99,12 +99,14 @@ def train() -> None:
 @click.option("--device", default=None, help="cpu, or a GPU index (default: a GPU when there is one).")
 @click.option("--model", "model_cfg", default="yolo11n-obb.yaml", show_default=True, help="A model yaml (from scratch) or our own earlier weights (.pt) to go on from.")
 @click.option("--hours", type=click.FloatRange(min=0.01), default=None, help="Train for this long instead of --epochs (the schedule is fitted to it).")
-def train_detector(data: str, project: str, name: str, epochs: int, imgsz: int, batch: int, resume: bool, device: str | None, model_cfg: str, hours: float | None) -> None:
+@click.option("--lr", type=click.FloatRange(min=1e-6, max=1.0), default=None,
+              help="Starting learning rate, AdamW (default: ultralytics' own choice; lower to go on gently from trained weights).")
+def train_detector(data: str, project: str, name: str, epochs: int, imgsz: int, batch: int, resume: bool, device: str | None, model_cfg: str, hours: float | None, lr: float | None) -> None:
     """Train the tile detector (ultralytics YOLO OBB, from scratch, offline)."""
     from . import train_detector as td
 
     data_yaml = td.prepare(Path(data), Path(project) / f"{name}-data")
-    best = td.train(data_yaml, Path(project), name, epochs, imgsz, batch, resume, device, model_cfg=model_cfg, hours=hours)
+    best = td.train(data_yaml, Path(project), name, epochs, imgsz, batch, resume, device, model_cfg=model_cfg, hours=hours, lr=lr)
     click.echo(f"weights: {best}")
 
 

@@ -62,9 +62,10 @@ TOUCHING = 0.3
 #: misreads). It is not taken for a move; it lies in the frame and is compared with as any tile.
 FAINT = 0.3
 #: A new box lying this much (a share of its area) over a layout tile's box is the reader's box
-#: across two layout tiles (its halves read from each), not a tile: a played tile never lies
-#: over another.
-OVER_LAYOUT = 0.3
+#: across a layout tile and its neighbour (its halves read from each: one seen over half of a
+#: 2-6 and half of the 2-5 laid on it read 2-2, 0.25 of its area over the 2-6), not a tile: a
+#: played tile never lies over another (touching boxes overlap by a few per cent).
+OVER_LAYOUT = 0.2
 #: A new tile farther than this many of its short sides from every layout tile and every other
 #: new tile touches nothing (a tile laid against another lies 1.5-2 short sides from its centre):
 #: beside a new tile that does touch the layout, it is a loose tile the reader had missed.

@@ -93,6 +93,7 @@ def train(
     workers: int = 2,
     model_cfg: str = "yolo11n-obb.yaml",
     hours: float | None = None,
+    lr: float | None = None,
 ) -> Path:
     """Train and return best.pt: from scratch (a model yaml: no pretrained weights exist here),
     on from our own earlier weights (a .pt, with a fresh schedule), or resumed where it stopped.
@@ -131,6 +132,9 @@ def train(
             # already trained need little (ultralytics keeps at least 100 steps). On a CPU session
             # of a few epochs the default three epochs of warm-up would be most of the run.
             warmup_epochs=0.5 if going_on else 3.0,
+            # Each run starts its schedule again: from trained weights, ultralytics' automatic
+            # AdamW at 0.002 first undoes some of the training (the first epoch's mAP dips).
+            **({"optimizer": "AdamW", "lr0": lr} if lr is not None else {}),
         )
     best = project / name / "weights" / "best.pt"
     return best if best.exists() else last

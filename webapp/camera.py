@@ -5,7 +5,8 @@ lie. The scorer's layout says which tiles are already played and where each open
 A tile the photo shows that the layout does not have is a new play; its end is the scorer's end
 that grows from the tile it touches in the photo (or the only end it fits). A proposal is
 *sure* only when one new tile is seen, read with high confidence, its end and its player are
-known and the scorer accepts it; anything less asks the scorer for one tap.
+known, it lies against the tile its end grows from (where the photo shows that tile) and the
+scorer accepts it; anything less asks the scorer for one tap.
 Nothing here decides a rule: every proposed event still goes through the scorer.
 """
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 
 from scorer.layout import LINE_ENDS
 from scorer.tiles import Tile
-from vision.follow import FAINT  # a tile too faint to be a play (as `spinner watch` has it)
+from vision.follow import FAINT, LOOSE, OVER_LAYOUT  # as `spinner watch` tells a play from what is not
 
 from .errors import ApiError
 from .store import Snapshot, words
@@ -89,6 +90,35 @@ def lay_there(tile: dict[str, Any], before: list[dict[str, Any]]) -> bool:
     return bool((np.linalg.norm(centres - np.asarray(tile.get("center"), dtype=np.float32), axis=1) < reach).any())
 
 
+def lies_over(tile: dict[str, Any], before: list[dict[str, Any]]) -> bool:
+    """Whether this tile's box lies over a box of `before` by OVER_LAYOUT of its area or more: the
+    reader's box across a lying tile and its neighbour, not a tile (a played tile never lies over
+    another)."""
+    box = np.asarray(tile.get("corners") or [], dtype=np.float32).reshape(-1, 2)
+    if len(box) != 4 or not before:
+        return False
+    area = abs(float(cv2.contourArea(box)))
+    for other in before:
+        corners = np.asarray(other.get("corners") or [], dtype=np.float32).reshape(-1, 2)
+        if len(corners) == 4 and area > 0 and cv2.intersectConvexConvex(box, corners)[0] >= OVER_LAYOUT * area:
+            return True
+    return False
+
+
+def lies_against(tile: dict[str, Any], parent: str, reading: dict[str, Any]) -> bool:
+    """Whether the photo shows `tile` lying against a tile read as `parent` (centres within LOOSE
+    of its short sides; a tile laid against another lies 1.5-2 from its centre). True where the
+    photo shows no `parent` at all: no evidence either way."""
+    corners = np.asarray(tile.get("corners") or [], dtype=np.float32).reshape(-1, 2)
+    others = [t for t in reading.get("tiles") or [] if t is not tile and _name(t["tile"]) == parent]
+    if len(corners) != 4 or not others:
+        return True
+    short = float(min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1])))
+    centre = np.asarray(tile.get("center"), dtype=np.float32)
+    return any(float(np.linalg.norm(np.asarray(t.get("center"), dtype=np.float32) - centre)) <= LOOSE * short
+               for t in others)
+
+
 def _grows_from(layout: Any, end: str) -> str | None:
     """The tile an open end of the scorer's layout grows from."""
     arm = layout.arms[end]
@@ -138,11 +168,19 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     layout = hand.layout
     on_table = {_name(str(t)) for t in layout.tiles}
     seen: dict[str, float] = {}
+    found: dict[str, dict[str, Any]] = {}  # each name's surest reading
+    # the background's layout tiles (read as tiles the scorer has on the table): a box lying over
+    # one is the reader's box across it and its neighbour (over any background box would also
+    # hide plays laid where a loose misread box once lay)
+    laid = [b for b in background or [] if _name(b["tile"]) in on_table]
     for tile in reading.get("tiles") or []:
-        if (background and lay_there(tile, background)) or float(tile.get("confidence", 1.0)) < FAINT:
+        if (background and (lay_there(tile, background) or lies_over(tile, laid))) \
+                or float(tile.get("confidence", 1.0)) < FAINT:
             continue
         name = _name(tile["tile"])
-        seen[name] = max(seen.get(name, 0.0), identity(tile) if background is not None else float(tile.get("confidence", 0.0)))
+        sure = identity(tile) if background is not None else float(tile.get("confidence", 0.0))
+        if sure >= seen.get(name, -1.0):
+            seen[name], found[name] = sure, tile
     new = sorted((n for n in seen if n not in on_table), key=lambda n: -seen[n])
     out["new"] = [{"tile": n, "confidence": round(seen[n], 3)} for n in new]
     out["missing"] = sorted(on_table - set(seen))
@@ -189,6 +227,10 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
                 unsure.append(f"{tile} fits {' or '.join(fits)}: tap the end")
         if end is not None:
             event["end"] = end
+            parent = _grows_from(layout, end)
+            if parent is not None and not lies_against(found[tile], parent, reading):
+                # it lies against something else: most often a play the camera never saw
+                unsure.append(f"{tile} does not lie against {parent}, where the {end} end is: was a play missed?")
         out["choices"] = fits
     out["events"] = [event]
     said = words(event) if player is not None else f"{tile} played{' on the ' + event['end'] if 'end' in event else ''}"
