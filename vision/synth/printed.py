@@ -106,13 +106,23 @@ def draw_board(canvas: np.ndarray, affine: np.ndarray, ppu: float, board: Board,
         pts = np.array([[cx, cy - r], [cx + r * 0.5, cy], [cx, cy + r], [cx - r * 0.5, cy]], np.int32)
         col = [(60, 200, 230), (120, 40, 40), (40, 40, 120), (30, 20, 20)][int(rng.integers(4))]
         cv2.fillConvexPoly(tex, pts, col, cv2.LINE_AA)
+        if rng.random() < 0.6:
+            # a light rim and a printed number: small bright marks that are not pips
+            cv2.polylines(tex, [pts], True, (170, 220, 235), 1, cv2.LINE_AA)
+            size = r / 40
+            if size > 0.15:
+                ink = np.zeros(tex.shape[:2], np.uint8)  # putText draws on 8-bit images only
+                cv2.putText(ink, str(int(rng.integers(1, 6))), (int(cx - r * 0.2), int(cy + r * 0.25)),
+                            cv2.FONT_HERSHEY_SIMPLEX, size, 255, 1, cv2.LINE_AA)
+                a = ink.astype(np.float32)[..., None] / 255
+                tex[:] = tex * (1 - a) + a * 235
     alpha = np.ones((s, s), np.float32)
     paste(canvas, tex, alpha, texture_quad(frame), affine)
     # the track: pictures along each side of the band, alternating along and across it
     style = printed_style(rng)
     out: list[Printed] = []
     half = board.side / 2
-    pad = 0.15
+    pad = float(rng.uniform(0.0, 0.2))  # pictures of a track often touch, as tiles packed in a row
     lane = board.band / 2
     for side in range(4):
         rot = board.angle + side * math.pi / 2
