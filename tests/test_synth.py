@@ -15,7 +15,7 @@ from vision.synth.dataset import Sample, make_sample
 from vision.synth.geometry import overlap_area
 from vision.synth.labels import TILE_CLASS, yolo_lines
 from vision.synth.layouts import legal_layout
-from vision.synth.scene import build_scene
+from vision.synth.scene import build_scene, packed_grid
 
 W, H = 320, 240
 SEEDS = range(6)
@@ -122,6 +122,32 @@ def test_scene_tiles_never_overlap(seed: int) -> None:
     if scene.sets == 1:
         tiles = [Tile.of(*b.values) for b in faces]
         assert len(set(tiles)) == len(tiles)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_packed_grid_tiles_touch_without_overlapping(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    gap = float(rng.uniform(0.02, 0.07))
+    poses = packed_grid(rng, np.array([3.0, -2.0]), float(rng.uniform(0, 2 * math.pi)), 24, gap)
+    assert 12 <= len(poses) <= 24
+    polys = [p.corners() for p in poses]
+    for i, a in enumerate(polys):
+        assert all(overlap_area(a, b) < 1e-9 for j, b in enumerate(polys) if j != i)
+        # packed: every tile has a neighbour no farther than two cell gaps (two tiles end to
+        # end are a gap at each of their cells' borders apart), plus the jitter
+        assert min(_edge_gap(a, b) for j, b in enumerate(polys) if j != i) <= 2 * gap + 0.02
+
+
+def _edge_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """The shortest distance between two convex polygons' outlines (corner to edge either way)."""
+    def point_to_edges(p: np.ndarray, poly: np.ndarray) -> float:
+        best = math.inf
+        for k in range(len(poly)):
+            u, v = poly[k], poly[(k + 1) % len(poly)]
+            t = float(np.clip(np.dot(p - u, v - u) / np.dot(v - u, v - u), 0, 1))
+            best = min(best, float(np.linalg.norm(p - (u + t * (v - u)))))
+        return best
+    return min(min(point_to_edges(p, b) for p in a), min(point_to_edges(p, a) for p in b))
 
 
 @pytest.mark.parametrize("index", range(4))
