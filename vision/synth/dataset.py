@@ -56,6 +56,7 @@ def make_sample(seed: int, index: int, width: int = 1280, height: int = 960, nam
         "board": scene.board is not None,
         "cards": len(scene.cards),
         "sets": scene.sets,
+        "packed": scene.packed,
         "camera": scene.camera.describe(),
         "light": {"azimuth_deg": round(float(np.degrees(scene.light.azimuth)), 1),
                   "elevation_deg": round(float(np.degrees(scene.light.elevation)), 1),

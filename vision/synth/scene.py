@@ -100,6 +100,7 @@ class Scene:
     hands: list[HandSpec] = field(default_factory=list)
     seed: int = 0         # table texture and printed pictures
     sets: int = 1         # tile sets in use (two sets allow the densest tables)
+    packed: bool = False  # tiles packed in a grid instead of a layout
 
 
 def _cross2(a: np.ndarray, b: np.ndarray) -> float:
@@ -353,7 +354,7 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960) 
     finish = random_finish(rng, camera)
     hands = [random_hand(rng) for _ in range(int(rng.choice([0, 0, 0, 1, 1, 2])))]
     return Scene(width, height, style, pick_table(rng), camera, light, finish, bodies, laid, board, cards, hands,
-                 int(rng.integers(2**31)), sets)
+                 int(rng.integers(2**31)), sets, packed)
 
 
 def random_light(rng: np.random.Generator) -> Light:
