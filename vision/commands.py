@@ -89,7 +89,8 @@ def train() -> None:
 
 
 @train.command("detector")
-@click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, help="A `spinner dataset synth` folder.")
+@click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, multiple=True,
+              help="A `spinner dataset synth` folder; give it again to train on several sets together.")
 @click.option("--project", type=click.Path(file_okay=False), default="runs", show_default=True)
 @click.option("--name", default="detector", show_default=True)
 @click.option("--epochs", type=click.IntRange(min=1), default=100, show_default=True)
@@ -101,11 +102,11 @@ def train() -> None:
 @click.option("--hours", type=click.FloatRange(min=0.01), default=None, help="Train for this long instead of --epochs (the schedule is fitted to it).")
 @click.option("--lr", type=click.FloatRange(min=1e-6, max=1.0), default=None,
               help="Starting learning rate, AdamW (default: ultralytics' own choice; lower to go on gently from trained weights).")
-def train_detector(data: str, project: str, name: str, epochs: int, imgsz: int, batch: int, resume: bool, device: str | None, model_cfg: str, hours: float | None, lr: float | None) -> None:
+def train_detector(data: tuple[str, ...], project: str, name: str, epochs: int, imgsz: int, batch: int, resume: bool, device: str | None, model_cfg: str, hours: float | None, lr: float | None) -> None:
     """Train the tile detector (ultralytics YOLO OBB, from scratch, offline)."""
     from . import train_detector as td
 
-    data_yaml = td.prepare(Path(data), Path(project) / f"{name}-data")
+    data_yaml = td.prepare([Path(d) for d in data], Path(project) / f"{name}-data")
     best = td.train(data_yaml, Path(project), name, epochs, imgsz, batch, resume, device, model_cfg=model_cfg, hours=hours, lr=lr)
     click.echo(f"weights: {best}")
 

@@ -160,6 +160,15 @@ def short_side(tile: TileReading) -> float:
     return float(min(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1])))
 
 
+def _missed(found: int, changes: int) -> str | None:
+    """Why `found` new tiles may not be all that was played: the table changed more often since
+    the last settled move (changes where nothing new was read, then this one)."""
+    if found >= changes:
+        return None
+    return (f"the table changed {changes} times since the last settled move but only {found} new "
+            f"tile{'s' if found > 1 else ''} {'were' if found > 1 else 'was'} read: a play may have been missed")
+
+
 def _in_regions(point: tuple[float, float], regions: Sequence[Region] | None, margin: float) -> bool:
     return regions is None or any(r.contains(point, margin) for r in regions)
 
@@ -539,6 +548,10 @@ class Follower:
         #: placements); None for a tile a person confirmed that the camera has not found yet
         self.placed: list[Seen | None] = []
         self.pending: Pending | None = None
+        #: changes of the table since the last settled move in which nothing new was read: each
+        #: may be a play the reader missed (a tile too small or faint), so a later play is not
+        #: taken on trust while fewer new tiles are found than the table changed
+        self.open_changes = 0
         #: the events of each hand as the follower applied them (the record it writes)
         self.events: list[list[dict[str, Any]]] = [[] for _ in match.hands]
         self.leaders: list[int | None] = [h.leader for h in match.hands]
@@ -556,6 +569,7 @@ class Follower:
     def start_hand(self, leader: int | None = None) -> None:
         """A new hand: the table is cleared and dealt (the next changed frame is its start)."""
         self.match.start_hand(leader=leader)
+        self.open_changes = 0
         self.events.append([])
         self.leaders.append(leader)
         self.placed = []
@@ -630,6 +644,7 @@ class Follower:
             if tile is not None:
                 self.placed.append(Seen(reading, inner) if reading is not None else None)
         self.pending = None
+        self.open_changes = 0
         self._accept(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image)
 
@@ -655,8 +670,11 @@ class Follower:
 
     # -- what the camera sees -----------------------------------------------------------------
 
-    def observe(self, reading: Reading, regions: Sequence[Region] | None = None) -> Outcome:
-        """A frame that differs from the last accepted one: what happened on the table."""
+    def observe(self, reading: Reading, regions: Sequence[Region] | None = None, again: bool = False) -> Outcome:
+        """A frame that differs from the last accepted one: what happened on the table.
+
+        `again`: the table is as it was at the last frame observed (the same change, read once more
+        after something moved over it), not another change."""
         if self.reference is None:
             self._accept(reading)
             return Outcome("nothing", "the table as it starts", frame=reading.image)
@@ -678,7 +696,8 @@ class Follower:
         # read: one the reader missed there and finds again is not a move, and one it misses
         # now has not left (tiles are not taken back). Only most of the layout gone at once
         # (the camera moved, the table swept) is asked about.
-        self._find_unseen(reading)
+        # a tile a person confirmed, found now where it was played, explains a change
+        changes = max(0, self.open_changes + (0 if again else 1) - self._find_unseen(reading))
         new = [t for t in diff.new if self._placed_at(t) is None and t.confidence >= FAINT and not self._over_layout(t)]
         if len(new) > 1:
             touching = [t for t in new if not self._loose(t, new)]
@@ -692,11 +711,12 @@ class Follower:
                              "the camera moved, or tiles were moved or taken back", new)
         if not new:
             self._accept(reading)
+            self.open_changes = changes
             return Outcome("nothing", "no new tile", frame=reading.image, settled=False)
         photo = PhotoLayout.of(reading, self.match.rules) if self.hand.layout.placements else PhotoLayout.none()
         if len(new) == 1:
-            return self._one(reading, new[0], photo)
-        return self._several(reading, new, photo)
+            return self._one(reading, new[0], photo, changes)
+        return self._several(reading, new, photo, changes)
 
     def _over_layout(self, tile: TileReading) -> bool:
         """Whether `tile`'s box lies over a layout tile's (OVER_LAYOUT of its area or more)."""
@@ -728,14 +748,14 @@ class Follower:
                 return seen
         return None
 
-    def _one(self, reading: Reading, new: TileReading, photo: PhotoLayout) -> Outcome:
+    def _one(self, reading: Reading, new: TileReading, photo: PhotoLayout, changes: int = 1) -> Outcome:
         ranked = rank(self.hand, self.placed, new, 0, self.leader, photo)
-        why = clear_winner(ranked, new, self.hand, photo)
+        why = clear_winner(ranked, new, self.hand, photo) or _missed(1, changes)
         if why is not None:
             return self._ask(reading, why, [new], [[c] for c in ranked[:8]])
         return self._play(reading, [(ranked[0], new)])
 
-    def _several(self, reading: Reading, new: list[TileReading], photo: PhotoLayout) -> Outcome:
+    def _several(self, reading: Reading, new: list[TileReading], photo: PhotoLayout, changes: int = 1) -> Outcome:
         """Several new tiles at once (a move missed under a hand): played only in an order that
         the photo forces (each tile against an end only once the one before it is down)."""
         if len(new) > MAX_AT_ONCE:
@@ -748,6 +768,9 @@ class Follower:
         if len(orders) != 1:
             why = f"{len(new)} new tiles at once, " + ("in no legal order" if not orders else "and the order cannot be told")
             return self._ask(reading, why, new, orders)
+        missed = _missed(len(new), changes)
+        if missed is not None:
+            return self._ask(reading, missed, new, orders)
         return self._play(reading, [(c, new[c.tile]) for c in orders[0]])
 
     def _try_order(self, new: list[TileReading], order: Sequence[int], photo: PhotoLayout) -> list[Candidate] | None:
@@ -780,6 +803,7 @@ class Follower:
             events.append(candidate.event)
             self.placed.append(Seen(tile, candidate.inner))
         self.pending = None  # what was asked about before is settled by this photo
+        self.open_changes = 0
         self._accept(reading)
         share = min(c.share for c, _ in chosen)
         return Outcome("play", f"evidence share {share:.2f}", events, where, [[c for c, _ in chosen]],
@@ -811,9 +835,10 @@ class Follower:
             seen.reading, seen.inner = found, near
         self._find_unseen(reading)
 
-    def _find_unseen(self, reading: Reading) -> None:
+    def _find_unseen(self, reading: Reading) -> int:
         """A confirmed tile the camera had not seen: the tile read as it, lying against the tile it
-        was played on (or, for the lead, anywhere), is where it lies."""
+        was played on (or, for the lead, anywhere), is where it lies. Returns how many were found."""
+        found_now = 0
         placements = self.hand.layout.placements if self.match.current is not None else []
         for k, seen in enumerate(self.placed):
             if seen is not None or k >= len(placements):
@@ -827,6 +852,7 @@ class Follower:
                 if parent is None:
                     west = placements[k].inner  # the lead's west half
                     self.placed[k] = Seen(found, 0 if found.halves[0].value == west else 1)
+                    found_now += 1
                     break
                 if anchor is None:
                     break  # the tile it lies against is not seen either: no way to tell its halves
@@ -835,4 +861,6 @@ class Follower:
                     continue
                 self.placed[k] = Seen(found, int(np.argmin([np.linalg.norm(_centre(h) - _centre(anchor.reading))
                                                             for h in found.halves])))
+                found_now += 1
                 break
+        return found_now

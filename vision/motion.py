@@ -59,6 +59,9 @@ class Motion:
     changed: float = 0.0
     #: the parts of the frame that differ from the accepted frame (`change` only)
     regions: tuple[Region, ...] = ()
+    #: a change already seen and not accepted: the table is as at the last change (something moved
+    #: over it and left), so it is the same change read again, not another one (`change` only)
+    again: bool = False
 
 
 def thumbnail(image: np.ndarray, width: int = THUMB_WIDTH) -> np.ndarray:
@@ -93,10 +96,13 @@ class MotionDetector:
         self.accepted: np.ndarray | None = None
         self.still_run = 0
         self.reported = False  # this still stretch has been compared with the accepted frame
+        #: the last change reported since the accepted frame (a change the follower left open)
+        self.last_change: np.ndarray | None = None
 
     def accept(self, thumb: np.ndarray) -> None:
         """The follower read this frame: later frames are compared with it."""
         self.accepted = thumb
+        self.last_change = None
 
     def update(self, thumb: np.ndarray) -> Motion:
         previous, self.previous = self.previous, thumb
@@ -123,7 +129,9 @@ class MotionDetector:
         changed = float(mask.mean())
         if changed < self.change_share:
             return Motion("settled", moving, changed)
-        return Motion("change", moving, changed, self._regions(mask, thumb))
+        last, self.last_change = self.last_change, thumb
+        again = last is not None and last.shape == thumb.shape and _share(thumb, last, self.pixel) < self.change_share
+        return Motion("change", moving, changed, self._regions(mask, thumb), again)
 
     def _frame_size(self, thumb: np.ndarray) -> tuple[int, int]:
         return self.frame_size if self.frame_size[0] else (thumb.shape[1], thumb.shape[0])

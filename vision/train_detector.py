@@ -42,43 +42,66 @@ def offline(config_dir: Path = CONFIG_DIR) -> None:
     torch_utils.NUM_THREADS = max(1, len(os.sched_getaffinity(0)))
 
 
-def prepare(synth: Path, out: Path) -> Path:
-    """A tiles-only ultralytics OBB dataset beside the synthetic one: images linked, labels derived."""
-    synth, out = synth.resolve(), out.resolve()
-    for split in ("train", "val"):
-        images = synth / "images" / split
-        truth_dir = synth / "truth" / split
-        if not images.is_dir() or not truth_dir.is_dir():
-            raise FileNotFoundError(f"{synth} has no {split} images and truth: make it with `spinner dataset synth`")
-        # Hard links, not a linked folder: ultralytics resolves a linked folder to its real path
-        # and would then find the generator's own labels beside it.
-        linked = out / "images" / split
-        if linked.is_symlink():
-            linked.unlink()
-        linked.mkdir(parents=True, exist_ok=True)
-        for image in sorted(images.glob("*.jpg")):
-            target = linked / image.name
-            if not target.exists():
-                try:
-                    os.link(image, target)
-                except OSError:  # another file system: copy
-                    shutil.copy2(image, target)
-        labels = out / "labels" / split
-        if labels.exists():
-            shutil.rmtree(labels)
-        labels.mkdir(parents=True)
-        for truth_path in sorted(truth_dir.glob("*.json")):
-            truth = json.loads(truth_path.read_text())
-            width, height = truth["image"]["width"], truth["image"]["height"]
-            lines = []
-            for tile in truth["tiles"]:
-                if tile.get("labelled"):
-                    coords = " ".join(f"{x / width:.6f} {y / height:.6f}" for x, y in tile["corners"])
-                    lines.append(f"0 {coords}")
-            (labels / f"{truth_path.stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+def prepare(synths: Path | list[Path], out: Path) -> Path:
+    """A tiles-only ultralytics OBB dataset beside the synthetic ones: images linked, labels derived.
+
+    Several sets train together (each photo once per epoch); each gets its own folder under `out`,
+    named after the set, and the data yaml lists them all.
+    """
+    synths = [synths] if isinstance(synths, Path) else list(synths)
+    if not synths:
+        raise ValueError("no synthetic set given to train on")
+    names = [synth.resolve().name for synth in synths]
+    if len(set(names)) != len(names):
+        raise ValueError(f"two sets share a folder name ({', '.join(names)}): their images would mix")
+    out = out.resolve()
+    folders: dict[str, list[str]] = {"train": [], "val": []}
+    for synth, name in zip(synths, names):
+        for split in ("train", "val"):
+            folders[split].append(str(_prepare_split(synth.resolve(), out / name, split)))
     data = out / "data.yaml"
-    data.write_text(f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n  0: tile\n")
+    data.write_text(
+        f"path: {out}\n"
+        f"train: {json.dumps(folders['train'])}\n"
+        f"val: {json.dumps(folders['val'])}\n"
+        "names:\n  0: tile\n"
+    )
     return data
+
+
+def _prepare_split(synth: Path, out: Path, split: str) -> Path:
+    """Link one split's photos into `out/images/split` and write their tile labels; return the folder."""
+    images = synth / "images" / split
+    truth_dir = synth / "truth" / split
+    if not images.is_dir() or not truth_dir.is_dir():
+        raise FileNotFoundError(f"{synth} has no {split} images and truth: make it with `spinner dataset synth`")
+    # Hard links, not a linked folder: ultralytics resolves a linked folder to its real path
+    # and would then find the generator's own labels beside it.
+    linked = out / "images" / split
+    if linked.is_symlink():
+        linked.unlink()
+    linked.mkdir(parents=True, exist_ok=True)
+    for image in sorted(images.glob("*.jpg")):
+        target = linked / image.name
+        if not target.exists():
+            try:
+                os.link(image, target)
+            except OSError:  # another file system: copy
+                shutil.copy2(image, target)
+    labels = out / "labels" / split
+    if labels.exists():
+        shutil.rmtree(labels)
+    labels.mkdir(parents=True)
+    for truth_path in sorted(truth_dir.glob("*.json")):
+        truth = json.loads(truth_path.read_text())
+        width, height = truth["image"]["width"], truth["image"]["height"]
+        lines = []
+        for tile in truth["tiles"]:
+            if tile.get("labelled"):
+                coords = " ".join(f"{x / width:.6f} {y / height:.6f}" for x, y in tile["corners"])
+                lines.append(f"0 {coords}")
+        (labels / f"{truth_path.stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    return linked
 
 
 def train(

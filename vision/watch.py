@@ -52,7 +52,7 @@ class Watcher:
             return Step(motion, None, None, 1000 * (time.perf_counter() - started))
         reading = self.reader.read(image, name)
         self.reads += 1
-        outcome = self.follower.observe(reading, motion.regions)
+        outcome = self.follower.observe(reading, motion.regions, again=motion.again)
         # the picture is the new reference for stillness even after an ask: the same unsettled
         # change is not read again until the table changes once more. A change in which nothing
         # new was read stays a change: after the next movement the frame is read again, and a
