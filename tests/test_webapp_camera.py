@@ -467,3 +467,58 @@ def test_the_photos_doubt_about_which_double_is_the_spinner_is_settled_by_the_re
     script.readings.append(seen("1-1", "1-4", "4-4", centre="1-1", arms={"east": ["1-4", "4-4"]}, unsure=[doubt]))
     answer = send(t, photo()).get_json()
     assert answer["status"] == "recorded", answer["message"]
+
+
+def table_photo(*spots: int) -> bytes:
+    """A 320x240 table with a light tile at each spot (x in tile widths): each state of the table
+    its own picture, for the motion test that numbers the table's changes."""
+    image = np.full((240, 320, 3), 90, np.uint8)
+    for x in spots:
+        cv2.rectangle(image, (40 + 50 * x, 100), (80 + 50 * x, 120), (250, 250, 250), -1)
+    ok, data = cv2.imencode(".jpg", image)
+    assert ok
+    return data.tobytes()
+
+
+def test_a_play_after_a_change_the_reader_saw_nothing_new_in_is_asked_about(cam, script):
+    """6-6 led; seat 1 lays 6-1 and the reader misses it; seat 2 lays 3-6 on the other side. 3-6
+    fits the record's only end, but the table changed twice since the 6-6 and only one new tile
+    was seen: asked ("was a play missed?"), not recorded as seat 1's. Turned down and the missed
+    6-1 scored on the pad, the 3-6 is then seat 2's play."""
+    t = cam
+
+    def look(picture: bytes, reading: dict[str, Any], times: int = 3) -> list[dict[str, Any]]:
+        script.readings.extend([reading] * times)
+        return [send(t, picture, "?source=camera&seat=0").get_json() for _ in range(times)]
+
+    def plays() -> list[tuple[int, str]]:
+        return [(p["seat"], p["tile"]) for p in t.get("/score").get_json()["hands"][0]["plays"]]
+
+    lead = placed(("6-6", 1))
+    assert [a["status"] for a in look(table_photo(), seen())] == ["nothing"] * 3
+    assert [a["status"] for a in look(table_photo(1), lead)] == ["looking", "recorded", "nothing"]
+    assert [a["status"] for a in look(table_photo(1), lead)] == ["nothing"] * 3  # the same table: no change
+    assert [a["status"] for a in look(table_photo(1, 2), lead)] == ["nothing"] * 3  # 6-1 missed
+    asked = look(table_photo(0, 1, 2), placed(("3-6", 0), ("6-6", 1)), 2)
+    assert [a["status"] for a in asked] == ["looking", "confirm"]
+    assert "changed 2 times" in asked[1]["message"] and "was a play missed?" in asked[1]["message"]
+    assert asked[1]["proposal"]["events"] == [{"type": "play", "seat": 1, "tile": "3-6", "end": "west"}]
+    assert plays() == [(0, "6-6")]
+    assert t.client.post(f"/api/games/{t.id}/frames/{asked[1]['id']}/reject", json={"why": "6-1 was missed"},
+                         headers=t.auth).status_code == 200
+    assert t.event(play(1, "6-1", "east")).status_code == 201
+    after = look(table_photo(0, 1, 2), placed(("3-6", 0), ("6-6", 1), ("1-6", 2)), 2)
+    assert [a["status"] for a in after] == ["looking", "recorded"]
+    assert plays() == [(0, "6-6"), (1, "6-1"), (2, "3-6")]
+
+
+def test_a_tile_missed_on_one_look_and_seen_on_the_next_of_the_same_table_is_no_missed_play(cam, script):
+    t = cam
+    script.readings += [seen()] * 3 + [placed(("6-6", 1))] * 3
+    statuses = [send(t, table_photo(*spots), "?source=camera&seat=0").get_json()["status"]
+                for spots in ((), (), (), (1,), (1,), (1,))]
+    assert statuses == ["nothing"] * 3 + ["looking", "recorded", "nothing"]
+    # 6-1 laid: the reader misses it at the first still look and finds it at the next two
+    script.readings += [placed(("6-6", 1))] * 2 + [placed(("6-6", 1), ("1-6", 2))] * 2
+    statuses = [send(t, table_photo(1, 2), "?source=camera").get_json()["status"] for _ in range(4)]
+    assert statuses == ["nothing", "nothing", "looking", "recorded"]

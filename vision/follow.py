@@ -20,8 +20,10 @@ evidence ranks them:
 
 The best candidate is played when it is clearly best (`DECIDE` of the evidence). Anything else
 becomes an *ask*, with the candidates, for a person to confirm: a move the evidence cannot settle,
-a tile that fits no open end, most of the layout gone from where it lay, or several new tiles in
-an order that the photo cannot tell. The record is never guessed. The layout's tiles are known by
+a tile that fits no open end, most of the layout gone from where it lay, several new tiles in
+an order that the photo cannot tell, or fewer new tiles than the table changed since the last
+settled move (a change in which nothing new was read may be a play the reader missed: the next
+tile found is then not that seat's). The record is never guessed. The layout's tiles are known by
 the places they were last seen: a tile the reader missed in one frame and finds in the next is not
 a move, and a layout tile missed in a frame has not left the table.
 

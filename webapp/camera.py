@@ -21,6 +21,7 @@ import numpy as np
 from scorer.layout import LINE_ENDS
 from scorer.tiles import Tile
 from vision.follow import FAINT, LOOSE, OVER_LAYOUT  # as `spinner watch` tells a play from what is not
+from vision.motion import THUMB_WIDTH, thumbnail
 
 from .errors import ApiError
 from .store import Snapshot, words
@@ -52,6 +53,17 @@ def check(data: bytes, name: str = "the upload") -> tuple[int, int]:
     return width, height
 
 
+def thumbnail_of(data: bytes, width: int) -> np.ndarray:
+    """The motion test's thumbnail of an upload (`vision.motion.thumbnail`), decoded small: JPEG
+    decodes at a half, a quarter or an eighth of its size directly, as long as that is wide enough."""
+    flag = next((f for f, scale in ((cv2.IMREAD_REDUCED_COLOR_8, 8), (cv2.IMREAD_REDUCED_COLOR_4, 4),
+                                    (cv2.IMREAD_REDUCED_COLOR_2, 2)) if width // scale >= THUMB_WIDTH), cv2.IMREAD_COLOR)
+    small = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flag)
+    if small is None:
+        raise ApiError(415, "the upload is cut short or damaged: it could not be decoded")
+    return thumbnail(small)
+
+
 def decode(data: bytes, name: str = "the upload") -> np.ndarray:
     """The photo in full as a BGR array (after `check`), or a 415 when it is cut short or damaged."""
     check(data, name)
@@ -64,7 +76,7 @@ def decode(data: bytes, name: str = "the upload") -> np.ndarray:
 TILE_IN_TEXT = re.compile(r"\b\d{1,2}-\d{1,2}\b")
 
 
-def _name(tile: str) -> str:
+def name_of(tile: str) -> str:
     """A tile as the scorer writes it (low-high), from either order."""
     a, b = (int(v) for v in tile.split("-"))
     return f"{min(a, b)}-{max(a, b)}"
@@ -110,7 +122,7 @@ def lies_against(tile: dict[str, Any], parent: str, reading: dict[str, Any]) -> 
     of its short sides; a tile laid against another lies 1.5-2 from its centre). True where the
     photo shows no `parent` at all: no evidence either way."""
     corners = np.asarray(tile.get("corners") or [], dtype=np.float32).reshape(-1, 2)
-    others = [t for t in reading.get("tiles") or [] if t is not tile and _name(t["tile"]) == parent]
+    others = [t for t in reading.get("tiles") or [] if t is not tile and name_of(t["tile"]) == parent]
     if len(corners) != 4 or not others:
         return True
     short = float(min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1])))
@@ -128,22 +140,22 @@ def _grows_from(layout: Any, end: str) -> str | None:
         index = 0
     else:
         index = layout.spinner
-    return None if index is None else _name(str(layout.placements[index].tile))
+    return None if index is None else name_of(str(layout.placements[index].tile))
 
 
 def _neighbour(reading: dict[str, Any], tile: str) -> str | None:
     """The tile the new one touches in the photo's own layout (its arm's previous tile, or the centre)."""
     layout = reading.get("layout") or {}
     for arm in (layout.get("arms") or {}).values():
-        names = [_name(t) for t in arm]
+        names = [name_of(t) for t in arm]
         if tile in names:
             i = names.index(tile)
-            return names[i - 1] if i > 0 else _name(layout["centre"])
+            return names[i - 1] if i > 0 else name_of(layout["centre"])
     return None
 
 
 def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
-            background: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+            background: list[dict[str, Any]] | None = None, unexplained: int = 0) -> dict[str, Any]:
     """What the reading means for the current hand: a proposal for the scorer (see the module doc).
 
     `background`: for a live camera, the tiles already lying on the table (`frames._background`:
@@ -154,6 +166,10 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     two frames in a row agree (`frames`), which already says the box is a tile that stays put, so
     its sureness is how sure its halves are read (`identity`); a single photo's is the whole
     tile's confidence, box included.
+
+    `unexplained`: for a live camera, how many times the table changed since the last play
+    without the reader finding a new tile (`table_changes`): each may be a play it missed, so the
+    tile it sees now may not be the next play, and it is asked about.
 
     Answers {"status", "message", "sure", "events", "choices", "new", "missing"}: `events` the
     proposed events (at most one), `choices` the other ends the tile fits, for a correction.
@@ -166,25 +182,25 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     if hand.end is not None:
         return {**out, "status": "over", "message": "this hand is over: the photo is kept, nothing was proposed"}
     layout = hand.layout
-    on_table = {_name(str(t)) for t in layout.tiles}
+    on_table = {name_of(str(t)) for t in layout.tiles}
     seen: dict[str, float] = {}
     found: dict[str, dict[str, Any]] = {}  # each name's surest reading
     # the background's layout tiles (read as tiles the scorer has on the table): a box lying over
     # one is the reader's box across it and its neighbour (over any background box would also
     # hide plays laid where a loose misread box once lay)
-    laid = [b for b in background or [] if _name(b["tile"]) in on_table]
+    laid = [b for b in background or [] if name_of(b["tile"]) in on_table]
     for tile in reading.get("tiles") or []:
         if (background and (lay_there(tile, background) or lies_over(tile, laid))) \
                 or float(tile.get("confidence", 1.0)) < FAINT:
             continue
-        name = _name(tile["tile"])
+        name = name_of(tile["tile"])
         sure = identity(tile) if background is not None else float(tile.get("confidence", 0.0))
         if sure >= seen.get(name, -1.0):
             seen[name], found[name] = sure, tile
     new = sorted((n for n in seen if n not in on_table), key=lambda n: -seen[n])
     out["new"] = [{"tile": n, "confidence": round(seen[n], 3)} for n in new]
     out["missing"] = sorted(on_table - set(seen))
-    if not seen:
+    if not seen and not (reading.get("tiles") and background):
         return {**out, "status": "nothing", "message": "the reader found no tile in this photo: "
                 "hold the phone over the whole layout, or score this play on the pad"}
     if not new:
@@ -200,13 +216,16 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
         unsure.append(f"{tile} is read {seen[tile]:.0%} sure")
     if player is None:
         unsure.append("whose turn it is is not known: choose the player")
+    if unexplained:
+        unsure.append(f"the table changed {unexplained + 1} times since the last play and the camera saw no new tile "
+                      f"in {'one' if unexplained == 1 else unexplained} of them: was a play missed?")
     layout_said = (reading.get("layout") or {})
     # The reconstructor's doubts are sentences naming tiles ("tile 1 (6-4): half 1 could be 6
     # rather than 4"); the ones that name the new tile are passed on as they are.
     for doubt in layout_said.get("unsure") or []:
         if layout.spinner is not None and str(doubt).startswith(SPINNER_DOUBT):
             continue  # which double came first is not in the photo, but it is in the record
-        if tile in {_name(found) for found in TILE_IN_TEXT.findall(str(doubt))}:
+        if tile in {name_of(found) for found in TILE_IN_TEXT.findall(str(doubt))}:
             unsure.append(f"the photo's layout is unsure: {doubt}")
 
     event: dict[str, Any] = {"type": "play", "seat": player, "tile": tile}

@@ -26,6 +26,7 @@ from flask import Flask, current_app
 from sqlalchemy import select
 
 from . import camera, store
+from .table_changes import Look, Tables
 from .db import db
 from .errors import ApiError
 from .models import Frame
@@ -87,6 +88,8 @@ class Job:
     data: bytes
     spec: dict[str, Any]
     frame_id: int | None = None
+    #: a live camera's frame: what the motion test saw when it arrived (`table_changes`)
+    look: Look | None = None
     skipped: bool = False
     done: threading.Event = field(default_factory=threading.Event)
 
@@ -137,7 +140,7 @@ class Queue:
                 with self.app.app_context():
                     if job.frame_id is None:
                         keep(job)
-                    process(self.readers, job.frame_id, job.data)
+                    process(self.readers, job.frame_id, job.data, job.look)
                     db.session.remove()
             except Exception:  # one bad frame must not stop the reader
                 log.exception("reading frame %s failed", job.frame_id)
@@ -161,6 +164,15 @@ def unavailable(app: Flask, variant: str) -> str | None:
 
 
 _QUEUE_LOCK = threading.Lock()
+
+
+def tables(app: Flask) -> Tables:
+    """The app's live cameras' table changes, one per match (`table_changes`)."""
+    found = app.extensions.get("spinner_tables")
+    if found is None:
+        with _QUEUE_LOCK:
+            found = app.extensions.setdefault("spinner_tables", Tables())
+    return found
 
 
 def queue(app: Flask) -> Queue:
@@ -200,6 +212,7 @@ def intake(game_id: str, data: bytes, *, source: str, who: str, seat: int | None
             "proposal": {"seat": seat} if seat is not None else None}
     job = Job(game_id, data, spec)
     if source == "camera":  # kept once a reader takes it; never, where there is no reader
+        job.look = tables(current_app).get(game_id).see(camera.thumbnail_of(data, width))
         return job
     keep(job, "no-reader", unreadable) if unreadable else keep(job)
     return job
@@ -225,7 +238,7 @@ def keep(job: Job, status: str = "queued", message: str = "") -> Frame:
     return frame
 
 
-def process(readers: Readers, frame_id: int, data: bytes | None) -> None:
+def process(readers: Readers, frame_id: int, data: bytes | None, look: Look | None = None) -> None:
     frame = db.session.get(Frame, frame_id)
     if frame is None or frame.status != "queued":
         return
@@ -248,7 +261,7 @@ def process(readers: Readers, frame_id: int, data: bytes | None) -> None:
             db.session.commit()
             return
         frame.reading, frame.width, frame.height = read["reading"], int(read["width"]), int(read["height"])
-        decide(frame, seat)
+        decide(frame, seat, look)
         return
     try:
         image = camera.decode(data or b"", f"frame {frame.id}")
@@ -260,18 +273,25 @@ def process(readers: Readers, frame_id: int, data: bytes | None) -> None:
     frame.width, frame.height = int(width), int(height)
     reading = reader.read(image, f"frame {frame.id}")
     frame.reading = reading.to_json() if hasattr(reading, "to_json") else reading
-    decide(frame, seat)
+    decide(frame, seat, look)
 
 
-def decide(frame: Frame, seat: int | None) -> None:
-    """Propose from the frame's reading; record a sure play at once (retrying once on a newer version)."""
+def decide(frame: Frame, seat: int | None, look: Look | None = None) -> None:
+    """Propose from the frame's reading; record a sure play at once (retrying once on a newer version).
+
+    `look`: a live camera's frame as the motion test saw it: the table's changes since the last
+    play that the reader found nothing new in make its play a question (`table_changes`)."""
+    changes = tables(current_app).get(frame.game_id) if look is not None else None
     for _ in range(2):
         game = store.get_game(frame.game_id)
         snap = store.snapshot(game)
         frame.version = snap.version
         frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
         background = _background(frame) if frame.source == "camera" else None
-        proposal = camera.propose(frame.reading or {}, snap, seat, background)
+        unexplained = changes.unexplained_before(look, snap.version) if changes is not None and look is not None else 0
+        proposal = camera.propose(frame.reading or {}, snap, seat, background, unexplained)
+        if changes is not None and look is not None and proposal["new"]:
+            changes.explain(look)
         frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
         frame.proposal = proposal
         frame.message = proposal["message"]
@@ -281,7 +301,9 @@ def decide(frame: Frame, seat: int | None) -> None:
             frame.status, frame.message = "nothing", f"{proposal['message']}: turned down already, not asked again"
             frame.proposal = {**proposal, "status": "nothing", "message": frame.message}
             break
-        if frame.source == "camera" and proposal["status"] in ("sure", "confirm") and not _seen_before(frame, proposal):
+        # acted on only from a still table: a frame caught while an arm moves over it is only a look
+        if frame.source == "camera" and proposal["status"] in ("sure", "confirm") and (
+                not _seen_before(frame, proposal) or (look is not None and not look.still)):
             frame.status, frame.message = "looking", f"{proposal['message']}: looking once more before {'recording it' if proposal['sure'] else 'asking'}"
             frame.proposal = {**proposal, "status": "looking", "sure": False, "message": frame.message}
             break
@@ -302,6 +324,8 @@ def decide(frame: Frame, seat: int | None) -> None:
             break
         frame = db.session.get(Frame, frame_id)
         frame.status, frame.event, frame.version = "recorded", done.change.event, done.version
+        if changes is not None and look is not None:
+            changes.settle(look, done.version)
         break
     if frame.status in ("nothing", "looking", "over"):
         _drop_file(frame)
@@ -325,7 +349,20 @@ def _background(frame: Frame) -> list[dict[str, Any]]:
         select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.hand == frame.hand,
                             Frame.status == "nothing", Frame.id < frame.id, Frame.reading.is_not(None))
         .order_by(Frame.id.desc()).limit(BACKGROUND_FRAMES))
-    return [tile for f in (first or frame, *quiet) for tile in (f.reading or {}).get("tiles") or []]
+    # The tile of the camera's last question is no background: a person who turned it down and
+    # scored a play the camera missed on the pad leaves that tile still to be played.
+    asked = db.session.scalars(
+        select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.hand == frame.hand,
+                            Frame.status.in_(("confirm", "rejected")), Frame.id < frame.id)
+        .order_by(Frame.id.desc()).limit(1)).first()
+    pending = {camera.name_of(e["tile"]) for e in ((asked.proposal or {}).get("events") or []) if e.get("tile")} \
+        if asked is not None else set()
+    tiles = [tile for f in (first or frame, *quiet) for tile in (f.reading or {}).get("tiles") or []]
+    if not pending:
+        return tiles
+    # nor a box lying over one of them (the reader's box across that tile and its neighbour)
+    held = [tile for tile in tiles if camera.name_of(tile["tile"]) in pending]
+    return [tile for tile in tiles if camera.name_of(tile["tile"]) not in pending and not camera.lies_over(tile, held)]
 
 
 def _seen_before(frame: Frame, proposal: dict[str, Any]) -> bool:

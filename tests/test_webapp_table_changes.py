@@ -1,0 +1,58 @@
+"""The live camera's table changes (`webapp.table_changes`): numbered as they settle, explained by
+a new tile seen on a still table, counted since the last play."""
+from __future__ import annotations
+
+import numpy as np
+
+from vision.motion import thumbnail
+from webapp.table_changes import TableChanges
+
+
+def picture(*spots: int) -> np.ndarray:
+    image = np.full((120, 160, 3), 90, np.uint8)
+    for x in spots:
+        image[50:62, 10 + 25 * x:30 + 25 * x] = 250
+    return thumbnail(image)
+
+
+ARM = picture(0, 1, 2, 3, 4, 5)  # something large over the table
+
+
+def test_changes_are_numbered_once_each_as_the_table_settles():
+    table = TableChanges()
+    looks = [table.see(picture()) for _ in range(3)]
+    assert [(k.change, k.still) for k in looks] == [(0, True), (1, True), (1, True)]  # the first settled look
+    table.settle(looks[1], version=1)
+    moving = table.see(picture(1))
+    assert (moving.change, moving.still) == (2, False)  # the change under way
+    assert [table.see(picture(1)).change for _ in range(2)] == [2, 2]
+    assert table.see(ARM).change == 3  # an arm over the table...
+    gone = [table.see(picture(1)) for _ in range(3)]  # ...and gone: moving, then the same change again
+    assert [(k.change, k.still) for k in gone] == [(3, False), (2, True), (2, True)]
+
+
+def test_unexplained_changes_before_a_look_are_counted_until_a_play_settles_them():
+    table = TableChanges()
+    start = [table.see(picture()) for _ in range(2)][-1]
+    assert table.unexplained_before(start, version=1) == 0  # the starting point
+    missed = [table.see(picture(1)) for _ in range(2)][-1]  # a play the reader did not see
+    assert table.unexplained_before(missed, version=1) == 0  # nothing before its own change
+    seen = [table.see(picture(1, 2)) for _ in range(2)][-1]
+    table.explain(seen)
+    assert table.unexplained_before(seen, version=1) == 1
+    table.explain(missed)  # a later look at that table found its tile after all
+    assert table.unexplained_before(seen, version=1) == 0
+    table.settle(seen, version=2)
+    later = [table.see(picture(1, 2, 3)) for _ in range(2)][-1]
+    assert table.unexplained_before(later, version=2) == 0
+
+
+def test_a_moving_look_cannot_explain_its_change_and_a_new_version_restarts_the_count():
+    table = TableChanges()
+    table.unexplained_before([table.see(picture()) for _ in range(2)][-1], version=1)
+    [table.see(picture(1)) for _ in range(2)]  # missed
+    arm = table.see(ARM)
+    table.explain(arm)  # an arm's look proves nothing about the table
+    after = [table.see(picture(1, 2)) for _ in range(2)][-1]
+    assert table.unexplained_before(after, version=1) == 1
+    assert table.unexplained_before(after, version=2) == 0  # a play scored on the pad meanwhile
