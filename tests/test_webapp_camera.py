@@ -522,3 +522,33 @@ def test_a_tile_missed_on_one_look_and_seen_on_the_next_of_the_same_table_is_no_
     script.readings += [placed(("6-6", 1))] * 2 + [placed(("6-6", 1), ("1-6", 2))] * 2
     statuses = [send(t, table_photo(1, 2), "?source=camera").get_json()["status"] for _ in range(4)]
     assert statuses == ["nothing", "nothing", "looking", "recorded"]
+
+
+def test_a_live_camera_acts_only_on_a_still_table(cam, script):
+    """Two looks agreeing while something still moves over the table (an arm laying the tile) are
+    not enough: the play is recorded from the first still look that agrees with the one before."""
+    t = cam
+    script.readings += [seen()] * 3 + [placed(("6-6", 1))] * 4
+    statuses = [send(t, table_photo(*spots), "?source=camera&seat=0").get_json()["status"]
+                for spots in ((), (), (), (1,), (1, 4), (1,), (1,))]
+    assert statuses == ["nothing"] * 3 + ["looking", "looking", "looking", "recorded"]
+
+
+def test_a_tile_laid_before_the_camera_asked_is_still_a_play_after_the_answer(cam, script):
+    """The camera asks about 1-6 while 1-3 already lies beyond it; the scorer says yes to 1-6.
+    The frame that asked saw 1-3 as new, so 1-3 is no background: it is seat 2's play next."""
+    t = cam
+    script.readings += [seen()] * 3 + [placed(("6-6", 1))] * 3
+    for spots in ((), (), (), (1,), (1,), (1,)):
+        send(t, table_photo(*spots), "?source=camera&seat=0")
+    both = placed(("6-6", 1), ("1-6", 2), ("1-3", 3))
+    script.readings += [both] * 2
+    looked, asked = (send(t, table_photo(1, 2, 3), "?source=camera").get_json() for _ in range(2))
+    assert looked["status"] == "looking" and asked["status"] == "confirm" and "2 new tiles" in asked["message"]
+    assert t.client.post(f"/api/games/{t.id}/frames/{asked['id']}/accept", json={"why": "yes"},
+                         headers=t.auth).status_code == 200
+    script.readings += [both] * 2
+    statuses = [send(t, table_photo(1, 2, 3), "?source=camera").get_json()["status"] for _ in range(2)]
+    assert statuses == ["looking", "recorded"]
+    plays = [(p["seat"], p["tile"]) for p in t.get("/score").get_json()["hands"][0]["plays"]]
+    assert plays == [(0, "6-6"), (1, "1-6"), (2, "1-3")]

@@ -38,9 +38,9 @@ def test_unexplained_changes_before_a_look_are_counted_until_a_play_settles_them
     missed = [table.see(picture(1)) for _ in range(2)][-1]  # a play the reader did not see
     assert table.unexplained_before(missed, version=1) == 0  # nothing before its own change
     seen = [table.see(picture(1, 2)) for _ in range(2)][-1]
-    table.explain(seen)
+    table.explain(seen, {"1-2"})
     assert table.unexplained_before(seen, version=1) == 1
-    table.explain(missed)  # a later look at that table found its tile after all
+    table.explain(missed, {"1-1"})  # a later look at that table found its tile after all
     assert table.unexplained_before(seen, version=1) == 0
     table.settle(seen, version=2)
     later = [table.see(picture(1, 2, 3)) for _ in range(2)][-1]
@@ -52,7 +52,18 @@ def test_a_moving_look_cannot_explain_its_change_and_a_new_version_restarts_the_
     table.unexplained_before([table.see(picture()) for _ in range(2)][-1], version=1)
     [table.see(picture(1)) for _ in range(2)]  # missed
     arm = table.see(ARM)
-    table.explain(arm)  # an arm's look proves nothing about the table
+    table.explain(arm, {"1-1"})  # an arm's look proves nothing about the table
     after = [table.see(picture(1, 2)) for _ in range(2)][-1]
     assert table.unexplained_before(after, version=1) == 1
     assert table.unexplained_before(after, version=2) == 0  # a play scored on the pad meanwhile
+
+
+def test_a_tile_still_new_from_an_earlier_change_explains_no_later_change():
+    table = TableChanges()
+    table.unexplained_before([table.see(picture()) for _ in range(2)][-1], version=1)
+    first = [table.see(picture(1)) for _ in range(2)][-1]
+    table.explain(first, {"6-6"})  # seen, not recorded (asked about, say)
+    second = [table.see(picture(1, 2)) for _ in range(2)][-1]
+    table.explain(second, {"6-6"})  # a play the reader missed; 6-6 still new
+    third = [table.see(picture(1, 2, 3)) for _ in range(2)][-1]
+    assert table.unexplained_before(third, version=1) == 1

@@ -290,8 +290,8 @@ def decide(frame: Frame, seat: int | None, look: Look | None = None) -> None:
         background = _background(frame) if frame.source == "camera" else None
         unexplained = changes.unexplained_before(look, snap.version) if changes is not None and look is not None else 0
         proposal = camera.propose(frame.reading or {}, snap, seat, background, unexplained)
-        if changes is not None and look is not None and proposal["new"]:
-            changes.explain(look)
+        if changes is not None and look is not None:
+            changes.explain(look, {n["tile"] for n in proposal["new"]})
         frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
         frame.proposal = proposal
         frame.message = proposal["message"]
@@ -338,26 +338,35 @@ BACKGROUND_FRAMES = 10
 
 def _background(frame: Frame) -> list[dict[str, Any]]:
     """The tiles already lying on the table, by their places: those of the first live frame read on
-    this frame's version of the match (the frame that recorded the last play, or the first look
-    after the pad changed the match; this frame itself where it is that first one) and those of
-    the hand's recent live frames that saw nothing new, so that a loose tile the reader missed in
-    one frame and found in another is not taken for a play."""
+    the version of the match that the camera's last play made (the frame that recorded it), or
+    without one, on this frame's version (the first look after the pad changed the match; this
+    frame itself where it is that first one), and those of the hand's recent live frames that saw
+    nothing new, so that a loose tile the reader missed in one frame and found in another is not
+    taken for a play. Plays scored on the pad since the camera's last play do not move the
+    background on: the tiles laid meanwhile that the pad has not scored yet are still plays."""
+    played = db.session.scalars(
+        select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.hand == frame.hand,
+                            Frame.status.in_(("recorded", "accepted")), Frame.id < frame.id)
+        .order_by(Frame.id.desc()).limit(1)).first()
+    version = played.version if played is not None else frame.version
     first = db.session.scalars(
-        select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.version == frame.version,
+        select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.version == version,
                             Frame.id < frame.id, Frame.reading.is_not(None)).order_by(Frame.id).limit(1)).first()
     quiet = db.session.scalars(
         select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.hand == frame.hand,
                             Frame.status == "nothing", Frame.id < frame.id, Frame.reading.is_not(None))
         .order_by(Frame.id.desc()).limit(BACKGROUND_FRAMES))
-    # The tile of the camera's last question is no background: a person who turned it down and
-    # scored a play the camera missed on the pad leaves that tile still to be played.
+    # The new tiles of the camera's last question are no background: a person who turned it down
+    # and scored on the pad a play the camera missed leaves them still to be played.
     asked = db.session.scalars(
         select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.hand == frame.hand,
                             Frame.status.in_(("confirm", "rejected")), Frame.id < frame.id)
         .order_by(Frame.id.desc()).limit(1)).first()
-    pending = {camera.name_of(e["tile"]) for e in ((asked.proposal or {}).get("events") or []) if e.get("tile")} \
-        if asked is not None else set()
-    tiles = [tile for f in (first or frame, *quiet) for tile in (f.reading or {}).get("tiles") or []]
+    pending = {camera.name_of(n["tile"]) for n in (asked.proposal or {}).get("new") or []} if asked is not None else set()
+    # a frame's own new tiles were no background when it was read (the frame that recorded a play
+    # may have seen the next one laid already)
+    tiles = [tile for f in (first or frame, *quiet) for tile in (f.reading or {}).get("tiles") or []
+             if f is frame or camera.name_of(tile["tile"]) not in {n["tile"] for n in (f.proposal or {}).get("new") or []}]
     if not pending:
         return tiles
     # nor a box lying over one of them (the reader's box across that tile and its neighbour)

@@ -9,10 +9,11 @@ Each camera frame is looked at when it arrives, before the reader (`TableChanges
 motion test of `vision.motion` (a thumbnail; no model) says whether the table now differs from
 how it was at the last play, and each new difference that settles is a *change*, numbered. A
 frame the reader reads on a still table and in which it finds a new tile explains its change
-(`explain`). When the reader then proposes a play, the changes before this frame's own that
-nothing explained are counted (`unexplained_before`): any at all, and the play may not be the
-next one, so it is asked about, not recorded. Recording a play (the camera's or the pad's)
-starts the count again from the table as it is then (`settle`).
+(`explain`), unless that tile was already new in an earlier change (seen, and not played yet).
+When the reader then proposes a play, the changes before this frame's own that nothing explained
+are counted (`unexplained_before`): any at all, and the play may not be the next one, so it is
+asked about, not recorded. Recording a play (the camera's or the pad's) starts the count again
+from the table as it is then (`settle`).
 
 The state lives in memory, one per match: a server that restarts simply starts counting again.
 """
@@ -46,7 +47,8 @@ class TableChanges:
         # a table is still after two still frames in a row: the page sends a frame a second
         self.detector = MotionDetector(settle=2)
         self.count = 0
-        self.explained: set[int] = set()
+        #: change -> the new tiles read on its still frames
+        self.news: dict[int, set[str]] = {}
         #: the first change that counts (the ones before were settled by a play)
         self.base = 1
         #: the version of the match the count refers to (None: none seen yet)
@@ -62,11 +64,11 @@ class TableChanges:
                 return Look(self.count + 1, False, thumb)
             return Look(self.count, True, thumb)
 
-    def explain(self, look: Look) -> None:
-        """The reader found a new tile in this frame: its change is no missed play."""
-        if look.still:
+    def explain(self, look: Look, tiles: set[str]) -> None:
+        """The reader found these new tiles in this frame (tiles the match does not have yet)."""
+        if look.still and tiles:
             with self.lock:
-                self.explained.add(look.change)
+                self.news.setdefault(look.change, set()).update(tiles)
 
     def unexplained_before(self, look: Look, version: int) -> int:
         """How many changes before this frame's own, since the last play, nothing explained.
@@ -74,7 +76,15 @@ class TableChanges:
         with self.lock:
             if self.version != version:  # the table as this frame shows it is the starting point
                 self._restart(look, version)
-            return sum(1 for c in range(self.base, look.change) if c not in self.explained)
+            # a change is explained by a tile first seen in it: one still lying there unplayed
+            # since an earlier change does not explain a later change too
+            earlier: set[str] = set()
+            unexplained = 0
+            for c in range(self.base, look.change):
+                tiles = self.news.get(c, set())
+                unexplained += not (tiles - earlier)
+                earlier |= tiles
+            return unexplained
 
     def settle(self, look: Look, version: int) -> None:
         """The camera recorded a play from this frame: the table as this frame shows it is the
@@ -84,7 +94,7 @@ class TableChanges:
 
     def _restart(self, look: Look, version: int) -> None:
         self.version, self.base = version, look.change + 1
-        self.explained = {c for c in self.explained if c >= self.base}
+        self.news = {c: tiles for c, tiles in self.news.items() if c >= self.base}
         self.detector.accept(look.thumb)
 
 
