@@ -7,6 +7,7 @@ upload and the answer, not about reading pips.
 """
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from test_webapp_camera import Script, photo, seen
@@ -26,15 +27,25 @@ def scripted(tmp_path):
 
 
 @pytest.fixture
-def camera_browser():
-    """Chromium with a fake camera that needs no permission prompt."""
+def camera_browser(tmp_path_factory):
+    """Chromium with a fake camera that needs no permission prompt, filming a still table (its own
+    fake device draws a moving pattern, and the page's live camera acts only on a still table)."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
     path = chromium_path()
     if path is None:
         pytest.skip("no Chromium on this machine (apt-get install chromium)")
+    from vision.synth.y4m import Y4mWriter
+
+    film = tmp_path_factory.mktemp("camera") / "still-table.y4m"
+    table = np.full((240, 320, 3), 90, np.uint8)
+    table[100:120, 140:180] = 250
+    with Y4mWriter(film, 320, 240, 5.0) as writer:
+        for _ in range(5):
+            writer.write(table)
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=path, args=[
-            "--no-sandbox", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"])
+            "--no-sandbox", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+            f"--use-file-for-fake-video-capture={film}"])
         yield browser
         browser.close()
 
