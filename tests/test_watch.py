@@ -238,6 +238,34 @@ def test_a_change_where_nothing_new_was_read_makes_the_next_play_an_ask():
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 3, "tile": "1-1", "end": "east"}]
 
 
+def test_a_confirmed_tile_read_at_last_does_not_explain_an_earlier_missed_play():
+    # 5-1 is confirmed by a person without ever being read; 1-1 is then played on it and missed;
+    # at the next change 5-1 is read at last beside the new 4-6. The change 1-1 made is still
+    # unexplained: 4-6 is asked about, not played as seat 3's (it was seat 0's)
+    lead, six_three = _tile(3, 5, 300, 200), _tile(6, 3, 240, 200)
+    confirmed = [{"type": "play", "seat": 1, "tile": "5-1", "end": "east"},
+                 {"type": "play", "seat": 2, "tile": "6-3", "end": "west"}]
+
+    def five_one_confirmed_unread() -> Follower:
+        follower = _follower()
+        follower.observe(_reading())
+        follower.observe(_reading(lead))
+        follower.observe(_reading(lead))  # 5-1 missed
+        assert follower.observe(_reading(lead, six_three)).kind == "ask"
+        follower.confirm(confirmed)
+        return follower
+
+    follower = five_one_confirmed_unread()
+    assert follower.observe(_reading(lead, six_three)).kind == "nothing"  # 1-1 laid, not read
+    outcome = follower.observe(_reading(lead, six_three, _tile(5, 1, 360, 200), _tile(4, 6, 180, 200)))
+    assert outcome.kind == "ask" and "changed 2 times" in outcome.reason
+    # where nothing else changed, the confirmed tile found explains its own change
+    follower = five_one_confirmed_unread()
+    assert follower.observe(_reading(lead, six_three, _tile(5, 1, 360, 200))).kind == "nothing"
+    outcome = follower.observe(_reading(lead, six_three, _tile(5, 1, 360, 200), _tile(1, 1, 420, 200)))
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 3, "tile": "1-1", "end": "east"}]
+
+
 def test_the_same_change_read_again_is_not_another_change():
     follower = _follower()
     follower.observe(_reading())

@@ -698,8 +698,12 @@ class Follower:
         # read: one the reader missed there and finds again is not a move, and one it misses
         # now has not left (tiles are not taken back). Only most of the layout gone at once
         # (the camera moved, the table swept) is asked about.
-        # a tile a person confirmed, found now where it was played, explains a change
-        changes = max(0, self.open_changes + (0 if again else 1) - self._find_unseen(reading))
+        # A tile a person confirmed, found now where it was played, can explain this change (an
+        # arm or a glare left it), but no earlier one: those were read before it was found. And
+        # where a new tile is read, the new tile is this change, and a confirmed tile read better
+        # now explains nothing.
+        unseen_found = self._find_unseen(reading)
+        current = 0 if again else 1
         new = [t for t in diff.new if self._placed_at(t) is None and t.confidence >= FAINT and not self._over_layout(t)]
         if len(new) > 1:
             touching = [t for t in new if not self._loose(t, new)]
@@ -711,9 +715,10 @@ class Follower:
             gone = ", ".join(str(t.tile) for t in missing)
             return self._ask(reading, f"the layout's tiles left their places ({gone}): "
                              "the camera moved, or tiles were moved or taken back", new)
+        changes = self.open_changes + current
         if not new:
             self._accept(reading)
-            self.open_changes = changes
+            self.open_changes = changes - min(current, unseen_found)
             return Outcome("nothing", "no new tile", frame=reading.image, settled=False)
         photo = PhotoLayout.of(reading, self.match.rules) if self.hand.layout.placements else PhotoLayout.none()
         if len(new) == 1:
