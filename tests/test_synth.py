@@ -323,3 +323,19 @@ def test_render_sequence_grows_the_layout() -> None:
         replay = _replay(layout["placements"], layout["variant"] == "spinner")
         assert replay.count() == layout["count"]
     assert math.isfinite(frames[-1].truth["layout"]["count"])
+
+
+def test_the_phone_tone_curve_stretches_contrast_and_clips():
+    from vision.synth.photo import finish_photo
+    from vision.synth.scene import Finish, random_tone
+
+    ramp = np.tile(np.linspace(0, 255, 256, dtype=np.float32), (8, 1))[..., None].repeat(3, axis=2)
+    plain = Finish(0.0, 0.0, 0.0, 0.0, 90, 0.0, 1)
+    flat = finish_photo(ramp.copy(), plain)
+    harsh = finish_photo(ramp.copy(), Finish(0.0, 0.0, 0.0, 0.0, 90, 0.0, 1, contrast=1.5, pivot=128.0))
+    assert np.array_equal(flat[0, :, 0], np.arange(256))
+    assert harsh[0, 128, 0] == 128 and harsh[0, 200, 0] == 236 and harsh[0, 250, 0] == 255 and harsh[0, 20, 0] == 0
+    tones = [random_tone(np.random.default_rng(k)) for k in range(400)]
+    stretched = [t["contrast"] for t in tones if t["contrast"] != 1.0]
+    assert 0.55 < len(stretched) / len(tones) < 0.85
+    assert min(stretched) >= 0.8 and max(stretched) <= 1.7 and np.mean(np.array(stretched) > 1) > 0.6

@@ -63,7 +63,8 @@ def make_sample(seed: int, index: int, width: int = 1280, height: int = 960, nam
                   "ambient": round(scene.light.ambient, 3), "exposure": round(scene.light.exposure, 3),
                   "cast_shadows": round(scene.light.shadow_strength, 3), "glare": round(scene.light.glare, 3)},
         "finish": {"defocus": round(scene.finish.defocus, 2), "motion": round(scene.finish.motion, 2),
-                   "noise": round(scene.finish.noise, 2), "jpeg_quality": scene.finish.jpeg_quality},
+                   "noise": round(scene.finish.noise, 2), "jpeg_quality": scene.finish.jpeg_quality,
+                   "contrast": round(scene.finish.contrast, 3), "pivot": round(scene.finish.pivot, 1)},
         "hands": len(scene.hands),
     }
     truth = build_truth(scene, rendered, params)

@@ -1,4 +1,4 @@
-"""Light over the whole photo, and what a phone camera does to it (blur, noise, sharpening).
+"""Light over the whole photo, and what a phone camera does to it (blur, noise, sharpening, tone).
 
 Light is a smooth gain field made at 1/8 size and enlarged: a ramp, vignetting, soft cast
 shadows of things out of view, exposure and colour temperature. JPEG compression happens when
@@ -66,5 +66,8 @@ def finish_photo(img: np.ndarray, finish: Finish) -> np.ndarray:
         lum = cv2.randn(np.empty((h, w), np.float32), 0.0, float(finish.noise))
         chroma = cv2.randn(np.empty((h // 2 + 1, w // 2 + 1, 3), np.float32), 0.0, float(finish.noise) * 0.5)
         out = out + cv2.merge([lum, lum, lum]) + cv2.resize(chroma, (w, h), interpolation=cv2.INTER_LINEAR)
+    if finish.contrast != 1.0:
+        # the tone curve after the sensor's noise, as a phone applies it; clipped below
+        out = (out - finish.pivot) * finish.contrast + finish.pivot
     # saturating conversion: rounds and clips to 0..255 in one pass
     return cv2.convertScaleAbs(np.maximum(out, 0))
