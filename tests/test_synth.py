@@ -339,3 +339,32 @@ def test_the_phone_tone_curve_stretches_contrast_and_clips():
     stretched = [t["contrast"] for t in tones if t["contrast"] != 1.0]
     assert 0.55 < len(stretched) / len(tones) < 0.85
     assert min(stretched) >= 0.8 and max(stretched) <= 1.7 and np.mean(np.array(stretched) > 1) > 0.6
+
+
+def test_packed_tiles_on_a_ruled_board_lie_in_its_cells():
+    found = 0
+    for k in range(400):
+        scene = build_scene(np.random.default_rng([77, k]))
+        board = scene.board
+        if board is None or board.cells is None or not scene.packed:
+            continue
+        cell, ox, oy = board.cells
+        assert 1.0 < cell < 1.1
+        c, s = math.cos(board.angle), math.sin(board.angle)
+        packed = [b for b in scene.bodies if b.role == "loose" and b.kind == "up"]
+        in_cells = 0
+        for body in packed:
+            halves = 0
+            for end in (-0.5, 0.5):  # each half's centre, in the board's frame
+                hx = body.pose.x + end * math.cos(body.pose.angle) - board.x
+                hy = body.pose.y + end * math.sin(body.pose.angle) - board.y
+                lx, ly = hx * c + hy * s, -hx * s + hy * c
+                fx, fy = (lx - ox) / cell, (ly - oy) / cell
+                halves += abs(fx - round(fx)) < 0.05 and abs(fy - round(fy)) < 0.05
+            in_cells += halves == 2
+        # the packed group (3 or more); loose tiles dropped about later need not lie in cells
+        assert in_cells >= max(3, len(packed) // 2)
+        found += 1
+        if found == 3:
+            break
+    assert found == 3

@@ -54,6 +54,7 @@ def make_sample(seed: int, index: int, width: int = 1280, height: int = 960, nam
         "tile_back": scene.tile_style.back,
         "table": scene.table,
         "board": scene.board is not None,
+        "board_cells": scene.board is not None and scene.board.cells is not None,
         "cards": len(scene.cards),
         "sets": scene.sets,
         "packed": scene.packed,

@@ -35,6 +35,11 @@ class Board:
     angle: float
     side: float
     band: float
+    #: a board ruled in cells a tile's half wide, as boards for domino games are: (cell side,
+    #: x and y of one cell's centre in the board's own frame); None: a finer decorative grid
+    cells: tuple[float, float, float] | None = None
+    #: the ruled lines' colour (BGR; dark ink or light); None: a shade of the play area
+    ink: tuple[float, float, float] | None = None
 
     @property
     def inner_half(self) -> float:
@@ -81,6 +86,30 @@ def printed_style(rng: np.random.Generator) -> TileStyle:
                      float(rng.uniform(0.07, 0.1)), 0.0, False, bool(rng.random() < 0.5))
 
 
+def _rule_cells(tex: np.ndarray, board: Board, c0: int, c1: int) -> None:
+    """Lines between the cells of a ruled board, in ink, over its play area (texture pixels:
+    x along the board's own x, rows down its own y)."""
+    assert board.cells is not None
+    cell, ox, oy = board.cells
+    s = tex.shape[0]
+    per_unit = s / board.side
+    ink = board.ink if board.ink is not None else (25.0, 25.0, 25.0)
+    thick = max(1, int(round(0.04 * per_unit)))
+    lo, hi = -board.inner_half, board.inner_half
+    for origin, along_x in ((ox, True), (oy, False)):
+        k0 = math.ceil((lo - origin) / cell - 0.5)
+        for k in range(k0, k0 + int((hi - lo) / cell) + 2):
+            edge = origin + (k + 0.5) * cell
+            if not lo < edge < hi:
+                continue
+            if along_x:  # a line of constant x
+                p = int(round((edge + board.side / 2) * per_unit * 16))
+                cv2.line(tex, (p, c0 * 16), (p, c1 * 16), ink, thick, cv2.LINE_AA, 4)
+            else:
+                p = int(round((board.side / 2 - edge) * per_unit * 16))
+                cv2.line(tex, (c0 * 16, p), (c1 * 16, p), ink, thick, cv2.LINE_AA, 4)
+
+
 def draw_board(canvas: np.ndarray, affine: np.ndarray, ppu: float, board: Board, rng: np.random.Generator) -> list[Printed]:
     """A game board: coloured play area with a printed grid and stars, and a band round it
     holding a zigzag track of printed domino pictures (like many commercial boards)."""
@@ -95,11 +124,14 @@ def draw_board(canvas: np.ndarray, affine: np.ndarray, ppu: float, board: Board,
     tex[c0:c1, c0:c1] = play_colour
     tex *= (1 + 0.05 * smooth_noise(s, s, s / 20, rng))[..., None]
     grid = max(2, int(rng.integers(8, 16)))
-    line = tuple(float(v) for v in play_colour * 0.7)
-    for k in range(grid + 1):
-        p = c0 + (c1 - c0) * k // grid
-        cv2.line(tex, (p, c0), (p, c1), line, 1, cv2.LINE_AA)
-        cv2.line(tex, (c0, p), (c1, p), line, 1, cv2.LINE_AA)
+    if board.cells is None:
+        line = tuple(float(v) for v in play_colour * 0.7)
+        for k in range(grid + 1):
+            p = c0 + (c1 - c0) * k // grid
+            cv2.line(tex, (p, c0), (p, c1), line, 1, cv2.LINE_AA)
+            cv2.line(tex, (c0, p), (c1, p), line, 1, cv2.LINE_AA)
+    else:
+        _rule_cells(tex, board, c0, c1)
     for _ in range(int(rng.integers(10, 40))):  # decorative stars/diamonds
         cx, cy = rng.uniform(c0, c1, 2)
         r = (c1 - c0) / grid * rng.uniform(0.2, 0.45)

@@ -281,6 +281,7 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960) 
             bodies.append(Body(kind, p, height, values, role, None, int(rng.integers(2**31))))
         return True
 
+    packed_at: tuple[np.ndarray, float] | None = None  # where packed tiles' first cell lies, and their pitch
     if packed:
         for _try in range(10):
             if board is not None:
@@ -290,7 +291,9 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960) 
                 o = _sample_point(rng, _shrink(view, 0.6))
                 ang = float(rng.uniform(0, 2 * math.pi))
             n = int(np.clip(rng.gamma(2.5, 5.0), 3, 26))
-            if place_group(packed_grid(rng, o, ang, n, float(rng.uniform(0.02, 0.07))), "up", "loose", 0.0):
+            gap = float(rng.uniform(0.02, 0.07))
+            if place_group(packed_grid(rng, o, ang, n, gap), "up", "loose", 0.0):
+                packed_at = (o, 1.0 + gap)
                 break
     # a second set makes the densest tables (up to ~40 face-up tiles in view): the end of a
     # game with every hand revealed and tiles lying about
@@ -356,8 +359,32 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960) 
     light = random_light(rng)
     finish = random_finish(rng, camera)
     hands = [random_hand(rng) for _ in range(int(rng.choice([0, 0, 0, 1, 1, 2])))]
-    return Scene(width, height, style, pick_table(rng), camera, light, finish, bodies, laid, board, cards, hands,
-                 int(rng.integers(2**31)), sets, packed)
+    table = pick_table(rng)
+    seed = int(rng.integers(2**31))
+    if board is not None:
+        board = ruled(np.random.default_rng([seed, 2]), board, packed_at)
+    return Scene(width, height, style, table, camera, light, finish, bodies, laid, board, cards, hands,
+                 seed, sets, packed)
+
+
+def ruled(rng: np.random.Generator, board: Board, packed_at: tuple[np.ndarray, float] | None) -> Board:
+    """Half of the boards ruled in cells of a tile's half, in dark ink mostly, with the packed
+    tiles lying in the cells (as on a board for a domino game). Measured: on the real board the
+    detector found 37 % of the tiles, 60 % with the board round the tiles flattened (its dark
+    ruled lines and stars), the same as with the tiles flattened: it is the board that hid them.
+    Drawn from its own generator, so every other draw of a scene stays as it was."""
+    if rng.random() < 0.5:
+        return board
+    if packed_at is not None:
+        (wx, wy), cell = packed_at
+        c, s = math.cos(board.angle), math.sin(board.angle)
+        dx, dy = wx - board.x, wy - board.y
+        ox, oy = dx * c + dy * s, -dx * s + dy * c  # the packed tiles' first cell in the board's frame
+    else:
+        cell = float(rng.uniform(1.02, 1.07))
+        ox, oy = (float(v) for v in rng.uniform(0, cell, 2))
+    ink = (float(rng.uniform(15, 60)),) * 3 if rng.random() < 0.75 else (float(rng.uniform(190, 240)),) * 3
+    return replace(board, cells=(float(cell), float(ox), float(oy)), ink=ink)  # type: ignore[arg-type]
 
 
 def random_light(rng: np.random.Generator) -> Light:

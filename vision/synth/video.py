@@ -174,9 +174,10 @@ def game_video(seed: int, width: int = 1280, height: int = 960, players: int = 4
     """One synthetic game (rendered lazily as its frames are iterated) and its true record."""
     scene = _scene_with_layout(seed, 0, width, height, min_tiles)
     assert scene.laid is not None
-    # The game videos keep a neutral tone curve (as they were rendered before the photos had
-    # one), so the follower's benchmarks stay comparable from one generator to the next.
-    scene = replace(scene, hands=[], camera=_frame_layout(scene), finish=replace(scene.finish, contrast=1.0))
+    # The game videos keep a neutral tone curve and unruled boards (as they were rendered before
+    # the photos had them), so the follower's benchmarks stay comparable from one generator to the next.
+    board = replace(scene.board, cells=None, ink=None) if scene.board is not None else None
+    scene = replace(scene, hands=[], camera=_frame_layout(scene), finish=replace(scene.finish, contrast=1.0), board=board)
     laid = scene.laid
     assert laid is not None
     placements = [{"tile": f"{p.inner}-{p.outer}", "end": p.end} for p in laid.layout.placements]
