@@ -67,3 +67,39 @@ def test_a_tile_still_new_from_an_earlier_change_explains_no_later_change():
     table.explain(second, {"6-6"})  # a play the reader missed; 6-6 still new
     third = [table.see(picture(1, 2, 3)) for _ in range(2)][-1]
     assert table.unexplained_before(third, version=1) == 1
+
+
+def test_a_play_scored_on_the_pad_settles_only_the_changes_up_to_its_tile():
+    table = TableChanges()
+    table.unexplained_before([table.see(picture()) for _ in range(2)][-1], version=1)
+    asked = [table.see(picture(1)) for _ in range(2)][-1]
+    table.explain(asked, {"0-5"})  # asked about, turned down: the player pads 0-5
+    missed = [table.see(picture(1, 2)) for _ in range(2)][-1]
+    table.explain(missed, {"0-5"})  # 0-0 laid meanwhile, not read; 0-5 still new then
+    after = [table.see(picture(1, 2, 3)) for _ in range(2)][-1]
+    # the pad's 0-5 (version 2) settles its own change, not the one 0-0 made after it
+    assert table.unexplained_before(after, version=2, played=frozenset({"0-5"})) == 1
+    # a pad play the camera never saw settles everything up to this frame, as before
+    table = TableChanges()
+    table.unexplained_before([table.see(picture()) for _ in range(2)][-1], version=1)
+    [table.see(picture(1)) for _ in range(2)]
+    after = [table.see(picture(1, 2)) for _ in range(2)][-1]
+    assert table.unexplained_before(after, version=2, played=frozenset({"3-3"})) == 0
+
+
+def test_a_tile_first_seen_before_a_pad_play_explains_no_later_change():
+    table = TableChanges()
+    table.unexplained_before([table.see(picture()) for _ in range(2)][-1], version=1)
+    first = [table.see(picture(1)) for _ in range(2)][-1]
+    table.explain(first, {"1-3"})  # asked about, not played yet
+    padded = [table.see(picture(1, 2)) for _ in range(2)][-1]
+    assert table.unexplained_before(padded, version=2, played=frozenset({"2-5"})) == 0  # a pad play never seen
+    table.explain(padded, {"1-3", "0-5"})
+    missed = [table.see(picture(1, 2, 3)) for _ in range(2)][-1]
+    table.explain(missed, {"0-5"})  # 0-0 laid, not read
+    # 1-3 on the pad: 0-5 was first seen in the change before, so it explains that one only
+    later = [table.see(picture(1, 2, 3, 4)) for _ in range(2)][-1]
+    assert table.unexplained_before(later, version=3, played=frozenset({"2-5", "1-3"})) == 1
+    # 0-5 on the pad as well: the change 0-0 made is still open
+    last = [table.see(picture(1, 2, 3, 4, 5)) for _ in range(2)][-1]
+    assert table.unexplained_before(last, version=4, played=frozenset({"2-5", "1-3", "0-5"})) == 2

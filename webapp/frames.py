@@ -276,6 +276,13 @@ def process(readers: Readers, frame_id: int, data: bytes | None, look: Look | No
     decide(frame, seat, look)
 
 
+def _played(snap: store.Snapshot) -> frozenset[str]:
+    """The tiles played in the match's current hand, as the scorer names them."""
+    hands = snap.record["hands"]
+    events = hands[-1]["events"] if hands else []
+    return frozenset(camera.name_of(e["tile"]) for e in events if e.get("type") == "play")
+
+
 def decide(frame: Frame, seat: int | None, look: Look | None = None) -> None:
     """Propose from the frame's reading; record a sure play at once (retrying once on a newer version).
 
@@ -288,7 +295,8 @@ def decide(frame: Frame, seat: int | None, look: Look | None = None) -> None:
         frame.version = snap.version
         frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
         background = _background(frame) if frame.source == "camera" else None
-        unexplained = changes.unexplained_before(look, snap.version) if changes is not None and look is not None else 0
+        played = _played(snap)
+        unexplained = changes.unexplained_before(look, snap.version, played) if changes is not None and look is not None else 0
         proposal = camera.propose(frame.reading or {}, snap, seat, background, unexplained)
         if changes is not None and look is not None:
             changes.explain(look, {n["tile"] for n in proposal["new"]})
@@ -325,7 +333,7 @@ def decide(frame: Frame, seat: int | None, look: Look | None = None) -> None:
         frame = db.session.get(Frame, frame_id)
         frame.status, frame.event, frame.version = "recorded", done.change.event, done.version
         if changes is not None and look is not None:
-            changes.settle(look, done.version)
+            changes.settle(look, done.version, played | {camera.name_of(proposal["events"][0]["tile"])})
         break
     if frame.status in ("nothing", "looking", "over"):
         _drop_file(frame)

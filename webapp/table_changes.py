@@ -12,8 +12,10 @@ frame the reader reads on a still table and in which it finds a new tile explain
 (`explain`), unless that tile was already new in an earlier change (seen, and not played yet).
 When the reader then proposes a play, the changes before this frame's own that nothing explained
 are counted (`unexplained_before`): any at all, and the play may not be the next one, so it is
-asked about, not recorded. Recording a play (the camera's or the pad's) starts the count again
-from the table as it is then (`settle`).
+asked about, not recorded. The camera's own play starts the count again from the table as its
+frame shows it (`settle`). A play scored on the pad settles only the changes up to the one in
+which the camera first saw its tile: a change after that (a tile laid while the question about
+the padded one was open, and not read) is still unexplained.
 
 The state lives in memory, one per match: a server that restarts simply starts counting again.
 """
@@ -53,6 +55,10 @@ class TableChanges:
         self.base = 1
         #: the version of the match the count refers to (None: none seen yet)
         self.version: int | None = None
+        #: the tiles played in the hand at that version
+        self.played: frozenset[str] = frozenset()
+        #: tile -> the change it was first read as new in (kept until it is played)
+        self.first_seen: dict[str, int] = {}
 
     def see(self, thumb: np.ndarray) -> Look:
         """A frame as it arrives, in the order the camera sent them."""
@@ -69,32 +75,43 @@ class TableChanges:
         if look.still and tiles:
             with self.lock:
                 self.news.setdefault(look.change, set()).update(tiles)
+                for tile in tiles:
+                    self.first_seen.setdefault(tile, look.change)
 
-    def unexplained_before(self, look: Look, version: int) -> int:
+    def unexplained_before(self, look: Look, version: int, played: frozenset[str] = frozenset()) -> int:
         """How many changes before this frame's own, since the last play, nothing explained.
-        A match changed elsewhere (a play on the pad, an undo) starts the count again here."""
+        `played`: the tiles of the hand's plays at `version` ("a-b", smaller half first).
+
+        A match changed elsewhere starts the count again: after the change in which the camera
+        first saw the tiles played since (a play on the pad), else (an undo, a tile the camera
+        never saw) here."""
         with self.lock:
-            if self.version != version:  # the table as this frame shows it is the starting point
-                self._restart(look, version)
+            if self.version != version:
+                base = look.change + 1
+                if played >= self.played:  # plays added (not an undo, not a new hand)
+                    seen = [self.first_seen[t] for t in played - self.played if t in self.first_seen]
+                    if seen:
+                        base = min(base, max(self.base, max(seen) + 1))
+                else:
+                    self.first_seen.clear()
+                self._restart(look, version, played, base)
             # a change is explained by a tile first seen in it: one still lying there unplayed
             # since an earlier change does not explain a later change too
-            earlier: set[str] = set()
-            unexplained = 0
-            for c in range(self.base, look.change):
-                tiles = self.news.get(c, set())
-                unexplained += not (tiles - earlier)
-                earlier |= tiles
-            return unexplained
+            return sum(not any(self.first_seen.get(t) == c for t in self.news.get(c, ()))
+                       for c in range(self.base, look.change))
 
-    def settle(self, look: Look, version: int) -> None:
+    def settle(self, look: Look, version: int, played: frozenset[str] = frozenset()) -> None:
         """The camera recorded a play from this frame: the table as this frame shows it is the
         new starting point, and this frame's change is spent."""
         with self.lock:
-            self._restart(look, version)
+            self._restart(look, version, played, look.change + 1)
 
-    def _restart(self, look: Look, version: int) -> None:
-        self.version, self.base = version, look.change + 1
-        self.news = {c: tiles for c, tiles in self.news.items() if c >= self.base}
+    def _restart(self, look: Look, version: int, played: frozenset[str], base: int) -> None:
+        self.version, self.base, self.played = version, base, played
+        for tile in played:
+            self.first_seen.pop(tile, None)
+        # a tile played is no longer new: it explains no change left open
+        self.news = {c: tiles - played for c, tiles in self.news.items() if c >= self.base}
         self.detector.accept(look.thumb)
 
 
