@@ -61,3 +61,13 @@ def test_tiles_halves_and_off_board_reads_are_tallied():
     assert figures["tile_recall"] == 1.0 and figures["tile_precision"] == round(2 / 3, 4)
     assert figures["exact_tile"] == 0.5 and figures["per_half"] == 0.75
     assert figures["read_off_the_board"] == 1 and figures["confusion"][5][4] == 1
+
+
+def test_recall_is_also_counted_by_the_blank_halves_of_the_true_tiles():
+    board = [{"cell": "8H", "value": 0}, {"cell": "8I", "value": 0},
+             {"cell": "8F", "value": 5}, {"cell": "8G", "value": 0},
+             {"cell": "3C", "value": 2}, {"cell": "3D", "value": 4}]
+    reading = Reading("x", 900, 700, (tile_on("8F", "8G", (5, 0)), tile_on("3C", "3D", (2, 4))))
+    tally = BoardTally()
+    score_board_photo(reading, find_grid(board_photo()), board, tally)
+    assert tally.figures()["recall_by_blank_halves"] == {"0": 1.0, "1": 1.0, "2": 0.0}

@@ -151,8 +151,10 @@ def export(weights: str, out: str, imgsz: int) -> None:
               help="With --layout: misread this share of halves (the true value second best).")
 @click.option("--true-boxes", is_flag=True,
               help="Synthetic set only: the truth's boxes stand in for the detector, to measure the halves and the settling alone.")
+@click.option("--confidence", type=click.FloatRange(0, 1), default=0.4, show_default=True,
+              help="Least box confidence kept (as `spinner read`).")
 def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str,
-             layout_only: bool, jitter: float, misread: float, true_boxes: bool) -> None:
+             layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     from .evaluate import evaluate as run
     from .reader import Reader
@@ -173,7 +175,7 @@ def evaluate(synthetic: str | None, real: str | None, limit: int | None, detecto
     if synthetic is None and real_path is None:
         raise click.UsageError("nothing to measure: give --synthetic DIR and/or --real DIR")
     try:
-        reader = Reader(detector, halves)
+        reader = Reader(detector, halves, confidence=confidence)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first") from None
     if true_boxes:

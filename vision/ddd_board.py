@@ -91,6 +91,10 @@ class BoardTally:
 
     def __post_init__(self) -> None:
         self.confusion = np.zeros((7, 7), dtype=int)
+        # True tiles and those found, by how many blank halves they have: a blank half has no
+        # pips to mark it, and the detector finds such tiles least (model card).
+        self.truth_by_blanks = np.zeros(3, dtype=int)
+        self.found_by_blanks = np.zeros(3, dtype=int)
 
     def figures(self) -> dict[str, Any]:
         ratio = lambda a, b: round(a / b, 4) if b else None  # noqa: E731
@@ -102,6 +106,7 @@ class BoardTally:
             "exact_tile": ratio(self.exact, self.found),
             "per_half": ratio(self.halves_right, self.halves),
             "read_off_the_board": self.printed_read,
+            "recall_by_blank_halves": {str(n): ratio(int(self.found_by_blanks[n]), int(self.truth_by_blanks[n])) for n in range(3)},
             "confusion": self.confusion.tolist(),
         }
 
@@ -117,6 +122,9 @@ def score_board_photo(reading: Reading, grid: Grid, board: list[dict[str, Any]],
     tiles = true_tiles(board)
     centres = np.asarray([np.mean([cell_centre(a["cell"]), cell_centre(b["cell"])], axis=0) for a, b in tiles]).reshape(-1, 2)
     tally.truth += len(tiles)
+    blanks = [sum(half["value"] == 0 for half in tile) for tile in tiles]
+    for n in blanks:
+        tally.truth_by_blanks[n] += 1
     tally.read += len(reading.tiles)
     used: set[int] = set()
     for tile in reading.tiles:
@@ -135,6 +143,7 @@ def score_board_photo(reading: Reading, grid: Grid, board: list[dict[str, Any]],
             continue
         used.add(i)
         tally.found += 1
+        tally.found_by_blanks[blanks[i]] += 1
         true_halves = tiles[i]
         for half in tile.halves:
             hx, hy = grid.locate(half.center)
