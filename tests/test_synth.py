@@ -14,7 +14,7 @@ from scorer.tiles import Tile
 from vision.synth.dataset import Sample, make_sample
 from vision.synth.geometry import overlap_area
 from vision.synth.labels import TILE_CLASS, yolo_lines
-from vision.synth.layouts import legal_layout
+from vision.synth.layouts import BLANK_WEIGHT, favour_blanks, legal_layout
 from vision.synth.scene import build_scene, packed_grid
 
 W, H = 320, 240
@@ -122,6 +122,44 @@ def test_scene_tiles_never_overlap(seed: int) -> None:
     if scene.sets == 1:
         tiles = [Tile.of(*b.values) for b in faces]
         assert len(set(tiles)) == len(tiles)
+
+
+def _blank_share(scenes: list) -> float:
+    """The share of face-up tiles with at least one blank half."""
+    faces = [b for scene in scenes for b in scene.bodies if b.kind == "up"]
+    return sum(0 in b.values for b in faces) / len(faces)
+
+
+def test_training_scenes_draw_blank_halves_more_often_and_stay_legal() -> None:
+    uniform = [build_scene(np.random.default_rng(seed), W, H) for seed in range(40)]
+    favoured = [build_scene(np.random.default_rng(seed), W, H, blank_weight=BLANK_WEIGHT) for seed in range(40)]
+    # a uniform deal shows a blank half on 7 tiles in 28
+    assert abs(_blank_share(uniform) - 0.25) < 0.05
+    assert _blank_share(favoured) > _blank_share(uniform) + 0.05
+    for scene in favoured:
+        if scene.sets == 1:
+            tiles = [Tile.of(*b.values) for b in scene.bodies if b.kind == "up"]
+            assert len(set(tiles)) == len(tiles)
+
+
+def test_favoured_layouts_are_still_legal_games() -> None:
+    for seed in range(10):
+        laid = legal_layout(np.random.default_rng(seed), 14, blank_weight=BLANK_WEIGHT)
+        placements = [{"inner": p.inner, "outer": p.outer, "end": p.end} for p in laid.layout.placements]
+        assert len(_replay(placements, laid.layout.rules.spinner)) == len(laid.layout)
+
+
+def test_blank_halves_come_first_and_a_weight_of_one_is_a_plain_shuffle() -> None:
+    tiles = [Tile.of(0, 0), Tile.of(0, 6), Tile.of(6, 6)]
+    firsts = [favour_blanks(np.random.default_rng(seed), tiles, BLANK_WEIGHT)[0] for seed in range(300)]
+    # weights 9 : 3 : 1
+    assert firsts.count(Tile.of(0, 0)) > firsts.count(Tile.of(0, 6)) > firsts.count(Tile.of(6, 6))
+    assert favour_blanks(np.random.default_rng(0), [], BLANK_WEIGHT) == []
+    lasts = [favour_blanks(np.random.default_rng(seed), tiles, BLANK_WEIGHT, last=True)[-1] for seed in range(300)]
+    assert lasts.count(Tile.of(0, 0)) > 150
+    # the films and sequences rendered before the weighting existed stay the same
+    plain = [tiles[i] for i in np.random.default_rng(5).permutation(3)]
+    assert favour_blanks(np.random.default_rng(5), tiles, 1.0) == plain
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -15,10 +15,11 @@ import cv2
 import numpy as np
 
 from .labels import CLASS_NAMES, build_truth, yolo_lines
+from .layouts import BLANK_WEIGHT
 from .render import render_scene
 from .scene import build_scene
 
-GENERATOR = "spinner-synth/1"
+GENERATOR = "spinner-synth/2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
 def make_sample(seed: int, index: int, width: int = 1280, height: int = 960, name: str | None = None) -> Sample:
     """Render image `index` of dataset `seed`: photo, labels and truth."""
     rng = image_rng(seed, index)
-    scene = build_scene(rng, width, height)
+    scene = build_scene(rng, width, height, blank_weight=BLANK_WEIGHT)
     rendered = render_scene(scene)
     params = {
         "generator": GENERATOR,

@@ -22,6 +22,33 @@ from .geometry import Footprints, Pose
 #: how far (units) a tile must stay from every tile it does not touch, so lines read apart.
 CLEARANCE = 0.3
 
+#: A blank half is a tile's least marked face, and a tile drawn uniformly shows one seldom (the
+#: double blank is 1 tile in 28): run k 7 found 87 % of the held-out tiles without a blank half but
+#: 62 % of the double blanks (11.8 % on the real board). Training photos (`make_sample`) make each
+#: blank half this many times as likely to be drawn first, for layouts and loose tiles alike: the
+#: double blank then shows on 6.1 % of the face-up tiles instead of 3.2 %, a tile with one blank
+#: half on 30 % instead of 22 % (300 scenes). Films and sequences keep the uniform draw (weight 1).
+BLANK_WEIGHT = 3.0
+
+
+def blank_weights(tiles: list[Tile], weight: float) -> np.ndarray:
+    """Each tile's drawing weight: `weight` to the power of its blank halves."""
+    return np.array([weight ** ((t.low == 0) + (t.high == 0)) for t in tiles], dtype=float)
+
+
+def favour_blanks(rng: np.random.Generator, tiles: list[Tile], weight: float, last: bool = False) -> list[Tile]:
+    """A random order of `tiles` in which those with blank halves tend to come first (or `last`).
+
+    At weight 1 it is a plain shuffle drawn exactly as before the weighting existed, so the
+    films and sequences rendered from a seed stay the same."""
+    if weight == 1.0:
+        return [tiles[int(i)] for i in rng.permutation(len(tiles))]
+    if not tiles:  # a layout that used the whole set leaves no loose tiles
+        return []
+    weights = blank_weights(tiles, weight)
+    order = rng.choice(len(tiles), size=len(tiles), replace=False, p=weights / weights.sum())
+    return [tiles[int(i)] for i in (order[::-1] if last else order)]
+
 
 @dataclass(slots=True)
 class LaidLayout:
@@ -140,6 +167,7 @@ def legal_layout(
     jitter_deg: float = 2.0,
     bend_chance: float = 0.04,
     spinner_lead: bool | None = None,
+    blank_weight: float = 1.0,
 ) -> LaidLayout:
     """Play up to `tiles` random legal tiles and lay them on the table.
 
@@ -148,12 +176,13 @@ def legal_layout(
     double (so it is the spinner, its west/east arms leaving from its long sides) or not (the
     spinner then sits inside an arm); None picks one, both happen at real tables. `bounds` (x0, y0, x1, y1) is the table area in layout units around the lead at
     the origin; lines bend to stay inside it. The result may hold fewer tiles when nothing more
-    fits. Poses get small random gaps and angle jitter, never overlapping.
+    fits. Poses get small random gaps and angle jitter, never overlapping. `blank_weight` favours
+    tiles with blank halves (see `BLANK_WEIGHT`).
     """
     if spinner is None:
         spinner = bool(rng.random() < 0.6)
     layout = Layout(LayoutRules(spinner=spinner))
-    deck = [FULL_SET[i] for i in rng.permutation(len(FULL_SET))]
+    deck = favour_blanks(rng, list(FULL_SET), blank_weight)
     if spinner:
         if spinner_lead is None:
             spinner_lead = bool(rng.random() < 0.35)
@@ -173,7 +202,7 @@ def legal_layout(
         options = [(t, e) for t in deck for e in layout.fits(t)]
         if not options:
             break
-        weights = np.array([3.0 if e in CROSS_ENDS else 1.0 for _, e in options])
+        weights = np.array([3.0 if e in CROSS_ENDS else 1.0 for _, e in options]) * blank_weights([t for t, _ in options], blank_weight)
         order = rng.choice(len(options), size=len(options), replace=False, p=weights / weights.sum())
         placed = False
         for k in order[:12]:  # a few tries; a crowded table just ends the layout

@@ -15,7 +15,7 @@ from scorer.tiles import FULL_SET, Tile
 
 from .camera import Camera, random_camera
 from .geometry import Footprints, Pose, transform_pose
-from .layouts import LaidLayout, legal_layout
+from .layouts import LaidLayout, favour_blanks, legal_layout
 from .printed import Board
 from .tables import pick_table
 from .tiles import TileStyle, random_tile_style
@@ -202,8 +202,9 @@ def packed_grid(rng: np.random.Generator, origin: np.ndarray, angle: float, coun
     return poses
 
 
-def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960) -> Scene:
-    """One random table photo, described."""
+def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960, blank_weight: float = 1.0) -> Scene:
+    """One random table photo, described. `blank_weight` > 1 draws tiles with blank halves more
+    often (`layouts.BLANK_WEIGHT`: training photos); 1 deals the set uniformly."""
     style = random_tile_style(rng)
     camera = random_camera(rng, width, height, (0.0, 0.0))
     view = camera.footprint()
@@ -245,16 +246,18 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960) 
             bw, bh = size * rng.uniform(0.6, 1.5, 2)
             fx, fy = rng.uniform(0.25, 0.75, 2)
             bounds = (-bw * fx, -bh * fy, bw * (1 - fx), bh * (1 - fy))
-        laid = legal_layout(rng, n, bounds=bounds, max_gap=float(rng.uniform(0.01, 0.08)), jitter_deg=float(rng.uniform(0, 3)))
+        laid = legal_layout(rng, n, bounds=bounds, max_gap=float(rng.uniform(0.01, 0.08)), jitter_deg=float(rng.uniform(0, 3)),
+                            blank_weight=blank_weight)
         for i, (pose, pl) in enumerate(zip(laid.poses, laid.layout.placements)):
             bodies.append(Body("up", transform_pose(pose, ox, oy, rot), style.thickness, (pl.inner, pl.outer), "layout", i,
                                int(rng.integers(2**31))))
             deck.remove(pl.tile)
     sets = 1
-    deck = [deck[i] for i in rng.permutation(len(deck))]
+    # `take` pops from the end: blank halves (when favoured) are put last to be drawn first
+    deck = favour_blanks(rng, deck, blank_weight, last=True)
     if rng.random() < 0.12:
         sets = 2  # a second set on the table: the densest tables need one
-        deck += [FULL_SET[i] for i in rng.permutation(len(FULL_SET))]
+        deck += favour_blanks(rng, list(FULL_SET), blank_weight, last=True)
 
     free = _Free(bodies)
     th = style.thickness

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .camera import Camera
-from .dataset import encode_jpeg, image_rng
+from .dataset import GENERATOR, encode_jpeg, image_rng
 from .labels import build_truth, yolo_lines
 from .layouts import layout_prefix
 from .render import render_scene
@@ -86,7 +86,7 @@ def render_sequence(seed: int, width: int = 1280, height: int = 960, frames: int
         frame_scene.camera = cam
         gain = 1.0 + light_drift * math.sin(phase + k * 0.7)
         rendered = render_scene(frame_scene, cam, light_gain=gain)
-        params = {"generator": "spinner-synth/1", "seed": int(seed), "index": int(index), "frame": k, "plays": count,
+        params = {"generator": GENERATOR, "seed": int(seed), "index": int(index), "frame": k, "plays": count,
                   "camera": cam.describe(), "light_gain": round(gain, 4), "hands": len(frame_scene.hands)}
         truth = build_truth(frame_scene, rendered, params)
         image = rendered.image

@@ -33,6 +33,7 @@ from .labels import build_truth
 from .layouts import layout_prefix
 from .render import render_scene
 from .scene import HandSpec, Scene, with_layout_prefix
+from .dataset import GENERATOR
 from .sequence import _frame_layout, _scene_with_layout
 
 #: the variant a layout's kind is played as (both let any tile lead, so seat 0 may lead anything)
@@ -98,7 +99,7 @@ class GameVideo:
                     yield VideoFrame(noisy(image), f"{index:06d}", state, True)
                     index += 1
             rendered = render_scene(scene, cam, light_gain=gain)
-            self.truths[state] = build_truth(scene, rendered, {"generator": "spinner-synth/1", "seed": self.seed,
+            self.truths[state] = build_truth(scene, rendered, {"generator": GENERATOR, "seed": self.seed,
                                                                "plays": state, "light_gain": round(gain, 4)})
             still = rendered.image
             for _ in range(self.still_frames):
