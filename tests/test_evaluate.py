@@ -66,3 +66,16 @@ def test_true_boxes_stand_in_for_the_detector_with_every_labelled_tile():
         # the same four corners, in whatever order the box lists them
         assert max(np.linalg.norm(got - corner, axis=1).min() for corner in want) < 1.0
         assert box.confidence == 1.0
+
+
+def test_recall_is_also_counted_by_the_blank_halves_of_the_labelled_tiles():
+    truth = {"tiles": [true_tile("0-0", (100, 100)), true_tile("0-5", (300, 100)), true_tile("0-3", (500, 100)),
+                       true_tile("2-4", (700, 100)), true_tile("0-1", (900, 100), labelled=False)]}
+    reading = Reading("x", 1000, 200, (
+        read_tile("0-5", (300, 100), (0, 5)),
+        read_tile("2-4", (700, 100), (2, 4)),
+        read_tile("0-1", (900, 100), (0, 1)),   # too hidden to count: not in any share
+    ))
+    tally = Tally()
+    score_synthetic(reading, truth, tally)
+    assert tally.figures()["recall_by_blank_halves"] == {"0": 1.0, "1": 0.5, "2": 0.0}

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from .reading import Reading
+from .tally import Tally, blank_halves
 
 CELLS = 15
 #: hue, saturation, value bounds of the board's teal playing area (OpenCV's 0-180 hue).
@@ -78,37 +79,14 @@ def find_grid(image: np.ndarray) -> Grid:
 
 
 @dataclass
-class BoardTally:
-    """Tiles and halves of the ddd-board photos, counted like the synthetic figures."""
-    truth: int = 0
-    read: int = 0
-    found: int = 0
-    on_a_tile: int = 0
-    exact: int = 0
-    halves: int = 0
-    halves_right: int = 0
+class BoardTally(Tally):
+    """Tiles and halves of the ddd-board photos, counted like the synthetic figures, and the
+    printed pictures off the board read as tiles."""
+
     printed_read: int = 0
 
-    def __post_init__(self) -> None:
-        self.confusion = np.zeros((7, 7), dtype=int)
-        # True tiles and those found, by how many blank halves they have: a blank half has no
-        # pips to mark it, and the detector finds such tiles least (model card).
-        self.truth_by_blanks = np.zeros(3, dtype=int)
-        self.found_by_blanks = np.zeros(3, dtype=int)
-
     def figures(self) -> dict[str, Any]:
-        ratio = lambda a, b: round(a / b, 4) if b else None  # noqa: E731
-        return {
-            "tiles_true": self.truth,
-            "tiles_read": self.read,
-            "tile_recall": ratio(self.found, self.truth),
-            "tile_precision": ratio(self.on_a_tile, self.read),
-            "exact_tile": ratio(self.exact, self.found),
-            "per_half": ratio(self.halves_right, self.halves),
-            "read_off_the_board": self.printed_read,
-            "recall_by_blank_halves": {str(n): ratio(int(self.found_by_blanks[n]), int(self.truth_by_blanks[n])) for n in range(3)},
-            "confusion": self.confusion.tolist(),
-        }
+        return {**super().figures(), "read_off_the_board": self.printed_read}
 
 
 def true_tiles(board: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -121,10 +99,9 @@ def score_board_photo(reading: Reading, grid: Grid, board: list[dict[str, Any]],
     true tile's centre; its halves are then compared with the true halves they lie nearest."""
     tiles = true_tiles(board)
     centres = np.asarray([np.mean([cell_centre(a["cell"]), cell_centre(b["cell"])], axis=0) for a, b in tiles]).reshape(-1, 2)
-    tally.truth += len(tiles)
-    blanks = [sum(half["value"] == 0 for half in tile) for tile in tiles]
+    blanks = [blank_halves(a["value"], b["value"]) for a, b in tiles]
     for n in blanks:
-        tally.truth_by_blanks[n] += 1
+        tally.count_true(n)
     tally.read += len(reading.tiles)
     used: set[int] = set()
     for tile in reading.tiles:
@@ -142,8 +119,7 @@ def score_board_photo(reading: Reading, grid: Grid, board: list[dict[str, Any]],
         if i in used:
             continue
         used.add(i)
-        tally.found += 1
-        tally.found_by_blanks[blanks[i]] += 1
+        tally.count_found(blanks[i])
         true_halves = tiles[i]
         for half in tile.halves:
             hx, hy = grid.locate(half.center)

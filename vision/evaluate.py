@@ -12,7 +12,7 @@ within half the tile's short side. The figures:
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -23,31 +23,7 @@ from .obb import ObbDetection
 from .ddd_board import BoardNotFound, BoardTally, find_grid, score_board_photo
 from .reader import Reader, ReadError, load_photo
 from .reading import Reading, TileReading
-
-
-@dataclass
-class Tally:
-    truth: int = 0
-    read: int = 0
-    found: int = 0
-    on_a_tile: int = 0
-    exact: int = 0
-    halves: int = 0
-    halves_right: int = 0
-    confusion: np.ndarray = field(default_factory=lambda: np.zeros((7, 7), dtype=int))
-    failures: list[str] = field(default_factory=list)
-
-    def figures(self) -> dict[str, Any]:
-        ratio = lambda a, b: round(a / b, 4) if b else None  # noqa: E731
-        return {
-            "tiles_true": self.truth,
-            "tiles_read": self.read,
-            "tile_recall": ratio(self.found, self.truth),
-            "tile_precision": ratio(self.on_a_tile, self.read),
-            "exact_tile": ratio(self.exact, self.found),
-            "per_half": ratio(self.halves_right, self.halves),
-            "confusion": self.confusion.tolist(),
-        }
+from .tally import Tally, blank_halves
 
 
 def _nearest(point: Iterable[float], centres: np.ndarray) -> tuple[int, float]:
@@ -67,7 +43,8 @@ def score_synthetic(reading: Reading, truth: dict[str, Any], tally: Tally) -> No
     """Add one photo's reading, against its truth, to the tally."""
     tiles = truth["tiles"]
     counted = [t for t in tiles if t.get("labelled")]
-    tally.truth += len(counted)
+    for t in counted:
+        tally.count_true(_blanks(t))
     tally.read += len(reading.tiles)
     centres = np.asarray([t["center"] for t in tiles], dtype=np.float32).reshape(-1, 2)
     used: set[int] = set()
@@ -79,11 +56,16 @@ def score_synthetic(reading: Reading, truth: dict[str, Any], tally: Tally) -> No
         if i in used or not tiles[i].get("labelled"):
             continue
         used.add(i)
-        tally.found += 1
+        tally.count_found(_blanks(tiles[i]))
         _score_halves(tile, tiles[i], tally)
     missed = len(counted) - sum(1 for i in used if tiles[i].get("labelled"))
     if missed:
         tally.failures.append(f"{missed} tile(s) missed")
+
+
+def _blanks(true_tile: dict[str, Any]) -> int:
+    a, b = (int(v) for v in true_tile["value"].split("-"))
+    return blank_halves(a, b)
 
 
 def _score_halves(tile: TileReading, true_tile: dict[str, Any], tally: Tally) -> None:
