@@ -15,7 +15,8 @@ from vision.synth.dataset import Sample, make_sample
 from vision.synth.geometry import overlap_area
 from vision.synth.labels import TILE_CLASS, yolo_lines
 from vision.synth.layouts import BLANK_WEIGHT, favour_blanks, legal_layout
-from vision.synth.scene import build_scene, packed_grid
+from vision.synth.scene import TRAINING, build_scene, packed_grid
+from vision.synth.tiles import draw_face, random_tile_style
 
 W, H = 320, 240
 SEEDS = range(6)
@@ -132,7 +133,7 @@ def _blank_share(scenes: list) -> float:
 
 def test_training_scenes_draw_blank_halves_more_often_and_stay_legal() -> None:
     uniform = [build_scene(np.random.default_rng(seed), W, H) for seed in range(40)]
-    favoured = [build_scene(np.random.default_rng(seed), W, H, blank_weight=BLANK_WEIGHT) for seed in range(40)]
+    favoured = [build_scene(np.random.default_rng(seed), W, H, TRAINING) for seed in range(40)]
     # a uniform deal shows a blank half on 7 tiles in 28
     assert abs(_blank_share(uniform) - 0.25) < 0.05
     assert _blank_share(favoured) > _blank_share(uniform) + 0.05
@@ -160,6 +161,27 @@ def test_blank_halves_come_first_and_a_weight_of_one_is_a_plain_shuffle() -> Non
     # the films and sequences rendered before the weighting existed stay the same
     plain = [tiles[i] for i in np.random.default_rng(5).permutation(3)]
     assert favour_blanks(np.random.default_rng(5), tiles, 1.0) == plain
+
+
+def test_a_painted_divider_is_drawn_in_the_pip_colour_and_a_groove_lighter() -> None:
+    from dataclasses import replace
+
+    style = replace(random_tile_style(np.random.default_rng(1)), name="ivory", face=(200, 228, 238), pip=(20, 20, 20),
+                    pin=False, wear=0.0, divider=0.06)
+    s = 64
+    middle = lambda st: float(draw_face(0, 0, st, s, np.random.default_rng(0))[0][s // 2 - 4 : s // 2 + 4, s - 1 : s + 1].mean())  # noqa: E731
+    painted, groove = middle(replace(style, painted_divider=True)), middle(style)
+    assert painted < 60 < groove  # black paint against a groove a little darker than the face
+
+
+def test_training_photos_paint_some_dividers_and_films_draw_as_before() -> None:
+    painted = [random_tile_style(np.random.default_rng(seed), 0.6).painted_divider for seed in range(200)]
+    assert 0.45 < sum(painted) / 200 < 0.75
+    # at share 0 (films, sequences) nothing more is drawn: what follows draws the same numbers
+    plain, before = np.random.default_rng(3), np.random.default_rng(3)
+    assert not random_tile_style(plain, 0.0).painted_divider
+    random_tile_style(before)
+    assert plain.random() == before.random()
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -15,11 +15,10 @@ import cv2
 import numpy as np
 
 from .labels import CLASS_NAMES, build_truth, yolo_lines
-from .layouts import BLANK_WEIGHT
 from .render import render_scene
-from .scene import build_scene
+from .scene import TRAINING, build_scene
 
-GENERATOR = "spinner-synth/2"
+GENERATOR = "spinner-synth/2"  # /2: `scene.TRAINING` (blank halves favoured, painted dividers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +44,7 @@ def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
 def make_sample(seed: int, index: int, width: int = 1280, height: int = 960, name: str | None = None) -> Sample:
     """Render image `index` of dataset `seed`: photo, labels and truth."""
     rng = image_rng(seed, index)
-    scene = build_scene(rng, width, height, blank_weight=BLANK_WEIGHT)
+    scene = build_scene(rng, width, height, TRAINING)
     rendered = render_scene(scene)
     params = {
         "generator": GENERATOR,
@@ -53,6 +52,7 @@ def make_sample(seed: int, index: int, width: int = 1280, height: int = 960, nam
         "index": int(index),
         "tile_style": scene.tile_style.name,
         "tile_back": scene.tile_style.back,
+        "divider": "painted" if scene.tile_style.painted_divider else "groove",
         "table": scene.table,
         "board": scene.board is not None,
         "board_cells": scene.board is not None and scene.board.cells is not None,

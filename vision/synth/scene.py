@@ -15,7 +15,7 @@ from scorer.tiles import FULL_SET, Tile
 
 from .camera import Camera, random_camera
 from .geometry import Footprints, Pose, transform_pose
-from .layouts import LaidLayout, favour_blanks, legal_layout
+from .layouts import BLANK_WEIGHT, LaidLayout, favour_blanks, legal_layout
 from .printed import Board
 from .tables import pick_table
 from .tiles import TileStyle, random_tile_style
@@ -202,10 +202,26 @@ def packed_grid(rng: np.random.Generator, origin: np.ndarray, angle: float, coun
     return poses
 
 
-def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960, blank_weight: float = 1.0) -> Scene:
-    """One random table photo, described. `blank_weight` > 1 draws tiles with blank halves more
-    often (`layouts.BLANK_WEIGHT`: training photos); 1 deals the set uniformly."""
-    style = random_tile_style(rng)
+@dataclass(frozen=True, slots=True)
+class Mix:
+    """What a photo draws beyond the first generator's deal. Training photos use `TRAINING`;
+    films and sequences use `PLAIN`, which draws exactly as before these existed, so a seed's
+    frames (and the benches' figures on them) stay the same."""
+
+    #: each blank half multiplies a tile's chance to be drawn first (`layouts.BLANK_WEIGHT`)
+    blank_weight: float = 1.0
+    #: the chance the set's divider is painted in the pip colour (`TileStyle.painted_divider`)
+    painted_dividers: float = 0.0
+
+
+PLAIN = Mix()
+#: Both real sets in ../shared/real have black painted dividers, which no render showed before.
+TRAINING = Mix(blank_weight=BLANK_WEIGHT, painted_dividers=0.6)
+
+
+def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960, mix: Mix = PLAIN) -> Scene:
+    """One random table photo, described."""
+    style = random_tile_style(rng, mix.painted_dividers)
     camera = random_camera(rng, width, height, (0.0, 0.0))
     view = camera.footprint()
     view_in = _shrink(view, 0.92)
@@ -247,17 +263,17 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960, 
             fx, fy = rng.uniform(0.25, 0.75, 2)
             bounds = (-bw * fx, -bh * fy, bw * (1 - fx), bh * (1 - fy))
         laid = legal_layout(rng, n, bounds=bounds, max_gap=float(rng.uniform(0.01, 0.08)), jitter_deg=float(rng.uniform(0, 3)),
-                            blank_weight=blank_weight)
+                            blank_weight=mix.blank_weight)
         for i, (pose, pl) in enumerate(zip(laid.poses, laid.layout.placements)):
             bodies.append(Body("up", transform_pose(pose, ox, oy, rot), style.thickness, (pl.inner, pl.outer), "layout", i,
                                int(rng.integers(2**31))))
             deck.remove(pl.tile)
     sets = 1
     # `take` pops from the end: blank halves (when favoured) are put last to be drawn first
-    deck = favour_blanks(rng, deck, blank_weight, last=True)
+    deck = favour_blanks(rng, deck, mix.blank_weight, last=True)
     if rng.random() < 0.12:
         sets = 2  # a second set on the table: the densest tables need one
-        deck += favour_blanks(rng, list(FULL_SET), blank_weight, last=True)
+        deck += favour_blanks(rng, list(FULL_SET), mix.blank_weight, last=True)
 
     free = _Free(bodies)
     th = style.thickness

@@ -6,7 +6,7 @@ as a dark (or coloured) disc with a darker inner edge on the lit side and a ligh
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -59,6 +59,9 @@ class TileStyle:
     #: what the back shows: "plain", "line" (a moulded frame) or a maker's logo in the middle,
     #: embossed or printed ("logo-ring", "logo-diamond", "logo-word")
     back: str = "plain"
+    #: the divider painted in the pip colour (black on ivory: both real sets in ../shared/real are
+    #: so) instead of a groove a little darker than the face
+    painted_divider: bool = False
 
     @property
     def side(self) -> tuple[int, int, int]:
@@ -78,7 +81,9 @@ _FACES = {
 }
 
 
-def random_tile_style(rng: np.random.Generator) -> TileStyle:
+def random_tile_style(rng: np.random.Generator, painted_share: float = 0.0) -> TileStyle:
+    """A random set. `painted_share`: the chance its divider is painted in the pip colour; at 0
+    nothing more is drawn from `rng`, so the films rendered before painted dividers stay the same."""
     # ivory/white/cream sets are what people own; dark and coloured sets less often
     names = list(_FACES)
     weights = np.array([4, 4, 3, 1.5, 1.2, 0.4, 0.3, 0.3])
@@ -86,7 +91,7 @@ def random_tile_style(rng: np.random.Generator) -> TileStyle:
     face, pip = _FACES[name]
     face = tuple(int(np.clip(c + rng.normal(0, 6), 0, 255)) for c in face)
     coloured = name in ("ivory", "white", "cream") and rng.random() < 0.2
-    return TileStyle(
+    style = TileStyle(
         name=name + ("-coloured" if coloured else ""),
         face=face,  # type: ignore[arg-type]
         pip=pip,
@@ -101,6 +106,10 @@ def random_tile_style(rng: np.random.Generator) -> TileStyle:
         two_flip=bool(rng.random() < 0.5),
         back=str(rng.choice(BACKS, p=[0.45, 0.15, 0.15, 0.1, 0.15])),
     )
+    if painted_share > 0 and rng.random() < painted_share:
+        # paint is seen, so it is never thinner than a fine pen line
+        style = replace(style, painted_divider=True, divider=max(style.divider, 0.05))
+    return style
 
 
 def pip_positions(value: int, style: TileStyle | None = None) -> list[tuple[float, float]]:
@@ -158,14 +167,16 @@ def draw_face(a: int, b: int, style: TileStyle, s: int, rng: np.random.Generator
         img *= (1 + 0.18 * (fy[:, None] + fx[None, :]))[..., None]
     # marks are drawn with 4 bits of sub-pixel precision (shift=4, coordinates x16) for clean edges
     dk = max(1, int(round(style.divider * s)))
-    # divider: a groove (dark line) with a light edge beside it
+    # divider: a groove (dark line) with a light edge beside it, or a flat painted line
     x0 = w // 2
     groove = tuple(float(c) * 0.45 for c in style.face) if sum(style.face) > 300 else tuple(min(255.0, c * 0.45 + 90) for c in style.face)
     if style.name.startswith("black"):
         groove = (200.0, 200.0, 200.0)
+    if style.painted_divider:
+        groove = tuple(float(c) for c in style.pip)
     margin = int(s * rng.uniform(0.08, 0.16))
     cv2.line(img, (x0, margin), (x0, h - 1 - margin), groove, dk, cv2.LINE_AA)
-    if not printed and dk >= 2:
+    if not printed and dk >= 2 and not style.painted_divider:
         cv2.line(img, (x0 + dk, margin), (x0 + dk, h - 1 - margin), tuple(min(255.0, c * 1.08) for c in style.face), 1, cv2.LINE_AA)
     if style.pin:
         r = max(1.5, s * 0.065)
