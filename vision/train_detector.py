@@ -81,13 +81,24 @@ def _prepare_split(synth: Path, out: Path, split: str) -> Path:
     if linked.is_symlink():
         linked.unlink()
     linked.mkdir(parents=True, exist_ok=True)
+    # A set rendered again into the same folder has new photos under the old names: a link left
+    # from before would pair an old photo with the new labels (it happened: a run's first losses
+    # were those of a network that had never seen a tile). Every link is made afresh.
     for image in sorted(images.glob("*.jpg")):
         target = linked / image.name
-        if not target.exists():
-            try:
-                os.link(image, target)
-            except OSError:  # another file system: copy
-                shutil.copy2(image, target)
+        if target.exists() or target.is_symlink():
+            if target.samefile(image):
+                continue
+            target.unlink()
+        try:
+            os.link(image, target)
+        except OSError:  # another file system: copy
+            shutil.copy2(image, target)
+    # photos the set no longer has (rendered again with fewer) must not keep old labels' places
+    names = {image.name for image in images.glob("*.jpg")}
+    for stale in linked.glob("*.jpg"):
+        if stale.name not in names:
+            stale.unlink()
     labels = out / "labels" / split
     if labels.exists():
         shutil.rmtree(labels)

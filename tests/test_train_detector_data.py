@@ -1,0 +1,48 @@
+"""The detector's training folder: photos linked from a synthetic set, tile labels from its truth."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from vision.train_detector import prepare
+
+
+def _fake_set(root: Path, photos: dict[str, bytes], corner: float) -> Path:
+    """A synthetic set's layout with one labelled tile per photo at `corner` (fractions of 100 px)."""
+    for split in ("train", "val"):
+        (root / "images" / split).mkdir(parents=True, exist_ok=True)
+        (root / "truth" / split).mkdir(parents=True, exist_ok=True)
+        for name, data in photos.items():
+            (root / "images" / split / f"{name}.jpg").write_bytes(data)
+            x = corner * 100
+            tile = {"labelled": True, "corners": [[x, x], [x + 20, x], [x + 20, x + 10], [x, x + 10]]}
+            truth = {"image": {"width": 100, "height": 100}, "tiles": [tile]}
+            (root / "truth" / split / f"{name}.json").write_text(json.dumps(truth))
+    return root
+
+
+def test_labels_come_from_the_truth_beside_the_linked_photo(tmp_path):
+    synth = _fake_set(tmp_path / "synth-a", {"000000": b"first"}, 0.1)
+    data = prepare(synth, tmp_path / "runs")
+    assert "0: tile" in data.read_text()
+    label = (tmp_path / "runs" / "synth-a" / "labels" / "train" / "000000.txt").read_text().split()
+    assert label[0] == "0" and [float(v) for v in label[1:3]] == [0.1, 0.1]
+
+
+def test_a_set_rendered_again_in_the_same_folder_is_linked_afresh(tmp_path):
+    synth = tmp_path / "synth-a"
+    _fake_set(synth, {"000000": b"old photo", "000001": b"old photo 2"}, 0.1)
+    prepare(synth, tmp_path / "runs")
+    # rendered again: new files under the old names (new inodes), one photo fewer
+    for split in ("train", "val"):
+        for folder in ("images", "truth"):
+            for path in (synth / folder / split).iterdir():
+                path.unlink()
+    _fake_set(synth, {"000000": b"new photo"}, 0.3)
+    prepare(synth, tmp_path / "runs")
+    linked = tmp_path / "runs" / "synth-a" / "images" / "train"
+    # the photo and its label are the new render's, together
+    assert (linked / "000000.jpg").read_bytes() == b"new photo"
+    label = (tmp_path / "runs" / "synth-a" / "labels" / "train" / "000000.txt").read_text().split()
+    assert [float(v) for v in label[1:3]] == [0.3, 0.3]
+    assert sorted(p.name for p in linked.iterdir()) == ["000000.jpg"]
