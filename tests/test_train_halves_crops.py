@@ -25,8 +25,11 @@ def test_an_exact_box_splits_into_the_true_halves_with_their_values(monkeypatch)
         cut = _as_detected(tile, tile["halves"], rng)
         assert len(cut) == 2
         for quad, half in cut:
-            # the cut half lies on the true half it is labelled with
-            assert np.linalg.norm(quad.mean(axis=0) - np.asarray(half["center"])) < 0.1 * np.linalg.norm(quad[1] - quad[0]) + 1
+            # the cut half lies on the true half it is labelled with: within a quarter of its side of
+            # the true centre (the other half's centre is a whole side away). A rectangle fitted to a
+            # tile seen in steep perspective puts its halves' centres a little off the true ones
+            # (4.3 px on a 30 px half in sample 77/0 of generator spinner-synth/2).
+            assert np.linalg.norm(quad.mean(axis=0) - np.asarray(half["center"])) < 0.25 * np.linalg.norm(quad[1] - quad[0])
         assert {id(h) for _, h in cut} == {id(h) for h in tile["halves"]}
 
 
