@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from scorer.match import Match, score_record
 from scorer.tiles import Tile
 from vision.evidence import EvidenceStore
-from vision.follow import Follower, compare, legal_moves
+from vision.follow import Follower, compare, legal_moves, lies_across
 from vision.motion import MotionDetector, thumbnail
 from vision.reading import HalfReading, Reading, TileReading
 from vision.synth.video import OracleReader, game_video, reading_from_truth
@@ -203,6 +203,24 @@ def test_a_box_across_two_layout_tiles_and_a_loose_tile_beside_a_move_are_not_mo
     assert outcome.events == [{"type": "play", "seat": 2, "tile": "3-6", "end": "west"}]
     # alone, a tile lying against nothing is still asked about (it may be put down apart)
     assert follower.observe(_reading(lead, right, _tile(6, 3, 240, 200), _tile(0, 4, 80, 60))).kind == "ask"
+
+
+def _box(left: float, right: float) -> list[list[float]]:
+    return [[left, 10], [right, 10], [right, 30], [left, 30]]
+
+
+def test_a_box_across_a_layout_tile_lies_over_it_and_a_box_beside_it_a_tile_laid_against_it_only_over_it():
+    layout = _box(0, 40)
+    # seen steeply from the side, a tile laid against the layout tile's end: its box takes in
+    # both tiles' sides and lies a quarter over the layout tile's, over nothing else
+    laid_against = _box(30, 70)
+    assert not lies_across(laid_against, [layout], [layout])  # the layout tile read again is no other box
+    # the reader's box over half of each of two tiles
+    assert lies_across(_box(20, 60), [layout], [])
+    # a quarter over the layout tile and a quarter over the new tile beside it
+    assert lies_across(laid_against, [layout], [_box(60, 100)])
+    # touching boxes are no box across
+    assert not lies_across(_box(39, 79), [layout], [_box(78, 118)])
 
 
 def test_a_play_a_person_confirms_that_the_camera_missed_is_found_later_and_played_on():

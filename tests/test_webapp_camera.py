@@ -429,6 +429,24 @@ def test_a_box_across_a_lying_tile_and_the_new_one_is_not_a_play(cam, script):
     assert [(p["seat"], p["tile"]) for p in plays] == [(0, "6-6"), (1, "1-6")]
 
 
+def test_a_play_whose_box_lies_a_quarter_over_the_lying_tile_is_a_play(cam, script):
+    """Filmed steeply from the side, boxes take in the tiles' sides: the 1-6 laid on the 6-6 lies a
+    quarter over its box, with no box beside it. It is a play, not the reader's box across tiles."""
+    t = cam
+    script.readings += [placed(("6-6", 0))]
+    assert t.event(play(0, "6-6")).status_code == 201
+    assert send(t, photo(), "?source=camera").get_json()["status"] == "nothing"
+    reading = placed(("6-6", 0), ("1-6", 1))
+    against = reading["tiles"][1]
+    against["center"], against["corners"] = [45, 20], [[35, 10], [55, 10], [55, 30], [35, 30]]
+    script.readings += [reading, reading]
+    first, second = (send(t, photo(), "?source=camera").get_json() for _ in range(2))
+    assert first["proposal"]["new"] == [{"tile": "1-6", "confidence": 0.97}]
+    assert second["status"] == "recorded"
+    plays = t.get("/score").get_json()["hands"][0]["plays"]
+    assert [(p["seat"], p["tile"]) for p in plays] == [(0, "6-6"), (1, "1-6")]
+
+
 def test_a_tile_that_fits_an_end_but_lies_far_from_its_tile_asks_if_a_play_was_missed(cam, script):
     """6-6 led and 6-1 on it; the camera never saw 1-4 laid on the 1; 4-6 laid on the 4 fits the
     6-6 by its pips, but lies nowhere near it: asked, not recorded as the next seat's play there."""

@@ -63,11 +63,16 @@ TOUCHING = 0.3
 #: barely sees it (a tile half out of view, a layout or loose tile it missed before and now
 #: misreads). It is not taken for a move; it lies in the frame and is compared with as any tile.
 FAINT = 0.3
-#: A new box lying this much (a share of its area) over a layout tile's box is the reader's box
-#: across a layout tile and its neighbour (its halves read from each: one seen over half of a
-#: 2-6 and half of the 2-5 laid on it read 2-2, 0.25 of its area over the 2-6), not a tile: a
-#: played tile never lies over another (touching boxes overlap by a few per cent).
+#: A new box lying this much (a share of its area) over a layout tile's box, and as much over
+#: another box beside it, is the reader's box across a layout tile and its neighbour (its halves
+#: read from each: one seen over half of a 2-6 and half of the 2-5 laid on it read 2-2, 0.25 of
+#: its area over the 2-6), not a tile. Over the layout tile alone it may be a tile laid against
+#: it: seen steeply from the side, boxes take in the tiles' sides and touching tiles overlap by
+#: as much as a quarter (a 0-2 laid on a 0-1 filmed at 45 degrees: 0.24).
 OVER_LAYOUT = 0.2
+#: a new box lying this much over a layout tile's box is across tiles, whatever lies beside it
+#: (the reader's box across two tiles lies about half over each)
+OVER_SURELY = 0.4
 #: A new tile farther than this many of its short sides from every layout tile and every other
 #: new tile touches nothing (a tile laid against another lies 1.5-2 short sides from its centre):
 #: beside a new tile that does touch the layout, it is a loose tile the reader had missed.
@@ -155,6 +160,46 @@ class Diff:
 
 
 # -- comparing two readings ---------------------------------------------------------------------
+
+
+def _share_over(box: np.ndarray, other: np.ndarray) -> float:
+    """How much of `box`'s area lies over `other` (both 4x2 corners)."""
+    area = abs(float(cv2.contourArea(box)))
+    return float(cv2.intersectConvexConvex(box, other)[0]) / area if area > 0 else 0.0
+
+
+def _box_short_side(box: np.ndarray) -> float:
+    return float(min(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1])))
+
+
+def lies_across(box: Any, under: Sequence[Any], beside: Sequence[Any]) -> bool:
+    """Whether a new box is the reader's box across a layout tile and its neighbour, not a tile:
+    it lies over one of `under` (the layout tiles' corners) by OVER_SURELY of its area, or by
+    OVER_LAYOUT and over another box of `beside` (the photo's other boxes, corners) by OVER_LAYOUT
+    too. Boxes whose centres lie within half a short side of the box's own, or of that layout
+    tile's, are that box or that tile read again, not another."""
+    box = np.asarray(box, np.float32).reshape(-1, 2)
+    if len(box) != 4:
+        return False
+    centre = box.mean(axis=0)
+    others = [np.asarray(b, np.float32).reshape(-1, 2) for b in beside]
+    others = [b for b in others if len(b) == 4]
+    for layout_box in (np.asarray(u, np.float32).reshape(-1, 2) for u in under):
+        if len(layout_box) != 4:
+            continue
+        share = _share_over(box, layout_box)
+        if share >= OVER_SURELY:
+            return True
+        if share < OVER_LAYOUT:
+            continue
+        reach = 0.5 * min(_box_short_side(box), _box_short_side(layout_box))
+        for other in others:
+            middle = other.mean(axis=0)
+            if min(np.linalg.norm(middle - centre), np.linalg.norm(middle - layout_box.mean(axis=0))) <= reach:
+                continue
+            if _share_over(box, other) >= OVER_LAYOUT:
+                return True
+    return False
 
 
 def short_side(tile: TileReading) -> float:
@@ -704,7 +749,7 @@ class Follower:
         # now explains nothing.
         unseen_found = self._find_unseen(reading)
         current = 0 if again else 1
-        new = [t for t in diff.new if self._placed_at(t) is None and t.confidence >= FAINT and not self._over_layout(t)]
+        new = [t for t in diff.new if self._placed_at(t) is None and t.confidence >= FAINT and not self._over_layout(t, reading)]
         if len(new) > 1:
             touching = [t for t in new if not self._loose(t, new)]
             new = touching or new
@@ -725,17 +770,10 @@ class Follower:
             return self._one(reading, new[0], photo, changes)
         return self._several(reading, new, photo, changes)
 
-    def _over_layout(self, tile: TileReading) -> bool:
-        """Whether `tile`'s box lies over a layout tile's (OVER_LAYOUT of its area or more)."""
-        box = np.asarray(tile.corners, np.float32)
-        area = abs(float(cv2.contourArea(box)))
-        for seen in self.placed:
-            if seen is None:
-                continue
-            shared, _ = cv2.intersectConvexConvex(box, np.asarray(seen.reading.corners, np.float32))
-            if area > 0 and shared >= OVER_LAYOUT * area:
-                return True
-        return False
+    def _over_layout(self, tile: TileReading, reading: Reading) -> bool:
+        """Whether `tile`'s box is the reader's box across a layout tile and its neighbour (`lies_across`)."""
+        return lies_across(tile.corners, [s.reading.corners for s in self.placed if s is not None],
+                           [t.corners for t in reading.tiles if t is not tile])
 
     def _loose(self, tile: TileReading, new: Sequence[TileReading]) -> bool:
         """Whether `tile` lies far from every layout tile and every other new tile (`LOOSE`)."""

@@ -20,7 +20,9 @@ import numpy as np
 
 from scorer.layout import LINE_ENDS
 from scorer.tiles import Tile
-from vision.follow import FAINT, LOOSE, OVER_LAYOUT  # as `spinner watch` tells a play from what is not
+# as `spinner watch` tells a play from what is not
+from vision.follow import FAINT, LOOSE, OVER_LAYOUT
+from vision.follow import lies_across as follow_lies_across
 from vision.motion import THUMB_WIDTH, thumbnail
 
 from .errors import ApiError
@@ -100,6 +102,13 @@ def lay_there(tile: dict[str, Any], before: list[dict[str, Any]]) -> bool:
     reach = 0.5 * float(min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1])))
     centres = np.asarray([other.get("center") or (np.inf, np.inf) for other in before], dtype=np.float32)
     return bool((np.linalg.norm(centres - np.asarray(tile.get("center"), dtype=np.float32), axis=1) < reach).any())
+
+
+def lies_across(tile: dict[str, Any], laid: list[dict[str, Any]], reading: dict[str, Any]) -> bool:
+    """Whether this tile's box is the reader's box across a layout tile (`laid`: the background's
+    layout tiles) and its neighbour in the photo, not a tile (`vision.follow.lies_across`)."""
+    return follow_lies_across(tile.get("corners") or [], [t.get("corners") or [] for t in laid],
+                              [t.get("corners") or [] for t in reading.get("tiles") or [] if t is not tile])
 
 
 def lies_over(tile: dict[str, Any], before: list[dict[str, Any]]) -> bool:
@@ -186,11 +195,11 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     seen: dict[str, float] = {}
     found: dict[str, dict[str, Any]] = {}  # each name's surest reading
     # the background's layout tiles (read as tiles the scorer has on the table): a box lying over
-    # one is the reader's box across it and its neighbour (over any background box would also
-    # hide plays laid where a loose misread box once lay)
+    # one and over a box beside it is the reader's box across it and its neighbour (over any
+    # background box would also hide plays laid where a loose misread box once lay)
     laid = [b for b in background or [] if name_of(b["tile"]) in on_table]
     for tile in reading.get("tiles") or []:
-        if (background and (lay_there(tile, background) or lies_over(tile, laid))) \
+        if (background and (lay_there(tile, background) or lies_across(tile, laid, reading))) \
                 or float(tile.get("confidence", 1.0)) < FAINT:
             continue
         name = name_of(tile["tile"])
