@@ -1,6 +1,6 @@
 """How long the whole read of a 1280x960 photo takes: decode, detect, cut and read the halves, settle.
 
-    .venv/bin/python bench/read_speed.py [--photos DIR] [--runs 30] [--threads N] [--json]
+    .venv/bin/python bench/read_speed.py [--photos DIR] [--runs 30] [--threads N] [--detector F] [--json]
 
 Photos: the validation photos of a `spinner dataset synth` folder (default datasets/synth-v1),
 or any folder of JPEGs. Each of the first 30 is read once after a warm-up; the figure is the
@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.reader import Reader, load_photo  # noqa: E402
+from vision.reader import DEFAULT_DETECTOR, Reader, load_photo  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,12 +27,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photos", type=Path, default=ROOT / "datasets" / "synth-v1" / "images" / "val")
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads (default: all cores)")
+    parser.add_argument("--detector", type=Path, default=DEFAULT_DETECTOR, help="an exported detector (default: the bundled one)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     photos = sorted(args.photos.glob("*.jpg"))[: args.runs]
     if not photos:
         parser.error(f"no JPEG photos in {args.photos}")
-    reader = Reader(threads=args.threads)
+    reader = Reader(args.detector, threads=args.threads)
     reader.read_path(photos[0])  # warm-up
     total, detect, halves, tiles = [], [], [], []
     for photo in photos:

@@ -1,8 +1,8 @@
 """The companion's own pre- and post-processing around the exported ONNX detector finds the same
 tiles as ultralytics running the checkpoint it was exported from, on the same photos.
 
-Both letterbox the photo to a 640 square (ultralytics is told `rect=False`, as our export is a
-fixed square) and suppress overlapping boxes the same way (Fast-NMS on probabilistic IoU, which
+Both letterbox the photo to the export's fixed input (640 x 480 for the 4:3 photos; ultralytics
+is told that size and `rect=False`) and suppress overlapping boxes the same way (Fast-NMS on probabilistic IoU, which
 `vision.obb` ports to numpy and the first test checks against ultralytics' own). The comparison is
 of the boxes scored well above the threshold, so a score a hair either side of it changes nothing:
 each one either side finds must be found by the other, in the same place, of the same size and turn.
@@ -50,14 +50,33 @@ def test_our_rotated_nms_keeps_what_ultralytics_keeps(seed):
     assert kept.tolist() == theirs.tolist()
 
 
-def ultralytics_boxes(image: np.ndarray) -> list[tuple[float, float, float, float, float, float]]:
+def test_the_exported_box_head_gives_ultralytics_numbers():
+    """The export lays the box head's bins last for a quicker softmax: the same distances."""
+    pytest.importorskip("ultralytics")
+    import torch
+    from ultralytics.nn.modules.block import DFL
+
+    from vision.train_detector import _bins_last
+
+    head, original = DFL(16), DFL.forward
+    logits = torch.randn(2, 4 * 16, 300) * 3
+    theirs = head(logits)
+    with _bins_last():
+        assert DFL.forward is not original
+        ours = head(logits)
+    assert DFL.forward is original  # put back afterwards
+    assert ours.shape == theirs.shape == (2, 4, 300)
+    assert torch.allclose(ours, theirs, atol=1e-5)
+
+
+def ultralytics_boxes(image: np.ndarray, size: tuple[int, int]) -> list[tuple[float, float, float, float, float, float]]:
     pytest.importorskip("ultralytics")
     from vision.train_detector import offline
 
     offline()
     from ultralytics import YOLO
 
-    result = YOLO(str(CHECKPOINT), task="obb").predict(image, imgsz=640, conf=CONF, iou=IOU, rect=False, verbose=False, device="cpu")[0]
+    result = YOLO(str(CHECKPOINT), task="obb").predict(image, imgsz=list(size), conf=CONF, iou=IOU, rect=False, verbose=False, device="cpu")[0]
     xywhr = result.obb.xywhr.numpy()
     return [(*map(float, row), float(c)) for row, c in zip(xywhr, result.obb.conf.numpy())]
 
@@ -77,8 +96,9 @@ def same_box(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 @pytest.mark.parametrize("index", [0, 1, 2])
 def test_onnx_and_ultralytics_find_the_same_tiles(index):
     image = cv2.imdecode(np.frombuffer(make_sample(4242, index, 1280, 960).jpeg, np.uint8), cv2.IMREAD_COLOR)
-    theirs = ultralytics_boxes(image)
-    ours = [(*d.center, *d.size, d.angle, d.confidence) for d in ObbModel(DEFAULT_DETECTOR).predict(image, conf=CONF, iou=IOU)]
+    model = ObbModel(DEFAULT_DETECTOR)
+    theirs = ultralytics_boxes(image, model.input_size(*image.shape[:2]))
+    ours = [(*d.center, *d.size, d.angle, d.confidence) for d in model.predict(image, conf=CONF, iou=IOU)]
     assert any(box[5] >= SURE for box in theirs), "the checkpoint finds no tile at all: nothing to compare"
     for box in theirs:
         if box[5] >= SURE:

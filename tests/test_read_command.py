@@ -51,3 +51,28 @@ def test_read_without_json_prints_a_summary(cli_runner, photo):
     result = cli_runner.invoke(main, ["read", str(photo)])
     assert result.exit_code == 0 and result.output.startswith(f"{photo}: ") and " tiles: " in result.output
     assert "\n  layout: " in result.output
+
+
+def test_a_photo_held_upright_is_read_as_large_as_one_held_sideways():
+    import cv2
+    import numpy as np
+
+    from vision.reader import Reader
+
+    reader = Reader()
+    sideways = cv2.imdecode(np.frombuffer(make_sample(12, 0, 1280, 960).jpeg, np.uint8), cv2.IMREAD_COLOR)
+    upright = cv2.rotate(sideways, cv2.ROTATE_90_CLOCKWISE)  # (x, y) -> (959 - y, x)
+    # the bundled detector takes each photo's own shape: both halved, neither padded
+    assert reader.detector.input_size(*sideways.shape[:2]) == (480, 640)
+    assert reader.detector.input_size(*upright.shape[:2]) == (640, 480)
+    first, second = reader.read(sideways), reader.read(upright)
+    assert first.tiles, "nothing read on the synthetic photo: nothing to compare"
+
+    def found_again(tile) -> bool:
+        x, y = tile.center
+        return any(
+            other.tile == tile.tile and np.hypot(other.center[0] - (959 - y), other.center[1] - x) < 10
+            for other in second.tiles
+        )
+
+    assert sum(found_again(tile) for tile in first.tiles) >= 0.75 * len(first.tiles)

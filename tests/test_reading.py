@@ -5,7 +5,9 @@ import numpy as np
 import pytest
 
 from vision.crops import HALF_SIZE, rectify
-from vision.obb import decode, letterbox
+import cv2
+
+from vision.obb import canvas_shape, decode, letterbox, to_blob
 from vision.reader import ReadError, load_photo
 from vision.reading import TileCandidate, settle, split_halves
 
@@ -66,6 +68,31 @@ def test_a_small_photo_is_padded_not_enlarged():
     assert canvas.shape == (640, 640, 3) and scale == 1.0 and pad == (270, 270)
     _, scale, _ = letterbox(np.zeros((100, 100, 3), np.uint8), 640, scaleup=True)
     assert scale == 6.4
+
+
+def test_a_photo_fills_a_4_by_3_input_without_padding_and_a_square_one_is_padded_sideways():
+    photo = np.full((960, 1280, 3), 7, np.uint8)
+    canvas, scale, pad = letterbox(photo, (480, 640))
+    assert canvas.shape == (480, 640, 3) and scale == 0.5 and pad == (0, 0) and (canvas == 7).all()
+    canvas, scale, pad = letterbox(np.full((960, 960, 3), 7, np.uint8), (480, 640))
+    assert scale == 0.5 and pad == (80, 0) and (canvas[:, :80] == 114).all() and (canvas[:, 80:560] == 7).all()
+
+
+def test_a_free_size_input_takes_each_photos_own_shape_rounded_up_to_the_stride():
+    assert canvas_shape(960, 1280) == (480, 640)  # a 4:3 photo: no padding
+    assert canvas_shape(1280, 960) == (640, 480)  # held upright
+    assert canvas_shape(720, 1280) == (384, 640)  # a 16:9 video frame: 360 rounded up
+    assert canvas_shape(1020, 1360) == (480, 640)
+    assert canvas_shape(100, 100) == (640, 640)  # small: padded, never enlarged (letterbox)
+    assert canvas_shape(300, 200, side=320) == (320, 224)
+
+
+def test_the_network_input_is_the_canvas_in_rgb_planes_scaled_to_one():
+    canvas = np.random.default_rng(3).integers(0, 256, (48, 64, 3), dtype=np.uint8)
+    blob = to_blob(canvas)
+    assert blob.shape == (1, 3, 48, 64) and blob.dtype == np.float32
+    assert np.array_equal(blob, cv2.dnn.blobFromImage(canvas, 1 / 255.0, swapRB=True))
+    assert blob[0, 0, 5, 7] == np.float32(canvas[5, 7, 2]) * np.float32(1 / 255.0)  # red first
 
 
 def test_decode_maps_boxes_back_to_the_photo_and_suppresses_overlaps():

@@ -129,7 +129,7 @@ def train_halves(data: str, out: str, epochs: int, copies: int, limit: int | Non
 @click.command()
 @click.option("--weights", type=click.Path(dir_okay=False, exists=True), required=True, help="best.pt of `spinner train detector`.")
 @click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
-@click.option("--imgsz", type=click.IntRange(min=32), default=640, show_default=True)
+@click.option("--imgsz", type=click.IntRange(min=32), default=640, show_default=True, help="The long side a photo is read at (the training size).")
 def export(weights: str, out: str, imgsz: int) -> None:
     """Export the trained detector to ONNX, the format the companion runs."""
     from . import train_detector as td

@@ -29,7 +29,7 @@ from scorer.layout import ENDS, End, Layout, LayoutRules
 from scorer.tiles import Tile
 from scorer.variants import Rules, make_rules
 
-from .contacts import Contact, TileShape, find_contacts, slot, tile_shape, touched_halves
+from .contacts import Contact, TileShape, find_contacts, slot, tile_shapes, touched_halves
 from .reading import TileReading
 
 #: two halves may be taken to touch only if some value is this plausible for both (relative
@@ -101,7 +101,7 @@ def reconstruct(tiles: Sequence[TileReading], rules: Rules | None = None,
     n = len(tiles)
     if n < 2:
         return None
-    shapes = [tile_shape([h.corners for h in t.halves]) for t in tiles]
+    shapes = tile_shapes([[h.corners for h in t.halves] for t in tiles])
     probs = np.array([[_probabilities(h) for h in t.halves] for t in tiles])  # (n, 2, 7)
     tree = _tree(find_contacts(shapes), probs, n)
     members = _largest(tree, n)

