@@ -160,6 +160,22 @@ def test_the_photo_layouts_doubt_about_the_new_tile_asks_instead_of_recording(ca
     assert frame["status"] == "recorded", frame
 
 
+def test_of_two_new_tiles_the_one_that_fits_an_open_end_is_asked_about(cam, script):
+    """The surer tile fits no end (it lies on a play the camera missed): the other one, which
+    fits, is proposed, with a question, never recorded at once."""
+    assert cam.event(play(0, "6-6")).status_code == 201
+    script.readings.append(seen("6-6", ("2-5", 0.98), ("6-4", 0.9)))
+    frame = send(cam, photo()).get_json()
+    assert frame["status"] == "confirm", frame
+    assert frame["proposal"]["events"] == [{"type": "play", "seat": 1, "tile": "4-6", "end": "west"}]
+    assert "it sees 2 new tiles (2-5, 4-6); 2-5, the surest, fits no open end" in frame["message"]
+    assert len(cam.record()["hands"][0]["events"]) == 1
+    script.readings.append(seen("6-6", ("2-5", 0.98)))  # alone, a tile that fits nowhere is still said so
+    frame = send(cam, photo()).get_json()
+    assert frame["status"] == "confirm" and "2-5, which fits no open end" in frame["message"]
+    assert frame["proposal"]["events"] == []
+
+
 def test_a_wrong_proposal_is_corrected_in_the_same_tap_or_turned_down(cam, script):
     assert cam.event(play(0, "6-6")).status_code == 201
     script.readings += [seen("6-6", ("6-4", 0.5)), seen("6-6", ("6-3", 0.5))]

@@ -215,12 +215,17 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     if not new:
         return {**out, "status": "nothing", "message": "no new tile since the last play: nothing to record"}
 
-    tile = new[0]
+    # The surest new tile that fits an open end: where the surest fits none (most often a tile
+    # laid on a play the camera missed, the missed play beside it), the one that fits is the
+    # play to ask about; with more than one new tile it is asked about, never recorded at once.
+    fitting = [n for n in new if not layout.placements or any(layout.distinct_fits(Tile.parse(n)))]
+    tile = fitting[0] if fitting else new[0]
     turn = answer_hands[-1].get("turn")
     player = turn if isinstance(turn, int) else seat
     unsure: list[str] = []
     if len(new) > 1:
-        unsure.append(f"it sees {len(new)} new tiles ({', '.join(new)}); this is the surest")
+        surest = "this is the surest" if tile == new[0] else f"{new[0]}, the surest, fits no open end"
+        unsure.append(f"it sees {len(new)} new tiles ({', '.join(new)}); {surest}")
     if seen[tile] < SURE:
         unsure.append(f"{tile} is read {seen[tile]:.0%} sure")
     if player is None:
