@@ -9,7 +9,7 @@ import click
 
 from scorer.variants import VARIANTS
 
-from .reader import DEFAULT_DETECTOR, DEFAULT_HALVES
+from .reader import BOX_CONFIDENCE, DEFAULT_DETECTOR, DEFAULT_HALVES
 
 #: every variant with a layout (the memory game `twelve` has none)
 LAYOUT_VARIANTS = tuple(VARIANTS)
@@ -21,7 +21,7 @@ LAYOUT_VARIANTS = tuple(VARIANTS)
 @click.option("--annotate", type=click.Path(file_okay=False), default=None, help="Write each photo with what was read drawn on it.")
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
-@click.option("--confidence", type=click.FloatRange(0, 1), default=0.4, show_default=True, help="Least box confidence kept.")
+@click.option("--confidence", type=click.FloatRange(0, 1), default=BOX_CONFIDENCE, show_default=True, help="Least box confidence kept.")
 @click.option("--sets", type=click.IntRange(min=1), default=1, show_default=True, help="Double-six sets on the table: each tile is read at most this many times.")
 @click.option("--variant", type=click.Choice(LAYOUT_VARIANTS), default="partners", show_default=True,
               help="Whose layout rules rebuild the layout (block and draw have no spinner).")
@@ -151,7 +151,7 @@ def export(weights: str, out: str, imgsz: int) -> None:
               help="With --layout: misread this share of halves (the true value second best).")
 @click.option("--true-boxes", is_flag=True,
               help="Synthetic set only: the truth's boxes stand in for the detector, to measure the halves and the settling alone.")
-@click.option("--confidence", type=click.FloatRange(0, 1), default=0.4, show_default=True,
+@click.option("--confidence", type=click.FloatRange(0, 1), default=BOX_CONFIDENCE, show_default=True,
               help="Least box confidence kept (as `spinner read`).")
 def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str,
              layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float) -> None:

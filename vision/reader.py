@@ -56,12 +56,17 @@ def load_photo(path: str | Path) -> np.ndarray:
     return image
 
 
+#: the least box confidence a tile is kept at (`spinner eval --confidence` measures others:
+#: models/README.md, "The box threshold")
+BOX_CONFIDENCE = 0.35
+
+
 class Reader:
     def __init__(
         self,
         detector: str | Path = DEFAULT_DETECTOR,
         halves: str | Path = DEFAULT_HALVES,
-        confidence: float = 0.4,
+        confidence: float = BOX_CONFIDENCE,
         threads: int | None = None,
         sets: int = 1,
         variant: str = "partners",
