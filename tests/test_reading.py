@@ -7,7 +7,7 @@ import pytest
 from vision.crops import HALF_SIZE, rectify
 import cv2
 
-from vision.obb import canvas_shape, decode, letterbox, to_blob
+from vision.obb import Voting, canvas_shape, decode, letterbox, to_blob, vote
 from vision.reader import ReadError, load_photo
 from vision.reading import TileCandidate, settle, split_halves
 
@@ -40,6 +40,18 @@ def test_a_tile_read_twice_is_settled_by_the_second_best_value():
     first, second = settle([sure, unsure])
     assert str(first.tile) == "3-5" and not first.corrected
     assert str(second.tile) == "4-5" and second.corrected
+
+
+def test_of_two_boxes_read_as_one_tile_the_surer_box_keeps_it():
+    # a faint box at the photo's edge reads 4-5 a little surer than the tile in the middle does
+    edge = candidate({4: 0.9, 5: 0.1}, {5: 0.95}, box=0.13)
+    middle = candidate({4: 0.6, 5: 0.4}, {5: 0.95}, box=0.77)
+    first, second = settle([edge, middle])
+    assert str(second.tile) == "4-5" and not second.corrected
+    assert str(first.tile) == "5-5" and first.corrected
+    # boxes as sure as each other: the likelier reading wins, as before
+    first, second = settle([candidate({4: 0.9, 5: 0.1}, {5: 0.95}), candidate({4: 0.6, 5: 0.4}, {5: 0.95})])
+    assert [str(first.tile), str(second.tile)] == ["4-5", "5-5"]
 
 
 def test_more_boxes_than_a_set_holds_keep_their_own_readings():
@@ -109,6 +121,44 @@ def test_decode_maps_boxes_back_to_the_photo_and_suppresses_overlaps():
     assert [(d.cls, round(d.confidence, 2)) for d in detections] == [(0, 0.9), (1, 0.8)]
     assert detections[0].center == (200.0, 20.0) and detections[0].size == (80.0, 40.0)
     assert detections[1].center == (400.0, 240.0)
+
+
+def test_voting_moves_the_kept_box_to_the_weighted_mean_of_the_boxes_round_it():
+    photo = np.zeros((480, 640, 3), np.uint8)
+    _, scale, pad = letterbox(photo, 320)
+    raw = np.zeros((4 + 1 + 1, 3), np.float32)
+    # a strong box, a weak one 4 px beside it (under the threshold, over the floor), one far away
+    raw[:, 0] = [100, 50, 40, 20, 0.9, 0.0]
+    raw[:, 1] = [104, 50, 40, 20, 0.2, 0.0]
+    raw[:, 2] = [200, 50, 40, 20, 0.05, 0.0]
+    plain = decode(raw, scale, pad, conf=0.25, iou=0.5, max_det=10)
+    voted = decode(raw, scale, pad, conf=0.25, iou=0.5, max_det=10, voting=Voting(overlap=0.5, floor=0.1))
+    assert [d.center for d in plain] == [(200.0, 20.0)]
+    assert len(voted) == 1 and voted[0].confidence == pytest.approx(0.9)
+    assert voted[0].center[0] == pytest.approx(2 * (100 * 0.9 + 104 * 0.2) / 1.1)
+    assert voted[0].center[1] == pytest.approx(20.0) and voted[0].size == pytest.approx((80.0, 40.0))
+    # only boxes under the threshold: nothing is found, however many vote
+    raw[4] = [0.2, 0.2, 0.05]
+    assert decode(raw, scale, pad, conf=0.25, iou=0.5, max_det=10, voting=Voting()) == []
+
+
+def test_voting_averages_directions_half_a_turn_apart_as_the_same_box():
+    kept = np.array([[50.0, 50.0, 40.0, 20.0, np.radians(1)]])
+    pool = np.array([[50.0, 50.0, 40.0, 20.0, np.radians(1)], [50.0, 50.0, 40.0, 20.0, np.radians(179)]])
+    (box,) = vote(kept, pool, np.array([1.0, 1.0]), overlap=0.5)
+    assert np.cos(box[4]) == pytest.approx(1.0)  # 0 (or a half turn), not a quarter turn
+    # a box given short side first is the same box turned a quarter: it comes back long side first
+    upright = np.array([[50.0, 50.0, 20.0, 40.0, 0.0]])
+    (box,) = vote(upright, upright, np.array([1.0]), overlap=0.5)
+    assert box[2:4] == pytest.approx([40.0, 20.0]) and abs(np.sin(box[4])) == pytest.approx(1.0)
+
+
+def test_voting_leaves_out_boxes_that_overlap_too_little():
+    kept = np.array([[50.0, 50.0, 40.0, 20.0, 0.0]])
+    beside = np.array([[50.0, 50.0, 40.0, 20.0, 0.0], [70.0, 50.0, 40.0, 20.0, 0.0]])  # half a tile along
+    (alone,) = vote(kept, beside, np.array([1.0, 1.0]), overlap=0.9)
+    (together,) = vote(kept, beside, np.array([1.0, 1.0]), overlap=0.1)
+    assert alone[0] == pytest.approx(50.0) and together[0] == pytest.approx(60.0)
 
 
 @pytest.mark.parametrize("make, words", [

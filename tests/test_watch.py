@@ -215,12 +215,27 @@ def test_a_box_across_a_layout_tile_lies_over_it_and_a_box_beside_it_a_tile_laid
     # both tiles' sides and lies a quarter over the layout tile's, over nothing else
     laid_against = _box(30, 70)
     assert not lies_across(laid_against, [layout], [layout])  # the layout tile read again is no other box
+    # as much over a layout tile that the photo no longer shows: the box took its place (in a
+    # straight line the reader's boxes can slip half a tile, over the ends of two tiles)
+    assert lies_across(laid_against, [layout], [])
+    assert lies_across(laid_against, [layout], [_box(80, 120)])  # a box elsewhere does not stand in for it
     # the reader's box over half of each of two tiles
     assert lies_across(_box(20, 60), [layout], [])
     # a quarter over the layout tile and a quarter over the new tile beside it
     assert lies_across(laid_against, [layout], [_box(60, 100)])
     # touching boxes are no box across
     assert not lies_across(_box(39, 79), [layout], [_box(78, 118)])
+
+
+def test_a_box_lying_over_a_layout_tile_more_than_the_view_makes_touching_tiles_overlap_is_across():
+    line = [_box(0, 40), _box(40, 80)]  # seen from above: touching tiles' boxes do not overlap
+    slipped = _box(70, 110)  # a quarter over the 40-80 tile, which is still read: half a tile off
+    assert lies_across(slipped, line, line)
+    assert not lies_across(_box(81, 121), line, line)  # laid against it
+    steep = [_box(0, 40), _box(30, 70)]  # seen from the side: touching tiles overlap a quarter
+    assert not lies_across(_box(60, 100), steep, steep)
+    # one tile read in two frames is not a pair of touching tiles
+    assert lies_across(slipped, [*line, _box(41, 81)], line)
 
 
 def test_a_play_a_person_confirms_that_the_camera_missed_is_found_later_and_played_on():

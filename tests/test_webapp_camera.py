@@ -586,3 +586,43 @@ def test_a_tile_laid_before_the_camera_asked_is_still_a_play_after_the_answer(ca
     assert statuses == ["looking", "recorded"]
     plays = [(p["seat"], p["tile"]) for p in t.get("/score").get_json()["hands"][0]["plays"]]
     assert plays == [(0, "6-6"), (1, "1-6"), (2, "1-3")]
+
+
+def in_line(*names: str) -> dict[str, Any]:
+    """A reading of tiles lying end to end in a line, from above: touching boxes, none over another."""
+    reading = seen(*names)
+    for i, tile in enumerate(reading["tiles"]):
+        left = 20 + 20 * i
+        tile["center"] = [left + 10, 20]
+        tile["corners"] = [[left, 10], [left + 20, 10], [left + 20, 30], [left, 30]]
+    return reading
+
+
+def test_a_box_slipped_over_the_tile_just_confirmed_is_not_a_play(cam, script):
+    """The camera asked about 1-3 (it fits no open end: the 6-1 under it was missed), the scorer
+    turned it down and scored the 6-1 on the pad, then confirmed the 1-3. A box slipped a quarter
+    over the 1-3 along the line (read 3-3, which fits the 3) lies over the 1-3 more than the
+    line's touching tiles lie over each other: it is no play. (Once the 1-3 was played, the old
+    question no longer kept it out of the tiles already on the table.)"""
+    t = cam
+    assert t.event(play(0, "6-6")).status_code == 201
+    script.readings += [in_line("6-6")]
+    assert send(t, photo(), "?source=camera").get_json()["status"] == "nothing"
+    missed = in_line("6-6", "1-6", "1-3")
+    del missed["tiles"][1]  # the reader misses the 6-1
+    script.readings += [missed, missed]
+    asked = [send(t, photo(), "?source=camera").get_json() for _ in range(2)][-1]
+    assert asked["status"] == "confirm" and "fits no open end" in asked["message"]
+    assert t.post(f"/frames/{asked['id']}/reject", {"why": "the 6-1 was missed"}).status_code == 200
+    assert t.event(play(1, "6-1", "east")).status_code == 201
+    script.readings += [in_line("6-6", "1-6", "1-3")] * 2
+    proposed = [send(t, photo(), "?source=camera").get_json() for _ in range(2)][-1]
+    if proposed["status"] == "confirm":
+        assert t.post(f"/frames/{proposed['id']}/accept", {}).status_code == 200
+    slipped = in_line("6-6", "1-6", "1-3", "3-3")
+    slipped["tiles"][3]["center"], slipped["tiles"][3]["corners"] = [85, 20], [[75, 10], [95, 10], [95, 30], [75, 30]]
+    script.readings += [slipped] * 3
+    statuses = [send(t, photo(), "?source=camera").get_json()["status"] for _ in range(3)]
+    assert "recorded" not in statuses
+    plays = t.get("/score").get_json()["hands"][0]["plays"]
+    assert [(p["seat"], p["tile"]) for p in plays] == [(0, "6-6"), (1, "6-1"), (2, "1-3")]

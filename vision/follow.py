@@ -73,6 +73,10 @@ OVER_LAYOUT = 0.2
 #: a new box lying this much over a layout tile's box is across tiles, whatever lies beside it
 #: (the reader's box across two tiles lies about half over each)
 OVER_SURELY = 0.4
+#: A new box lying over a layout tile by more than this many times what the layout's own
+#: touching tiles lie over each other (and half OVER_LAYOUT more) is across tiles: seen from
+#: above, touching tiles' boxes barely overlap and a box slipped along a line overlaps by a quarter.
+VIEW_SLACK = 2.0
 #: A new tile farther than this many of its short sides from every layout tile and every other
 #: new tile touches nothing (a tile laid against another lies 1.5-2 short sides from its centre):
 #: beside a new tile that does touch the layout, it is a loose tile the reader had missed.
@@ -172,27 +176,55 @@ def _box_short_side(box: np.ndarray) -> float:
     return float(min(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1])))
 
 
+def _box_long_side(box: np.ndarray) -> float:
+    return float(max(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1])))
+
+
+def _view_overlap(layout: Sequence[np.ndarray]) -> float | None:
+    """How much the boxes of the layout's touching tiles lie over each other in this view (the
+    most of any pair whose centres lie within 1.1 long sides; those within half a short side are
+    one tile read twice), or None with no pair of touching tiles."""
+    most: float | None = None
+    for i, a in enumerate(layout):
+        for b in layout[i + 1 :]:
+            gap = float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0)))
+            if gap <= 0.5 * min(_box_short_side(a), _box_short_side(b)) or gap > 1.1 * max(_box_long_side(a), _box_long_side(b)):
+                continue  # one tile read twice, or tiles that do not touch
+            share = max(_share_over(a, b), _share_over(b, a))
+            most = share if most is None else max(most, share)
+    return most
+
+
 def lies_across(box: Any, under: Sequence[Any], beside: Sequence[Any]) -> bool:
     """Whether a new box is the reader's box across a layout tile and its neighbour, not a tile:
     it lies over one of `under` (the layout tiles' corners) by OVER_SURELY of its area, or by
     OVER_LAYOUT and over another box of `beside` (the photo's other boxes, corners) by OVER_LAYOUT
-    too. Boxes whose centres lie within half a short side of the box's own, or of that layout
-    tile's, are that box or that tile read again, not another."""
+    too, or by OVER_LAYOUT where no box of `beside` lies on that layout tile (the box took its
+    place: in a straight line of tiles the reader's boxes can slip half a tile, and a 4-5 laid on
+    a 5-6 is then read as a box over both fives, 5-5), or by OVER_LAYOUT and by more than
+    `_view_overlap` allows (tiles do not overlap: boxes of touching tiles do only as much as the
+    view makes them, and the layout's own touching tiles show how much that is). Boxes whose
+    centres lie within half a short side of the box's own, or of that layout tile's, are that box
+    or that tile read again, not another."""
     box = np.asarray(box, np.float32).reshape(-1, 2)
     if len(box) != 4:
         return False
     centre = box.mean(axis=0)
     others = [np.asarray(b, np.float32).reshape(-1, 2) for b in beside]
     others = [b for b in others if len(b) == 4]
-    for layout_box in (np.asarray(u, np.float32).reshape(-1, 2) for u in under):
-        if len(layout_box) != 4:
-            continue
+    layout = [b for b in (np.asarray(u, np.float32).reshape(-1, 2) for u in under) if len(b) == 4]
+    view = _view_overlap(layout)
+    for layout_box in layout:
         share = _share_over(box, layout_box)
         if share >= OVER_SURELY:
             return True
         if share < OVER_LAYOUT:
             continue
+        if view is not None and share > VIEW_SLACK * view + OVER_LAYOUT / 2:
+            return True
         reach = 0.5 * min(_box_short_side(box), _box_short_side(layout_box))
+        if not any(np.linalg.norm(o.mean(axis=0) - layout_box.mean(axis=0)) <= reach for o in others):
+            return True
         for other in others:
             middle = other.mean(axis=0)
             if min(np.linalg.norm(middle - centre), np.linalg.norm(middle - layout_box.mean(axis=0))) <= reach:

@@ -4,8 +4,8 @@ The exported graph takes a letterboxed RGB image (1, 3, H, W) in [0, 1] (the pho
 its long side the training size; older exports a fixed square) and gives (1, 4 + classes + 1,
 anchors): centre x, centre y, width, height (input pixels), one score per class (already
 sigmoid), and the box angle in radians. Post-processing is ours: the best class per anchor, a
-confidence threshold, rotated non-maximum suppression (probabilistic IoU, as ultralytics), and
-the boxes mapped back to the photo's own pixels.
+confidence threshold, rotated non-maximum suppression (probabilistic IoU, as ultralytics),
+optionally box voting (`Voting`), and the boxes mapped back to the photo's own pixels.
 """
 from __future__ import annotations
 
@@ -114,23 +114,49 @@ class ObbModel:
         """The (height, width) a photo of this shape is letterboxed to."""
         return self.fixed_size or canvas_shape(height, width, self.side)
 
-    def predict(self, image: np.ndarray, conf: float = 0.25, iou: float = 0.5, max_det: int = 300) -> list[ObbDetection]:
+    def predict(
+        self, image: np.ndarray, conf: float = 0.25, iou: float = 0.5, max_det: int = 300, voting: Voting | None = None
+    ) -> list[ObbDetection]:
         canvas, scale, (left, top) = letterbox(image, self.input_size(*image.shape[:2]))
         blob = to_blob(canvas)
         (raw,) = self.session.run(None, {self.input_name: blob})
-        return decode(raw[0], scale, (left, top), conf, iou, max_det)
+        return decode(raw[0], scale, (left, top), conf, iou, max_det, voting)
+
+
+@dataclass(frozen=True, slots=True)
+class Voting:
+    """Box voting: each box NMS keeps becomes the score-weighted mean of the boxes around it.
+
+    The network proposes many boxes round a tile; NMS keeps the best-scoring one, which is not
+    always the best-placed (on real photos a box a third of a tile off, or a tile and a half long,
+    can outscore a well-placed one). The mean of the boxes that overlap it is placed better, and
+    a half cut from a better box is read better (models/README.md, "Box voting").
+    """
+
+    #: least probabilistic IoU with the kept box for a box to take part.
+    overlap: float = 0.5
+    #: least score for a box to take part (below the confidence threshold: weak boxes round a
+    #: tile still say where it lies).
+    floor: float = 0.1
 
 
 def decode(
-    raw: np.ndarray, scale: float, pad: tuple[float, float], conf: float, iou: float, max_det: int
+    raw: np.ndarray,
+    scale: float,
+    pad: tuple[float, float],
+    conf: float,
+    iou: float,
+    max_det: int,
+    voting: Voting | None = None,
 ) -> list[ObbDetection]:
-    """(4 + classes + 1, anchors) -> detections in photo pixels, after rotated NMS per class."""
+    """(4 + classes + 1, anchors) -> detections in photo pixels, after rotated NMS per class
+    (and box voting, when asked)."""
     preds = raw.T  # (anchors, 4 + nc + 1)
     scores = preds[:, 4:-1]
     best = scores.argmax(axis=1)
     confidence = scores[np.arange(len(best)), best]
-    keep = confidence >= conf
-    if not keep.any():
+    keep = confidence >= (min(conf, voting.floor) if voting else conf)
+    if not (confidence >= conf).any():
         return []
     preds, scores, best, confidence = preds[keep], scores[keep], best[keep], confidence[keep]
     left, top = pad
@@ -140,18 +166,22 @@ def decode(
     h = preds[:, 3] / scale
     angle = preds[:, -1]
     out: list[ObbDetection] = []
-    for cls in np.unique(best):
-        index = np.flatnonzero(best == cls)
-        xywhr = np.stack([cx[index], cy[index], w[index], h[index], angle[index]], axis=1).astype(np.float64)
-        for k in fast_nms(xywhr, confidence[index], iou):
-            i = index[int(k)]
+    xywhr = np.stack([cx, cy, w, h, angle], axis=1).astype(np.float64)
+    for cls in np.unique(best[confidence >= conf]):
+        index = np.flatnonzero((best == cls) & (confidence >= conf))
+        kept = index[fast_nms(xywhr[index], confidence[index], iou)]
+        boxes = xywhr[kept]
+        if voting:
+            pool = np.flatnonzero(best == cls)
+            boxes = vote(boxes, xywhr[pool], confidence[pool], voting.overlap)
+        for i, (x, y, bw, bh, r) in zip(kept, boxes):
             out.append(
                 ObbDetection(
                     cls=int(cls),
                     confidence=float(confidence[i]),
-                    center=(float(cx[i]), float(cy[i])),
-                    size=(float(w[i]), float(h[i])),
-                    angle=float(angle[i]),
+                    center=(float(x), float(y)),
+                    size=(float(bw), float(bh)),
+                    angle=float(r),
                     scores=tuple(float(s) for s in scores[i]),
                 )
             )
@@ -178,6 +208,37 @@ def probiou(boxes: np.ndarray) -> np.ndarray:
     t3 = np.log(det / (4 * np.sqrt(own[:, None] * own[None]) + eps) + eps) * 0.5
     distance = np.clip(t1 + t2 + t3, eps, 100.0)
     return 1 - np.sqrt(1.0 - np.exp(-distance) + eps)
+
+
+def vote(kept: np.ndarray, pool: np.ndarray, weights: np.ndarray, overlap: float) -> np.ndarray:
+    """Each kept box (K, 5: cx, cy, w, h, radians) as the weighted mean of the pool's boxes (N, 5)
+    that overlap it by more than `overlap` (probabilistic IoU), itself included when it is in the
+    pool. Boxes come back long side first (w >= h). Directions are averaged on the doubled
+    angle: a box turned half a turn is the same box, so 179 and 1 degrees average to 0, not 90."""
+    if not len(kept):
+        return kept.reshape(0, 5)
+    both = probiou(np.concatenate([kept, pool]))[: len(kept), len(kept) :]
+    long_first = pool[:, 2] >= pool[:, 3]
+    length = np.where(long_first, pool[:, 2], pool[:, 3])
+    width = np.where(long_first, pool[:, 3], pool[:, 2])
+    direction = np.where(long_first, pool[:, 4], pool[:, 4] + np.pi / 2)
+    out = np.empty_like(kept)
+    for k, box in enumerate(kept):
+        voters = both[k] > overlap
+        if not voters.any():  # only when the kept box is not in the pool: keep it as it is
+            bw, bh, r = box[2:]
+            out[k] = (*box[:2], max(bw, bh), min(bw, bh), r if bw >= bh else r + np.pi / 2)
+            continue
+        w = weights[voters]
+        doubled = np.sum(w * np.cos(2 * direction[voters])), np.sum(w * np.sin(2 * direction[voters]))
+        out[k] = (
+            np.average(pool[voters, 0], weights=w),
+            np.average(pool[voters, 1], weights=w),
+            np.average(length[voters], weights=w),
+            np.average(width[voters], weights=w),
+            0.5 * np.arctan2(doubled[1], doubled[0]),
+        )
+    return out
 
 
 def fast_nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:

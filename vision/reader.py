@@ -16,7 +16,7 @@ import numpy as np
 from .crops import rectify
 from .halves import HalfClassifier
 from .layout import layout_rules, reconstruct
-from .obb import ObbModel
+from .obb import ObbModel, Voting
 from .reading import Reading, TileCandidate, settle, split_halves
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -64,6 +64,10 @@ BOX_CONFIDENCE = 0.3
 #: tile or across two, which the settling then sometimes read wrong (models/README.md, "The
 #: overlap"): 0.35 reads the found tiles' halves better, and with the threshold at 0.3 finds as many.
 NMS_OVERLAP = 0.35
+#: each kept box moved to the weighted mean of the boxes (from a score of 0.1) overlapping it by
+#: half: on the real board exact tile 93.9 -> 96.9 %, per half 97.1 -> 98.0 %, a little more found
+#: (models/README.md, "Box voting").
+BOX_VOTING = Voting(overlap=0.5, floor=0.1)
 
 
 class Reader:
@@ -86,7 +90,7 @@ class Reader:
 
     def read(self, image: np.ndarray, name: str = "") -> Reading:
         started = time.perf_counter()
-        boxes = self.detector.predict(image, conf=self.confidence, iou=NMS_OVERLAP)
+        boxes = self.detector.predict(image, conf=self.confidence, iou=NMS_OVERLAP, voting=BOX_VOTING)
         detected = time.perf_counter()
         quads: list[tuple[np.ndarray, np.ndarray]] = []
         crops: list[np.ndarray] = []

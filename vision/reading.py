@@ -98,7 +98,8 @@ def tile_likelihoods(candidate: TileCandidate) -> np.ndarray:
 
 
 def settle(candidates: Sequence[TileCandidate], sets: int = 1) -> list[TileReading]:
-    """Read every candidate as a distinct tile, choosing the most likely assignment overall.
+    """Read every candidate as a distinct tile, choosing the most likely assignment overall, each
+    box's log-likelihood weighted by its box confidence.
 
     `sets` is how many double-six sets lie on the table (a game such as Double Double Dominoes
     plays with two): each tile may then be read that many times. Where more boxes are seen than
@@ -114,7 +115,11 @@ def settle(candidates: Sequence[TileCandidate], sets: int = 1) -> list[TileReadi
     if len(candidates) <= sets * len(_PAIRS) and over_used:
         from scipy.optimize import linear_sum_assignment
 
-        cost = np.tile(-np.log(likelihood + _EPS), (1, sets))
+        # Each box's say is weighted by how sure the detector is that it is a tile: two boxes read
+        # as one tile, the faint one (a tile half out of the photo, under a hand) is read as its
+        # second best, not the sure one in the middle of the table.
+        surety = np.array([c.box_confidence for c in candidates])[:, None]
+        cost = np.tile(-np.log(likelihood + _EPS) * surety, (1, sets))
         rows, cols = linear_sum_assignment(cost)
         choice[rows] = cols % len(_PAIRS)
     return [_reading(c, int(k), likelihood[i, k], bool(k != own_best[i])) for i, (c, k) in enumerate(zip(candidates, choice))]

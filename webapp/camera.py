@@ -33,6 +33,10 @@ SURE = 0.85
 #: How the layout reconstructor says that a photo alone cannot tell which double is the spinner
 #: (`vision.layout`); the scorer's record can, once its spinner is down.
 SPINNER_DOUBT = "the spinner is one of "
+#: Marks a background tile that was new in the frame it comes from (`frames._background`): kept
+#: only where the scorer has it on the table (the play that frame recorded), not where it is the
+#: next play, laid already.
+NEW_THEN = "new_then"
 #: Larger photos are refused before decoding (a phone's photo is 12-50 megapixels).
 MAX_PIXELS = 60_000_000
 
@@ -192,6 +196,8 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
         return {**out, "status": "over", "message": "this hand is over: the photo is kept, nothing was proposed"}
     layout = hand.layout
     on_table = {name_of(str(t)) for t in layout.tiles}
+    if background is not None:  # of the tiles new when their frame recorded a play, those now played
+        background = [b for b in background if not b.get(NEW_THEN) or name_of(b["tile"]) in on_table]
     seen: dict[str, float] = {}
     found: dict[str, dict[str, Any]] = {}  # each name's surest reading
     # the background's layout tiles (read as tiles the scorer has on the table): a box lying over

@@ -365,16 +365,24 @@ def _background(frame: Frame) -> list[dict[str, Any]]:
                             Frame.status == "nothing", Frame.id < frame.id, Frame.reading.is_not(None))
         .order_by(Frame.id.desc()).limit(BACKGROUND_FRAMES))
     # The new tiles of the camera's last question are no background: a person who turned it down
-    # and scored on the pad a play the camera missed leaves them still to be played.
+    # and scored on the pad a play the camera missed leaves them still to be played. A question
+    # asked before the camera's last play is settled by it (its tile may be that play).
     asked = db.session.scalars(
         select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.hand == frame.hand,
-                            Frame.status.in_(("confirm", "rejected")), Frame.id < frame.id)
+                            Frame.status.in_(("confirm", "rejected")), Frame.id < frame.id,
+                            Frame.id > (played.id if played is not None else -1))
         .order_by(Frame.id.desc()).limit(1)).first()
     pending = {camera.name_of(n["tile"]) for n in (asked.proposal or {}).get("new") or []} if asked is not None else set()
     # a frame's own new tiles were no background when it was read (the frame that recorded a play
-    # may have seen the next one laid already)
-    tiles = [tile for f in (first or frame, *quiet) for tile in (f.reading or {}).get("tiles") or []
-             if f is frame or camera.name_of(tile["tile"]) not in {n["tile"] for n in (f.proposal or {}).get("new") or []}]
+    # may have seen the next one laid already); but the play a frame recorded is on the table now:
+    # its tiles are marked, and `camera.propose` keeps those the scorer has on the table (without
+    # the tile just played, a box across it and the next tile was taken for a play)
+    def new_in(f: Frame) -> set[str]:
+        return {n["tile"] for n in (f.proposal or {}).get("new") or []}
+
+    tiles = [tile if camera.name_of(tile["tile"]) not in new_in(f) else {**tile, camera.NEW_THEN: True}
+             for f in (first or frame, *quiet) for tile in (f.reading or {}).get("tiles") or []
+             if f is frame or camera.name_of(tile["tile"]) not in new_in(f) or f.status in ("recorded", "accepted")]
     if not pending:
         return tiles
     # nor a box lying over one of them (the reader's box across that tile and its neighbour)
