@@ -428,3 +428,32 @@ def test_packed_tiles_on_a_ruled_board_lie_in_its_cells():
         if found == 3:
             break
     assert found == 3
+
+
+def test_training_boards_print_words_over_the_play_area_and_films_do_not():
+    """A lettered board (training photos) prints its name over the play area; the track's
+    pictures are drawn the same either way, and a film's board stays unlettered."""
+    from dataclasses import replace
+
+    from vision.synth.printed import draw_board
+
+    scenes = (build_scene(np.random.default_rng([5, k]), mix=TRAINING) for k in range(60))
+    boards = [s.board for s in scenes if s.board is not None][:12]
+    assert len(boards) >= 8 and all(b.lettered for b in boards)
+    films = [build_scene(np.random.default_rng([5, k])).board for k in range(30)]
+    assert any(films) and not any(b.lettered for b in films if b is not None)
+    changed = 0
+    for n, board in enumerate(boards):
+        flat = replace(board, x=0.0, y=0.0, angle=0.0)
+        ppu = 20.0
+        affine = np.array([[ppu, 0, 300], [0, -ppu, 300]], np.float64)  # world y up, canvas rows down
+        plain, lettered = np.zeros((600, 600, 3), np.float32), np.zeros((600, 600, 3), np.float32)
+        track_plain = draw_board(plain, affine, ppu, replace(flat, lettered=False), np.random.default_rng(n))
+        track_lettered = draw_board(lettered, affine, ppu, flat, np.random.default_rng(n))
+        assert track_plain == track_lettered
+        diff = np.abs(lettered - plain).max(axis=2) > 30
+        inner = int(board.inner_half * ppu)
+        play = diff[300 - inner:300 + inner, 300 - inner:300 + inner]
+        changed += play.mean() > 0.002  # a word covers some of the play area
+    # about 7 boards in 10 print a name
+    assert 4 <= changed <= len(boards)

@@ -40,6 +40,9 @@ class Board:
     cells: tuple[float, float, float] | None = None
     #: the ruled lines' colour (BGR; dark ink or light); None: a shade of the play area
     ink: tuple[float, float, float] | None = None
+    #: the board prints words: its game's name over the play area, marks on the band
+    #: (training photos only: films draw their boards as before)
+    lettered: bool = False
 
     @property
     def inner_half(self) -> float:
@@ -110,6 +113,86 @@ def _rule_cells(tex: np.ndarray, board: Board, c0: int, c1: int) -> None:
                 cv2.line(tex, (c0 * 16, p), (c1 * 16, p), ink, thick, cv2.LINE_AA, 4)
 
 
+#: words a board prints: its game's name over the play area, marks on the band
+LOGO_WORDS = ("DOUBLE", "Double", "DOMINOES", "Dominoes", "Double Double", "FIVES", "All Fives", "SPINNER",
+              "Mexican Train", "MUGGINS", "Domino", "Train", "Dominos")
+BAND_WORDS = ("START", "100", "50", "HOME", "FINISH", "150", "25", "200", "WIN")
+_FONTS = (cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX,
+          cv2.FONT_HERSHEY_SCRIPT_COMPLEX, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SIMPLEX)
+
+
+def _ink_word(tex: np.ndarray, word: str, centre: tuple[float, float], height: float, quarter: int, angle: float,
+              colour: tuple[float, float, float], outline: tuple[float, float, float] | None, bold: float,
+              font: int) -> None:
+    """Print one word into the texture: `height` pixels tall, centred at `centre`, turned by
+    `quarter` right angles and `angle` degrees more; an outline in another ink, as on logos."""
+    scale = height / 22.0  # Hershey glyphs are about 22 units tall at scale 1
+    thick = max(1, int(round(height * bold)))
+    (tw, th), base = cv2.getTextSize(word, font, scale, thick)
+    edge = thick + 4 if outline is not None else 0
+    pad = int(height * 0.6) + edge + 4
+    w, h = tw + 2 * pad, th + base + 2 * pad
+    layers = []
+    for extra in ((edge,) if outline is not None else ()) + (0,):
+        m = np.zeros((h, w), np.uint8)
+        cv2.putText(m, word, (pad, pad + th), font, scale, 255, thick + extra, cv2.LINE_AA)
+        layers.append(m)
+    inks = ([outline] if outline is not None else []) + [colour]
+    layers = [np.rot90(m, quarter) for m in layers]
+    hh, ww = layers[0].shape
+    size = int(math.ceil(math.hypot(hh, ww)))
+    turn = cv2.getRotationMatrix2D((ww / 2, hh / 2), angle, 1.0)
+    turn[:, 2] += (size - ww) / 2, (size - hh) / 2
+    x0, y0 = int(round(centre[0] - size / 2)), int(round(centre[1] - size / 2))
+    s = tex.shape[0]
+    ax0, ay0, ax1, ay1 = max(x0, 0), max(y0, 0), min(x0 + size, s), min(y0 + size, s)
+    if ax0 >= ax1 or ay0 >= ay1:
+        return
+    for m, ink in zip(layers, inks):
+        a = cv2.warpAffine(np.ascontiguousarray(m), turn, (size, size)).astype(np.float32) / 255
+        a = a[ay0 - y0:ay1 - y0, ax0 - x0:ax1 - x0, None]
+        roi = tex[ay0:ay1, ax0:ax1]
+        roi[:] = roi * (1 - a) + a * np.array(ink, np.float32)
+
+
+def _letter_logo(tex: np.ndarray, c0: int, c1: int, per_unit: float, rng: np.random.Generator) -> None:
+    """The game's name printed large over the play area (one or two lines, often in the middle,
+    where the tiles are laid over it: the real board's logo hides the 6-4 laid on it from the
+    detector in 17 photos of its game)."""
+    quarter = int(rng.integers(4))
+    angle = float(rng.normal(0, 3)) if rng.random() < 0.7 else float(rng.uniform(-40, 40))
+    mid = (c0 + c1) / 2
+    centre = np.array([mid, mid]) + rng.uniform(-0.3, 0.3, 2) * (c1 - c0)
+    lines = 1 if rng.random() < 0.5 else 2
+    step = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, -1.0], [-1.0, 0.0]])[quarter]  # down the lines, turned
+    for k in range(lines):
+        height = float(rng.uniform(0.6, 1.8)) * per_unit
+        dark = rng.random() < 0.5
+        colour = (float(rng.uniform(5, 40)),) * 3 if dark else [(40, 200, 230), (50, 170, 220), (235, 235, 235), (30, 30, 140),
+                                                                 (140, 60, 20)][int(rng.integers(5))]
+        outline = None
+        if rng.random() < 0.5:
+            outline = (235.0, 235.0, 235.0) if dark else (20.0, 20.0, 20.0)
+        at = centre + step * (k - (lines - 1) / 2) * height * 1.6
+        _ink_word(tex, str(rng.choice(LOGO_WORDS)), (float(at[0]), float(at[1])), height, quarter, angle, colour,
+                  outline, float(rng.uniform(0.06, 0.2)), int(rng.choice(_FONTS)))
+
+
+def _letter_band(tex: np.ndarray, c0: int, c1: int, per_unit: float, rng: np.random.Generator) -> None:
+    """Small marks printed on the band beside the track ("START", "100"): light lettering next
+    to printed domino pictures and the tiles at the play area's edge."""
+    s = tex.shape[0]
+    for _ in range(int(rng.integers(1, 5))):
+        side = int(rng.integers(4))
+        along = float(rng.uniform(c0, c1))
+        depth = float(rng.uniform(0.1, 0.9)) * c0
+        x, y = [(along, depth), (s - depth, along), (along, s - depth), (depth, along)][side]
+        ink = (float(rng.uniform(200, 250)),) * 3 if rng.random() < 0.7 else (float(rng.uniform(10, 40)),) * 3
+        _ink_word(tex, str(rng.choice(BAND_WORDS)), (x, y), float(rng.uniform(0.25, 0.5)) * per_unit,
+                  (side + int(rng.integers(2)) * 2) % 4, 0.0, ink, None, float(rng.uniform(0.08, 0.15)),
+                  int(rng.choice(_FONTS)))
+
+
 def draw_board(canvas: np.ndarray, affine: np.ndarray, ppu: float, board: Board, rng: np.random.Generator) -> list[Printed]:
     """A game board: coloured play area with a printed grid and stars, and a band round it
     holding a zigzag track of printed domino pictures (like many commercial boards)."""
@@ -148,6 +231,13 @@ def draw_board(canvas: np.ndarray, affine: np.ndarray, ppu: float, board: Board,
                             cv2.FONT_HERSHEY_SIMPLEX, size, 255, 1, cv2.LINE_AA)
                 a = ink.astype(np.float32)[..., None] / 255
                 tex[:] = tex * (1 - a) + a * 235
+    if board.lettered:
+        # its own generator, so the track below draws the same pictures either way
+        letters = rng.spawn(1)[0]
+        if letters.random() < 0.7:
+            _letter_logo(tex, c0, c1, s / board.side, letters)
+        if letters.random() < 0.5:
+            _letter_band(tex, c0, c1, s / board.side, letters)
     alpha = np.ones((s, s), np.float32)
     paste(canvas, tex, alpha, texture_quad(frame), affine)
     # the track: pictures along each side of the band, alternating along and across it
