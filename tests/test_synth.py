@@ -457,3 +457,20 @@ def test_training_boards_print_words_over_the_play_area_and_films_do_not():
         changed += play.mean() > 0.002  # a word covers some of the play area
     # about 7 boards in 10 print a name
     assert 4 <= changed <= len(boards)
+
+
+def test_a_word_on_a_panel_is_dark_ink_on_a_light_band():
+    from vision.synth.printed import _ink_word
+
+    tex = np.full((200, 400, 3), (150.0, 140.0, 30.0), np.float32)  # a teal play area
+    _ink_word(tex, "DOUBLE", (200.0, 100.0), 40.0, 0, 0.0, (20.0, 20.0, 20.0), None, 0.15,
+              cv2.FONT_HERSHEY_DUPLEX, panel=(240.0, 240.0, 240.0))
+    grey = tex.mean(axis=2)
+    ys, xs = np.nonzero(grey > 200)
+    assert len(ys) and 180 < xs.mean() < 220 and 80 < ys.mean() < 120  # the band, round the centre
+    band = grey[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    assert (band > 200).mean() > 0.4 and (band < 60).mean() > 0.1  # light band, dark letters
+    assert np.allclose(tex[5, 5], (150, 140, 30)) and np.allclose(tex[195, 395], (150, 140, 30))
+    plain = np.full_like(tex, (150.0, 140.0, 30.0))
+    _ink_word(plain, "DOUBLE", (200.0, 100.0), 40.0, 0, 0.0, (20.0, 20.0, 20.0), None, 0.15, cv2.FONT_HERSHEY_DUPLEX)
+    assert (plain.mean(axis=2) > 200).sum() == 0 and (plain.mean(axis=2) < 60).sum() > 0

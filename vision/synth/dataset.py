@@ -18,7 +18,7 @@ from .labels import CLASS_NAMES, build_truth, yolo_lines
 from .render import render_scene
 from .scene import TRAINING, build_scene
 
-GENERATOR = "spinner-synth/3"  # /2: `scene.TRAINING` (blank halves favoured, painted dividers); /3: lettered boards
+GENERATOR = "spinner-synth/4"  # /2: `scene.TRAINING` (blank halves favoured, painted dividers); /3: lettered boards; /4: dark words on light panels
 
 
 @dataclass(frozen=True, slots=True)

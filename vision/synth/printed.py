@@ -123,29 +123,36 @@ _FONTS = (cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_CO
 
 def _ink_word(tex: np.ndarray, word: str, centre: tuple[float, float], height: float, quarter: int, angle: float,
               colour: tuple[float, float, float], outline: tuple[float, float, float] | None, bold: float,
-              font: int) -> None:
+              font: int, panel: tuple[float, float, float] | None = None) -> None:
     """Print one word into the texture: `height` pixels tall, centred at `centre`, turned by
-    `quarter` right angles and `angle` degrees more; an outline in another ink, as on logos."""
+    `quarter` right angles and `angle` degrees more; an outline in another ink, as on logos, and
+    a `panel`: a light band under the word, as the real board's black letters on ivory (a band
+    of light rectangles with dark marks, next to which a laid tile is hard to tell apart)."""
     scale = height / 22.0  # Hershey glyphs are about 22 units tall at scale 1
     thick = max(1, int(round(height * bold)))
     (tw, th), base = cv2.getTextSize(word, font, scale, thick)
     edge = thick + 4 if outline is not None else 0
     pad = int(height * 0.6) + edge + 4
     w, h = tw + 2 * pad, th + base + 2 * pad
-    layers = []
+    layers, inks = [], []
+    if panel is not None:
+        m = np.zeros((h, w), np.uint8)
+        margin = max(1, int(round(height * 0.12)))
+        cv2.rectangle(m, (pad - margin, pad - margin), (pad + tw + margin, pad + th + base // 2 + margin), 255, -1)
+        layers.append(m)
+        inks.append(panel)
     for extra in ((edge,) if outline is not None else ()) + (0,):
         m = np.zeros((h, w), np.uint8)
         cv2.putText(m, word, (pad, pad + th), font, scale, 255, thick + extra, cv2.LINE_AA)
         layers.append(m)
-    inks = ([outline] if outline is not None else []) + [colour]
+    inks += ([outline] if outline is not None else []) + [colour]
     layers = [np.rot90(m, quarter) for m in layers]
     hh, ww = layers[0].shape
     size = int(math.ceil(math.hypot(hh, ww)))
     turn = cv2.getRotationMatrix2D((ww / 2, hh / 2), angle, 1.0)
     turn[:, 2] += (size - ww) / 2, (size - hh) / 2
     x0, y0 = int(round(centre[0] - size / 2)), int(round(centre[1] - size / 2))
-    s = tex.shape[0]
-    ax0, ay0, ax1, ay1 = max(x0, 0), max(y0, 0), min(x0 + size, s), min(y0 + size, s)
+    ax0, ay0, ax1, ay1 = max(x0, 0), max(y0, 0), min(x0 + size, tex.shape[1]), min(y0 + size, tex.shape[0])
     if ax0 >= ax1 or ay0 >= ay1:
         return
     for m, ink in zip(layers, inks):
@@ -170,12 +177,14 @@ def _letter_logo(tex: np.ndarray, c0: int, c1: int, per_unit: float, rng: np.ran
         dark = rng.random() < 0.5
         colour = (float(rng.uniform(5, 40)),) * 3 if dark else [(40, 200, 230), (50, 170, 220), (235, 235, 235), (30, 30, 140),
                                                                  (140, 60, 20)][int(rng.integers(5))]
-        outline = None
+        outline = panel = None
         if rng.random() < 0.5:
             outline = (235.0, 235.0, 235.0) if dark else (20.0, 20.0, 20.0)
+        if dark and rng.random() < 0.5:
+            panel = (float(rng.uniform(200, 250)),) * 3
         at = centre + step * (k - (lines - 1) / 2) * height * 1.6
         _ink_word(tex, str(rng.choice(LOGO_WORDS)), (float(at[0]), float(at[1])), height, quarter, angle, colour,
-                  outline, float(rng.uniform(0.06, 0.2)), int(rng.choice(_FONTS)))
+                  outline, float(rng.uniform(0.06, 0.2)), int(rng.choice(_FONTS)), panel)
 
 
 def _letter_band(tex: np.ndarray, c0: int, c1: int, per_unit: float, rng: np.random.Generator) -> None:
