@@ -110,6 +110,15 @@ def _tile(a: int, b: int, x: float, y: float, sure: float = 0.97, second: dict[i
     return TileReading(Tile.of(a, b), (x, y), corners, (half(a, x - 15), half(b, x + 15)), sure * sure)
 
 
+def _upright(a: int, b: int, x: float, y: float) -> TileReading:
+    """A tile lying north-south (half `a` north) of 30x60 pixels centred at (x, y)."""
+    flat = _tile(a, b, 0, 0)
+    turn = lambda p: (x - p[1], y + p[0])  # noqa: E731  (a quarter turn about the centre)
+    halves = tuple(HalfReading(h.value, turn(h.center), tuple(turn(c) for c in h.corners), h.probabilities)
+                   for h in flat.halves)
+    return TileReading(flat.tile, (x, y), tuple(turn(c) for c in flat.corners), halves, flat.confidence)
+
+
 def _reading(*tiles: TileReading) -> Reading:
     return Reading("frame", 640, 480, tuple(tiles))
 
@@ -267,7 +276,7 @@ def test_a_change_where_nothing_new_was_read_makes_the_next_play_an_ask():
     follower.confirm([{"type": "play", "seat": 1, "tile": "5-1", "end": "east"},
                       {"type": "play", "seat": 2, "tile": "6-3", "end": "west"}])
     # settled: the next change with one new tile is played again
-    outcome = follower.observe(_reading(lead, _tile(6, 3, 240, 200), _tile(5, 1, 360, 200), _tile(1, 1, 420, 200)))
+    outcome = follower.observe(_reading(lead, _tile(6, 3, 240, 200), _tile(5, 1, 360, 200), _upright(1, 1, 405, 200)))
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 3, "tile": "1-1", "end": "east"}]
 
 
@@ -295,7 +304,7 @@ def test_a_confirmed_tile_read_at_last_does_not_explain_an_earlier_missed_play()
     # where nothing else changed, the confirmed tile found explains its own change
     follower = five_one_confirmed_unread()
     assert follower.observe(_reading(lead, six_three, _tile(5, 1, 360, 200))).kind == "nothing"
-    outcome = follower.observe(_reading(lead, six_three, _tile(5, 1, 360, 200), _tile(1, 1, 420, 200)))
+    outcome = follower.observe(_reading(lead, six_three, _tile(5, 1, 360, 200), _upright(1, 1, 405, 200)))
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 3, "tile": "1-1", "end": "east"}]
 
 
@@ -831,3 +840,22 @@ def test_a_folder_that_cannot_be_listed_is_named(tmp_path, monkeypatch):
     monkeypatch.setattr(Path, "iterdir", refuse)
     with pytest.raises(SourceError, match="locked: cannot be listed .Permission denied"):
         open_source(tmp_path / "locked")
+
+
+def test_a_double_is_played_crosswise_and_a_double_read_in_line_is_no_play():
+    """Doubles are laid crosswise (RULES.md). A box across the touching halves of two tiles in a
+    line reads as a double lying in line: it is not played (film 2 of `watch-eval --clean`: a box
+    over the 0 of a 6-0 and the 0 of the 0-5 laid on it was played as a 0-0)."""
+    follower = _follower()
+    follower.observe(_reading())
+    lead = _tile(3, 5, 300, 200)
+    follower.observe(_reading(lead))
+    in_line = _tile(5, 5, 360, 200)
+    outcome = follower.observe(_reading(lead, in_line))
+    assert outcome.kind == "ask" and not outcome.events
+    crosswise = _upright(5, 5, 345, 200)
+    follower = _follower()
+    follower.observe(_reading())
+    follower.observe(_reading(lead))
+    outcome = follower.observe(_reading(lead, crosswise))
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "5-5", "end": "east"}]

@@ -86,6 +86,10 @@ MAX_AT_ONCE = 3
 #: a tile leaving a double in an arm may bend off its short end, square to the line (cos 0, a
 #: little less where perspective skews it), but never lie back towards the tile before it
 BACKWARDS = -0.35
+#: a double is laid crosswise (RULES.md): its box's long axis square to the way it leaves the tile
+#: it is laid against; one lying in line (|cos| above this, 45 degrees) is no double laid there
+#: (it is the reader's box across the halves of two tiles in a line, read as a double)
+IN_LINE = 0.71
 #: the geometry a candidate has when the photo's layout lays the new tile against its end's tile
 #: and the distances found no end at all (the contact graph saw them touch where they did not)
 ON_CONTACT = 0.5
@@ -430,7 +434,8 @@ def end_tile(layout: Layout, end: End) -> int | None:
     return arm[-1] if arm else (0 if end in LINE_ENDS else layout.spinner)
 
 
-def end_geometry(layout: Layout, placed: Sequence[Seen | None], end: End, new: TileReading) -> tuple[float, int]:
+def end_geometry(layout: Layout, placed: Sequence[Seen | None], end: End, new: TileReading,
+                 double: bool = False) -> tuple[float, int]:
     """How well `new` lies against `end` (0..1), and which of its halves touches it.
 
     The touching part of the end's tile: an ordinary tile's outer half; a double's middle (a tile
@@ -438,6 +443,7 @@ def end_geometry(layout: Layout, placed: Sequence[Seen | None], end: End, new: T
     spinner's north and south leave from its short ends). Distances are in the new tile's short
     sides; a tile laid straight on lies one short side from the part it touches, after a bend a
     little more. Where a double has two sides an end could use, the side must be the right one.
+    A `double` (the tile the move lays) must lie crosswise: across the way from that part to it.
     """
     arm = layout.arms[end]
     parent = end_tile(layout, end)
@@ -462,6 +468,8 @@ def end_geometry(layout: Layout, placed: Sequence[Seen | None], end: End, new: T
     distances = [float(np.linalg.norm(h - part)) / s for h in halves]
     near = int(np.argmin(distances))
     if not side_ok(halves[near] - part):
+        return 0.0, near
+    if double and abs(float(_unit(halves[1] - halves[0]) @ _unit(_centre(new) - part))) > IN_LINE:
         return 0.0, near
     excess = max(0.0, distances[near] - tolerance)
     return math.exp(-0.5 * (excess / 0.25) ** 2), near
@@ -548,7 +556,7 @@ def rank(hand: Hand, placed: Sequence[Seen | None], new: TileReading, index: int
             halves = (values[0], values[1])
             out.append(Candidate(move, move_event(move, halves), index, identity, 1.0, inner=0))
             continue
-        geometry, near = end_geometry(layout, placed, move.end, new)
+        geometry, near = end_geometry(layout, placed, move.end, new, double=move.tile.is_double)
         value = layout.open_ends()[move.end]
         identity, _ = tile_identity(new, move.tile, near, value)
         out.append(Candidate(move, move_event(move), index, identity, geometry, inner=near))
