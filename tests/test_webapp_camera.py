@@ -546,6 +546,34 @@ def test_a_play_after_a_change_the_reader_saw_nothing_new_in_is_asked_about(cam,
     assert plays() == [(0, "6-6"), (1, "6-1"), (2, "3-6")]
 
 
+def test_a_play_after_a_tile_seen_once_and_lost_since_is_asked_about(cam, script):
+    """6-6 led; seat 1 lays 6-1, read at one look only (then lost: read too faintly); seat 2 lays
+    3-6 on the other side. The change 6-1 made was explained by a tile the camera no longer sees,
+    and never recorded: the 3-6 is asked about, not recorded as seat 1's play."""
+    t = cam
+
+    def look(picture: bytes, *readings: dict[str, Any]) -> list[dict[str, Any]]:
+        script.readings.extend(readings)
+        return [send(t, picture, "?source=camera&seat=0").get_json() for _ in readings]
+
+    def statuses(answers: list[dict[str, Any]]) -> list[str]:
+        return [a["status"] for a in answers]
+
+    lead = placed(("6-6", 1))
+    assert statuses(look(table_photo(), seen(), seen(), seen())) == ["nothing"] * 3
+    assert statuses(look(table_photo(1), lead, lead, lead)) == ["looking", "recorded", "nothing"]
+    # the first look at a changed table is caught moving; the second, still, reads 1-6
+    once = look(table_photo(1, 2), lead, placed(("6-6", 1), ("1-6", 2)), lead, lead)
+    assert statuses(once) == ["nothing", "looking", "nothing", "nothing"]
+    both = placed(("3-6", 0), ("6-6", 1))
+    asked = look(table_photo(0, 1, 2), both, both)
+    assert statuses(asked) == ["looking", "confirm"]
+    assert "no longer sees: was a play missed?" in asked[1]["message"]
+    assert asked[1]["proposal"]["events"] == [{"type": "play", "seat": 1, "tile": "3-6", "end": "west"}]
+    plays = [(p["seat"], p["tile"]) for p in t.get("/score").get_json()["hands"][0]["plays"]]
+    assert plays == [(0, "6-6")]
+
+
 def test_a_tile_missed_on_one_look_and_seen_on_the_next_of_the_same_table_is_no_missed_play(cam, script):
     t = cam
     script.readings += [seen()] * 3 + [placed(("6-6", 1))] * 3

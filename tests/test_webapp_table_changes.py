@@ -103,3 +103,14 @@ def test_a_tile_first_seen_before_a_pad_play_explains_no_later_change():
     # 0-5 on the pad as well: the change 0-0 made is still open
     last = [table.see(picture(1, 2, 3, 4, 5)) for _ in range(2)][-1]
     assert table.unexplained_before(last, version=4, played=frozenset({"2-5", "1-3", "0-5"})) == 2
+
+
+def test_a_change_is_explained_only_by_a_tile_the_frame_still_reads_as_new():
+    table = TableChanges()
+    table.unexplained_before([table.see(picture()) for _ in range(2)][-1], version=1)
+    once = [table.see(picture(1)) for _ in range(2)][-1]
+    table.explain(once, {"2-4"})  # read at one look, lost at the next: never recorded
+    later = [table.see(picture(1, 2)) for _ in range(2)][-1]
+    assert table.unexplained_before(later, version=1, new=frozenset({"2-5"})) == 1
+    assert table.unexplained_before(later, version=1, new=frozenset({"2-4", "2-5"})) == 0
+    assert table.unexplained_before(later, version=1) == 0  # the frame's new tiles not known: any explains

@@ -181,8 +181,8 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     tile's confidence, box included.
 
     `unexplained`: for a live camera, how many times the table changed since the last play
-    without the reader finding a new tile (`table_changes`): each may be a play it missed, so the
-    tile it sees now may not be the next play, and it is asked about.
+    without the reader finding a new tile it still sees (`table_changes`): each may be a play it
+    missed, so the tile it sees now may not be the next play, and it is asked about.
 
     Answers {"status", "message", "sure", "events", "choices", "new", "missing"}: `events` the
     proposed events (at most one), `choices` the other ends the tile fits, for a correction.
@@ -237,8 +237,9 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     if player is None:
         unsure.append("whose turn it is is not known: choose the player")
     if unexplained:
-        unsure.append(f"the table changed {unexplained + 1} times since the last play and the camera saw no new tile "
-                      f"in {'one' if unexplained == 1 else unexplained} of them: was a play missed?")
+        unsure.append(f"the table changed {unexplained + 1} times since the last play and in "
+                      f"{'one' if unexplained == 1 else unexplained} of them the camera saw no new tile, "
+                      "or one it no longer sees: was a play missed?")
     layout_said = (reading.get("layout") or {})
     # The reconstructor's doubts are sentences naming tiles ("tile 1 (6-4): half 1 could be 6
     # rather than 4"); the ones that name the new tile are passed on as they are.

@@ -296,8 +296,13 @@ def decide(frame: Frame, seat: int | None, look: Look | None = None) -> None:
         frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
         background = _background(frame) if frame.source == "camera" else None
         played = _played(snap)
-        unexplained = changes.unexplained_before(look, snap.version, played) if changes is not None and look is not None else 0
-        proposal = camera.propose(frame.reading or {}, snap, seat, background, unexplained)
+        proposal = camera.propose(frame.reading or {}, snap, seat, background)
+        if changes is not None and look is not None:
+            # the changes nothing explains, now that the tiles this frame reads as new are known
+            new = frozenset(n["tile"] for n in proposal["new"])
+            unexplained = changes.unexplained_before(look, snap.version, played, new)
+            if unexplained:
+                proposal = camera.propose(frame.reading or {}, snap, seat, background, unexplained)
         if changes is not None and look is not None:
             changes.explain(look, {n["tile"] for n in proposal["new"]})
         frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None

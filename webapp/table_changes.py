@@ -12,7 +12,9 @@ frame the reader reads on a still table and in which it finds a new tile explain
 (`explain`), unless that tile was already new in an earlier change (seen, and not played yet).
 When the reader then proposes a play, the changes before this frame's own that nothing explained
 are counted (`unexplained_before`): any at all, and the play may not be the next one, so it is
-asked about, not recorded. The camera's own play starts the count again from the table as its
+asked about, not recorded. A change is explained only by a tile this frame still reads as new: a
+tile seen once and lost since (read faintly, then hidden by the arm laying the next one) is a play
+the camera has not recorded, and the tile it proposes now cannot be the next play. The camera's own play starts the count again from the table as its
 frame shows it (`settle`). A play scored on the pad settles only the changes up to the one in
 which the camera first saw its tile: a change after that (a tile laid while the question about
 the padded one was open, and not read) is still unexplained.
@@ -78,9 +80,11 @@ class TableChanges:
                 for tile in tiles:
                     self.first_seen.setdefault(tile, look.change)
 
-    def unexplained_before(self, look: Look, version: int, played: frozenset[str] = frozenset()) -> int:
+    def unexplained_before(self, look: Look, version: int, played: frozenset[str] = frozenset(),
+                           new: frozenset[str] | None = None) -> int:
         """How many changes before this frame's own, since the last play, nothing explained.
-        `played`: the tiles of the hand's plays at `version` ("a-b", smaller half first).
+        `played`: the tiles of the hand's plays at `version` ("a-b", smaller half first); `new`:
+        the tiles this frame reads as new, the only ones that explain a change (None: any).
 
         A match changed elsewhere starts the count again: after the change in which the camera
         first saw the tiles played since (a play on the pad), else (an undo, a tile the camera
@@ -96,8 +100,9 @@ class TableChanges:
                     self.first_seen.clear()
                 self._restart(look, version, played, base)
             # a change is explained by a tile first seen in it: one still lying there unplayed
-            # since an earlier change does not explain a later change too
-            return sum(not any(self.first_seen.get(t) == c for t in self.news.get(c, ()))
+            # since an earlier change does not explain a later change too; nor does one this
+            # frame no longer reads as new (a play seen once, lost since, and never recorded)
+            return sum(not any(self.first_seen.get(t) == c and (new is None or t in new) for t in self.news.get(c, ()))
                        for c in range(self.base, look.change))
 
     def settle(self, look: Look, version: int, played: frozenset[str] = frozenset()) -> None:
