@@ -459,6 +459,36 @@ def test_training_boards_print_words_over_the_play_area_and_films_do_not():
     assert 4 <= changed <= len(boards)
 
 
+def test_a_lettered_board_may_print_its_logo_under_the_lead_tile():
+    """As the real board: dark letters on a light band at the play area's centre, where the first
+    tile is laid over them (`Board.lead`, set for training boards with a line laid on them)."""
+    from dataclasses import replace
+
+    from vision.synth.printed import draw_board
+
+    scenes = (build_scene(np.random.default_rng([6, k]), mix=TRAINING) for k in range(80))
+    leads = [s.board for s in scenes if s.board is not None and s.board.lead is not None]
+    assert leads and all(b.lettered for b in leads)
+    board = replace(leads[0], x=0.0, y=0.0, angle=0.0, lead=(2.0, -1.5, 0.0))
+    ppu = 20.0
+    affine = np.array([[ppu, 0, 300], [0, -ppu, 300]], np.float64)
+    printed = 0
+    for n in range(12):
+        without, under = np.zeros((600, 600, 3), np.float32), np.zeros((600, 600, 3), np.float32)
+        assert draw_board(without, affine, ppu, replace(board, lead=None), np.random.default_rng(n)) == \
+            draw_board(under, affine, ppu, board, np.random.default_rng(n))
+        ys, xs = np.nonzero(np.abs(under - without).max(axis=2) > 30)
+        if not len(xs):
+            continue
+        printed += 1
+        assert abs(xs.mean() - (300 + 2.0 * ppu)) < 1.5 * ppu and abs(ys.mean() - (300 + 1.5 * ppu)) < 1.5 * ppu
+        grey = under.mean(axis=2)[ys, xs]
+        assert (grey > 180).mean() > 0.3 and (grey < 60).mean() > 0.05  # a light band, dark letters
+    assert 2 <= printed <= 11  # about half of them
+    films = [build_scene(np.random.default_rng([6, k])).board for k in range(30)]
+    assert not any(b.lead for b in films if b is not None)
+
+
 def test_a_word_on_a_panel_is_dark_ink_on_a_light_band():
     from vision.synth.printed import _ink_word
 

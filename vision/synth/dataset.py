@@ -18,7 +18,7 @@ from .labels import CLASS_NAMES, build_truth, yolo_lines
 from .render import render_scene
 from .scene import TRAINING, build_scene
 
-GENERATOR = "spinner-synth/4"  # /2: `scene.TRAINING` (blank halves favoured, painted dividers); /3: lettered boards; /4: dark words on light panels
+GENERATOR = "spinner-synth/5"  # /2: `scene.TRAINING` (blank halves favoured, painted dividers); /3: lettered boards; /4: dark words on light panels; /5: a logo band under the lead
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,9 @@ class Board:
     #: the board prints words: its game's name over the play area, marks on the band
     #: (training photos only: films draw their boards as before)
     lettered: bool = False
+    #: where the layout's lead lies, in the board's own frame: (x, y, the angle of its length from
+    #: the board's x axis); None without a laid line. A lettered board may print its logo there.
+    lead: tuple[float, float, float] | None = None
 
     @property
     def inner_half(self) -> float:
@@ -187,6 +190,35 @@ def _letter_logo(tex: np.ndarray, c0: int, c1: int, per_unit: float, rng: np.ran
                   outline, float(rng.uniform(0.06, 0.2)), int(rng.choice(_FONTS)), panel)
 
 
+def _letter_under_lead(tex: np.ndarray, board: Board, per_unit: float, rng: np.random.Generator) -> None:
+    """The real board's logo: "Double" in black block letters a tile's width tall, on ivory bands,
+    printed at the play area's centre, where the first tile is laid over it: the tile then has
+    light rectangles with dark marks along both long sides (the 6-4 and the 2-1 laid on it were
+    missed in every photo of their games by every detector trained without it)."""
+    assert board.lead is not None
+    x, y, angle = board.lead
+    centre = np.array([(x + board.side / 2) * per_unit, (board.side / 2 - y) * per_unit])
+    # the words run along the tile or across it; texture rows run down, the board's y up
+    quarter = int(rng.integers(4))
+    turn = -math.degrees(angle) + 90.0 * int(rng.integers(2))
+    height = float(rng.uniform(0.8, 1.2)) * per_unit
+    lines = 2 if rng.random() < 0.7 else 1
+    ink = (float(rng.uniform(5, 35)),) * 3
+    panel = (float(rng.uniform(205, 245)), float(rng.uniform(215, 250)), float(rng.uniform(220, 250)))
+    word = str(rng.choice(("Double", "DOUBLE", "Dominoes", "Domino")))
+    font = int(rng.choice((cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_DUPLEX)))
+    bold = float(rng.uniform(0.12, 0.22))
+    # down the lines: across the words, in the texture's own rows and columns
+    across = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, -1.0], [-1.0, 0.0]])[quarter]
+    t = math.radians(-turn)
+    across = np.array([across[0] * math.cos(t) - across[1] * math.sin(t), across[0] * math.sin(t) + across[1] * math.cos(t)])
+    shift = rng.uniform(-0.5, 0.5, 2) * per_unit
+    for k in range(lines):
+        at = centre + shift + across * (k - (lines - 1) / 2) * height * 1.5
+        _ink_word(tex, word, (float(at[0]), float(at[1])), height, quarter, turn + float(rng.normal(0, 1.5)), ink,
+                  None, bold, font, panel)
+
+
 def _letter_band(tex: np.ndarray, c0: int, c1: int, per_unit: float, rng: np.random.Generator) -> None:
     """Small marks printed on the band beside the track ("START", "100"): light lettering next
     to printed domino pictures and the tiles at the play area's edge."""
@@ -247,6 +279,8 @@ def draw_board(canvas: np.ndarray, affine: np.ndarray, ppu: float, board: Board,
             _letter_logo(tex, c0, c1, s / board.side, letters)
         if letters.random() < 0.5:
             _letter_band(tex, c0, c1, s / board.side, letters)
+        if board.lead is not None and letters.random() < 0.5:
+            _letter_under_lead(tex, board, s / board.side, letters)
     alpha = np.ones((s, s), np.float32)
     paste(canvas, tex, alpha, texture_quad(frame), affine)
     # the track: pictures along each side of the band, alternating along and across it

@@ -386,9 +386,20 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960, 
     seed = int(rng.integers(2**31))
     if board is not None:
         board = ruled(np.random.default_rng([seed, 2]), board, packed_at)
-        board = replace(board, lettered=mix.lettered_boards)
+        board = replace(board, lettered=mix.lettered_boards, lead=_lead_on(board, bodies) if mix.lettered_boards else None)
     return Scene(width, height, style, table, camera, light, finish, bodies, laid, board, cards, hands,
                  seed, sets, packed)
+
+
+def _lead_on(board: Board, bodies: list[Body]) -> tuple[float, float, float] | None:
+    """The layout's lead in the board's own frame (centre, and the angle of its length), or None
+    where no line is laid on the board."""
+    lead = next((b for b in bodies if b.role == "layout" and b.placement == 0), None)
+    if lead is None:
+        return None
+    c, s = math.cos(board.angle), math.sin(board.angle)
+    dx, dy = lead.pose.x - board.x, lead.pose.y - board.y
+    return (dx * c + dy * s, -dx * s + dy * c, lead.pose.angle - board.angle)
 
 
 def ruled(rng: np.random.Generator, board: Board, packed_at: tuple[np.ndarray, float] | None) -> Board:
