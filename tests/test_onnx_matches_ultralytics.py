@@ -1,8 +1,9 @@
 """The companion's own pre- and post-processing around the exported ONNX detector finds the same
 tiles as ultralytics running the checkpoint it was exported from, on the same photos.
 
-Both letterbox the photo to the export's fixed input (640 x 480 for the 4:3 photos; ultralytics
-is told that size and `rect=False`) and suppress overlapping boxes the same way (Fast-NMS on probabilistic IoU, which
+Both letterbox the photo to the same input (800 x 608 for the 4:3 photos read at 800; ultralytics
+is told that size and `rect=False`; the photos are rendered at twice the reading size, where our
+area shrink and ultralytics' bilinear one give the same picture) and suppress overlapping boxes the same way (Fast-NMS on probabilistic IoU, which
 `vision.obb` ports to numpy and the first test checks against ultralytics' own). The comparison is
 of the boxes scored well above the threshold, so a score a hair either side of it changes nothing:
 each one either side finds must be found by the other, in the same place, of the same size and turn.
@@ -95,8 +96,9 @@ def same_box(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 @needs_checkpoint
 @pytest.mark.parametrize("index", [0, 1, 2])
 def test_onnx_and_ultralytics_find_the_same_tiles(index):
-    image = cv2.imdecode(np.frombuffer(make_sample(4242, index, 1280, 960).jpeg, np.uint8), cv2.IMREAD_COLOR)
     model = ObbModel(DEFAULT_DETECTOR)
+    width = 2 * model.side
+    image = cv2.imdecode(np.frombuffer(make_sample(4242, index, width, width * 3 // 4).jpeg, np.uint8), cv2.IMREAD_COLOR)
     theirs = ultralytics_boxes(image, model.input_size(*image.shape[:2]))
     ours = [(*d.center, *d.size, d.angle, d.confidence) for d in model.predict(image, conf=CONF, iou=IOU)]
     assert any(box[5] >= SURE for box in theirs), "the checkpoint finds no tile at all: nothing to compare"

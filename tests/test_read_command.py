@@ -53,6 +53,16 @@ def test_read_without_json_prints_a_summary(cli_runner, photo):
     assert "\n  layout: " in result.output
 
 
+def test_a_smaller_reading_size_can_be_chosen_for_speed(cli_runner, photo):
+    from vision.reader import Reader
+
+    assert Reader(side=640).detector.input_size(960, 1280) == (480, 640)
+    result = cli_runner.invoke(main, ["read", str(photo), "--json", "--size", "640"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["tiles"]
+    bad = cli_runner.invoke(main, ["read", str(photo), "--size", "16"])
+    assert bad.exit_code == 2 and "--size" in bad.output
+
+
 def test_a_photo_held_upright_is_read_as_large_as_one_held_sideways():
     import cv2
     import numpy as np
@@ -62,9 +72,9 @@ def test_a_photo_held_upright_is_read_as_large_as_one_held_sideways():
     reader = Reader()
     sideways = cv2.imdecode(np.frombuffer(make_sample(12, 0, 1280, 960).jpeg, np.uint8), cv2.IMREAD_COLOR)
     upright = cv2.rotate(sideways, cv2.ROTATE_90_CLOCKWISE)  # (x, y) -> (959 - y, x)
-    # the bundled detector takes each photo's own shape: both halved, neither padded
-    assert reader.detector.input_size(*sideways.shape[:2]) == (480, 640)
-    assert reader.detector.input_size(*upright.shape[:2]) == (640, 480)
+    # the bundled detector takes each photo's own shape, its long side 800: both shrunk alike
+    assert reader.detector.input_size(*sideways.shape[:2]) == (608, 800)
+    assert reader.detector.input_size(*upright.shape[:2]) == (800, 608)
     first, second = reader.read(sideways), reader.read(upright)
     assert first.tiles, "nothing read on the synthetic photo: nothing to compare"
 

@@ -99,6 +99,14 @@ def test_a_free_size_input_takes_each_photos_own_shape_rounded_up_to_the_stride(
     assert canvas_shape(300, 200, side=320) == (320, 224)
 
 
+def test_a_larger_reading_size_shrinks_big_photos_less_and_pads_small_ones_only_to_the_training_size():
+    assert canvas_shape(960, 1280, side=800) == (608, 800)  # 600 rounded up to the stride
+    assert canvas_shape(1024, 1360, side=800) == (608, 800)  # the real board's photos
+    assert canvas_shape(480, 640, side=800) == (480, 640)  # a webcam frame: not padded to 800
+    assert canvas_shape(720, 960, side=800) == (608, 800)
+    assert canvas_shape(100, 100, side=800) == (640, 640)  # a lone tile's crop: in the training size
+
+
 def test_the_network_input_is_the_canvas_in_rgb_planes_scaled_to_one():
     canvas = np.random.default_rng(3).integers(0, 256, (48, 64, 3), dtype=np.uint8)
     blob = to_blob(canvas)

@@ -9,6 +9,7 @@ import click
 
 from scorer.variants import VARIANTS
 
+from .obb import READ_SIDE
 from .reader import BOX_CONFIDENCE, DEFAULT_DETECTOR, DEFAULT_HALVES
 
 #: every variant with a layout (the memory game `twelve` has none)
@@ -25,8 +26,10 @@ LAYOUT_VARIANTS = tuple(VARIANTS)
 @click.option("--sets", type=click.IntRange(min=1), default=1, show_default=True, help="Double-six sets on the table: each tile is read at most this many times.")
 @click.option("--variant", type=click.Choice(LAYOUT_VARIANTS), default="partners", show_default=True,
               help="Whose layout rules rebuild the layout (block and draw have no spinner).")
+@click.option("--size", type=click.IntRange(min=32), default=None,
+              help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).")
 def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector: str, halves: str, confidence: float,
-         sets: int, variant: str) -> None:
+         sets: int, variant: str, size: int | None) -> None:
     """Read every tile in each photo: which tile, where, and how it is turned, and the layout.
 
     A photo that cannot be read is reported (on standard error, and with --json as an object
@@ -37,7 +40,7 @@ def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector:
     from .reader import Reader, ReadError, annotate as draw, load_photo
 
     try:
-        reader = Reader(detector, halves, confidence=confidence, sets=sets, variant=variant)
+        reader = Reader(detector, halves, confidence=confidence, sets=sets, variant=variant, side=size)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     folder = Path(annotate) if annotate else None
@@ -129,7 +132,8 @@ def train_halves(data: str, out: str, epochs: int, copies: int, limit: int | Non
 @click.command()
 @click.option("--weights", type=click.Path(dir_okay=False, exists=True), required=True, help="best.pt of `spinner train detector`.")
 @click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
-@click.option("--imgsz", type=click.IntRange(min=32), default=640, show_default=True, help="The long side a photo is read at (the training size).")
+@click.option("--imgsz", type=click.IntRange(min=32), default=READ_SIDE, show_default=True,
+              help="The long side a photo is read at, kept in the model (training is at 640).")
 def export(weights: str, out: str, imgsz: int) -> None:
     """Export the trained detector to ONNX, the format the companion runs."""
     from . import train_detector as td
@@ -153,8 +157,10 @@ def export(weights: str, out: str, imgsz: int) -> None:
               help="Synthetic set only: the truth's boxes stand in for the detector, to measure the halves and the settling alone.")
 @click.option("--confidence", type=click.FloatRange(0, 1), default=BOX_CONFIDENCE, show_default=True,
               help="Least box confidence kept (as `spinner read`).")
+@click.option("--size", type=click.IntRange(min=32), default=None,
+              help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).")
 def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str,
-             layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float) -> None:
+             layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float, size: int | None) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     from .evaluate import evaluate as run
     from .reader import Reader
@@ -175,7 +181,7 @@ def evaluate(synthetic: str | None, real: str | None, limit: int | None, detecto
     if synthetic is None and real_path is None:
         raise click.UsageError("nothing to measure: give --synthetic DIR and/or --real DIR")
     try:
-        reader = Reader(detector, halves, confidence=confidence)
+        reader = Reader(detector, halves, confidence=confidence, side=size)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first") from None
     if true_boxes:

@@ -79,8 +79,10 @@ class Reader:
         threads: int | None = None,
         sets: int = 1,
         variant: str = "partners",
+        side: int | None = None,
     ) -> None:
-        self.detector = ObbModel(detector, threads)
+        #: `side`: the long side photos are read at (default: the detector's, set at export)
+        self.detector = ObbModel(detector, threads, side)
         self.halves = HalfClassifier(halves, threads)
         self.confidence = confidence
         #: double-six sets on the table: each tile is read at most this many times.

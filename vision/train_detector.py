@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
+from .obb import READ_SIDE
+
 if TYPE_CHECKING:
     import torch
 
@@ -205,13 +207,14 @@ def _bins_last() -> Iterator[None]:
         DFL.forward = original
 
 
-def export(weights: Path, out: Path, imgsz: int = 640) -> Path:
+def export(weights: Path, out: Path, imgsz: int = READ_SIDE) -> Path:
     """Export to ONNX (no simplifier: it would need the network) and copy it to `out`.
 
     The input's size is left free (`dynamic`): the companion gives each photo its own shape with
-    `imgsz` as the long side (`vision.obb.canvas_shape`), so a 4:3 photo is read as 640 x 480,
+    `imgsz` as the long side (`vision.obb.canvas_shape`), so a 4:3 photo is read as 800 x 608,
     not padded to a square (a quarter of the work spent on grey), and a photo held upright is
-    read as large as one held sideways.
+    read as large as one held sideways. `imgsz` is kept in the model's metadata: it is the
+    size the companion reads at, which need not be the training size.
     """
     offline()
     from ultralytics import YOLO
