@@ -105,6 +105,8 @@ def test_a_larger_reading_size_shrinks_big_photos_less_and_pads_small_ones_only_
     assert canvas_shape(480, 640, side=800) == (480, 640)  # a webcam frame: not padded to 800
     assert canvas_shape(720, 960, side=800) == (608, 800)
     assert canvas_shape(100, 100, side=800) == (640, 640)  # a lone tile's crop: in the training size
+    assert canvas_shape(960, 1280, side=700) == (544, 704)  # a side the stride does not divide: rounded up
+    assert canvas_shape(650, 700, side=800) == (672, 704)  # a photo a little larger than 640: its own size, rounded up
 
 
 def test_the_network_input_is_the_canvas_in_rgb_planes_scaled_to_one():

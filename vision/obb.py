@@ -95,7 +95,8 @@ def canvas_shape(height: int, width: int, side: int = 640, stride: int = 32) -> 
     sits in 640 x 640, not its own 128 x 128, where the network found fewer of them
     (`domibot-crops` found 95.3 % against 96.75 %: it learnt tiles with a table around them).
     """
-    long = min(side, max(TRAINED_SIDE, -(-max(height, width) // stride) * stride))
+    long = min(side, max(TRAINED_SIDE, max(height, width)))
+    long = -(-long // stride) * stride  # a side the network's stride does not divide is rounded up
     short = -(-long * min(height, width) // max(height, width))  # rounded up
     short = -(-short // stride) * stride
     return (long, short) if height > width else (short, long) if width > height else (long, long)
