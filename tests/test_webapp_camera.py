@@ -546,6 +546,44 @@ def test_a_play_after_a_change_the_reader_saw_nothing_new_in_is_asked_about(cam,
     assert plays() == [(0, "6-6"), (1, "6-1"), (2, "3-6")]
 
 
+def test_a_play_after_a_turned_down_tile_lost_since_is_asked_about(cam, script):
+    """As above, up to the pad of the missed 6-1; then the camera sees the 3-6 once more (seat 2's
+    play now, rightly) and loses it (read too faintly); seat 3 lays 1-4. The 3-6 was turned down,
+    not played, and is no longer seen: the 1-4 is asked about, not recorded as seat 2's play (the
+    page bench's film 14 with detector run r 1: models/README.md)."""
+    t = cam
+
+    def look(picture: bytes, reading: dict[str, Any], times: int) -> list[dict[str, Any]]:
+        script.readings.extend([reading] * times)
+        return [send(t, picture, "?source=camera&seat=0").get_json() for _ in range(times)]
+
+    def plays() -> list[tuple[int, str]]:
+        return [(p["seat"], p["tile"]) for p in t.get("/score").get_json()["hands"][0]["plays"]]
+
+    lead = placed(("6-6", 1))
+    look(table_photo(), seen(), 3)
+    assert [a["status"] for a in look(table_photo(1), lead, 3)] == ["looking", "recorded", "nothing"]
+    assert [a["status"] for a in look(table_photo(1, 2), lead, 3)] == ["nothing"] * 3  # 6-1 missed
+    asked = look(table_photo(0, 1, 2), placed(("3-6", 0), ("6-6", 1)), 2)
+    assert [a["status"] for a in asked] == ["looking", "confirm"]
+    assert t.client.post(f"/api/games/{t.id}/frames/{asked[1]['id']}/reject", json={"why": "6-1 was missed"},
+                         headers=t.auth).status_code == 200
+    assert t.event(play(1, "6-1", "east")).status_code == 201
+    again = look(table_photo(0, 1, 2), placed(("3-6", 0), ("6-6", 1), ("1-6", 2)), 1)
+    assert [a["status"] for a in again] == ["looking"]  # seat 2 playing 3-6: one look, then lost
+    lost = look(table_photo(0, 1, 2, 3), placed(("6-6", 1), ("1-6", 2), ("1-4", 3)), 2)
+    assert [a["status"] for a in lost] == ["looking", "confirm"]
+    assert "no longer sees 3-6, which it asked about before: was it played?" in lost[1]["message"]
+    assert plays() == [(0, "6-6"), (1, "6-1")]
+    # the scorer says no and scores the 3-6; the 1-4 is then seat 3's play
+    assert t.client.post(f"/api/games/{t.id}/frames/{lost[1]['id']}/reject", json={"why": "3-6 first"},
+                         headers=t.auth).status_code == 200
+    assert t.event(play(2, "3-6", "west")).status_code == 201
+    after = look(table_photo(0, 1, 2, 3), placed(("3-6", 0), ("6-6", 1), ("1-6", 2), ("1-4", 3)), 2)
+    assert [a["status"] for a in after] == ["looking", "recorded"]
+    assert plays() == [(0, "6-6"), (1, "6-1"), (2, "3-6"), (3, "1-4")]
+
+
 def test_a_play_after_a_tile_seen_once_and_lost_since_is_asked_about(cam, script):
     """6-6 led; seat 1 lays 6-1, read at one look only (then lost: read too faintly); seat 2 lays
     3-6 on the other side. The change 6-1 made was explained by a tile the camera no longer sees,

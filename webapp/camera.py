@@ -12,7 +12,7 @@ Nothing here decides a rule: every proposed event still goes through the scorer.
 from __future__ import annotations
 
 import re
-
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
@@ -168,7 +168,8 @@ def _neighbour(reading: dict[str, Any], tile: str) -> str | None:
 
 
 def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
-            background: list[dict[str, Any]] | None = None, unexplained: int = 0) -> dict[str, Any]:
+            background: list[dict[str, Any]] | None = None, unexplained: int = 0,
+            lost: Sequence[str] = ()) -> dict[str, Any]:
     """What the reading means for the current hand: a proposal for the scorer (see the module doc).
 
     `background`: for a live camera, the tiles already lying on the table (`frames._background`:
@@ -183,6 +184,11 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     `unexplained`: for a live camera, how many times the table changed since the last play
     without the reader finding a new tile it still sees (`table_changes`): each may be a play it
     missed, so the tile it sees now may not be the next play, and it is asked about.
+
+    `lost`: for a live camera, the new tiles of a question asked since its last play, turned down
+    (or still open), not played since, that this frame no longer reads: the player said "no" to
+    the seat or the end, not to the tile, so the tile may be the play the camera lost sight of,
+    and the tile it sees now, the next one after it: asked about.
 
     Answers {"status", "message", "sure", "events", "choices", "new", "missing"}: `events` the
     proposed events (at most one), `choices` the other ends the tile fits, for a correction.
@@ -240,6 +246,9 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
         unsure.append(f"the table changed {unexplained + 1} times since the last play and in "
                       f"{'one' if unexplained == 1 else unexplained} of them the camera saw no new tile, "
                       "or one it no longer sees: was a play missed?")
+    if lost:
+        unsure.append(f"the camera no longer sees {', '.join(lost)}, which it asked about before: "
+                      f"was {'it' if len(lost) == 1 else 'one of them'} played?")
     layout_said = (reading.get("layout") or {})
     # The reconstructor's doubts are sentences naming tiles ("tile 1 (6-4): half 1 could be 6
     # rather than 4"); the ones that name the new tile are passed on as they are.

@@ -287,7 +287,9 @@ def decide(frame: Frame, seat: int | None, look: Look | None = None) -> None:
     """Propose from the frame's reading; record a sure play at once (retrying once on a newer version).
 
     `look`: a live camera's frame as the motion test saw it: the table's changes since the last
-    play that the reader found nothing new in make its play a question (`table_changes`)."""
+    play that the reader found nothing new in make its play a question (`table_changes`), and so
+    does a tile of a question since the camera's last play that is not played and that this frame
+    no longer reads (turned down for its seat or end, it may be the play the camera lost sight of)."""
     changes = tables(current_app).get(frame.game_id) if look is not None else None
     for _ in range(2):
         game = store.get_game(frame.game_id)
@@ -301,8 +303,10 @@ def decide(frame: Frame, seat: int | None, look: Look | None = None) -> None:
             # the changes nothing explains, now that the tiles this frame reads as new are known
             new = frozenset(n["tile"] for n in proposal["new"])
             unexplained = changes.unexplained_before(look, snap.version, played, new)
-            if unexplained:
-                proposal = camera.propose(frame.reading or {}, snap, seat, background, unexplained)
+            # and the tiles of a question since the camera's last play, not played, lost since
+            lost = sorted(_asked_tiles(frame, _last_camera_play(frame)) - played - {camera.name_of(t) for t in new})
+            if unexplained or lost:
+                proposal = camera.propose(frame.reading or {}, snap, seat, background, unexplained, lost)
         if changes is not None and look is not None:
             changes.explain(look, {n["tile"] for n in proposal["new"]})
         frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
@@ -357,10 +361,7 @@ def _background(frame: Frame) -> list[dict[str, Any]]:
     nothing new, so that a loose tile the reader missed in one frame and found in another is not
     taken for a play. Plays scored on the pad since the camera's last play do not move the
     background on: the tiles laid meanwhile that the pad has not scored yet are still plays."""
-    played = db.session.scalars(
-        select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.hand == frame.hand,
-                            Frame.status.in_(("recorded", "accepted")), Frame.id < frame.id)
-        .order_by(Frame.id.desc()).limit(1)).first()
+    played = _last_camera_play(frame)
     version = played.version if played is not None else frame.version
     first = db.session.scalars(
         select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.version == version,
@@ -370,14 +371,8 @@ def _background(frame: Frame) -> list[dict[str, Any]]:
                             Frame.status == "nothing", Frame.id < frame.id, Frame.reading.is_not(None))
         .order_by(Frame.id.desc()).limit(BACKGROUND_FRAMES))
     # The new tiles of the camera's last question are no background: a person who turned it down
-    # and scored on the pad a play the camera missed leaves them still to be played. A question
-    # asked before the camera's last play is settled by it (its tile may be that play).
-    asked = db.session.scalars(
-        select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.hand == frame.hand,
-                            Frame.status.in_(("confirm", "rejected")), Frame.id < frame.id,
-                            Frame.id > (played.id if played is not None else -1))
-        .order_by(Frame.id.desc()).limit(1)).first()
-    pending = {camera.name_of(n["tile"]) for n in (asked.proposal or {}).get("new") or []} if asked is not None else set()
+    # and scored on the pad a play the camera missed leaves them still to be played.
+    pending = _asked_tiles(frame, played)
     # a frame's own new tiles were no background when it was read (the frame that recorded a play
     # may have seen the next one laid already); but the play a frame recorded is on the table now:
     # its tiles are marked, and `camera.propose` keeps those the scorer has on the table (without
@@ -393,6 +388,26 @@ def _background(frame: Frame) -> list[dict[str, Any]]:
     # nor a box lying over one of them (the reader's box across that tile and its neighbour)
     held = [tile for tile in tiles if camera.name_of(tile["tile"]) in pending]
     return [tile for tile in tiles if camera.name_of(tile["tile"]) not in pending and not camera.lies_over(tile, held)]
+
+
+def _last_camera_play(frame: Frame) -> Frame | None:
+    """The frame of the camera's last play in this frame's hand (recorded, or confirmed), if any."""
+    return db.session.scalars(
+        select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.hand == frame.hand,
+                            Frame.status.in_(("recorded", "accepted")), Frame.id < frame.id)
+        .order_by(Frame.id.desc()).limit(1)).first()
+
+
+def _asked_tiles(frame: Frame, played: Frame | None) -> set[str]:
+    """The new tiles of the camera's last question in this hand, turned down or still open. A
+    question asked before the camera's last play (`played`, `_last_camera_play`) is settled by
+    it: its tile may be that play."""
+    asked = db.session.scalars(
+        select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.hand == frame.hand,
+                            Frame.status.in_(("confirm", "rejected")), Frame.id < frame.id,
+                            Frame.id > (played.id if played is not None else -1))
+        .order_by(Frame.id.desc()).limit(1)).first()
+    return {camera.name_of(n["tile"]) for n in (asked.proposal or {}).get("new") or []} if asked is not None else set()
 
 
 def _seen_before(frame: Frame, proposal: dict[str, Any]) -> bool:
