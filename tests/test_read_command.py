@@ -86,3 +86,20 @@ def test_a_photo_held_upright_is_read_as_large_as_one_held_sideways():
         )
 
     assert sum(found_again(tile) for tile in first.tiles) >= 0.75 * len(first.tiles)
+
+
+def test_eval_with_the_truths_boxes_reads_every_labelled_tile(cli_runner, tmp_path):
+    """`spinner eval --true-boxes` stands the truth's boxes in for the detector: it must take the
+    reader's call as the detector does (it broke when box voting was added), and find every tile."""
+    from vision.synth.dataset import write_sample
+
+    dataset = tmp_path / "synth"
+    for folder in ("images", "labels", "truth"):
+        (dataset / folder / "val").mkdir(parents=True)
+    for index in range(2):
+        write_sample(dataset, "val", make_sample(11, index, 1280, 960))
+    result = cli_runner.invoke(main, ["eval", "--synthetic", str(dataset), "--true-boxes"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)["synthetic"]
+    assert figures["boxes"] == "truth" and figures["photos"] == 2
+    assert figures["tile_recall"] == 1.0 and figures["tiles_true"] > 0

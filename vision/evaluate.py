@@ -19,7 +19,7 @@ from typing import Any, Iterable
 import cv2
 import numpy as np
 
-from .obb import ObbDetection
+from .obb import ObbDetection, Voting
 from .ddd_board import BoardNotFound, BoardTally, find_grid, score_board_photo
 from .reader import Reader, ReadError, load_photo
 from .reading import Reading, TileReading
@@ -88,7 +88,9 @@ class TrueBoxes:
 
     truth: dict[str, Any]
 
-    def predict(self, image: np.ndarray, conf: float = 0.0) -> list[ObbDetection]:
+    def predict(self, image: np.ndarray, conf: float = 0.0, iou: float = 0.5, max_det: int = 300,
+                voting: Voting | None = None) -> list[ObbDetection]:
+        # The same call as `ObbModel.predict`; the truth's boxes need no threshold, NMS or voting.
         boxes = []
         for tile in self.truth["tiles"]:
             if not tile.get("labelled"):
