@@ -41,3 +41,39 @@ def test_a_missed_box_is_labelled_with_the_half_it_mostly_shows():
                 centres = np.asarray([h["center"] for h in tile["halves"]], dtype=np.float32)
                 nearest = int(np.linalg.norm(centres - quad.mean(axis=0), axis=1).argmin())
                 assert half is tile["halves"][nearest]
+
+
+class _BoxesAt:
+    """A detector that finds the given tiles' boxes, plus one box on no tile."""
+
+    def __init__(self, tiles, stray):
+        import cv2
+
+        from vision.obb import ObbDetection
+
+        self.boxes = []
+        for tile in tiles:
+            (cx, cy), size, degrees = cv2.minAreaRect(np.asarray(tile["corners"], dtype=np.float32))
+            self.boxes.append(ObbDetection(0, 0.9, (cx, cy), size, float(np.radians(degrees)), (0.9,)))
+        self.boxes.append(ObbDetection(0, 0.9, stray, (60.0, 30.0), 0.0, (0.9,)))
+        self.calls = []
+
+    def predict(self, image, conf=0.25, iou=0.5, max_det=300, voting=None):
+        self.calls.append((conf, iou, voting))
+        return self.boxes
+
+
+def test_the_detectors_own_boxes_are_cut_with_the_values_of_the_halves_they_show():
+    from vision.reader import BOX_CONFIDENCE, NMS_OVERLAP
+    from vision.train_halves import detected_cuts
+
+    tiles = _truth()
+    truth = {"tiles": tiles}
+    detector = _BoxesAt(tiles, stray=(-500.0, -500.0))
+    cuts = detected_cuts(np.zeros((480, 640, 3), np.uint8), truth, detector)
+    assert detector.calls[0][:2] == (BOX_CONFIDENCE, NMS_OVERLAP)  # boxes found as the reader finds them
+    assert len(cuts) == 2 * len(tiles)  # both halves of every tile's box; nothing for the stray box
+    for quad, half in cuts:
+        tile = next(t for t in tiles if any(h is half for h in t["halves"]))
+        centres = np.asarray([h["center"] for h in tile["halves"]], dtype=np.float32)
+        assert half is tile["halves"][int(np.linalg.norm(centres - quad.mean(axis=0), axis=1).argmin())]

@@ -121,11 +121,17 @@ def train_detector(data: tuple[str, ...], project: str, name: str, epochs: int, 
 @click.option("--copies", type=click.IntRange(min=1), default=3, show_default=True, help="Jittered crops per half.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Use only the first N photos of each split.")
 @click.option("--seed", type=int, default=0, show_default=True)
-def train_halves(data: str, out: str, epochs: int, copies: int, limit: int | None, seed: int) -> None:
+@click.option("--detector", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="Also cut the halves of this detector's own boxes (the one the classifier will read behind).")
+@click.option("--detected-copies", type=click.IntRange(min=1, max=4), default=2, show_default=True,
+              help="With --detector: turned copies of each of its halves.")
+def train_halves(data: str, out: str, epochs: int, copies: int, limit: int | None, seed: int, detector: str | None,
+                 detected_copies: int) -> None:
     """Train the half classifier on crops of the synthetic truth and export it to ONNX."""
     from . import train_halves as th
 
-    figures = th.train(Path(data), Path(out), epochs=epochs, copies=copies, seed=seed, limit=limit, log=click.echo)
+    figures = th.train(Path(data), Path(out), epochs=epochs, copies=copies, seed=seed, limit=limit, log=click.echo,
+                       detector=Path(detector) if detector else None, detected_copies=detected_copies)
     click.echo(json.dumps(figures))
 
 

@@ -9,6 +9,12 @@ validation photos: the centre off by a median 6 % of the tile's width and 33 % a
 percentile, each side 5-8 % long or short, the turn 2 degrees off, 16 at the 95th percentile)
 and split in two as the reader splits it (`reading.split_halves`), so that the classifier has
 seen the halves the reader will really show it.
+
+With `detector` (an exported tile detector, the one the classifier will be bundled with), each
+photo is also read by it as the reader reads it, and the halves of its own boxes that lie on a
+labelled tile are cut too, each labelled with the true half it mostly shows: the detector's
+misses are not the Gaussian `BOX_ERROR` alone (a tile seen steeply is boxed with its side face,
+so its halves slide toward the camera; models/README.md, "The halves of the detector's own boxes").
 """
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ import random
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -38,8 +45,11 @@ class CropSet:
     values: np.ndarray  # (N,) int64
 
 
-def collect(dataset: Path, split: str, copies: int, seed: int, limit: int | None = None) -> CropSet:
-    """Cut every labelled half of a split `copies` times with jitter; reproducible from `seed`."""
+def collect(dataset: Path, split: str, copies: int, seed: int, limit: int | None = None,
+            detector: Any = None, detected_copies: int = 1) -> CropSet:
+    """Cut every labelled half of a split `copies` times with jitter; reproducible from `seed`.
+    With `detector` (an `obb.ObbModel`), also the halves of its boxes on labelled tiles, each
+    `detected_copies` times (turned differently)."""
     rng = np.random.default_rng(seed)
     images: list[np.ndarray] = []
     values: list[int] = []
@@ -63,6 +73,12 @@ def collect(dataset: Path, split: str, copies: int, seed: int, limit: int | None
                 for quad, half in cut:
                     crop = rectify(photo, quad)
                     images.append(np.rot90(crop, int(rng.integers(4))).copy())
+                    values.append(int(half["value"]))
+        if detector is not None:
+            for quad, half in detected_cuts(photo, truth, detector):
+                crop = rectify(photo, quad)
+                for turn in rng.permutation(4)[:detected_copies]:
+                    images.append(np.rot90(crop, int(turn)).copy())
                     values.append(int(half["value"]))
     return CropSet(np.stack(images) if images else np.zeros((0, HALF_SIZE, HALF_SIZE, 3), np.uint8), np.asarray(values))
 
@@ -89,6 +105,31 @@ def _as_detected(tile: dict, labelled: list[dict], rng: np.random.Generator) -> 
         nearest = tile["halves"][int(np.linalg.norm(centres - quad.mean(axis=0), axis=1).argmin())]
         if nearest.get("labelled"):
             out.append((quad, nearest))
+    return out
+
+
+def detected_cuts(photo: np.ndarray, truth: dict, detector: Any) -> list[tuple[np.ndarray, dict]]:
+    """The halves of the detector's boxes (found as the reader finds them) that lie on a labelled
+    tile: the box's centre within half the tile's short side of the tile's, as `spinner eval`
+    matches them. Each cut half goes with the true half whose centre is nearest, if labelled."""
+    from .reader import BOX_CONFIDENCE, BOX_VOTING, NMS_OVERLAP
+
+    tiles = [t for t in truth["tiles"] if t.get("labelled") and len(t["halves"]) == 2]
+    if not tiles:
+        return []
+    centres = np.asarray([t["center"] for t in tiles], dtype=np.float32)
+    out = []
+    for box in detector.predict(photo, conf=BOX_CONFIDENCE, iou=NMS_OVERLAP, voting=BOX_VOTING):
+        distance = np.linalg.norm(centres - np.asarray(box.center, dtype=np.float32), axis=1)
+        tile = tiles[int(distance.argmin())]
+        (_, _), (w, h), _ = cv2.minAreaRect(np.asarray(tile["corners"], dtype=np.float32))
+        if distance.min() > 0.5 * min(w, h):
+            continue
+        halves = np.asarray([half["center"] for half in tile["halves"]], dtype=np.float32)
+        for quad in split_halves(box.corners()):
+            nearest = tile["halves"][int(np.linalg.norm(halves - quad.mean(axis=0), axis=1).argmin())]
+            if nearest.get("labelled"):
+                out.append((quad, nearest))
     return out
 
 
@@ -124,8 +165,11 @@ def train(
     seed: int = 0,
     limit: int | None = None,
     log=print,  # noqa: ANN001
+    detector: Path | None = None,
+    detected_copies: int = 2,
 ) -> dict[str, float]:
-    """Train; export ONNX to `out` at each epoch better on the validation crops. Returns figures."""
+    """Train; export ONNX to `out` at each epoch better on the validation crops. Returns figures.
+    With `detector`, the halves of its own boxes are cut too (`collect`), in training and validation."""
     import torch
     from torch import nn
 
@@ -133,8 +177,13 @@ def train(
     random.seed(seed)
     torch.set_num_threads(max(1, torch.get_num_threads()))
     started = time.time()
-    train_set = collect(dataset, "train", copies, seed, limit)
-    val_set = collect(dataset, "val", 1, seed + 1, limit)
+    boxes = None
+    if detector is not None:
+        from .obb import ObbModel
+
+        boxes = ObbModel(detector)
+    train_set = collect(dataset, "train", copies, seed, limit, boxes, detected_copies)
+    val_set = collect(dataset, "val", 1, seed + 1, limit, boxes, 1)
     log(f"crops: {len(train_set.values)} train, {len(val_set.values)} val ({time.time() - started:.0f} s)")
     x, y = _tensor(train_set)
     vx, vy = _tensor(val_set)
