@@ -79,3 +79,19 @@ def test_recall_is_also_counted_by_the_blank_halves_of_the_labelled_tiles():
     tally = Tally()
     score_synthetic(reading, truth, tally)
     assert tally.figures()["recall_by_blank_halves"] == {"0": 1.0, "1": 0.5, "2": 0.0}
+
+
+def test_per_half_seen_leaves_out_the_halves_too_hidden_to_read():
+    hidden = true_tile("3-5", (100, 100))
+    hidden["halves"][1]["labelled"] = False  # the 5 lies under a hand
+    truth = {"tiles": [hidden, true_tile("6-6", (300, 100))]}
+    reading = Reading("x", 800, 200, (
+        read_tile("3-4", (100, 100), (3, 4)),   # the hidden half read wrong
+        read_tile("5-6", (300, 100), (6, 5)),   # a seen half read wrong
+    ))
+    tally = Tally()
+    score_synthetic(reading, truth, tally)
+    figures = tally.figures()
+    assert figures["per_half"] == 0.5
+    assert figures["per_half_seen"] == round(2 / 3, 4)
+    assert "per_half_seen" not in Tally().figures()  # no synthetic truth, no such figure

@@ -7,6 +7,7 @@ within half the tile's short side. The figures:
 - tile precision: read tiles that lie on a real face-up tile;
 - exact tile: of the tiles found, those read as the right tile;
 - per half: of the halves of the tiles found, those read with the right value;
+- per half seen: the same over the halves the truth marks as seen (a half under a hand is not);
 - confusions: true value (row) against read value (column), per half.
 """
 from __future__ import annotations
@@ -79,6 +80,9 @@ def _score_halves(tile: TileReading, true_tile: dict[str, Any], tally: Tally) ->
         read_value = tile.halves[j].value
         tally.confusion[int(half["value"]), read_value] += 1
         tally.halves_right += int(read_value == int(half["value"]))
+        if half.get("labelled", True):
+            tally.seen_halves += 1
+            tally.seen_halves_right += int(read_value == int(half["value"]))
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,11 @@ class Tally:
     exact: int = 0
     halves: int = 0
     halves_right: int = 0
+    # Of those, the halves the truth marks as seen (at least `labels.MIN_VISIBLE` of the half in
+    # view, as the labels count tiles): a half under a hand has no value to read, yet the reader
+    # still names one. Synthetic photos only; the real board's truth has no such mark.
+    seen_halves: int = 0
+    seen_halves_right: int = 0
     confusion: np.ndarray = field(default_factory=lambda: np.zeros((7, 7), dtype=int))
     # True tiles and those found, by how many blank halves they have: a blank half has no pips to
     # mark it, and the detector finds such tiles least (model card).
@@ -50,6 +55,7 @@ class Tally:
             "tile_precision": ratio(self.on_a_tile, self.read),
             "exact_tile": ratio(self.exact, self.found),
             "per_half": ratio(self.halves_right, self.halves),
+            **({"per_half_seen": ratio(self.seen_halves_right, self.seen_halves)} if self.seen_halves else {}),
             "recall_by_blank_halves": {str(n): ratio(int(self.found_by_blanks[n]), int(self.truth_by_blanks[n])) for n in range(3)},
             "confusion": self.confusion.tolist(),
         }
