@@ -169,7 +169,7 @@ def _neighbour(reading: dict[str, Any], tile: str) -> str | None:
 
 def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
             background: list[dict[str, Any]] | None = None, unexplained: int = 0,
-            lost: Sequence[str] = ()) -> dict[str, Any]:
+            lost: Sequence[str] = (), turned_down: Sequence[str] = ()) -> dict[str, Any]:
     """What the reading means for the current hand: a proposal for the scorer (see the module doc).
 
     `background`: for a live camera, the tiles already lying on the table (`frames._background`:
@@ -189,6 +189,11 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     (or still open), not played since, that this frame no longer reads: the player said "no" to
     the seat or the end, not to the tile, so the tile may be the play the camera lost sight of,
     and the tile it sees now, the next one after it: asked about.
+
+    `turned_down`: for a live camera, the tiles the scorer said "no" to as a play since its last
+    play, asked when the table had changed more times with nothing new seen than plays were
+    scored on the pad since: such a tile lay on the table before more plays the camera missed, so
+    proposed again, for any seat, it is asked about.
 
     Answers {"status", "message", "sure", "events", "choices", "new", "missing"}: `events` the
     proposed events (at most one), `choices` the other ends the tile fits, for a correction.
@@ -220,6 +225,8 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
             seen[name], found[name] = sure, tile
     new = sorted((n for n in seen if n not in on_table), key=lambda n: -seen[n])
     out["new"] = [{"tile": n, "confidence": round(seen[n], 3)} for n in new]
+    # kept with the frame: a question turned down is weighed later by them (`frames.decide`)
+    out["unexplained"], out["plays"] = unexplained, len(on_table)
     out["missing"] = sorted(on_table - set(seen))
     if not seen and not (reading.get("tiles") and background):
         return {**out, "status": "nothing", "message": "the reader found no tile in this photo: "
@@ -249,6 +256,8 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     if lost:
         unsure.append(f"the camera no longer sees {', '.join(lost)}, which it asked about before: "
                       f"was {'it' if len(lost) == 1 else 'one of them'} played?")
+    if tile in turned_down:
+        unsure.append(f"{tile} was turned down as a play before: was another play missed before it?")
     layout_said = (reading.get("layout") or {})
     # The reconstructor's doubts are sentences naming tiles ("tile 1 (6-4): half 1 could be 6
     # rather than 4"); the ones that name the new tile are passed on as they are.
