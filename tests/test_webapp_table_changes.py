@@ -114,3 +114,23 @@ def test_a_change_is_explained_only_by_a_tile_the_frame_still_reads_as_new():
     assert table.unexplained_before(later, version=1, new=frozenset({"2-5"})) == 1
     assert table.unexplained_before(later, version=1, new=frozenset({"2-4", "2-5"})) == 0
     assert table.unexplained_before(later, version=1) == 0  # the frame's new tiles not known: any explains
+
+
+def test_a_play_recorded_late_leaves_the_changes_after_its_tile_open():
+    table = TableChanges()
+    table.unexplained_before([table.see(picture()) for _ in range(2)][-1], version=1)
+    asked = [table.see(picture(1)) for _ in range(2)][-1]
+    table.explain(asked, {"1-3"})  # asked about while the players answer
+    late = [table.see(picture(1, 2)) for _ in range(2)][-1]  # 0-5 laid meanwhile, not read
+    table.explain(late, {"1-3"})
+    table.settle(late, version=2, played=frozenset({"1-3"}), tile="1-3")  # 1-3 recorded from this frame
+    after = [table.see(picture(1, 2, 3)) for _ in range(2)][-1]
+    assert table.unexplained_before(after, version=2, played=frozenset({"1-3"})) == 1  # the 0-5's change
+    # recorded from the change it was first seen in, it spends everything up to this frame
+    table = TableChanges()
+    table.unexplained_before([table.see(picture()) for _ in range(2)][-1], version=1)
+    seen = [table.see(picture(1)) for _ in range(2)][-1]
+    table.explain(seen, {"1-3"})
+    table.settle(seen, version=2, played=frozenset({"1-3"}), tile="1-3")
+    after = [table.see(picture(1, 2)) for _ in range(2)][-1]
+    assert table.unexplained_before(after, version=2, played=frozenset({"1-3"})) == 0

@@ -350,7 +350,8 @@ def decide(frame: Frame, seat: int | None, look: Look | None = None) -> None:
         frame = db.session.get(Frame, frame_id)
         frame.status, frame.event, frame.version = "recorded", done.change.event, done.version
         if changes is not None and look is not None:
-            changes.settle(look, done.version, played | {camera.name_of(proposal["events"][0]["tile"])})
+            tile = camera.name_of(proposal["events"][0]["tile"])
+            changes.settle(look, done.version, played | {tile}, tile)
         break
     if frame.status in ("nothing", "looking", "over"):
         _drop_file(frame)

@@ -15,7 +15,8 @@ are counted (`unexplained_before`): any at all, and the play may not be the next
 asked about, not recorded. A change is explained only by a tile this frame still reads as new: a
 tile seen once and lost since (read faintly, then hidden by the arm laying the next one) is a play
 the camera has not recorded, and the tile it proposes now cannot be the next play. The camera's own play starts the count again from the table as its
-frame shows it (`settle`). A play scored on the pad settles only the changes up to the one in
+frame shows it (`settle`), but spends only the changes up to the one in which it first saw the
+tile: one recorded late, after questions, leaves later changes open. A play scored on the pad settles only the changes up to the one in
 which the camera first saw its tile: a change after that (a tile laid while the question about
 the padded one was open, and not read) is still unexplained.
 
@@ -105,11 +106,17 @@ class TableChanges:
             return sum(not any(self.first_seen.get(t) == c and (new is None or t in new) for t in self.news.get(c, ()))
                        for c in range(self.base, look.change))
 
-    def settle(self, look: Look, version: int, played: frozenset[str] = frozenset()) -> None:
-        """The camera recorded a play from this frame: the table as this frame shows it is the
-        new starting point, and this frame's change is spent."""
+    def settle(self, look: Look, version: int, played: frozenset[str] = frozenset(), tile: str | None = None) -> None:
+        """The camera recorded a play (`tile`) from this frame: the table as this frame shows it is
+        the new starting point, and the changes up to the one in which the tile was first seen are
+        spent. One recorded late (after questions) leaves the changes after that one open: plays
+        laid meanwhile that the reader did not see."""
         with self.lock:
-            self._restart(look, version, played, look.change + 1)
+            base = look.change + 1
+            first = self.first_seen.get(tile) if tile is not None else None
+            if first is not None and first < look.change:
+                base = max(self.base, first + 1)
+            self._restart(look, version, played, base)
 
     def _restart(self, look: Look, version: int, played: frozenset[str], base: int) -> None:
         self.version, self.base, self.played = version, base, played
