@@ -54,6 +54,19 @@ def test_of_two_boxes_read_as_one_tile_the_surer_box_keeps_it():
     assert [str(first.tile), str(second.tile)] == ["4-5", "5-5"]
 
 
+def test_a_box_under_the_sure_line_adds_a_tile_but_never_changes_a_sure_ones_reading():
+    # a faint box reads 3-5 far surer than the sure box, which leans to 3-5 over 4-5
+    faint = candidate({3: 0.99}, {5: 0.99, 6: 0.01}, box=0.27)
+    sure = candidate({3: 0.55, 4: 0.45}, {5: 0.95}, box=0.9)
+    # weighed together, the sure box gives the 3-5 up: a faint box has changed a sure reading
+    first, second = settle([faint, sure])
+    assert [str(first.tile), str(second.tile)] == ["3-5", "4-5"]
+    # settled after the sure boxes, the faint box takes what the set has left
+    first, second = settle([faint, sure], sure=0.3)
+    assert str(second.tile) == "3-5" and not second.corrected
+    assert str(first.tile) == "3-6" and first.corrected
+
+
 def test_more_boxes_than_a_set_holds_keep_their_own_readings():
     readings = settle([candidate({3: 0.9}, {5: 0.9}) for _ in range(29)])
     assert all(str(r.tile) == "3-5" for r in readings)

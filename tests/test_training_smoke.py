@@ -44,3 +44,24 @@ def test_render_train_export_read(tmp_path):
     for tile in reading["tiles"]:
         assert len(tile["corners"]) == 4 and len(tile["halves"]) == 2
         assert {h["value"] for h in tile["halves"]} <= set(range(7))
+
+    # The smaller detector: cut from the trained one, trained on as it is, exported, read with.
+    pruned = tmp_path / "pruned.pt"
+    result = runner.invoke(main, ["train", "prune", "--weights", str(weights), "--out", str(pruned), "--ratio", "0.5",
+                                  "--imgsz", "160"])
+    assert result.exit_code == 0, result.output
+    cut = json.loads(result.output.splitlines()[-1])
+    assert cut["gmacs_after"] < 0.6 * cut["gmacs_before"]
+    result = runner.invoke(main, ["train", "detector", "--data", str(data), "--project", str(runs), "--name", "pruned",
+                                  "--epochs", "1", "--imgsz", "160", "--batch", "4", "--device", "cpu", "--model", str(pruned)])
+    assert result.exit_code == 0, result.output
+    trained = runs / "pruned" / "weights" / "last.pt"
+    small = tmp_path / "small.onnx"
+    result = runner.invoke(main, ["export", "--weights", str(trained), "--out", str(small), "--imgsz", "160"])
+    assert result.exit_code == 0, result.output
+    # it trained as the pruned network (ultralytics' own trainer would rebuild the full one)
+    assert small.stat().st_size < 0.6 * detector.stat().st_size
+    result = runner.invoke(main, ["read", str(photo), "--json", "--detector", str(small), "--halves", str(halves),
+                                  "--confidence", "0.0001"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output.splitlines()[-1])["image"] == str(photo)

@@ -10,7 +10,7 @@ import click
 from scorer.variants import VARIANTS
 
 from .obb import READ_SIDE
-from .reader import BOX_CONFIDENCE, DEFAULT_DETECTOR, DEFAULT_HALVES
+from .reader import BOX_CONFIDENCE, DEFAULT_DETECTOR, DEFAULT_HALVES, SURE_BOX
 
 #: every variant with a layout (the memory game `twelve` has none)
 LAYOUT_VARIANTS = tuple(VARIANTS)
@@ -23,13 +23,15 @@ LAYOUT_VARIANTS = tuple(VARIANTS)
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
 @click.option("--confidence", type=click.FloatRange(0, 1), default=BOX_CONFIDENCE, show_default=True, help="Least box confidence kept.")
+@click.option("--sure", type=click.FloatRange(0, 1), default=SURE_BOX, show_default=True,
+              help="Boxes under this confidence only add tiles the set has left; they never change a surer box's reading.")
 @click.option("--sets", type=click.IntRange(min=1), default=1, show_default=True, help="Double-six sets on the table: each tile is read at most this many times.")
 @click.option("--variant", type=click.Choice(LAYOUT_VARIANTS), default="partners", show_default=True,
               help="Whose layout rules rebuild the layout (block and draw have no spinner).")
 @click.option("--size", type=click.IntRange(min=32), default=None,
               help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).")
 def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector: str, halves: str, confidence: float,
-         sets: int, variant: str, size: int | None) -> None:
+         sure: float, sets: int, variant: str, size: int | None) -> None:
     """Read every tile in each photo: which tile, where, and how it is turned, and the layout.
 
     A photo that cannot be read is reported (on standard error, and with --json as an object
@@ -40,7 +42,7 @@ def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector:
     from .reader import Reader, ReadError, annotate as draw, load_photo
 
     try:
-        reader = Reader(detector, halves, confidence=confidence, sets=sets, variant=variant, side=size)
+        reader = Reader(detector, halves, confidence=confidence, sure=sure, sets=sets, variant=variant, side=size)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     folder = Path(annotate) if annotate else None
@@ -114,6 +116,19 @@ def train_detector(data: tuple[str, ...], project: str, name: str, epochs: int, 
     click.echo(f"weights: {best}")
 
 
+@train.command("prune")
+@click.option("--weights", type=click.Path(dir_okay=False, exists=True), required=True, help="A trained detector (.pt).")
+@click.option("--out", type=click.Path(dir_okay=False), required=True, help="Where the smaller network is saved (.pt).")
+@click.option("--ratio", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.5, show_default=True,
+              help="The share of each prunable layer's channels removed (those with the smallest weights).")
+@click.option("--imgsz", type=click.IntRange(min=32), default=READ_SIDE, show_default=True, help="The long side its work is counted at.")
+def train_prune(weights: str, out: str, ratio: float, imgsz: int) -> None:
+    """Cut a smaller, faster detector from a trained one (train it on with `train detector --model OUT`)."""
+    from .prune_detector import prune_checkpoint
+
+    click.echo(json.dumps(prune_checkpoint(Path(weights), Path(out), ratio, imgsz)))
+
+
 @train.command("halves")
 @click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, help="A `spinner dataset synth` folder.")
 @click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
@@ -163,10 +178,12 @@ def export(weights: str, out: str, imgsz: int) -> None:
               help="Synthetic set only: the truth's boxes stand in for the detector, to measure the halves and the settling alone.")
 @click.option("--confidence", type=click.FloatRange(0, 1), default=BOX_CONFIDENCE, show_default=True,
               help="Least box confidence kept (as `spinner read`).")
+@click.option("--sure", type=click.FloatRange(0, 1), default=SURE_BOX, show_default=True,
+              help="Boxes under this confidence only add tiles the set has left; they never change a surer box's reading.")
 @click.option("--size", type=click.IntRange(min=32), default=None,
               help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).")
 def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str,
-             layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float, size: int | None) -> None:
+             layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float, sure: float, size: int | None) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     from .evaluate import evaluate as run
     from .reader import Reader
@@ -187,7 +204,7 @@ def evaluate(synthetic: str | None, real: str | None, limit: int | None, detecto
     if synthetic is None and real_path is None:
         raise click.UsageError("nothing to measure: give --synthetic DIR and/or --real DIR")
     try:
-        reader = Reader(detector, halves, confidence=confidence, side=size)
+        reader = Reader(detector, halves, confidence=confidence, sure=sure, side=size)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first") from None
     if true_boxes:

@@ -57,8 +57,16 @@ def load_photo(path: str | Path) -> np.ndarray:
 
 
 #: the least box confidence a tile is kept at (`spinner eval --confidence` measures others:
-#: models/README.md, "The box threshold")
-BOX_CONFIDENCE = 0.3
+#: models/README.md, "The box threshold" and "The faint boxes": from 0.25, with `SURE_BOX`)
+BOX_CONFIDENCE = 0.25
+#: boxes at least this sure are settled first; fainter ones (down to the threshold) only add
+#: tiles with what the sets have left, never changing how a sure box is read (`settle`).
+SURE_BOX = 0.3
+#: the followers (`spinner watch`, the page's camera) keep boxes from the sure line only: they
+#: compare frames, where a faint box is a tile seen new (the page's filmed game in
+#: tests/test_webapp_browser_video.py asked about a faint 2-3 from 0.25; models/README.md,
+#: "The faint boxes"), and a player wants a question only where a tile was laid.
+FOLLOWING_CONFIDENCE = SURE_BOX
 #: the overlap (probabilistic IoU) at which the weaker of two boxes is dropped. Touching tiles
 #: overlap about 0.12; what 0.35 drops and ultralytics' 0.5 keeps is a second box shifted half a
 #: tile or across two, which the settling then sometimes read wrong (models/README.md, "The
@@ -76,6 +84,7 @@ class Reader:
         detector: str | Path = DEFAULT_DETECTOR,
         halves: str | Path = DEFAULT_HALVES,
         confidence: float = BOX_CONFIDENCE,
+        sure: float = SURE_BOX,
         threads: int | None = None,
         sets: int = 1,
         variant: str = "partners",
@@ -85,6 +94,7 @@ class Reader:
         self.detector = ObbModel(detector, threads, side)
         self.halves = HalfClassifier(halves, threads)
         self.confidence = confidence
+        self.sure = sure
         #: double-six sets on the table: each tile is read at most this many times.
         self.sets = sets
         #: whose layout rules rebuild the layout (RULES.md: a spinner or not, what counts)
@@ -115,7 +125,7 @@ class Reader:
                     half_probabilities=(probabilities[2 * i], probabilities[2 * i + 1]),
                 )
             )
-        tiles = tuple(sorted(settle(candidates, self.sets), key=lambda t: (t.center[1], t.center[0])))
+        tiles = tuple(sorted(settle(candidates, self.sets, self.sure), key=lambda t: (t.center[1], t.center[0])))
         settled = time.perf_counter()
         height, width = int(image.shape[0]), int(image.shape[1])
         layout = reconstruct(tiles, self.rules, frame=(width, height))

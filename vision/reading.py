@@ -97,7 +97,7 @@ def tile_likelihoods(candidate: TileCandidate) -> np.ndarray:
     return np.array([max(a[lo] * b[hi], a[hi] * b[lo]) for lo, hi in _PAIRS])
 
 
-def settle(candidates: Sequence[TileCandidate], sets: int = 1) -> list[TileReading]:
+def settle(candidates: Sequence[TileCandidate], sets: int = 1, sure: float = 0.0) -> list[TileReading]:
     """Read every candidate as a distinct tile, choosing the most likely assignment overall, each
     box's log-likelihood weighted by its box confidence.
 
@@ -105,24 +105,43 @@ def settle(candidates: Sequence[TileCandidate], sets: int = 1) -> list[TileReadi
     plays with two): each tile may then be read that many times. Where more boxes are seen than
     the sets hold (a false box), the extra boxes keep their own best reading: uniqueness is only
     asked of what the sets can hold.
+
+    Boxes under `sure` (box confidence) are settled after the others, with the tiles the sets have
+    left: a faint box may add a tile but never changes how a sure box is read.
     """
-    if not candidates:
-        return []
-    likelihood = np.stack([tile_likelihoods(c) for c in candidates])
-    own_best = likelihood.argmax(axis=1)
+    readings: list[TileReading | None] = [None] * len(candidates)
+    left = np.full(len(_PAIRS), sets)
+    sure_ones = [i for i, c in enumerate(candidates) if c.box_confidence >= sure]
+    faint_ones = [i for i, c in enumerate(candidates) if c.box_confidence < sure]
+    for tier in (sure_ones, faint_ones):
+        if not tier:
+            continue
+        likelihood = np.stack([tile_likelihoods(candidates[i]) for i in tier])
+        own_best = likelihood.argmax(axis=1)
+        choice = _assign(likelihood, own_best, [candidates[i].box_confidence for i in tier], left)
+        for row, i in enumerate(tier):
+            k = int(choice[row])
+            readings[i] = _reading(candidates[i], k, likelihood[row, k], bool(k != own_best[row]))
+        left = np.maximum(left - np.bincount(choice, minlength=len(_PAIRS)), 0)
+    return [r for r in readings if r is not None]
+
+
+def _assign(likelihood: np.ndarray, own_best: np.ndarray, surety: Sequence[float], left: np.ndarray) -> np.ndarray:
+    """Each box's tile (a column of `_PAIRS`): its own best, unless more boxes want a tile than
+    `left` holds of it; then the most likely assignment within what is left."""
     choice = own_best.copy()
-    over_used = np.bincount(own_best, minlength=len(_PAIRS)).max() > sets
-    if len(candidates) <= sets * len(_PAIRS) and over_used:
+    over_used = bool((np.bincount(own_best, minlength=len(_PAIRS)) > left).any())
+    if len(own_best) <= left.sum() and over_used:
         from scipy.optimize import linear_sum_assignment
 
         # Each box's say is weighted by how sure the detector is that it is a tile: two boxes read
         # as one tile, the faint one (a tile half out of the photo, under a hand) is read as its
         # second best, not the sure one in the middle of the table.
-        surety = np.array([c.box_confidence for c in candidates])[:, None]
-        cost = np.tile(-np.log(likelihood + _EPS) * surety, (1, sets))
+        columns = np.repeat(np.arange(len(_PAIRS)), left)
+        cost = -np.log(likelihood[:, columns] + _EPS) * np.asarray(surety)[:, None]
         rows, cols = linear_sum_assignment(cost)
-        choice[rows] = cols % len(_PAIRS)
-    return [_reading(c, int(k), likelihood[i, k], bool(k != own_best[i])) for i, (c, k) in enumerate(zip(candidates, choice))]
+        choice[rows] = columns[cols]
+    return choice
 
 
 def _reading(candidate: TileCandidate, column: int, likelihood: float, corrected: bool) -> TileReading:

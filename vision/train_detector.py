@@ -15,7 +15,7 @@ import os
 import shutil
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from .obb import READ_SIDE
 
@@ -152,11 +152,13 @@ def train(
     if resume:
         if not last.exists():
             raise FileNotFoundError(f"nothing to resume: {last} does not exist")
-        YOLO(str(last)).train(resume=True, device=device, workers=workers)
+        resumed = YOLO(str(last))
+        resumed.train(resume=True, device=device, workers=workers, **_as_it_is(resumed))
     else:
         model = YOLO(model_cfg)
         going_on = model_cfg.endswith(".pt")
         model.train(
+            **_as_it_is(model),
             data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=workers,
             project=str(project), name=name, exist_ok=True, amp=device != "cpu",
             # Going on from a .pt needs pretrained=True: with False, ultralytics builds the network
@@ -179,6 +181,24 @@ def train(
         )
     best = project / name / "weights" / "best.pt"
     return best if best.exists() else last
+
+
+def _as_it_is(model: Any) -> dict[str, Any]:
+    """For a pruned network (`vision.prune_detector`), a trainer that trains it as it is: ultralytics'
+    own rebuilds the network from its yaml and loads only the weights whose shapes fit it."""
+    from .prune_detector import is_pruned
+
+    if not is_pruned(model.model):
+        return {}
+    from ultralytics.models.yolo.obb import OBBTrainer
+
+    class KeptNetworkTrainer(OBBTrainer):
+        def get_model(self, cfg: Any = None, weights: Any = None, verbose: bool = True) -> Any:
+            for parameter in weights.parameters():
+                parameter.requires_grad_(True)
+            return weights
+
+    return {"trainer": KeptNetworkTrainer}
 
 
 @contextmanager
