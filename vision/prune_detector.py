@@ -16,6 +16,7 @@ the same numbers (`SplitC2f`).
 from __future__ import annotations
 
 import copy
+import math
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +107,8 @@ def prune_checkpoint(weights: Path, out: Path, ratio: float, imgsz: int = 800) -
     offline()
     checkpoint = torch.load(weights, map_location="cpu", weights_only=False)
     model = (checkpoint["ema"] if checkpoint.get("ema") is not None else checkpoint["model"]).float()
-    before, after = prune(model, ratio, torch.zeros(1, 3, imgsz * 3 // 4 // 32 * 32, imgsz))
+    # its work counted on a 4:3 photo's input at the reading size (800 x 608 at 800)
+    before, after = prune(model, ratio, torch.zeros(1, 3, math.ceil(imgsz * 3 / 4 / 32) * 32, imgsz))
     saved = {key: value for key, value in checkpoint.items() if key not in ("optimizer", "ema", "updates")}
     saved.update(model=model.half(), ema=None, optimizer=None, pruned={"from": str(weights), "ratio": ratio})
     out.parent.mkdir(parents=True, exist_ok=True)
