@@ -46,6 +46,8 @@ def test_our_rotated_nms_keeps_what_ultralytics_keeps(seed):
     scores = rng.uniform(0.25, 1.0, n)
     theirs = TorchNMS.fast_nms(torch.from_numpy(boxes), torch.from_numpy(scores), IOU, iou_func=batch_probiou)
     assert np.allclose(probiou(boxes), batch_probiou(boxes, boxes).numpy(), atol=1e-6)
+    # two sets, as box voting measures the kept boxes against the pool
+    assert np.allclose(probiou(boxes[:7], boxes[7:]), batch_probiou(boxes[:7], boxes[7:]).numpy(), atol=1e-6)
     kept = fast_nms(boxes, scores, IOU)
     assert 0 < len(kept) < n
     assert kept.tolist() == theirs.tolist()

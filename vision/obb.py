@@ -203,25 +203,32 @@ def decode(
     return out[:max_det]
 
 
-def probiou(boxes: np.ndarray) -> np.ndarray:
-    """Probabilistic IoU of every pair of rotated boxes (N, 5: cx, cy, w, h, radians): each box as
-    a Gaussian, one minus their Hellinger distance. The measure ultralytics trains, validates and
-    predicts with (`ultralytics.utils.metrics.batch_probiou`), ported to numpy so the companion's
-    boxes are the ones the model's figures were measured on."""
+def probiou(boxes: np.ndarray, others: np.ndarray | None = None) -> np.ndarray:
+    """Probabilistic IoU of every box (N, 5: cx, cy, w, h, radians) with every one of `others`
+    (M, 5; the boxes themselves when not given), (N, M): each box as a Gaussian, one minus their
+    Hellinger distance. The measure ultralytics trains, validates and predicts with
+    (`ultralytics.utils.metrics.batch_probiou`), ported to numpy so the companion's boxes are the
+    ones the model's figures were measured on."""
     eps = 1e-7
-    x, y = boxes[:, 0], boxes[:, 1]
-    var_w, var_h, r = boxes[:, 2] ** 2 / 12, boxes[:, 3] ** 2 / 12, boxes[:, 4]
-    cos, sin = np.cos(r), np.sin(r)
-    a, b, c = var_w * cos**2 + var_h * sin**2, var_w * sin**2 + var_h * cos**2, (var_w - var_h) * cos * sin
-    sa, sb, sc = a[:, None] + a[None], b[:, None] + b[None], c[:, None] + c[None]
-    dx, dy = x[:, None] - x[None], y[:, None] - y[None]
+    others = boxes if others is None else others
+    (x1, y1, a1, b1, c1), (x2, y2, a2, b2, c2) = _gaussian(boxes), _gaussian(others)
+    sa, sb, sc = a1[:, None] + a2[None], b1[:, None] + b2[None], c1[:, None] + c2[None]
+    dx, dy = x1[:, None] - x2[None], y1[:, None] - y2[None]
     det = sa * sb - sc**2
     t1 = (sa * dy**2 + sb * dx**2) / (det + eps) * 0.25
     t2 = (sc * -dx * dy) / (det + eps) * 0.5
-    own = np.clip(a * b - c**2, 0, None)
-    t3 = np.log(det / (4 * np.sqrt(own[:, None] * own[None]) + eps) + eps) * 0.5
+    own1, own2 = np.clip(a1 * b1 - c1**2, 0, None), np.clip(a2 * b2 - c2**2, 0, None)
+    t3 = np.log(det / (4 * np.sqrt(own1[:, None] * own2[None]) + eps) + eps) * 0.5
     distance = np.clip(t1 + t2 + t3, eps, 100.0)
     return 1 - np.sqrt(1.0 - np.exp(-distance) + eps)
+
+
+def _gaussian(boxes: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Each box's centre and the three terms of its covariance matrix (a, b, c)."""
+    var_w, var_h, r = boxes[:, 2] ** 2 / 12, boxes[:, 3] ** 2 / 12, boxes[:, 4]
+    cos, sin = np.cos(r), np.sin(r)
+    return (boxes[:, 0], boxes[:, 1], var_w * cos**2 + var_h * sin**2, var_w * sin**2 + var_h * cos**2,
+            (var_w - var_h) * cos * sin)
 
 
 def vote(kept: np.ndarray, pool: np.ndarray, weights: np.ndarray, overlap: float) -> np.ndarray:
@@ -231,7 +238,8 @@ def vote(kept: np.ndarray, pool: np.ndarray, weights: np.ndarray, overlap: float
     angle: a box turned half a turn is the same box, so 179 and 1 degrees average to 0, not 90."""
     if not len(kept):
         return kept.reshape(0, 5)
-    both = probiou(np.concatenate([kept, pool]))[: len(kept), len(kept) :]
+    # only the kept boxes against the pool: a weak model's pool of low boxes runs to thousands
+    both = probiou(kept, pool)
     long_first = pool[:, 2] >= pool[:, 3]
     length = np.where(long_first, pool[:, 2], pool[:, 3])
     width = np.where(long_first, pool[:, 3], pool[:, 2])
