@@ -103,3 +103,29 @@ def test_eval_with_the_truths_boxes_reads_every_labelled_tile(cli_runner, tmp_pa
     figures = json.loads(result.stdout)["synthetic"]
     assert figures["boxes"] == "truth" and figures["photos"] == 2
     assert figures["tile_recall"] == 1.0 and figures["tiles_true"] > 0
+
+
+def test_a_small_photo_is_enlarged_as_far_as_allowed_and_its_tiles_are_placed_in_its_own_pixels(cli_runner, photo):
+    """The bundled detector enlarges a small photo (READ_ENLARGE, kept in the model); a reader
+    may enlarge less, or not at all, and the tiles still come back in the photo's own pixels."""
+    import cv2
+    import numpy as np
+
+    from vision.obb import READ_ENLARGE
+    from vision.reader import Reader, load_photo
+
+    full = load_photo(photo)
+    small = cv2.resize(full, (640, 480), interpolation=cv2.INTER_AREA)
+    enlarged = Reader(enlarge=1.25)
+    assert enlarged.detector.input_size(480, 640) == (608, 800)  # to the bundled reading size
+    assert Reader().detector.enlarge == READ_ENLARGE  # the bundled detector's own, from its metadata
+    assert Reader(enlarge=1).detector.input_size(480, 640) == (480, 640)  # only padded
+    reading, whole = enlarged.read(small), Reader().read(full)
+    assert reading.tiles and whole.tiles, "nothing read on the synthetic photo: nothing to compare"
+    # the same tiles where the full-size photo has them, at half its coordinates (not the canvas's)
+    whole_centres = {str(t.tile): np.asarray(t.center) / 2 for t in whole.tiles}
+    placed = [np.linalg.norm(np.asarray(t.center) - whole_centres[str(t.tile)]) < 6
+              for t in reading.tiles if str(t.tile) in whole_centres]
+    assert len(placed) >= len(reading.tiles) // 2 and all(placed)
+    bad = cli_runner.invoke(main, ["read", str(photo), "--enlarge", "0.5"])
+    assert bad.exit_code == 2 and "--enlarge" in bad.output

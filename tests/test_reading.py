@@ -91,8 +91,18 @@ def test_rectify_cuts_the_half_out_of_the_photo():
 def test_a_small_photo_is_padded_not_enlarged():
     canvas, scale, pad = letterbox(np.zeros((100, 100, 3), np.uint8), 640)
     assert canvas.shape == (640, 640, 3) and scale == 1.0 and pad == (270, 270)
-    _, scale, _ = letterbox(np.zeros((100, 100, 3), np.uint8), 640, scaleup=True)
+    _, scale, _ = letterbox(np.zeros((100, 100, 3), np.uint8), 640, enlarge=float("inf"))
     assert scale == 6.4
+
+
+def test_a_small_photo_is_enlarged_up_to_the_bound_and_padded_the_rest_of_the_way():
+    canvas, scale, pad = letterbox(np.full((100, 100, 3), 7, np.uint8), 640, enlarge=2.0)
+    assert canvas.shape == (640, 640, 3) and scale == 2.0 and pad == (220, 220)
+    assert (canvas[220:420, 220:420] == 7).all() and (canvas[:220] == 114).all()
+    canvas, scale, pad = letterbox(np.zeros((480, 640, 3), np.uint8), (768, 1024), enlarge=2.0)
+    assert scale == 1.6 and pad == (0, 0)  # a webcam frame fills the reading size
+    _, scale, _ = letterbox(np.zeros((960, 1280, 3), np.uint8), (768, 1024), enlarge=2.0)
+    assert scale == 0.8  # a large photo is shrunk as ever
 
 
 def test_a_photo_fills_a_4_by_3_input_without_padding_and_a_square_one_is_padded_sideways():
@@ -120,6 +130,14 @@ def test_a_larger_reading_size_shrinks_big_photos_less_and_pads_small_ones_only_
     assert canvas_shape(100, 100, side=800) == (640, 640)  # a lone tile's crop: in the training size
     assert canvas_shape(960, 1280, side=700) == (544, 704)  # a side the stride does not divide: rounded up
     assert canvas_shape(650, 700, side=800) == (672, 704)  # a photo a little larger than 640: its own size, rounded up
+
+
+def test_a_photo_may_be_enlarged_to_the_reading_size_and_a_lone_tile_stays_in_the_training_size():
+    assert canvas_shape(480, 640, side=1024, enlarge=2.0) == (768, 1024)  # a webcam frame, 1.6 times
+    assert canvas_shape(480, 640, side=1024, enlarge=1.25) == (608, 800)
+    assert canvas_shape(960, 1280, side=1024, enlarge=2.0) == (768, 1024)
+    assert canvas_shape(100, 100, side=1024, enlarge=2.0) == (640, 640)  # 200 x 200 of it is the crop
+    assert canvas_shape(100, 100, side=1024, enlarge=0.5) == (640, 640)  # never shrunk below its size
 
 
 def test_the_network_input_is_the_canvas_in_rgb_planes_scaled_to_one():

@@ -57,10 +57,16 @@ def test_render_train_export_read(tmp_path):
     assert result.exit_code == 0, result.output
     trained = runs / "pruned" / "weights" / "last.pt"
     small = tmp_path / "small.onnx"
-    result = runner.invoke(main, ["export", "--weights", str(trained), "--out", str(small), "--imgsz", "160"])
+    result = runner.invoke(main, ["export", "--weights", str(trained), "--out", str(small), "--imgsz", "192", "--enlarge", "1.5"])
     assert result.exit_code == 0, result.output
     # it trained as the pruned network (ultralytics' own trainer would rebuild the full one)
     assert small.stat().st_size < 0.6 * detector.stat().st_size
+    # the reading size and the enlargement are kept in the model: a 128 x 96 photo is read at 192 x 160
+    from vision.obb import READ_ENLARGE, ObbModel
+
+    kept = ObbModel(small)
+    assert (kept.side, kept.enlarge, kept.input_size(96, 128)) == (192, 1.5, (160, 192))
+    assert ObbModel(detector).enlarge == READ_ENLARGE  # export's default
     result = runner.invoke(main, ["read", str(photo), "--json", "--detector", str(small), "--halves", str(halves),
                                   "--confidence", "0.0001"])
     assert result.exit_code == 0, result.output

@@ -9,7 +9,7 @@ import click
 
 from scorer.variants import VARIANTS
 
-from .obb import READ_SIDE
+from .obb import READ_ENLARGE, READ_SIDE
 from .reader import BOX_CONFIDENCE, DEFAULT_DETECTOR, DEFAULT_HALVES, SURE_BOX
 
 #: every variant with a layout (the memory game `twelve` has none)
@@ -30,8 +30,10 @@ LAYOUT_VARIANTS = tuple(VARIANTS)
               help="Whose layout rules rebuild the layout (block and draw have no spinner).")
 @click.option("--size", type=click.IntRange(min=32), default=None,
               help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).")
+@click.option("--enlarge", type=click.FloatRange(min=1), default=None,
+              help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).")
 def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector: str, halves: str, confidence: float,
-         sure: float, sets: int, variant: str, size: int | None) -> None:
+         sure: float, sets: int, variant: str, size: int | None, enlarge: float | None) -> None:
     """Read every tile in each photo: which tile, where, and how it is turned, and the layout.
 
     A photo that cannot be read is reported (on standard error, and with --json as an object
@@ -42,7 +44,7 @@ def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector:
     from .reader import Reader, ReadError, annotate as draw, load_photo
 
     try:
-        reader = Reader(detector, halves, confidence=confidence, sure=sure, sets=sets, variant=variant, side=size)
+        reader = Reader(detector, halves, confidence=confidence, sure=sure, sets=sets, variant=variant, side=size, enlarge=enlarge)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     folder = Path(annotate) if annotate else None
@@ -155,11 +157,13 @@ def train_halves(data: str, out: str, epochs: int, copies: int, limit: int | Non
 @click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--imgsz", type=click.IntRange(min=32), default=READ_SIDE, show_default=True,
               help="The long side a photo is read at, kept in the model (training is at 640).")
-def export(weights: str, out: str, imgsz: int) -> None:
+@click.option("--enlarge", type=click.FloatRange(min=1), default=READ_ENLARGE, show_default=True,
+              help="How much a photo smaller than that is enlarged at most, kept in the model (1: only padded).")
+def export(weights: str, out: str, imgsz: int, enlarge: float) -> None:
     """Export the trained detector to ONNX, the format the companion runs."""
     from . import train_detector as td
 
-    click.echo(f"exported: {td.export(Path(weights), Path(out), imgsz)}")
+    click.echo(f"exported: {td.export(Path(weights), Path(out), imgsz, enlarge)}")
 
 
 @click.command("eval")
@@ -182,8 +186,11 @@ def export(weights: str, out: str, imgsz: int) -> None:
               help="Boxes under this confidence only add tiles the set has left; they never change a surer box's reading.")
 @click.option("--size", type=click.IntRange(min=32), default=None,
               help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).")
+@click.option("--enlarge", type=click.FloatRange(min=1), default=None,
+              help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).")
 def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str,
-             layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float, sure: float, size: int | None) -> None:
+             layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float, sure: float, size: int | None,
+             enlarge: float | None) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     from .evaluate import evaluate as run
     from .reader import Reader
@@ -204,7 +211,7 @@ def evaluate(synthetic: str | None, real: str | None, limit: int | None, detecto
     if synthetic is None and real_path is None:
         raise click.UsageError("nothing to measure: give --synthetic DIR and/or --real DIR")
     try:
-        reader = Reader(detector, halves, confidence=confidence, sure=sure, side=size)
+        reader = Reader(detector, halves, confidence=confidence, sure=sure, side=size, enlarge=enlarge)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first") from None
     if true_boxes:

@@ -36,19 +36,18 @@ class ObbDetection:
 
 
 def letterbox(
-    image: np.ndarray, size: int | tuple[int, int], scaleup: bool = False
+    image: np.ndarray, size: int | tuple[int, int], enlarge: float = 1.0
 ) -> tuple[np.ndarray, float, tuple[float, float]]:
     """Resize keeping the aspect ratio and pad to size x size, or to (height, width), as
     ultralytics does (grey 114).
 
-    A photo smaller than the input is padded, not enlarged (`scaleup=False`, as ultralytics
-    offers): enlarging would show the model tiles far bigger than any it learnt.
+    A photo smaller than the input is enlarged by `enlarge` at most and padded the rest of the
+    way (1: only padded, as ultralytics' `scaleup=False`): enlarging without a bound would show
+    the model tiles far bigger than any it learnt.
     """
     out_h, out_w = (size, size) if isinstance(size, int) else size
     h, w = image.shape[:2]
-    scale = min(out_h / h, out_w / w)
-    if not scaleup:
-        scale = min(scale, 1.0)
+    scale = min(out_h / h, out_w / w, max(enlarge, 1.0))
     nh, nw = round(h * scale), round(w * scale)
     # Shrinking by area averages every pixel in: bilinear samples only some, so a crisp phone
     # photo shrunk by more than two came out jagged, and the detector, which learnt softer
@@ -83,19 +82,30 @@ TRAINED_SIDE = 640
 READ_SIDE = 800
 
 
-def canvas_shape(height: int, width: int, side: int = 640, stride: int = 32) -> tuple[int, int]:
+#: the exported model's metadata key for how much a small photo is enlarged (`spinner export
+#: --enlarge`); a model without it is never enlarged
+ENLARGE_KEY = "spinner_enlarge"
+#: how much the bundled detector enlarges a photo smaller than `READ_SIDE` at most (`spinner
+#: export --enlarge`): a 640 x 480 webcam frame is read at 800 x 608 like a phone's photo, and a
+#: single tile's 100 x 100 crop twice as large (its tile about 80 px long, inside the 20-125 px
+#: the detector learnt): `watch-eval` 167 -> 177 right of 202, `domibot-crops` identity 98.4 ->
+#: 99.4 % (models/README.md, "Small photos enlarged")
+READ_ENLARGE = 2.0
+
+
+def canvas_shape(height: int, width: int, side: int = 640, stride: int = 32, enlarge: float = 1.0) -> tuple[int, int]:
     """The (height, width) of the network's input for a photo of this shape: the long side
     `side`, the other the photo's proportion of it, rounded up to the network's stride.
 
     A 1280 x 960 photo gets 640 x 480 (no padding: a square input spends a quarter of its
     pixels on grey), a portrait one 480 x 640, a 16:9 video frame 640 x 384. A photo smaller
-    than `side` is never enlarged (`letterbox`): it is padded up to its own size or to the
-    training size, whichever is larger. So a 640 x 480 video frame costs the same read at 800
-    as at 640, not half as much again spent on grey; but a single tile's 100 x 100 crop still
-    sits in 640 x 640, not its own 128 x 128, where the network found fewer of them
-    (`domibot-crops` found 95.3 % against 96.75 %: it learnt tiles with a table around them).
+    than `side` is enlarged by `enlarge` at most (`letterbox`; 1, never) and padded up to that
+    size or to the training size, whichever is larger: with `enlarge` 2 and `side` 800 a
+    640 x 480 video frame is read at 800 x 608, and a single tile's 100 x 100 crop sits, twice
+    as large, in 640 x 640 (not in its own 200 x 200: the network learnt tiles with a table
+    round them, and found fewer in a crop's own size).
     """
-    long = min(side, max(TRAINED_SIDE, max(height, width)))
+    long = min(side, max(TRAINED_SIDE, round(max(enlarge, 1.0) * max(height, width))))
     long = -(-long // stride) * stride  # a side the network's stride does not divide is rounded up
     short = -(-long * min(height, width) // max(height, width))  # rounded up
     short = -(-short // stride) * stride
@@ -111,7 +121,8 @@ class ObbModel:
     tiles: models/README.md, "The reading size").
     """
 
-    def __init__(self, path: str | Path, threads: int | None = None, side: int | None = None) -> None:
+    def __init__(self, path: str | Path, threads: int | None = None, side: int | None = None,
+                 enlarge: float | None = None) -> None:
         self.path = Path(path)
         self.session = open_session(self.path, "detector", threads)
         meta = self.session.get_modelmeta().custom_metadata_map
@@ -119,6 +130,8 @@ class ObbModel:
         shape = self.session.get_inputs()[0].shape
         exported = ast.literal_eval(meta.get("imgsz", "[640, 640]"))
         self.side = side or max(int(v) for v in exported)
+        #: how much a photo smaller than `side` is enlarged at most (set at export: `ENLARGE_KEY`)
+        self.enlarge = enlarge or float(meta.get(ENLARGE_KEY, 1.0))
         self.fixed_size: tuple[int, int] | None = (
             (int(shape[2]), int(shape[3])) if isinstance(shape[2], int) and isinstance(shape[3], int) else None
         )
@@ -126,12 +139,12 @@ class ObbModel:
 
     def input_size(self, height: int, width: int) -> tuple[int, int]:
         """The (height, width) a photo of this shape is letterboxed to."""
-        return self.fixed_size or canvas_shape(height, width, self.side)
+        return self.fixed_size or canvas_shape(height, width, self.side, enlarge=self.enlarge)
 
     def predict(
         self, image: np.ndarray, conf: float = 0.25, iou: float = 0.5, max_det: int = 300, voting: Voting | None = None
     ) -> list[ObbDetection]:
-        canvas, scale, (left, top) = letterbox(image, self.input_size(*image.shape[:2]))
+        canvas, scale, (left, top) = letterbox(image, self.input_size(*image.shape[:2]), self.enlarge)
         blob = to_blob(canvas)
         (raw,) = self.session.run(None, {self.input_name: blob})
         return decode(raw[0], scale, (left, top), conf, iou, max_det, voting)

@@ -89,9 +89,11 @@ class Reader:
         sets: int = 1,
         variant: str = "partners",
         side: int | None = None,
+        enlarge: float | None = None,
     ) -> None:
-        #: `side`: the long side photos are read at (default: the detector's, set at export)
-        self.detector = ObbModel(detector, threads, side)
+        #: `side`: the long side photos are read at, `enlarge`: how much a smaller photo is
+        #: enlarged at most (default: the detector's, set at export)
+        self.detector = ObbModel(detector, threads, side, enlarge)
         self.halves = HalfClassifier(halves, threads)
         self.confidence = confidence
         self.sure = sure

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from .obb import READ_SIDE
+from .obb import ENLARGE_KEY, READ_ENLARGE, READ_SIDE
 
 if TYPE_CHECKING:
     import torch
@@ -227,14 +227,15 @@ def _bins_last() -> Iterator[None]:
         DFL.forward = original
 
 
-def export(weights: Path, out: Path, imgsz: int = READ_SIDE) -> Path:
+def export(weights: Path, out: Path, imgsz: int = READ_SIDE, enlarge: float = READ_ENLARGE) -> Path:
     """Export to ONNX (no simplifier: it would need the network) and copy it to `out`.
 
     The input's size is left free (`dynamic`): the companion gives each photo its own shape with
     `imgsz` as the long side (`vision.obb.canvas_shape`), so a 4:3 photo is read as 800 x 608,
     not padded to a square (a quarter of the work spent on grey), and a photo held upright is
     read as large as one held sideways. `imgsz` is kept in the model's metadata: it is the
-    size the companion reads at, which need not be the training size.
+    size the companion reads at, which need not be the training size. So is `enlarge`, how much
+    a photo smaller than that is enlarged at most (`vision.obb.letterbox`).
     """
     offline()
     from ultralytics import YOLO
@@ -244,4 +245,17 @@ def export(weights: Path, out: Path, imgsz: int = READ_SIDE) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     if exported.resolve() != out.resolve():
         shutil.move(exported, out)  # ultralytics writes it beside the weights; only `out` is wanted
+    stamp_enlarge(out, enlarge)
     return out
+
+
+def stamp_enlarge(model: Path, enlarge: float) -> None:
+    """Keep in an exported model's metadata how much a small photo is enlarged at most."""
+    import onnx
+
+    proto = onnx.load(str(model))
+    kept = [p for p in proto.metadata_props if p.key != ENLARGE_KEY]
+    del proto.metadata_props[:]
+    proto.metadata_props.extend(kept)
+    proto.metadata_props.add(key=ENLARGE_KEY, value=repr(float(enlarge)))
+    onnx.save(proto, str(model))
