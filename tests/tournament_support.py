@@ -11,6 +11,7 @@ import pytest
 
 from scorer import score_record
 from scorer.simulate import observe, simulate_match
+from webapp_support import app_on_fresh_sqlite
 
 TEAMS = [
     ("Los Primos", ("Ana", "Beto")), ("Doble Seis", ("Carla", "Dario")), ("Capicúa", ("Elena", "Fito")),
@@ -39,17 +40,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def app(tmp_path, clock):
-    from webapp import create_app
-    from webapp.store import cache
-
-    cache.clear()
-    app = create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
-                      "TESTING": True, "TOURNAMENT_CLOCK": clock})
-    yield app
-    from webapp.db import db
-
-    with app.app_context():
-        db.engine.dispose()
+    yield from app_on_fresh_sqlite(tmp_path, TOURNAMENT_CLOCK=clock)
 
 
 @pytest.fixture

@@ -1,6 +1,8 @@
 """Fixtures for the companion page's tests: an app on a fresh SQLite file, its client, a match."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -8,19 +10,24 @@ import pytest
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
 
 
-@pytest.fixture
-def app(tmp_path):
+def app_on_fresh_sqlite(tmp_path: Path, **config: Any) -> Iterator[Any]:
+    """The companion on its own SQLite file under tmp_path, with `config` on top; for a fixture to
+    yield from. The store's cache is emptied first (it outlives an app) and the engine closed after."""
     from webapp import create_app
+    from webapp.db import db
     from webapp.store import cache
 
     cache.clear()
     app = create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
-                      "TESTING": True, "SSE_HEARTBEAT": 0.2, "SSE_LIFETIME": 5.0})
+                      "TESTING": True, **config})
     yield app
-    from webapp.db import db
-
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(tmp_path):
+    yield from app_on_fresh_sqlite(tmp_path, SSE_HEARTBEAT=0.2, SSE_LIFETIME=5.0)
 
 
 @pytest.fixture
