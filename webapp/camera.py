@@ -191,9 +191,10 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     and the tile it sees now, the next one after it: asked about.
 
     `turned_down`: for a live camera, the tiles the scorer said "no" to as a play since its last
-    play, asked when the table had changed more times with nothing new seen than plays were
-    scored on the pad since: such a tile lay on the table before more plays the camera missed, so
-    proposed again, for any seat, it is asked about.
+    play, where the pad has scored since more or fewer plays than the table's changes with nothing
+    new seen when it was asked: fewer, the tile lay on the table before plays the camera missed;
+    more, a play scored on the pad took the change the tile came with, and nothing shows the tile
+    was laid. Proposed again, for any seat, it is asked about.
 
     Answers {"status", "message", "sure", "events", "choices", "new", "missing"}: `events` the
     proposed events (at most one), `choices` the other ends the tile fits, for a correction.
@@ -226,7 +227,7 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     new = sorted((n for n in seen if n not in on_table), key=lambda n: -seen[n])
     out["new"] = [{"tile": n, "confidence": round(seen[n], 3)} for n in new]
     # kept with the frame: a question turned down is weighed later by them (`frames.decide`)
-    out["unexplained"], out["plays"] = unexplained, len(on_table)
+    out["unexplained"], out["lost"], out["plays"] = unexplained, sorted(lost), len(on_table)
     out["missing"] = sorted(on_table - set(seen))
     if not seen and not (reading.get("tiles") and background):
         return {**out, "status": "nothing", "message": "the reader found no tile in this photo: "
@@ -257,7 +258,7 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
         unsure.append(f"the camera no longer sees {', '.join(lost)}, which it asked about before: "
                       f"was {'it' if len(lost) == 1 else 'one of them'} played?")
     if tile in turned_down:
-        unsure.append(f"{tile} was turned down as a play before: was another play missed before it?")
+        unsure.append(f"{tile} was turned down as a play before: was it laid since, or another play missed before it?")
     layout_said = (reading.get("layout") or {})
     # The reconstructor's doubts are sentences naming tiles ("tile 1 (6-4): half 1 could be 6
     # rather than 4"); the ones that name the new tile are passed on as they are.

@@ -290,8 +290,8 @@ def decide(frame: Frame, seat: int | None, look: Look | None = None) -> None:
     play that the reader found nothing new in make its play a question (`table_changes`), and so
     does a tile of a question since the camera's last play that is not played and that this frame
     no longer reads (turned down for its seat or end, it may be the play the camera lost sight of),
-    and a tile turned down as a play since then that this frame reads as new again, where more
-    plays were missed when it was asked than the pad has scored since."""
+    and a tile turned down as a play since then that this frame reads as new again, unless the pad
+    has scored since as many plays as were missed when it was asked."""
     changes = tables(current_app).get(frame.game_id) if look is not None else None
     for _ in range(2):
         game = store.get_game(frame.game_id)
@@ -308,11 +308,14 @@ def decide(frame: Frame, seat: int | None, look: Look | None = None) -> None:
             # and the tiles of a question since the camera's last play, not played, lost since
             last_play = _last_camera_play(frame)
             lost = sorted(_asked_tiles(frame, last_play) - played - {camera.name_of(t) for t in new})
-            # and a tile turned down as a play since then, seen again as new, where more changes
-            # were unexplained when it was asked than plays have been scored on the pad since
-            # (one missed play, scored on the pad, leaves the tile the next seat's play)
+            # and a tile turned down as a play since then, seen again as new, unless the pad has
+            # scored since exactly as many plays as the question took for missed (changes with
+            # nothing new seen, tiles it lost sight of): each missed play scored leaves the tile the
+            # next seat's play. Fewer scored, a play is still missing before it; more, a padded play
+            # took the change the tile came with, and nothing shows it was laid (a confident
+            # misread beside the true play: the page bench's film 13 with the pruned detector)
             again = sorted(tile for tile, (missed, plays) in _turned_down_tiles(frame, last_play).items()
-                           if tile in {camera.name_of(t) for t in new} and missed > len(played) - plays)
+                           if tile in {camera.name_of(t) for t in new} and missed != len(played) - plays)
             if unexplained or lost or again:
                 proposal = camera.propose(frame.reading or {}, snap, seat, background, unexplained, lost, again)
         if changes is not None and look is not None:
@@ -421,13 +424,17 @@ def _asked_tiles(frame: Frame, played: Frame | None) -> set[str]:
 
 def _turned_down_tiles(frame: Frame, played: Frame | None) -> dict[str, tuple[int, int]]:
     """The tiles the scorer turned down as plays in this hand since the camera's last play
-    (`played`), each with the question's count of changes the camera saw nothing new in and the
-    plays on the table then (the latest question about it)."""
+    (`played`), each with the plays the question took for missed (the changes the camera saw
+    nothing new in, and the tiles of an earlier question it no longer saw) and the plays on the
+    table then (the latest question about it)."""
     said_no = db.session.scalars(
         select(Frame).where(Frame.game_id == frame.game_id, Frame.source == "camera", Frame.hand == frame.hand,
                             Frame.status == "rejected", Frame.id < frame.id,
                             Frame.id > (played.id if played is not None else -1)).order_by(Frame.id))
-    return {camera.name_of(e["tile"]): (int((f.proposal or {}).get("unexplained") or 0), int((f.proposal or {}).get("plays") or 0))
+    def missed(proposal: dict[str, Any]) -> int:
+        return int(proposal.get("unexplained") or 0) + len(proposal.get("lost") or [])
+
+    return {camera.name_of(e["tile"]): (missed(f.proposal or {}), int((f.proposal or {}).get("plays") or 0))
             for f in said_no for e in (f.proposal or {}).get("events") or [] if e.get("tile")}
 
 
