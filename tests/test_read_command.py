@@ -72,9 +72,9 @@ def test_a_photo_held_upright_is_read_as_large_as_one_held_sideways():
     reader = Reader()
     sideways = cv2.imdecode(np.frombuffer(make_sample(12, 0, 1280, 960).jpeg, np.uint8), cv2.IMREAD_COLOR)
     upright = cv2.rotate(sideways, cv2.ROTATE_90_CLOCKWISE)  # (x, y) -> (959 - y, x)
-    # the bundled detector takes each photo's own shape, its long side 800: both shrunk alike
-    assert reader.detector.input_size(*sideways.shape[:2]) == (608, 800)
-    assert reader.detector.input_size(*upright.shape[:2]) == (800, 608)
+    # the bundled detector takes each photo's own shape, its long side 896: both shrunk alike
+    assert reader.detector.input_size(*sideways.shape[:2]) == (672, 896)
+    assert reader.detector.input_size(*upright.shape[:2]) == (896, 672)
     first, second = reader.read(sideways), reader.read(upright)
     assert first.tiles, "nothing read on the synthetic photo: nothing to compare"
 
@@ -117,15 +117,23 @@ def test_a_small_photo_is_enlarged_as_far_as_allowed_and_its_tiles_are_placed_in
     full = load_photo(photo)
     small = cv2.resize(full, (640, 480), interpolation=cv2.INTER_AREA)
     enlarged = Reader(enlarge=1.25)
-    assert enlarged.detector.input_size(480, 640) == (608, 800)  # to the bundled reading size
+    assert enlarged.detector.input_size(480, 640) == (608, 800)  # 1.25 times: the bound, not the reading size (896)
+    assert Reader().detector.input_size(480, 640) == (672, 896)  # the bundled bound, 2: up to the reading size
     assert Reader().detector.enlarge == READ_ENLARGE  # the bundled detector's own, from its metadata
     assert Reader(enlarge=1).detector.input_size(480, 640) == (480, 640)  # only padded
     reading, whole = enlarged.read(small), Reader().read(full)
     assert reading.tiles and whole.tiles, "nothing read on the synthetic photo: nothing to compare"
-    # the same tiles where the full-size photo has them, at half its coordinates (not the canvas's)
+    # the same tiles where the full-size photo has them, at half its coordinates (not the canvas's);
+    # a tile the photo's edge cuts is boxed by what shows of it, which the scale moves, and a faint
+    # box's reading (under 0.5, a guess on something that may be no tile) may name another: left out
     whole_centres = {str(t.tile): np.asarray(t.center) / 2 for t in whole.tiles}
+
+    def inside(tile) -> bool:
+        corners = np.asarray(tile.corners)
+        return bool((corners >= 0).all() and (corners[:, 0] <= 640).all() and (corners[:, 1] <= 480).all())
+
     placed = [np.linalg.norm(np.asarray(t.center) - whole_centres[str(t.tile)]) < 6
-              for t in reading.tiles if str(t.tile) in whole_centres]
+              for t in reading.tiles if str(t.tile) in whole_centres and inside(t) and t.confidence >= 0.5]
     assert len(placed) >= len(reading.tiles) // 2 and all(placed)
     bad = cli_runner.invoke(main, ["read", str(photo), "--enlarge", "0.5"])
     assert bad.exit_code == 2 and "--enlarge" in bad.output
