@@ -123,17 +123,24 @@ def test_a_small_photo_is_enlarged_as_far_as_allowed_and_its_tiles_are_placed_in
     assert Reader(enlarge=1).detector.input_size(480, 640) == (480, 640)  # only padded
     reading, whole = enlarged.read(small), Reader().read(full)
     assert reading.tiles and whole.tiles, "nothing read on the synthetic photo: nothing to compare"
-    # the same tiles where the full-size photo has them, at half its coordinates (not the canvas's);
-    # a tile the photo's edge cuts is boxed by what shows of it, which the scale moves, and a faint
-    # box's reading (under 0.5, a guess on something that may be no tile) may name another: left out
-    whole_centres = {str(t.tile): np.asarray(t.center) / 2 for t in whole.tiles}
+    # the same tiles where the full-size photo has them, at half its coordinates (not the canvas's).
+    # Compared: the boxes on the photo's real tiles (its truth), wholly inside it and read at 0.5 or
+    # more; a tile the photo's edge cuts is boxed by what shows of it, which the scale moves, and a
+    # printed domino (this table has cards) may be boxed at one size and not the other.
+    truth = make_sample(11, 0, 1280, 960).truth
+    real = np.asarray([t["center"] for t in truth["tiles"] if t.get("labelled")], dtype=np.float32) / 2
 
-    def inside(tile) -> bool:
+    def compared(tile) -> bool:
         corners = np.asarray(tile.corners)
-        return bool((corners >= 0).all() and (corners[:, 0] <= 640).all() and (corners[:, 1] <= 480).all())
+        on_a_tile = np.linalg.norm(real - np.asarray(tile.center), axis=1).min() < 6
+        inside = (corners >= 0).all() and (corners[:, 0] <= 640).all() and (corners[:, 1] <= 480).all()
+        return bool(on_a_tile and inside and tile.confidence >= 0.5)
 
-    placed = [np.linalg.norm(np.asarray(t.center) - whole_centres[str(t.tile)]) < 6
-              for t in reading.tiles if str(t.tile) in whole_centres and inside(t) and t.confidence >= 0.5]
-    assert len(placed) >= len(reading.tiles) // 2 and all(placed)
+    def offset(tile) -> float:
+        same = [np.asarray(t.center) / 2 for t in whole.tiles if t.tile == tile.tile]
+        return min((float(np.linalg.norm(np.asarray(tile.center) - c)) for c in same), default=float("inf"))
+
+    offsets = [offset(t) for t in reading.tiles if compared(t)]
+    assert len(offsets) >= len(real) // 2 and max(offsets) < 6, offsets
     bad = cli_runner.invoke(main, ["read", str(photo), "--enlarge", "0.5"])
     assert bad.exit_code == 2 and "--enlarge" in bad.output

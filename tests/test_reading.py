@@ -55,8 +55,8 @@ def test_of_two_boxes_read_as_one_tile_the_surer_box_keeps_it():
 
 
 def test_a_box_under_the_sure_line_adds_a_tile_but_never_changes_a_sure_ones_reading():
-    # a faint box reads 3-5 far surer than the sure box, which leans to 3-5 over 4-5
-    faint = candidate({3: 0.99}, {5: 0.99, 6: 0.01}, box=0.27)
+    # a faint box reads 3-5 surer than the sure box, which leans to 3-5 over 4-5
+    faint = candidate({3: 0.99}, {5: 0.9, 6: 0.1}, box=0.27)
     sure = candidate({3: 0.55, 4: 0.45}, {5: 0.95}, box=0.9)
     # weighed together, the sure box gives the 3-5 up: a faint box has changed a sure reading
     first, second = settle([faint, sure])
@@ -65,6 +65,19 @@ def test_a_box_under_the_sure_line_adds_a_tile_but_never_changes_a_sure_ones_rea
     first, second = settle([faint, sure], sure=0.3)
     assert str(second.tile) == "3-5" and not second.corrected
     assert str(first.tile) == "3-6" and first.corrected
+
+
+def test_a_tile_read_clearly_twice_keeps_both_readings_rather_than_make_one_wrong():
+    # a printed domino on a board's track (or a second box on one tile) shows 3-5 as plainly as
+    # the tile does: no other reading of either is anywhere near as likely, so neither is changed
+    real = candidate({3: 0.95}, {5: 0.95}, box=0.8)
+    printed = candidate({3: 0.95}, {5: 0.95}, box=0.85)
+    first, second = settle([real, printed])
+    assert [str(first.tile), str(second.tile)] == ["3-5", "3-5"]
+    assert not first.corrected and not second.corrected
+    # where one of them leaves its second best in reach, the set still settles it
+    first, second = settle([candidate({3: 0.95}, {5: 0.95}, box=0.8), candidate({3: 0.6, 4: 0.4}, {5: 0.95}, box=0.85)])
+    assert [str(first.tile), str(second.tile)] == ["3-5", "4-5"] and second.corrected
 
 
 def test_more_boxes_than_a_set_holds_keep_their_own_readings():
