@@ -77,3 +77,20 @@ def test_the_detectors_own_boxes_are_cut_with_the_values_of_the_halves_they_show
         tile = next(t for t in tiles if any(h is half for h in t["halves"]))
         centres = np.asarray([h["center"] for h in tile["halves"]], dtype=np.float32)
         assert half is tile["halves"][int(np.linalg.norm(centres - quad.mean(axis=0), axis=1).argmin())]
+
+
+def test_crops_of_several_datasets_are_each_datasets_crops_in_turn(tmp_path):
+    from vision.synth.dataset import write_sample
+
+    folders = []
+    for seed in (5, 6):
+        folder = tmp_path / f"set{seed}"
+        for kind in ("images", "labels", "truth"):
+            (folder / kind / "train").mkdir(parents=True)
+        write_sample(folder, "train", make_sample(seed, 0, 320, 240, name="000000"))
+        folders.append(folder)
+    one = [train_halves.collect(folder, "train", 2, 10 + 7 * i) for i, folder in enumerate(folders)]
+    both = train_halves.collect_all(folders, "train", 2, 10)
+    assert len(one[0].values) and len(one[1].values)
+    assert np.array_equal(both.values, np.concatenate([one[0].values, one[1].values]))
+    assert np.array_equal(both.images, np.concatenate([one[0].images, one[1].images]))

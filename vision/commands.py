@@ -132,7 +132,8 @@ def train_prune(weights: str, out: str, ratio: float, imgsz: int) -> None:
 
 
 @train.command("halves")
-@click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, help="A `spinner dataset synth` folder.")
+@click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, multiple=True,
+              help="A `spinner dataset synth` folder; give it more than once to train on several.")
 @click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
 @click.option("--epochs", type=click.IntRange(min=1), default=8, show_default=True)
 @click.option("--copies", type=click.IntRange(min=1), default=3, show_default=True, help="Jittered crops per half.")
@@ -142,12 +143,12 @@ def train_prune(weights: str, out: str, ratio: float, imgsz: int) -> None:
               help="Also cut the halves of this detector's own boxes (the one the classifier will read behind).")
 @click.option("--detected-copies", type=click.IntRange(min=1, max=4), default=2, show_default=True,
               help="With --detector: turned copies of each of its halves.")
-def train_halves(data: str, out: str, epochs: int, copies: int, limit: int | None, seed: int, detector: str | None,
+def train_halves(data: tuple[str, ...], out: str, epochs: int, copies: int, limit: int | None, seed: int, detector: str | None,
                  detected_copies: int) -> None:
     """Train the half classifier on crops of the synthetic truth and export it to ONNX."""
     from . import train_halves as th
 
-    figures = th.train(Path(data), Path(out), epochs=epochs, copies=copies, seed=seed, limit=limit, log=click.echo,
+    figures = th.train([Path(d) for d in data], Path(out), epochs=epochs, copies=copies, seed=seed, limit=limit, log=click.echo,
                        detector=Path(detector) if detector else None, detected_copies=detected_copies)
     click.echo(json.dumps(figures))
 

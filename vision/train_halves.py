@@ -23,7 +23,7 @@ import random
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import cv2
 import numpy as np
@@ -156,8 +156,15 @@ def _tensor(crops: CropSet):  # noqa: ANN202
     return x, torch.from_numpy(crops.values).long()
 
 
+def collect_all(datasets: Sequence[Path], split: str, copies: int, seed: int, limit: int | None = None,
+                detector: Any = None, detected_copies: int = 1) -> CropSet:
+    """`collect` from each dataset in turn (its own seed: `seed` + 7 times its place), as one set."""
+    sets = [collect(d, split, copies, seed + 7 * i, limit, detector, detected_copies) for i, d in enumerate(datasets)]
+    return CropSet(np.concatenate([s.images for s in sets]), np.concatenate([s.values for s in sets]))
+
+
 def train(
-    dataset: Path,
+    dataset: Path | Sequence[Path],
     out: Path,
     epochs: int = 8,
     copies: int = 3,
@@ -168,8 +175,9 @@ def train(
     detector: Path | None = None,
     detected_copies: int = 2,
 ) -> dict[str, float]:
-    """Train; export ONNX to `out` at each epoch better on the validation crops. Returns figures.
-    With `detector`, the halves of its own boxes are cut too (`collect`), in training and validation."""
+    """Train on one dataset or several; export ONNX to `out` at each epoch better on the validation
+    crops. Returns figures. With `detector`, the halves of its own boxes are cut too (`collect`), in
+    training and validation."""
     import torch
     from torch import nn
 
@@ -182,8 +190,9 @@ def train(
         from .obb import ObbModel
 
         boxes = ObbModel(detector)
-    train_set = collect(dataset, "train", copies, seed, limit, boxes, detected_copies)
-    val_set = collect(dataset, "val", 1, seed + 1, limit, boxes, 1)
+    datasets = [dataset] if isinstance(dataset, Path) else list(dataset)
+    train_set = collect_all(datasets, "train", copies, seed, limit, boxes, detected_copies)
+    val_set = collect_all(datasets, "val", 1, seed + 1, limit, boxes, 1)
     log(f"crops: {len(train_set.values)} train, {len(val_set.values)} val ({time.time() - started:.0f} s)")
     x, y = _tensor(train_set)
     vx, vy = _tensor(val_set)
