@@ -10,7 +10,7 @@ import click
 from scorer.variants import VARIANTS
 
 from .obb import READ_ENLARGE, READ_SIDE
-from .reader import BOX_CONFIDENCE, DEFAULT_DETECTOR, DEFAULT_HALVES, SURE_BOX
+from .reader import BOX_CONFIDENCE, DEFAULT_DETECTOR, DEFAULT_HALVES, SURE_BOX, ZOOM
 
 #: every variant with a layout (the memory game `twelve` has none)
 LAYOUT_VARIANTS = tuple(VARIANTS)
@@ -32,8 +32,10 @@ LAYOUT_VARIANTS = tuple(VARIANTS)
               help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).")
 @click.option("--enlarge", type=click.FloatRange(min=1), default=None,
               help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).")
+@click.option("--zoom/--no-zoom", default=True, show_default=True,
+              help="Read again, closer, the part of a photo whose tiles came out small (models/README.md, \"A second look at small tiles\").")
 def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector: str, halves: str, confidence: float,
-         sure: float, sets: int, variant: str, size: int | None, enlarge: float | None) -> None:
+         sure: float, sets: int, variant: str, size: int | None, enlarge: float | None, zoom: bool) -> None:
     """Read every tile in each photo: which tile, where, and how it is turned, and the layout.
 
     A photo that cannot be read is reported (on standard error, and with --json as an object
@@ -44,7 +46,8 @@ def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector:
     from .reader import Reader, ReadError, annotate as draw, load_photo
 
     try:
-        reader = Reader(detector, halves, confidence=confidence, sure=sure, sets=sets, variant=variant, side=size, enlarge=enlarge)
+        reader = Reader(detector, halves, confidence=confidence, sure=sure, sets=sets, variant=variant, side=size, enlarge=enlarge,
+                        zoom=ZOOM if zoom else None)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     folder = Path(annotate) if annotate else None
@@ -189,9 +192,11 @@ def export(weights: str, out: str, imgsz: int, enlarge: float) -> None:
               help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).")
 @click.option("--enlarge", type=click.FloatRange(min=1), default=None,
               help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).")
+@click.option("--zoom/--no-zoom", default=True, show_default=True,
+              help="Read again, closer, the part of a photo whose tiles came out small (models/README.md, \"A second look at small tiles\").")
 def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str,
              layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float, sure: float, size: int | None,
-             enlarge: float | None) -> None:
+             enlarge: float | None, zoom: bool) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     from .evaluate import evaluate as run
     from .reader import Reader
@@ -212,7 +217,7 @@ def evaluate(synthetic: str | None, real: str | None, limit: int | None, detecto
     if synthetic is None and real_path is None:
         raise click.UsageError("nothing to measure: give --synthetic DIR and/or --real DIR")
     try:
-        reader = Reader(detector, halves, confidence=confidence, sure=sure, side=size, enlarge=enlarge)
+        reader = Reader(detector, halves, confidence=confidence, sure=sure, side=size, enlarge=enlarge, zoom=ZOOM if zoom else None)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first") from None
     if true_boxes:

@@ -113,7 +113,9 @@ def evaluate_synthetic(reader: Reader, dataset: Path, split: str = "val", limit:
     if not truth_files:
         raise FileNotFoundError(f"no truth JSON under {dataset / 'truth' / split}")
     tally = Tally()
-    detector, sets = reader.detector, reader.sets
+    detector, sets, zoom = reader.detector, reader.sets, reader.zoom
+    if true_boxes:
+        reader.zoom = None  # the truth's boxes are where the tiles are, at any size
     try:
         for path in truth_files:
             truth = json.loads(path.read_text())
@@ -126,7 +128,7 @@ def evaluate_synthetic(reader: Reader, dataset: Path, split: str = "val", limit:
             reader.sets = int(truth.get("params", {}).get("sets", 1))
             score_synthetic(reader.read(image, path.stem), truth, tally)
     finally:
-        reader.detector, reader.sets = detector, sets
+        reader.detector, reader.sets, reader.zoom = detector, sets, zoom
     return {"photos": len(truth_files), "boxes": "truth" if true_boxes else "detector", **tally.figures()}
 
 

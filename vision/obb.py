@@ -139,14 +139,22 @@ class ObbModel:
         )
         self.input_name = self.session.get_inputs()[0].name
 
-    def input_size(self, height: int, width: int) -> tuple[int, int]:
+    def input_size(self, height: int, width: int, enlarge: float | None = None) -> tuple[int, int]:
         """The (height, width) a photo of this shape is letterboxed to."""
-        return self.fixed_size or canvas_shape(height, width, self.side, enlarge=self.enlarge)
+        return self.fixed_size or canvas_shape(height, width, self.side, enlarge=self.enlarge if enlarge is None else enlarge)
+
+    def first_scale(self, height: int, width: int) -> float:
+        """How much a photo of this shape is scaled on its way into the network (`letterbox`)."""
+        out_h, out_w = self.input_size(height, width)
+        return min(out_h / height, out_w / width, max(self.enlarge, 1.0))
 
     def predict(
-        self, image: np.ndarray, conf: float = 0.25, iou: float = 0.5, max_det: int = 300, voting: Voting | None = None
+        self, image: np.ndarray, conf: float = 0.25, iou: float = 0.5, max_det: int = 300, voting: Voting | None = None,
+        enlarge: float | None = None,
     ) -> list[ObbDetection]:
-        canvas, scale, (left, top) = letterbox(image, self.input_size(*image.shape[:2]), self.enlarge)
+        """`enlarge`: this call's bound on enlarging a small photo, in place of the model's."""
+        enlarge = self.enlarge if enlarge is None else enlarge
+        canvas, scale, (left, top) = letterbox(image, self.input_size(*image.shape[:2], enlarge), enlarge)
         blob = to_blob(canvas)
         (raw,) = self.session.run(None, {self.input_name: blob})
         return decode(raw[0], scale, (left, top), conf, iou, max_det, voting)

@@ -18,6 +18,7 @@ from .halves import HalfClassifier
 from .layout import layout_rules, reconstruct
 from .obb import ObbModel, Voting
 from .reading import Reading, TileCandidate, settle, split_halves
+from .zoom import Zoom, look_again
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_DETECTOR = MODELS / "detector.onnx"
@@ -76,6 +77,10 @@ NMS_OVERLAP = 0.35
 #: half: on the real board exact tile 93.9 -> 96.9 %, per half 97.1 -> 98.0 %, a little more found
 #: (models/README.md, "Box voting").
 BOX_VOTING = Voting(overlap=0.5, floor=0.1)
+#: a photo whose tiles came out small is read again, closer, where they lie (`vision.zoom`):
+#: held-out tile recall 93.8 -> 95.3 %, synth-v11's 92.0 -> 94.5 %, the real photos unchanged
+#: (models/README.md, "A second look at small tiles").
+ZOOM = Zoom()
 
 
 class Reader:
@@ -90,6 +95,7 @@ class Reader:
         variant: str = "partners",
         side: int | None = None,
         enlarge: float | None = None,
+        zoom: Zoom | None = ZOOM,
     ) -> None:
         #: `side`: the long side photos are read at, `enlarge`: how much a smaller photo is
         #: enlarged at most (default: the detector's, set at export)
@@ -97,6 +103,8 @@ class Reader:
         self.halves = HalfClassifier(halves, threads)
         self.confidence = confidence
         self.sure = sure
+        #: when and how close to look again at small tiles (None: never)
+        self.zoom = zoom
         #: double-six sets on the table: each tile is read at most this many times.
         self.sets = sets
         #: whose layout rules rebuild the layout (RULES.md: a spinner or not, what counts)
@@ -105,6 +113,10 @@ class Reader:
     def read(self, image: np.ndarray, name: str = "") -> Reading:
         started = time.perf_counter()
         boxes = self.detector.predict(image, conf=self.confidence, iou=NMS_OVERLAP, voting=BOX_VOTING)
+        first_pass = time.perf_counter()
+        closer = None
+        if self.zoom is not None:
+            boxes, closer = look_again(self.detector, image, boxes, self.zoom, self.confidence, NMS_OVERLAP, BOX_VOTING)
         detected = time.perf_counter()
         quads: list[tuple[np.ndarray, np.ndarray]] = []
         crops: list[np.ndarray] = []
@@ -139,10 +151,12 @@ class Reader:
             tiles=tiles,
             layout=None if layout is None else layout.to_json(),
             timings_ms={
-                "detect": 1000 * (detected - started),
+                "detect": 1000 * (detected - started),  # both passes, where there were two
                 "halves": 1000 * (classified - detected),
                 "settle": 1000 * (settled - classified),
                 "layout": 1000 * (done - settled),
+                # the second, closer look alone, only where there was one
+                **({"zoom": 1000 * (detected - first_pass)} if closer is not None else {}),
             },
             rebuilt=(self.rules, layout),
         )
