@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.reader import DEFAULT_DETECTOR, ZOOM, Reader, load_photo  # noqa: E402
+from vision.reader import DEFAULT_DETECTOR, DEFAULT_REFINER, ZOOM, Reader, load_photo  # noqa: E402
 
 HELDOUT = ROOT / "datasets" / "synth-heldout" / "images" / "val"
 HELDOUT_SEED = 9001
@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detector", type=Path, default=DEFAULT_DETECTOR, help="an exported detector (default: the bundled one)")
     parser.add_argument("--size", type=int, default=None, help="the long side photos are read at (default: the detector's own)")
     parser.add_argument("--no-zoom", action="store_true", help="never read a photo again closer (`vision.zoom`)")
+    parser.add_argument("--no-refine", action="store_true", help="read the boxes as found (`vision.refine`)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.photos is None and not any(HELDOUT.glob("*.jpg")):
@@ -56,7 +57,8 @@ def render_heldout(folder: Path, count: int) -> list[Path]:
 
 
 def measure(args: argparse.Namespace, photos: list[Path]) -> int:
-    reader = Reader(args.detector, threads=args.threads, side=args.size, zoom=None if args.no_zoom else ZOOM)
+    reader = Reader(args.detector, threads=args.threads, side=args.size, zoom=None if args.no_zoom else ZOOM,
+                    refiner=None if args.no_refine else DEFAULT_REFINER)
     reader.read_path(photos[0])  # warm-up
     total, detect, halves, tiles, zoomed = [], [], [], [], 0
     for photo in photos:

@@ -10,7 +10,7 @@ import click
 from scorer.variants import VARIANTS
 
 from .obb import READ_ENLARGE, READ_SIDE
-from .reader import BOX_CONFIDENCE, DEFAULT_DETECTOR, DEFAULT_HALVES, SURE_BOX, ZOOM
+from .reader import BOX_CONFIDENCE, DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, SURE_BOX, ZOOM
 
 #: every variant with a layout (the memory game `twelve` has none)
 LAYOUT_VARIANTS = tuple(VARIANTS)
@@ -34,8 +34,12 @@ LAYOUT_VARIANTS = tuple(VARIANTS)
               help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).")
 @click.option("--zoom/--no-zoom", default=True, show_default=True,
               help="Read again, closer, the part of a photo whose tiles came out small (models/README.md, \"A second look at small tiles\").")
+@click.option("--refiner", type=click.Path(dir_okay=False), default=str(DEFAULT_REFINER), show_default=True,
+              help="The box refiner, which moves each box onto its tile before its halves are read.")
+@click.option("--refine/--no-refine", default=True, show_default=True, help="Refine the boxes (--no-refine: read them as found).")
 def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector: str, halves: str, confidence: float,
-         sure: float, sets: int, variant: str, size: int | None, enlarge: float | None, zoom: bool) -> None:
+         sure: float, sets: int, variant: str, size: int | None, enlarge: float | None, zoom: bool, refiner: str,
+         refine: bool) -> None:
     """Read every tile in each photo: which tile, where, and how it is turned, and the layout.
 
     A photo that cannot be read is reported (on standard error, and with --json as an object
@@ -47,7 +51,7 @@ def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector:
 
     try:
         reader = Reader(detector, halves, confidence=confidence, sure=sure, sets=sets, variant=variant, side=size, enlarge=enlarge,
-                        zoom=ZOOM if zoom else None)
+                        zoom=ZOOM if zoom else None, refiner=refiner if refine else None)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     folder = Path(annotate) if annotate else None
@@ -156,6 +160,26 @@ def train_halves(data: tuple[str, ...], out: str, epochs: int, copies: int, limi
     click.echo(json.dumps(figures))
 
 
+@train.command("refiner")
+@click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, multiple=True,
+              help="A `spinner dataset synth` folder; give it more than once to train on several.")
+@click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_REFINER), show_default=True)
+@click.option("--epochs", type=click.IntRange(min=1), default=8, show_default=True)
+@click.option("--jitters", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Deliberately missed copies of each true box, beside the detector's own boxes.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Use only the first N photos of each split.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--detector", type=click.Path(dir_okay=False, exists=True), default=str(DEFAULT_DETECTOR), show_default=True,
+              help="The detector whose boxes it learns to correct (the one it will be bundled with).")
+def train_refiner(data: tuple[str, ...], out: str, epochs: int, jitters: int, limit: int | None, seed: int, detector: str) -> None:
+    """Train the box refiner on the detector's boxes and the synthetic truth, and export it to ONNX."""
+    from . import train_refiner as tr
+
+    figures = tr.train([Path(d) for d in data], Path(out), epochs=epochs, jitters=jitters, seed=seed, limit=limit,
+                       detector=Path(detector), log=click.echo)
+    click.echo(json.dumps(figures))
+
+
 @click.command()
 @click.option("--weights", type=click.Path(dir_okay=False, exists=True), required=True, help="best.pt of `spinner train detector`.")
 @click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
@@ -194,9 +218,12 @@ def export(weights: str, out: str, imgsz: int, enlarge: float) -> None:
               help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).")
 @click.option("--zoom/--no-zoom", default=True, show_default=True,
               help="Read again, closer, the part of a photo whose tiles came out small (models/README.md, \"A second look at small tiles\").")
+@click.option("--refiner", type=click.Path(dir_okay=False), default=str(DEFAULT_REFINER), show_default=True,
+              help="The box refiner, which moves each box onto its tile before its halves are read.")
+@click.option("--refine/--no-refine", default=True, show_default=True, help="Refine the boxes (--no-refine: read them as found).")
 def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str,
              layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float, sure: float, size: int | None,
-             enlarge: float | None, zoom: bool) -> None:
+             enlarge: float | None, zoom: bool, refiner: str, refine: bool) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     from .evaluate import evaluate as run
     from .reader import Reader
@@ -217,7 +244,8 @@ def evaluate(synthetic: str | None, real: str | None, limit: int | None, detecto
     if synthetic is None and real_path is None:
         raise click.UsageError("nothing to measure: give --synthetic DIR and/or --real DIR")
     try:
-        reader = Reader(detector, halves, confidence=confidence, sure=sure, side=size, enlarge=enlarge, zoom=ZOOM if zoom else None)
+        reader = Reader(detector, halves, confidence=confidence, sure=sure, side=size, enlarge=enlarge, zoom=ZOOM if zoom else None,
+                        refiner=refiner if refine else None)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first") from None
     if true_boxes:

@@ -18,11 +18,13 @@ from .halves import HalfClassifier
 from .layout import layout_rules, reconstruct
 from .obb import ObbModel, Voting
 from .reading import Reading, TileCandidate, settle, split_halves
+from .refine import BoxRefiner
 from .zoom import Zoom, look_again
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_DETECTOR = MODELS / "detector.onnx"
 DEFAULT_HALVES = MODELS / "halves.onnx"
+DEFAULT_REFINER = MODELS / "refiner.onnx"
 #: photos above this are refused rather than decoded (a phone photo is 12-50 megapixels).
 MAX_PIXELS = 100_000_000
 MAX_BYTES = 200 * 1024 * 1024
@@ -68,6 +70,11 @@ SURE_BOX = 0.3
 #: tests/test_webapp_browser_video.py asked about a faint 2-3 from 0.25; models/README.md,
 #: "The faint boxes"), and a player wants a question only where a tile was laid.
 FOLLOWING_CONFIDENCE = SURE_BOX
+#: the followers read the boxes as found, not refined: with the refiner the page asked 54
+#: questions, not 29, on films 20-39 of `bench/page_camera.py` (in film 23 the game's first tile,
+#: a 0-5, read as 0-4 in most frames once refined), for 1 more play right of 234, and
+#: `spinner watch-eval` asked 21, not 17 (models/README.md, "The box refiner").
+FOLLOWING_REFINER: Path | None = None
 #: the overlap (probabilistic IoU) at which the weaker of two boxes is dropped. Touching tiles
 #: overlap about 0.12; what 0.35 drops and ultralytics' 0.5 keeps is a second box shifted half a
 #: tile or across two, which the settling then sometimes read wrong (models/README.md, "The
@@ -81,6 +88,9 @@ BOX_VOTING = Voting(overlap=0.5, floor=0.1)
 #: held-out tile recall 93.8 -> 95.3 %, synth-v11's 92.0 -> 94.5 %, the real photos unchanged
 #: (models/README.md, "A second look at small tiles").
 ZOOM = Zoom()
+#: how many times the box refiner looks at each box, each time from where it last put it
+#: (models/README.md, "The box refiner": chosen on synth-v11's validation photos)
+REFINE_PASSES = 2
 
 
 class Reader:
@@ -96,11 +106,14 @@ class Reader:
         side: int | None = None,
         enlarge: float | None = None,
         zoom: Zoom | None = ZOOM,
+        refiner: str | Path | None = DEFAULT_REFINER,
     ) -> None:
         #: `side`: the long side photos are read at, `enlarge`: how much a smaller photo is
         #: enlarged at most (default: the detector's, set at export)
         self.detector = ObbModel(detector, threads, side, enlarge)
         self.halves = HalfClassifier(halves, threads)
+        #: moves each box onto its tile before its halves are cut (None: the boxes as found)
+        self.refiner = BoxRefiner(refiner, threads) if refiner is not None else None
         self.confidence = confidence
         self.sure = sure
         #: when and how close to look again at small tiles (None: never)
@@ -117,6 +130,8 @@ class Reader:
         closer = None
         if self.zoom is not None:
             boxes, closer = look_again(self.detector, image, boxes, self.zoom, self.confidence, NMS_OVERLAP, BOX_VOTING)
+        if self.refiner is not None:
+            boxes = self.refiner.refine(image, boxes, REFINE_PASSES)
         detected = time.perf_counter()
         quads: list[tuple[np.ndarray, np.ndarray]] = []
         crops: list[np.ndarray] = []

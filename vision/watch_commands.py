@@ -110,10 +110,10 @@ def watch(source: str | None, camera: int | None, variant: str, players: str, op
 
         reader = OracleReader.from_folder(truth)
     else:
-        from .reader import FOLLOWING_CONFIDENCE, Reader
+        from .reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader
 
         try:
-            reader = Reader(detector, halves, confidence=FOLLOWING_CONFIDENCE, variant=variant if variant in LAYOUT_VARIANTS else "partners")
+            reader = Reader(detector, halves, confidence=FOLLOWING_CONFIDENCE, refiner=FOLLOWING_REFINER, variant=variant if variant in LAYOUT_VARIANTS else "partners")
         except FileNotFoundError as error:
             raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     follower = Follower(match, leader=leader)
@@ -211,9 +211,9 @@ def watch_eval(videos: int, seed: int, size: str, models: bool, detector: str, h
     width, height = (int(v) for v in size.lower().split("x"))
     reader = None
     if models:
-        from .reader import FOLLOWING_CONFIDENCE, Reader
+        from .reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader
 
-        reader = Reader(detector, halves, confidence=FOLLOWING_CONFIDENCE, sets=2 if board else 1)
+        reader = Reader(detector, halves, confidence=FOLLOWING_CONFIDENCE, refiner=FOLLOWING_REFINER, sets=2 if board else 1)
     if board:
         click.echo(json.dumps(board_sequence(Path(board), reader), indent=1))
         return

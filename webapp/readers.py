@@ -33,7 +33,7 @@ _CHILD_READERS: dict[tuple[str, str, int | None], Any] = {}
 
 
 def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, name: str) -> dict[str, Any]:
-    from vision.reader import FOLLOWING_CONFIDENCE, Reader, ReadError
+    from vision.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader, ReadError
     import cv2
     import numpy as np
 
@@ -41,7 +41,8 @@ def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, 
     reader = _CHILD_READERS.get(key)
     if reader is None:
         reader = _CHILD_READERS[key] = Reader(Path(models) / "detector.onnx", Path(models) / "halves.onnx",
-                                              confidence=FOLLOWING_CONFIDENCE, threads=threads, variant=variant)
+                                              confidence=FOLLOWING_CONFIDENCE, threads=threads, variant=variant,
+                                              refiner=FOLLOWING_REFINER)
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         raise ReadError(f"{name} is cut short or damaged: it could not be decoded")
@@ -101,9 +102,10 @@ def default_factory(models: Path, threads: int | None, processes: int = 1) -> Ca
                     f"this server cannot read photos yet: the {what} model is missing ({path}; "
                     "models/README.md says how to train it). The photo is kept: score this play on the pad")
         if processes <= 0:  # in this process (a host that cannot start processes)
-            from vision.reader import FOLLOWING_CONFIDENCE, Reader
+            from vision.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader
 
-            return Reader(detector, halves, confidence=FOLLOWING_CONFIDENCE, threads=threads, variant=variant)
+            return Reader(detector, halves, confidence=FOLLOWING_CONFIDENCE, threads=threads, variant=variant,
+                          refiner=FOLLOWING_REFINER)
         return ChildReader(pool, models, variant, threads)
 
     return make
