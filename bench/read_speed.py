@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detector", type=Path, default=DEFAULT_DETECTOR, help="an exported detector (default: the bundled one)")
     parser.add_argument("--size", type=int, default=None, help="the long side photos are read at (default: the detector's own)")
     parser.add_argument("--no-zoom", action="store_true", help="never read a photo again closer (`vision.zoom`)")
+    parser.add_argument("--refiner", type=Path, default=DEFAULT_REFINER, help="a box refiner (default: the bundled one)")
     parser.add_argument("--no-refine", action="store_true", help="read the boxes as found (`vision.refine`)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -58,7 +59,7 @@ def render_heldout(folder: Path, count: int) -> list[Path]:
 
 def measure(args: argparse.Namespace, photos: list[Path]) -> int:
     reader = Reader(args.detector, threads=args.threads, side=args.size, zoom=None if args.no_zoom else ZOOM,
-                    refiner=None if args.no_refine else DEFAULT_REFINER)
+                    refiner=None if args.no_refine else args.refiner)
     reader.read_path(photos[0])  # warm-up
     total, detect, halves, tiles, zoomed = [], [], [], [], 0
     for photo in photos:
