@@ -1,11 +1,13 @@
 """How long the whole read of a 1280x960 photo takes: decode, detect, cut and read the halves, settle.
 
-    .venv/bin/python bench/read_speed.py [--photos DIR] [--runs 30] [--threads N] [--detector F] [--json]
+    .venv/bin/python bench/read_speed.py [--photos DIR] [--runs 30] [--threads N] [--detector F]
+        [--refiner F | --no-refine] [--no-zoom] [--json]
 
 Photos: any folder of JPEGs, by default the held-out photos (datasets/synth-heldout/images/val,
 `datasets/README.md`); where that set is not rendered (a fresh clone), 30 photos are rendered first
 with its seed (9001) into a temporary folder. Each of the first 30 is read once after a warm-up; the
-figure is the median, with the detector and half-classifier shares. Target (the reader issue): 60 ms or less
+figure is the median, with the detector (the second look and the box refiner included) and
+half-classifier shares, and how many photos were looked at again. Target (the reader issue): 60 ms or less
 on this 2-core machine.
 """
 from __future__ import annotations
