@@ -7,16 +7,16 @@ BIN := $(VENV)/bin
 CORE := $(VENV)/.core-installed
 DEV := $(VENV)/.dev-installed
 
-.PHONY: run test bench clean
+.PHONY: run test lint format bench clean
 
-$(CORE): pyproject.toml
+$(CORE): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -c constraints.txt -e .
 	touch $(CORE)
 
 $(DEV): $(CORE)
-	$(BIN)/pip install --quiet -e '.[test,train]'
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test,train,lint]'
 	touch $(DEV)
 
 run: $(CORE)
@@ -24,6 +24,16 @@ run: $(CORE)
 
 test: $(DEV)
 	$(BIN)/python -m pytest -q
+
+# ruff (lint and format check) and mypy, as configured in pyproject.toml
+lint: $(DEV)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+format: $(DEV)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
 
 bench: $(DEV)
 	$(BIN)/python bench/score_speed.py

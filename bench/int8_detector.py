@@ -25,9 +25,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.obb import READ_SIDE, canvas_shape, letterbox, to_blob  # noqa: E402
-from vision.onnx_session import open_session  # noqa: E402
-from vision.reader import DEFAULT_DETECTOR, load_photo  # noqa: E402
+from vision.read.detector import READ_SIDE, canvas_shape, letterbox, to_blob  # noqa: E402
+from vision.read.reader import DEFAULT_DETECTOR, load_photo  # noqa: E402
+from vision.read.session import open_session  # noqa: E402
 
 #: the detection head's layer in ultralytics' yolo11 OBB: kept in float
 HEAD = 23

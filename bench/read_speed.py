@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.reader import DEFAULT_DETECTOR, DEFAULT_REFINER, ZOOM, Reader, load_photo  # noqa: E402
+from vision.read.reader import DEFAULT_DETECTOR, DEFAULT_REFINER, ZOOM, Reader, load_photo  # noqa: E402
 
 HELDOUT = ROOT / "datasets" / "synth-heldout" / "images" / "val"
 HELDOUT_SEED = 9001
@@ -36,9 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads (default: all cores)")
     parser.add_argument("--detector", type=Path, default=DEFAULT_DETECTOR, help="an exported detector (default: the bundled one)")
     parser.add_argument("--size", type=int, default=None, help="the long side photos are read at (default: the detector's own)")
-    parser.add_argument("--no-zoom", action="store_true", help="never read a photo again closer (`vision.zoom`)")
+    parser.add_argument("--no-zoom", action="store_true", help="never read a photo again closer (`vision.read.zoom`)")
     parser.add_argument("--refiner", type=Path, default=DEFAULT_REFINER, help="a box refiner (default: the bundled one)")
-    parser.add_argument("--no-refine", action="store_true", help="read the boxes as found (`vision.refine`)")
+    parser.add_argument("--no-refine", action="store_true", help="read the boxes as found (`vision.read.refine`)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.photos is None and not any(HELDOUT.glob("*.jpg")):

@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scorer.match import Match  # noqa: E402
-from vision.follow import Follower  # noqa: E402
-from vision.reader import DEFAULT_DETECTOR, DEFAULT_HALVES  # noqa: E402
+from vision.follow.follower import Follower  # noqa: E402
+from vision.follow.watch import Watcher  # noqa: E402
+from vision.read.reader import DEFAULT_DETECTOR, DEFAULT_HALVES  # noqa: E402
 from vision.synth.video import OracleReader, game_video  # noqa: E402
-from vision.watch import Watcher  # noqa: E402
 
 
 class Timed:
@@ -54,7 +54,7 @@ def run(seed: int, games: int, oracle: bool, detector: str, halves: str, threads
     follower_ms: list[float] = []
     onnx = None
     if not oracle:
-        from vision.reader import Reader
+        from vision.read.reader import Reader
 
         onnx = Reader(detector, halves, threads=threads)
     for game in range(games):

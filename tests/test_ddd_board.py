@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from scorer import Tile
-from vision.ddd_board import BoardNotFound, BoardTally, cell_centre, find_grid, score_board_photo
-from vision.reading import HalfReading, Reading, TileReading
+from vision.evaluate.ddd_board import BoardNotFound, BoardTally, cell_centre, find_grid, score_board_photo
+from vision.read.reading import HalfReading, Reading, TileReading
 
 #: a board drawn at a slight angle: the playing area's corners, top-left first, clockwise.
 CORNERS = np.float32([[210, 105], [710, 95], [720, 600], [200, 590]])

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from scorer import Tile
-from vision.evaluate import Tally, new_tiles, score_synthetic
-from vision.reading import HalfReading, Reading, TileReading
+from vision.evaluate.photos import Tally, new_tiles, score_synthetic
+from vision.read.reading import HalfReading, Reading, TileReading
 
 
 def read_tile(value: str, centre: tuple[float, float], halves: tuple[int, int]) -> TileReading:
@@ -53,7 +53,7 @@ def test_the_new_tile_is_the_one_with_nothing_near_it_before():
 def test_true_boxes_stand_in_for_the_detector_with_every_labelled_tile():
     import numpy as np
 
-    from vision.evaluate import TrueBoxes
+    from vision.evaluate.photos import TrueBoxes
 
     slanted = true_tile("2-6", (400, 300))
     slanted["corners"] = [[380, 270], [420, 300], [408, 316], [368, 286]]  # turned, as a camera sees it

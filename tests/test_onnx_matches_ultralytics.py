@@ -4,7 +4,7 @@ tiles as ultralytics running the checkpoint it was exported from, on the same ph
 Both letterbox the photo to the same input (800 x 608 for the 4:3 photos read at 800; ultralytics
 is told that size and `rect=False`; the photos are rendered at twice the reading size, where our
 area shrink and ultralytics' bilinear one give the same picture) and suppress overlapping boxes the same way (Fast-NMS on probabilistic IoU, which
-`vision.obb` ports to numpy and the first test checks against ultralytics' own). The comparison is
+`vision.read.detector` ports to numpy and the first test checks against ultralytics' own). The comparison is
 of the boxes scored well above the threshold, so a score a hair either side of it changes nothing:
 each one either side finds must be found by the other, in the same place, of the same size and turn.
 """
@@ -16,11 +16,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.obb import ObbModel
-from vision.reader import DEFAULT_DETECTOR, MODELS
+from vision.read.detector import ObbModel
+from vision.read.models import CHECKPOINT, DEFAULT_DETECTOR
 from vision.synth.dataset import make_sample
 
-CHECKPOINT = MODELS / "checkpoints" / "detector.pt"
+
 CONF, IOU, SURE = 0.25, 0.5, 0.3
 
 needs_checkpoint = pytest.mark.skipif(
@@ -36,7 +36,7 @@ def test_our_rotated_nms_keeps_what_ultralytics_keeps(seed):
     from ultralytics.utils.metrics import batch_probiou
     from ultralytics.utils.nms import TorchNMS
 
-    from vision.obb import fast_nms, probiou
+    from vision.read.detector import fast_nms, probiou
 
     rng = np.random.default_rng(seed)
     n = 60
@@ -59,7 +59,7 @@ def test_the_exported_box_head_gives_ultralytics_numbers():
     import torch
     from ultralytics.nn.modules.block import DFL
 
-    from vision.train_detector import _bins_last
+    from vision.train.detector import _bins_last
 
     head, original = DFL(16), DFL.forward
     logits = torch.randn(2, 4 * 16, 300) * 3
@@ -74,7 +74,7 @@ def test_the_exported_box_head_gives_ultralytics_numbers():
 
 def ultralytics_boxes(image: np.ndarray, size: tuple[int, int]) -> list[tuple[float, float, float, float, float, float]]:
     pytest.importorskip("ultralytics")
-    from vision.train_detector import offline
+    from vision.train.detector import offline
 
     offline()
     from ultralytics import YOLO

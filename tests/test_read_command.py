@@ -7,7 +7,7 @@ import json
 import pytest
 
 from spinner.cli import main
-from vision.reader import DEFAULT_DETECTOR, DEFAULT_HALVES
+from vision.read.reader import DEFAULT_DETECTOR, DEFAULT_HALVES
 from vision.synth.dataset import make_sample
 
 pytestmark = pytest.mark.skipif(
@@ -54,7 +54,7 @@ def test_read_without_json_prints_a_summary(cli_runner, photo):
 
 
 def test_a_smaller_reading_size_can_be_chosen_for_speed(cli_runner, photo):
-    from vision.reader import Reader
+    from vision.read.reader import Reader
 
     assert Reader(side=640).detector.input_size(960, 1280) == (480, 640)
     result = cli_runner.invoke(main, ["read", str(photo), "--json", "--size", "640"])
@@ -67,7 +67,7 @@ def test_a_photo_held_upright_is_read_as_large_as_one_held_sideways():
     import cv2
     import numpy as np
 
-    from vision.reader import Reader
+    from vision.read.reader import Reader
 
     reader = Reader()
     sideways = cv2.imdecode(np.frombuffer(make_sample(12, 0, 1280, 960).jpeg, np.uint8), cv2.IMREAD_COLOR)
@@ -111,8 +111,8 @@ def test_a_small_photo_is_enlarged_as_far_as_allowed_and_its_tiles_are_placed_in
     import cv2
     import numpy as np
 
-    from vision.obb import READ_ENLARGE
-    from vision.reader import Reader, load_photo
+    from vision.read.detector import READ_ENLARGE
+    from vision.read.reader import Reader, load_photo
 
     full = load_photo(photo)
     small = cv2.resize(full, (640, 480), interpolation=cv2.INTER_AREA)

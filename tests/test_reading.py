@@ -4,12 +4,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.crops import HALF_SIZE, rectify
+from vision.read.crops import HALF_SIZE, rectify
 import cv2
 
-from vision.obb import Voting, canvas_shape, decode, letterbox, to_blob, vote
-from vision.reader import ReadError, load_photo
-from vision.reading import TileCandidate, settle, split_halves
+from vision.read.detector import Voting, canvas_shape, decode, letterbox, to_blob, vote
+from vision.read.reader import ReadError, load_photo
+from vision.read.reading import TileCandidate, settle, split_halves
 
 CORNERS = ((0.0, 0.0), (20.0, 0.0), (20.0, 10.0), (0.0, 10.0))
 
@@ -231,7 +231,7 @@ def test_bad_photos_get_a_clear_error(tmp_path, make, words):
 def test_a_huge_photo_is_refused_before_it_is_decoded(tmp_path, monkeypatch):
     import cv2
 
-    import vision.reader as reader
+    import vision.read.reader as reader
 
     path = tmp_path / "big.png"
     cv2.imwrite(str(path), np.zeros((2000, 3000, 3), np.uint8))

@@ -1,4 +1,4 @@
-"""The box refiner (`vision.refine`) and its training examples (`vision.train_refiner`)."""
+"""The box refiner (`vision.read.refine`) and its training examples (`vision.train.refiner`)."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.refine import CROP_ACROSS, CROP_ALONG, REACH_ACROSS, REACH_ALONG, BoxFrame, Offsets, frame_crop, moved, offsets_to
+from vision.read.refine import CROP_ACROSS, CROP_ALONG, REACH_ACROSS, REACH_ALONG, BoxFrame, Offsets, frame_crop, moved, offsets_to
 
 
 def _same_box(a: BoxFrame, b: BoxFrame) -> None:
@@ -56,7 +56,7 @@ def test_the_crop_shows_the_box_in_the_middle_long_axis_left_to_right():
 def test_a_flip_of_the_crop_is_the_mirrored_miss():
     """The training flips crops; a crop flipped both ways is the box's own crop turned end for
     end, and its offsets are those of the box turned: the moves change sign, the turn does not."""
-    from vision.train_refiner import flipped
+    from vision.train.refiner import flipped
 
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(1)
@@ -75,9 +75,9 @@ def test_a_flip_of_the_crop_is_the_mirrored_miss():
 
 
 def test_training_examples_are_the_detectors_boxes_on_tiles_and_jittered_true_boxes():
-    from vision.obb import ObbDetection
+    from vision.read.detector import ObbDetection
     from vision.synth.dataset import make_sample
-    from vision.train_refiner import photo_examples, true_frame
+    from vision.train.refiner import photo_examples, true_frame
 
     sample = make_sample(77, 0, 640, 480)
     photo = cv2.imdecode(np.frombuffer(sample.jpeg, np.uint8), cv2.IMREAD_COLOR)
@@ -102,9 +102,9 @@ def _heldout_like(seed: int):
 
 
 def test_the_bundled_refiner_moves_the_detectors_boxes_toward_the_tiles():
-    from vision.reader import DEFAULT_REFINER, NMS_OVERLAP, BOX_VOTING, Reader
-    from vision.refine import BoxRefiner
-    from vision.train_refiner import MATCH, true_frame
+    from vision.read.reader import DEFAULT_REFINER, NMS_OVERLAP, BOX_VOTING, Reader
+    from vision.read.refine import BoxRefiner
+    from vision.train.refiner import MATCH, true_frame
 
     reader = Reader(refiner=None)
     refiner = BoxRefiner(DEFAULT_REFINER)
@@ -128,9 +128,9 @@ def test_the_bundled_refiner_moves_the_detectors_boxes_toward_the_tiles():
 
 def test_a_refiner_trains_on_a_tiny_set_and_exports_what_the_reader_runs(tmp_path):
     pytest.importorskip("torch")
-    from vision.reader import Reader
+    from vision.read.reader import Reader
     from vision.synth.dataset import make_sample, write_sample
-    from vision.train_refiner import train
+    from vision.train.refiner import train
 
     folder = tmp_path / "set"
     for kind in ("images", "labels", "truth"):
@@ -157,8 +157,8 @@ class _Fixed:
 
 
 def test_refined_boxes_keep_confidence_and_a_centre_moved_out_of_the_photo_is_not_taken():
-    from vision.obb import ObbDetection
-    from vision.refine import BoxRefiner
+    from vision.read.detector import ObbDetection
+    from vision.read.refine import BoxRefiner
 
     image = np.zeros((100, 200, 3), np.uint8)
     inside = ObbDetection(0, 0.8, (100.0, 50.0), (40.0, 20.0), 0.0, (0.8,))

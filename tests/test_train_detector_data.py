@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from vision.train_detector import prepare
+from vision.train.detector import prepare
 
 
 def _fake_set(root: Path, photos: dict[str, bytes], corner: float) -> Path:

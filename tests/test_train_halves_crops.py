@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from vision.synth.dataset import make_sample
-from vision import train_halves
-from vision.train_halves import _as_detected
+from vision.train import halves as train_halves
+from vision.train.halves import _as_detected
 
 
 def _truth():
@@ -49,7 +49,7 @@ class _BoxesAt:
     def __init__(self, tiles, stray):
         import cv2
 
-        from vision.obb import ObbDetection
+        from vision.read.detector import ObbDetection
 
         self.boxes = []
         for tile in tiles:
@@ -64,8 +64,8 @@ class _BoxesAt:
 
 
 def test_the_detectors_own_boxes_are_cut_with_the_values_of_the_halves_they_show():
-    from vision.reader import BOX_CONFIDENCE, NMS_OVERLAP
-    from vision.train_halves import detected_cuts
+    from vision.read.reader import BOX_CONFIDENCE, NMS_OVERLAP
+    from vision.train.halves import detected_cuts
 
     tiles = _truth()
     truth = {"tiles": tiles}

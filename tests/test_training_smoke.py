@@ -62,7 +62,7 @@ def test_render_train_export_read(tmp_path):
     # it trained as the pruned network (ultralytics' own trainer would rebuild the full one)
     assert small.stat().st_size < 0.6 * detector.stat().st_size
     # the reading size and the enlargement are kept in the model: a 128 x 96 photo is read at 192 x 160
-    from vision.obb import READ_ENLARGE, ObbModel
+    from vision.read.detector import READ_ENLARGE, ObbModel
 
     kept = ObbModel(small)
     assert (kept.side, kept.enlarge, kept.input_size(96, 128)) == (192, 1.5, (160, 192))

@@ -13,13 +13,14 @@ from click.testing import CliRunner
 
 from scorer.match import Match, score_record
 from scorer.tiles import Tile
-from vision.evidence import EvidenceStore
-from vision.follow import Follower, compare, legal_moves, lies_across
-from vision.motion import MotionDetector, thumbnail
-from vision.reading import HalfReading, Reading, TileReading
+from vision.follow.evidence import EvidenceStore
+from scorer.moves import legal_moves
+from vision.follow.follower import Follower, compare, lies_across
+from vision.follow.motion import MotionDetector, thumbnail
+from vision.read.reading import HalfReading, Reading, TileReading
 from vision.synth.video import OracleReader, game_video, reading_from_truth
-from vision.watch import Watcher
-from vision.watch_eval import EndMap, follow_video, same_play
+from vision.follow.watch import Watcher
+from vision.evaluate.games import EndMap, follow_video, same_play
 
 SIZE = (640, 480)
 
@@ -346,7 +347,7 @@ def test_a_seat_that_passed_while_the_tile_fitted_cannot_have_played_it():
 
 
 def test_compare_ignores_differences_outside_the_changed_regions():
-    from vision.motion import Region
+    from vision.follow.motion import Region
 
     before = _reading(_tile(3, 5, 300, 200))
     after = _reading(_tile(3, 5, 300, 200), _tile(5, 1, 360, 200), _tile(2, 2, 50, 50))
@@ -452,7 +453,7 @@ def test_watch_command_on_a_written_game(tmp_path):
 
 
 def test_frame_sources_name_what_is_wrong(tmp_path):
-    from vision.frames import SourceError, open_source
+    from vision.follow.sources import SourceError, open_source
 
     with pytest.raises(SourceError, match="no such file"):
         open_source(tmp_path / "absent.mp4")
@@ -467,7 +468,7 @@ def test_frame_sources_name_what_is_wrong(tmp_path):
 def test_the_real_board_photos_as_a_sequence():
     from pathlib import Path
 
-    from vision.watch_eval import board_sequence
+    from vision.evaluate.games import board_sequence
 
     folder = Path(__file__).resolve().parent.parent.parent / "shared" / "real" / "ddd-board"
     if not (folder / "truth.json").exists():
@@ -603,7 +604,7 @@ def test_a_tile_put_down_apart_then_slid_into_place_is_played_and_the_ask_settle
 
 
 def test_the_photo_layout_names_the_tile_the_new_one_touches_and_the_open_ends():
-    from vision.follow import PhotoLayout
+    from vision.follow.follower import PhotoLayout
 
     lead, east, new = _tile(3, 5, 300, 200), _tile(5, 1, 360, 200), _tile(1, 4, 420, 200)
     rules = Match.new("block", ["A", "B"]).rules
@@ -616,7 +617,7 @@ def test_the_photo_layout_names_the_tile_the_new_one_touches_and_the_open_ends()
 
 
 def test_a_double_laid_lengthwise_is_followed_through_the_photo_layout_contacts():
-    from vision.follow import PhotoLayout, rank
+    from vision.follow.follower import PhotoLayout, rank
 
     follower = _follower()
     follower.observe(_reading())
@@ -632,9 +633,9 @@ def test_a_double_laid_lengthwise_is_followed_through_the_photo_layout_contacts(
 
 
 def test_the_readers_own_layout_is_not_rebuilt_again(monkeypatch):
-    from vision import follow
-    from vision.follow import PhotoLayout
-    from vision.layout import layout_rules, reconstruct
+    from vision.follow import follower as follow
+    from vision.follow.follower import PhotoLayout
+    from vision.rebuild.reconstruct import layout_rules, reconstruct
 
     tiles = (_tile(3, 5, 300, 200), _tile(5, 1, 360, 200))
     fives = layout_rules("all-fives")
@@ -649,7 +650,7 @@ def test_the_readers_own_layout_is_not_rebuilt_again(monkeypatch):
 
 
 def test_a_move_the_photo_layout_contradicts_is_asked_about():
-    from vision.follow import PhotoLayout, clear_winner, rank
+    from vision.follow.follower import PhotoLayout, clear_winner, rank
 
     follower = _follower()
     follower.observe(_reading())
@@ -830,7 +831,7 @@ def test_a_photo_that_cannot_be_read_stops_the_watch_and_keeps_the_record(tmp_pa
 def test_a_folder_that_cannot_be_listed_is_named(tmp_path, monkeypatch):
     from pathlib import Path
 
-    from vision.frames import SourceError, open_source
+    from vision.follow.sources import SourceError, open_source
 
     (tmp_path / "locked").mkdir()
 

@@ -145,7 +145,7 @@ def test_an_unsure_reading_asks_one_tap_and_the_tap_records_it(cam, script):
 
 
 def test_the_photo_layouts_doubt_about_the_new_tile_asks_instead_of_recording(cam, script):
-    """The reconstructor's doubts are sentences (vision/layout.py); one naming the new tile, in
+    """The reconstructor's doubts are sentences (vision/rebuild/reconstruct.py); one naming the new tile, in
     either order of its halves, turns a sure reading into a question; one about another tile does not."""
     assert cam.event(play(0, "6-6")).status_code == 201
     doubt = "tile 1 (6-4): half 1 could be 6 rather than 4"

@@ -1,4 +1,4 @@
-"""The companion with the real reader (vision.reader.Reader on the bundled ONNX models, or those in
+"""The companion with the real reader (vision.read.reader.Reader on the bundled ONNX models, or those in
 SPINNER_MODELS): a synthetic table photo goes in, a reading and a proposal come out. How well it
 reads is `spinner eval`'s business; this checks that the page and the reader fit together.
 Skipped where the models are not there (the detector is trained apart: models/README.md)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.motion import thumbnail
+from vision.follow.motion import thumbnail
 from webapp.table_changes import TableChanges
 
 

@@ -1,12 +1,12 @@
-"""The second, closer look at small tiles (`vision.zoom`)."""
+"""The second, closer look at small tiles (`vision.read.zoom`)."""
 from __future__ import annotations
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.obb import ObbDetection
-from vision.zoom import Region, Zoom, from_region, region
+from vision.read.detector import ObbDetection
+from vision.read.zoom import Region, Zoom, from_region, region
 
 
 def _box(x: float, y: float, length: float, angle: float = 0.0) -> ObbDetection:
@@ -81,7 +81,7 @@ def _read_right(reading, names: list[str]) -> int:
 
 
 def test_a_layout_photographed_from_further_back_is_read_with_the_second_look():
-    from vision.reader import Reader
+    from vision.read.reader import Reader
 
     photo, names = _far_away(6)
     assert len(names) == 25
@@ -93,7 +93,7 @@ def test_a_layout_photographed_from_further_back_is_read_with_the_second_look():
 
 
 def test_a_close_photo_is_read_once():
-    from vision.reader import Reader
+    from vision.read.reader import Reader
 
     from vision.synth.dataset import make_sample
 

@@ -1,6 +1,6 @@
 """From what the reader saw to the play it means: a photo's tiles compared with the scorer's layout.
 
-The reader (`vision.reader.Reader`) says which tiles lie face up and, where they chain, how they
+The reader (`vision.read.reader.Reader`) says which tiles lie face up and, where they chain, how they
 lie. The scorer's layout says which tiles are already played and where each open end grows from.
 A tile the photo shows that the layout does not have is a new play; its end is the scorer's end
 that grows from the tile it touches in the photo (or the only end it fits). A proposal is
@@ -21,9 +21,10 @@ import numpy as np
 from scorer.layout import LINE_ENDS
 from scorer.tiles import Tile
 # as `spinner watch` tells a play from what is not
-from vision.follow import FAINT, LOOSE, OVER_LAYOUT
-from vision.follow import lies_across as follow_lies_across
-from vision.motion import THUMB_WIDTH, thumbnail
+from vision.follow.follower import FAINT, LOOSE, OVER_LAYOUT
+from vision.follow.follower import lies_across as follow_lies_across
+from vision.geometry import share_over, short_side
+from vision.follow.motion import THUMB_WIDTH, thumbnail
 
 from .errors import ApiError
 from .store import Snapshot, words
@@ -31,7 +32,7 @@ from .store import Snapshot, words
 #: A tile read at least this sure (box and both halves) may be recorded without a tap.
 SURE = 0.85
 #: How the layout reconstructor says that a photo alone cannot tell which double is the spinner
-#: (`vision.layout`); the scorer's record can, once its spinner is down.
+#: (`vision.rebuild.reconstruct`); the scorer's record can, once its spinner is down.
 SPINNER_DOUBT = "the spinner is one of "
 #: Marks a background tile that was new in the frame it comes from (`frames._background`): kept
 #: only where the scorer has it on the table (the play that frame recorded), not where it is the
@@ -60,7 +61,7 @@ def check(data: bytes, name: str = "the upload") -> tuple[int, int]:
 
 
 def thumbnail_of(data: bytes, width: int) -> np.ndarray:
-    """The motion test's thumbnail of an upload (`vision.motion.thumbnail`), decoded small: JPEG
+    """The motion test's thumbnail of an upload (`vision.follow.motion.thumbnail`), decoded small: JPEG
     decodes at a half, a quarter or an eighth of its size directly, as long as that is wide enough."""
     flag = next((f for f, scale in ((cv2.IMREAD_REDUCED_COLOR_8, 8), (cv2.IMREAD_REDUCED_COLOR_4, 4),
                                     (cv2.IMREAD_REDUCED_COLOR_2, 2)) if width // scale >= THUMB_WIDTH), cv2.IMREAD_COLOR)
@@ -84,8 +85,7 @@ TILE_IN_TEXT = re.compile(r"\b\d{1,2}-\d{1,2}\b")
 
 def name_of(tile: str) -> str:
     """A tile as the scorer writes it (low-high), from either order."""
-    a, b = (int(v) for v in tile.split("-"))
-    return f"{min(a, b)}-{max(a, b)}"
+    return str(Tile.parse(tile))
 
 
 def identity(tile: dict[str, Any]) -> float:
@@ -103,14 +103,14 @@ def lay_there(tile: dict[str, Any], before: list[dict[str, Any]]) -> bool:
     corners = np.asarray(tile.get("corners") or [], dtype=np.float32).reshape(-1, 2)
     if len(corners) != 4 or not before:
         return False
-    reach = 0.5 * float(min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1])))
+    reach = 0.5 * short_side(corners)
     centres = np.asarray([other.get("center") or (np.inf, np.inf) for other in before], dtype=np.float32)
     return bool((np.linalg.norm(centres - np.asarray(tile.get("center"), dtype=np.float32), axis=1) < reach).any())
 
 
 def lies_across(tile: dict[str, Any], laid: list[dict[str, Any]], reading: dict[str, Any]) -> bool:
     """Whether this tile's box is the reader's box across a layout tile (`laid`: the background's
-    layout tiles) and its neighbour in the photo, not a tile (`vision.follow.lies_across`)."""
+    layout tiles) and its neighbour in the photo, not a tile (`vision.follow.follower.lies_across`)."""
     return follow_lies_across(tile.get("corners") or [], [t.get("corners") or [] for t in laid],
                               [t.get("corners") or [] for t in reading.get("tiles") or [] if t is not tile])
 
@@ -122,10 +122,9 @@ def lies_over(tile: dict[str, Any], before: list[dict[str, Any]]) -> bool:
     box = np.asarray(tile.get("corners") or [], dtype=np.float32).reshape(-1, 2)
     if len(box) != 4 or not before:
         return False
-    area = abs(float(cv2.contourArea(box)))
     for other in before:
         corners = np.asarray(other.get("corners") or [], dtype=np.float32).reshape(-1, 2)
-        if len(corners) == 4 and area > 0 and cv2.intersectConvexConvex(box, corners)[0] >= OVER_LAYOUT * area:
+        if len(corners) == 4 and share_over(box, corners) >= OVER_LAYOUT:
             return True
     return False
 
@@ -138,7 +137,7 @@ def lies_against(tile: dict[str, Any], parent: str, reading: dict[str, Any]) -> 
     others = [t for t in reading.get("tiles") or [] if t is not tile and name_of(t["tile"]) == parent]
     if len(corners) != 4 or not others:
         return True
-    short = float(min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1])))
+    short = short_side(corners)
     centre = np.asarray(tile.get("center"), dtype=np.float32)
     return any(float(np.linalg.norm(np.asarray(t.get("center"), dtype=np.float32) - centre)) <= LOOSE * short
                for t in others)
@@ -176,7 +175,7 @@ def propose(reading: dict[str, Any], snap: Snapshot, seat: int | None = None,
     the table as it was when the last play was recorded, and frames since that saw nothing new): a
     tile where one of them lies is not a new play, whatever it is read as, so loose tiles beside
     the layout and a flickering misread of one are not proposed, while a tile taken from a loose
-    pile and laid on the layout is (places, as `vision.follow.compare` tells tiles apart). A live camera's play is acted on only once
+    pile and laid on the layout is (places, as `vision.follow.follower.compare` tells tiles apart). A live camera's play is acted on only once
     two frames in a row agree (`frames`), which already says the box is a tile that stays put, so
     its sureness is how sure its halves are read (`identity`); a single photo's is the whole
     tile's confidence, box included.

@@ -50,7 +50,9 @@ def secret_key(data: Path) -> str:
 
 
 def _bundled_models() -> Path:
-    return Path(__file__).resolve().parent.parent / "models"
+    from vision.read.models import models_dir
+
+    return models_dir()
 
 
 def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -256,7 +256,7 @@ def process(readers: Readers, frame_id: int, data: bytes | None, look: Look | No
     if hasattr(reader, "read_bytes"):  # the reader in its own process decodes the photo there
         try:
             read = reader.read_bytes(data or b"", f"frame {frame.id}")
-        except ValueError as error:  # vision.reader.ReadError
+        except ValueError as error:  # vision.read.reader.ReadError
             frame.status, frame.message = "unreadable", f"{error}: score this play on the pad"
             db.session.commit()
             return

@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from scorer.layout import Layout
+from scorer.tiles import Tile, parse_halves
 
 U = 20  # one half of a tile, in SVG units
 #: Where the pips of each value sit in a half (fractions of its side).
@@ -183,10 +184,10 @@ def reading_svg(reading: dict[str, Any] | None, width: int, height: int, proposa
     for tile in reading.get("tiles") or []:
         try:
             corners = [(float(x), float(y)) for x, y in tile["corners"]]
-            a, b = (int(v) for v in str(tile["tile"]).split("-"))
+            a, b = parse_halves(str(tile["tile"]))  # as read, the half nearer the top first
+            name = str(Tile.of(a, b))
         except (KeyError, TypeError, ValueError):
             continue
-        name = f"{min(a, b)}-{max(a, b)}"
         points = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
         cx = sum(x for x, _ in corners) / len(corners)
         cy = sum(y for _, y in corners) / len(corners)

@@ -1,4 +1,4 @@
-"""The photo reader the companion uses: `vision.reader.Reader`, opened once per variant.
+"""The photo reader the companion uses: `vision.read.reader.Reader`, opened once per variant.
 
 The reader needs its two ONNX models (`models/detector.onnx`, `models/halves.onnx`, or the
 folder `SPINNER_MODELS` names). Where one is missing the companion still runs: a photo is kept
@@ -33,7 +33,7 @@ _CHILD_READERS: dict[tuple[str, str, int | None], Any] = {}
 
 
 def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, name: str) -> dict[str, Any]:
-    from vision.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader, ReadError
+    from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader, ReadError
     import cv2
     import numpy as np
 
@@ -51,7 +51,7 @@ def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, 
 
 
 class ChildReader:
-    """`vision.reader.Reader` run in a pool of processes: `read_bytes(data, name)`."""
+    """`vision.read.reader.Reader` run in a pool of processes: `read_bytes(data, name)`."""
 
     def __init__(self, pool: "Pool", models: Path, variant: str, threads: int | None) -> None:
         self.pool, self.models, self.variant, self.threads = pool, str(models), variant, threads
@@ -102,7 +102,7 @@ def default_factory(models: Path, threads: int | None, processes: int = 1) -> Ca
                     f"this server cannot read photos yet: the {what} model is missing ({path}; "
                     "models/README.md says how to train it). The photo is kept: score this play on the pad")
         if processes <= 0:  # in this process (a host that cannot start processes)
-            from vision.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader
+            from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader
 
             return Reader(detector, halves, confidence=FOLLOWING_CONFIDENCE, threads=threads, variant=variant,
                           refiner=FOLLOWING_REFINER)

@@ -2,11 +2,11 @@
 
 The reader sometimes misses a play (a tile small in the picture, or read too faintly). The next
 tile it does find then looks like the next play, and would be recorded as the wrong player's:
-one seat late. `spinner watch` guards against that in `vision.follow`; this is the same guard
+one seat late. `spinner watch` guards against that in `vision.follow.follower`; this is the same guard
 for the page's live camera, whose frames are read one by one as they come.
 
 Each camera frame is looked at when it arrives, before the reader (`TableChanges.see`): the
-motion test of `vision.motion` (a thumbnail; no model) says whether the table now differs from
+motion test of `vision.follow.motion` (a thumbnail; no model) says whether the table now differs from
 how it was at the last play, and each new difference that settles is a *change*, numbered. A
 frame the reader reads on a still table and in which it finds a new tile explains its change
 (`explain`), unless that tile was already new in an earlier change (seen, and not played yet).
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.motion import MotionDetector
+from vision.follow.motion import MotionDetector
 
 
 @dataclass(frozen=True, slots=True)

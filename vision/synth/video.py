@@ -27,13 +27,13 @@ import numpy as np
 
 from scorer.match import RECORD_FORMAT, Match
 from scorer.tiles import Tile
+from vision.read.reading import HalfReading, Reading, TileReading
 
-from ..reading import HalfReading, Reading, TileReading
+from .dataset import GENERATOR
 from .labels import build_truth
 from .layouts import layout_prefix
 from .render import render_scene
 from .scene import HandSpec, Scene, with_layout_prefix
-from .dataset import GENERATOR
 from .sequence import _frame_layout, _scene_with_layout
 
 #: the variant a layout's kind is played as (both let any tile lead, so seat 0 may lead anything)

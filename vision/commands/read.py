@@ -1,0 +1,256 @@
+"""`spinner read`, `spinner train` and `spinner export`."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from scorer.variants import VARIANTS
+from vision.read.detector import READ_ENLARGE, READ_SIDE
+from vision.read.reader import BOX_CONFIDENCE, DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, SURE_BOX, ZOOM
+
+#: every variant with a layout (the memory game `twelve` has none)
+LAYOUT_VARIANTS = tuple(VARIANTS)
+
+
+@click.command()
+@click.argument("photos", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per photo, one per line.")
+@click.option("--annotate", type=click.Path(file_okay=False), default=None, help="Write each photo with what was read drawn on it.")
+@click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
+@click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
+@click.option("--confidence", type=click.FloatRange(0, 1), default=BOX_CONFIDENCE, show_default=True, help="Least box confidence kept.")
+@click.option("--sure", type=click.FloatRange(0, 1), default=SURE_BOX, show_default=True,
+              help="Boxes under this confidence only add tiles the set has left; they never change a surer box's reading.")
+@click.option("--sets", type=click.IntRange(min=1), default=1, show_default=True, help="Double-six sets on the table: each tile is read at most this many times.")
+@click.option("--variant", type=click.Choice(LAYOUT_VARIANTS), default="partners", show_default=True,
+              help="Whose layout rules rebuild the layout (block and draw have no spinner).")
+@click.option("--size", type=click.IntRange(min=32), default=None,
+              help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).")
+@click.option("--enlarge", type=click.FloatRange(min=1), default=None,
+              help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).")
+@click.option("--zoom/--no-zoom", default=True, show_default=True,
+              help="Read again, closer, the part of a photo whose tiles came out small (models/README.md, \"A second look at small tiles\").")
+@click.option("--refiner", type=click.Path(dir_okay=False), default=str(DEFAULT_REFINER), show_default=True,
+              help="The box refiner, which moves each box onto its tile before its halves are read.")
+@click.option("--refine/--no-refine", default=True, show_default=True, help="Refine the boxes (--no-refine: read them as found).")
+def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector: str, halves: str, confidence: float,
+         sure: float, sets: int, variant: str, size: int | None, enlarge: float | None, zoom: bool, refiner: str,
+         refine: bool) -> None:
+    """Read every tile in each photo: which tile, where, and how it is turned, and the layout.
+
+    A photo that cannot be read is reported (on standard error, and with --json as an object
+    with an "error") and the others are still read; the exit status is 1 if any failed.
+    """
+    import cv2
+
+    from vision.read.reader import Reader, ReadError, load_photo
+    from vision.read.reader import annotate as draw
+
+    try:
+        reader = Reader(detector, halves, confidence=confidence, sure=sure, sets=sets, variant=variant, side=size, enlarge=enlarge,
+                        zoom=ZOOM if zoom else None, refiner=refiner if refine else None)
+    except FileNotFoundError as error:
+        raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
+    folder = Path(annotate) if annotate else None
+    if folder:
+        folder.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for photo in photos:
+        try:
+            image = load_photo(photo)
+        except ReadError as error:
+            failed += 1
+            click.echo(f"Error: {error}", err=True)
+            if as_json:
+                click.echo(json.dumps({"image": photo, "error": str(error)}))
+            continue
+        reading = reader.read(image, photo)
+        if as_json:
+            click.echo(json.dumps(reading.to_json()))
+        else:
+            tiles = ", ".join(str(t.tile) + ("*" if t.corrected else "") for t in reading.tiles) or "none"
+            click.echo(f"{photo}: {len(reading.tiles)} tiles: {tiles}")
+            click.echo(f"  layout: {describe_layout(reading.layout)}")
+        if folder:
+            cv2.imwrite(str(folder / (Path(photo).stem + ".jpg")), draw(image, reading))
+    if failed:
+        sys.exit(1)
+
+
+def describe_layout(layout: dict | None) -> str:  # type: ignore[type-arg]
+    """One line for a person: the open ends, the count, and any doubt."""
+    if layout is None:
+        return "none found"
+    ends = ", ".join(f"{e['end']} {e['value']}" for e in layout["open_ends"])
+    text = f"{len(layout['tiles'])} tiles, open ends {ends}"
+    if layout["count"] is not None:
+        text += f", count {layout['count']}"
+    if layout["spinner"]:
+        text += f", spinner {layout['spinner']}"
+    if layout["corrections"]:
+        text += ", corrected " + ", ".join(f"{c['read']}->{c['now']}" for c in layout["corrections"])
+    if layout["unsure"]:
+        text += " (unsure)"
+    return text
+
+
+@click.group()
+def train() -> None:
+    """Train the reader's two models (needs the training extra: pip install -e '.[train]')."""
+
+
+@train.command("detector")
+@click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, multiple=True,
+              help="A `spinner dataset synth` folder; give it again to train on several sets together.")
+@click.option("--project", type=click.Path(file_okay=False), default="runs", show_default=True)
+@click.option("--name", default="detector", show_default=True)
+@click.option("--epochs", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--imgsz", type=click.IntRange(min=32), default=640, show_default=True)
+@click.option("--batch", type=click.IntRange(min=1), default=16, show_default=True)
+@click.option("--resume", is_flag=True, help="Go on from PROJECT/NAME/weights/last.pt.")
+@click.option("--device", default=None, help="cpu, or a GPU index (default: a GPU when there is one).")
+@click.option("--model", "model_cfg", default="yolo11n-obb.yaml", show_default=True, help="A model yaml (from scratch) or our own earlier weights (.pt) to go on from.")
+@click.option("--hours", type=click.FloatRange(min=0.01), default=None, help="Train for this long instead of --epochs (the schedule is fitted to it).")
+@click.option("--lr", type=click.FloatRange(min=1e-6, max=1.0), default=None,
+              help="Starting learning rate, AdamW (default: ultralytics' own choice; lower to go on gently from trained weights).")
+def train_detector(data: tuple[str, ...], project: str, name: str, epochs: int, imgsz: int, batch: int, resume: bool, device: str | None, model_cfg: str, hours: float | None, lr: float | None) -> None:
+    """Train the tile detector (ultralytics YOLO OBB, from scratch, offline)."""
+    import vision.train.detector as td
+
+    data_yaml = td.prepare([Path(d) for d in data], Path(project) / f"{name}-data")
+    best = td.train(data_yaml, Path(project), name, epochs, imgsz, batch, resume, device, model_cfg=model_cfg, hours=hours, lr=lr)
+    click.echo(f"weights: {best}")
+
+
+@train.command("prune")
+@click.option("--weights", type=click.Path(dir_okay=False, exists=True), required=True, help="A trained detector (.pt).")
+@click.option("--out", type=click.Path(dir_okay=False), required=True, help="Where the smaller network is saved (.pt).")
+@click.option("--ratio", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.5, show_default=True,
+              help="The share of each prunable layer's channels removed (those with the smallest weights).")
+@click.option("--imgsz", type=click.IntRange(min=32), default=READ_SIDE, show_default=True, help="The long side its work is counted at.")
+def train_prune(weights: str, out: str, ratio: float, imgsz: int) -> None:
+    """Cut a smaller, faster detector from a trained one (train it on with `train detector --model OUT`)."""
+    from vision.train.prune import prune_checkpoint
+
+    click.echo(json.dumps(prune_checkpoint(Path(weights), Path(out), ratio, imgsz)))
+
+
+@train.command("halves")
+@click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, multiple=True,
+              help="A `spinner dataset synth` folder; give it more than once to train on several.")
+@click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
+@click.option("--epochs", type=click.IntRange(min=1), default=8, show_default=True)
+@click.option("--copies", type=click.IntRange(min=1), default=3, show_default=True, help="Jittered crops per half.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Use only the first N photos of each split.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--detector", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="Also cut the halves of this detector's own boxes (the one the classifier will read behind).")
+@click.option("--detected-copies", type=click.IntRange(min=1, max=4), default=2, show_default=True,
+              help="With --detector: turned copies of each of its halves.")
+def train_halves(data: tuple[str, ...], out: str, epochs: int, copies: int, limit: int | None, seed: int, detector: str | None,
+                 detected_copies: int) -> None:
+    """Train the half classifier on crops of the synthetic truth and export it to ONNX."""
+    import vision.train.halves as th
+
+    figures = th.train([Path(d) for d in data], Path(out), epochs=epochs, copies=copies, seed=seed, limit=limit, log=click.echo,
+                       detector=Path(detector) if detector else None, detected_copies=detected_copies)
+    click.echo(json.dumps(figures))
+
+
+@train.command("refiner")
+@click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, multiple=True,
+              help="A `spinner dataset synth` folder; give it more than once to train on several.")
+@click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_REFINER), show_default=True)
+@click.option("--epochs", type=click.IntRange(min=1), default=8, show_default=True)
+@click.option("--jitters", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Deliberately missed copies of each true box, beside the detector's own boxes.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Use only the first N photos of each split.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--detector", type=click.Path(dir_okay=False, exists=True), default=str(DEFAULT_DETECTOR), show_default=True,
+              help="The detector whose boxes it learns to correct (the one it will be bundled with).")
+def train_refiner(data: tuple[str, ...], out: str, epochs: int, jitters: int, limit: int | None, seed: int, detector: str) -> None:
+    """Train the box refiner on the detector's boxes and the synthetic truth, and export it to ONNX."""
+    import vision.train.refiner as tr
+
+    figures = tr.train([Path(d) for d in data], Path(out), epochs=epochs, jitters=jitters, seed=seed, limit=limit,
+                       detector=Path(detector), log=click.echo)
+    click.echo(json.dumps(figures))
+
+
+@click.command()
+@click.option("--weights", type=click.Path(dir_okay=False, exists=True), required=True, help="best.pt of `spinner train detector`.")
+@click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
+@click.option("--imgsz", type=click.IntRange(min=32), default=READ_SIDE, show_default=True,
+              help="The long side a photo is read at, kept in the model (training is at 640).")
+@click.option("--enlarge", type=click.FloatRange(min=1), default=READ_ENLARGE, show_default=True,
+              help="How much a photo smaller than that is enlarged at most, kept in the model (1: only padded).")
+def export(weights: str, out: str, imgsz: int, enlarge: float) -> None:
+    """Export the trained detector to ONNX, the format the companion runs."""
+    import vision.train.detector as td
+
+    click.echo(f"exported: {td.export(Path(weights), Path(out), imgsz, enlarge)}")
+
+
+@click.command("eval")
+@click.option("--synthetic", type=click.Path(file_okay=False), default=None, help="A `spinner dataset synth` folder (its val split is read).")
+@click.option("--real", type=click.Path(file_okay=False), default=None, help="The real photos (default: ../shared/real when present).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Read at most N photos of each set.")
+@click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
+@click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
+@click.option("--layout", "layout_only", is_flag=True,
+              help="Measure only the layout reconstruction, on the synthetic truth's own tiles (no models).")
+@click.option("--jitter", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="With --layout: shake each corner by this much (in half-sides).")
+@click.option("--misread", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="With --layout: misread this share of halves (the true value second best).")
+@click.option("--true-boxes", is_flag=True,
+              help="Synthetic set only: the truth's boxes stand in for the detector, to measure the halves and the settling alone.")
+@click.option("--confidence", type=click.FloatRange(0, 1), default=BOX_CONFIDENCE, show_default=True,
+              help="Least box confidence kept (as `spinner read`).")
+@click.option("--sure", type=click.FloatRange(0, 1), default=SURE_BOX, show_default=True,
+              help="Boxes under this confidence only add tiles the set has left; they never change a surer box's reading.")
+@click.option("--size", type=click.IntRange(min=32), default=None,
+              help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).")
+@click.option("--enlarge", type=click.FloatRange(min=1), default=None,
+              help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).")
+@click.option("--zoom/--no-zoom", default=True, show_default=True,
+              help="Read again, closer, the part of a photo whose tiles came out small (models/README.md, \"A second look at small tiles\").")
+@click.option("--refiner", type=click.Path(dir_okay=False), default=str(DEFAULT_REFINER), show_default=True,
+              help="The box refiner, which moves each box onto its tile before its halves are read.")
+@click.option("--refine/--no-refine", default=True, show_default=True, help="Refine the boxes (--no-refine: read them as found).")
+def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str,
+             layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float, sure: float, size: int | None,
+             enlarge: float | None, zoom: bool, refiner: str, refine: bool) -> None:
+    """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
+    from vision.evaluate.photos import evaluate as run
+    from vision.read.reader import Reader
+
+    if layout_only:
+        from vision.evaluate.layout import evaluate_layouts
+
+        if synthetic is None:
+            raise click.UsageError("--layout measures on the synthetic truth: give --synthetic DIR")
+        click.echo(json.dumps(evaluate_layouts(Path(synthetic), limit=limit, jitter=jitter, misread=misread), indent=2))
+        return
+
+    root = Path(__file__).resolve().parents[2]
+    real_path = Path(real) if real else root.parent / "shared" / "real"
+    if real is None and not real_path.is_dir():
+        click.echo(f"note: {real_path} is absent: the real photos are not measured", err=True)
+        real_path = None  # type: ignore[assignment]
+    if synthetic is None and real_path is None:
+        raise click.UsageError("nothing to measure: give --synthetic DIR and/or --real DIR")
+    try:
+        reader = Reader(detector, halves, confidence=confidence, sure=sure, side=size, enlarge=enlarge, zoom=ZOOM if zoom else None,
+                        refiner=refiner if refine else None)
+    except FileNotFoundError as error:
+        raise click.ClickException(f"{error}: train and export the models first") from None
+    if true_boxes:
+        if synthetic is None:
+            raise click.UsageError("--true-boxes needs the synthetic truth: give --synthetic DIR")
+        real_path = None  # type: ignore[assignment]  # the real photos have no true boxes
+    report = run(reader, Path(synthetic) if synthetic else None, real_path, limit, true_boxes=true_boxes)
+    click.echo(json.dumps(report, indent=2))

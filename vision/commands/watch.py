@@ -1,0 +1,229 @@
+"""`spinner watch` (follow a game from a camera, a video or a folder of photos) and
+`spinner watch-eval` (follow synthetic game videos and count moves right, asked and wrong)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from vision.commands.read import LAYOUT_VARIANTS
+from vision.read.reader import DEFAULT_DETECTOR, DEFAULT_HALVES
+
+
+def _players(value: str) -> list[str]:
+    if value.isdigit():
+        return [f"P{k + 1}" for k in range(int(value))]
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    if not names:
+        raise click.BadParameter("give the players' names in seat order, comma-separated, or how many there are")
+    return names
+
+
+def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, text = pair.partition("=")
+        try:
+            out[name] = json.loads(text)
+        except json.JSONDecodeError:
+            out[name] = text
+    return out
+
+
+def _describe(event: dict[str, Any], players: list[str]) -> str:
+    who = players[event["seat"]] if "seat" in event else ""
+    if event["type"] == "play":
+        where = f" on {event['end']}" if "end" in event else " (lead)"
+        return f"{who} plays {event['tile']}{where}"
+    return f"{who} {event['type']}"
+
+
+def _reveals(pairs: tuple[str, ...]) -> list[tuple[int, Path]]:
+    out = []
+    for pair in pairs:
+        seat, _, photo = pair.partition("=")
+        if not seat.strip().isdigit() or not photo:
+            raise click.BadParameter(f"{pair!r}: give SEAT=PHOTO, e.g. 1=hand1.jpg", param_hint="--reveal")
+        if not Path(photo).is_file():
+            raise click.BadParameter(f"{photo}: no such photo", param_hint="--reveal")
+        out.append((int(seat), Path(photo)))
+    return out
+
+
+@click.command()
+@click.argument("source", required=False, type=click.Path())
+@click.option("--camera", type=int, default=None, help="Follow a webcam (its index) instead of a video or folder.")
+@click.option("--variant", default="partners", show_default=True, help="The game played (RULES.md).")
+@click.option("--players", default="4", show_default=True, help="Names in seat order (comma-separated), or how many.")
+@click.option("--option", "options", multiple=True, help="A house rule option, NAME=VALUE (repeatable).")
+@click.option("--leader", type=int, default=0, show_default=True, help="The seat that leads, where the rules leave it to the table.")
+@click.option("--reveal", "reveals", multiple=True, metavar="SEAT=PHOTO",
+              help="End of hand: a photo of this seat's remaining tiles; the reader counts their pips (repeatable).")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None, help="Write the match record here (JSON).")
+@click.option("--evidence", type=click.Path(file_okay=False), default=None, help="Keep each frame that produced an event here.")
+@click.option("--export", "export_path", type=click.Path(dir_okay=False), default=None, help="Zip the record with its evidence.")
+@click.option("--settle", type=click.IntRange(min=1), default=None,
+              help="Still frames before a frame counts as settled [camera and video: 3; a folder of photos: 1, each photo is a still].")
+@click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
+@click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
+@click.option("--truth", type=click.Path(file_okay=False, exists=True), default=None,
+              help="A `spinner dataset video` folder: read frames from its truth instead of the models (testing).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per outcome, one per line.")
+def watch(source: str | None, camera: int | None, variant: str, players: str, options: tuple[str, ...], leader: int,
+          reveals: tuple[str, ...], record_path: str | None, evidence: str | None, export_path: str | None, settle: int | None,
+          detector: str, halves: str, truth: str | None, as_json: bool) -> None:
+    """Follow a game: each settled change of the table becomes a play, checked by the scorer.
+
+    SOURCE is a video file or a folder of photos taken in order; --camera N follows a webcam.
+    A move the photo cannot settle is printed as a question ("ask") and left out of the record
+    (under "pending") for a person to confirm. When the hand is over, each --reveal photo gives
+    that seat's remaining tiles. The record and the evidence are written even when the source
+    fails part way (exit status 1), and with a move still to confirm (exit status 2).
+    """
+    from scorer.errors import RecordError
+    from scorer.match import Match
+    from vision.follow.evidence import EvidenceStore
+    from vision.follow.follower import Follower, Outcome
+    from vision.follow.sources import SourceError, open_source
+    from vision.follow.watch import Watcher
+    from vision.read.reader import ReadError, load_photo
+
+    if (source is None) == (camera is None):
+        raise click.UsageError("give a video file or folder of photos, or --camera N (one of them)")
+    names = _players(players)
+    shows = _reveals(reveals)
+    try:
+        match = Match.new(variant, names, _options(options))
+    except RecordError as error:
+        raise click.UsageError(str(error)) from None
+    try:
+        frames = open_source(camera if camera is not None else source)  # type: ignore[arg-type]
+    except SourceError as error:
+        raise click.ClickException(str(error)) from None
+    reader: Any
+    if truth is not None:
+        from vision.synth.video import OracleReader
+
+        reader = OracleReader.from_folder(truth)
+    else:
+        from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader
+
+        try:
+            reader = Reader(detector, halves, confidence=FOLLOWING_CONFIDENCE, refiner=FOLLOWING_REFINER, variant=variant if variant in LAYOUT_VARIANTS else "partners")
+        except FileNotFoundError as error:
+            raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
+    follower = Follower(match, leader=leader)
+    store = None
+    if evidence:
+        store = EvidenceStore(Path(evidence))
+    elif export_path:  # the frames are kept beside the zip, in a folder named after it
+        store = EvidenceStore(Path(export_path).with_suffix(""))
+    if settle is None:
+        settle = 1 if frames.stills else 3
+    watcher = Watcher(follower, reader, store, settle=settle)
+
+    def show(outcome: Outcome, where: str) -> None:
+        if as_json:
+            click.echo(json.dumps({**outcome.to_json(), "totals": match.totals}))
+        elif outcome.kind == "play":
+            for event in outcome.events:
+                click.echo(f"{where}: {_describe(event, names)}  -> totals {match.totals}")
+        elif outcome.kind == "ask":
+            options_text = "; ".join(
+                " then ".join(_describe(c.event, names) for c in seq) + f" ({seq[0].share:.0%})"
+                for seq in outcome.candidates[:4]
+            )
+            click.echo(f"{where}: ASK {outcome.reason}" + (f" - candidates: {options_text}" if options_text else ""))
+        else:
+            click.echo(f"{where}: {outcome.reason}")
+
+    def reveal_all() -> None:
+        while shows and follower.hand.over:
+            seat, photo = shows.pop(0)
+            try:
+                image = load_photo(photo)
+            except ReadError as error:
+                raise click.ClickException(str(error)) from None
+            show(watcher.reveal(seat, image, photo.name), photo.name)
+
+    failed: str | None = None
+    try:
+        for frame in frames:
+            step = watcher.step(frame.image, frame.name)
+            outcome = step.outcome
+            if outcome is not None and outcome.kind != "nothing":
+                show(outcome, frame.name)
+            reveal_all()
+    except SourceError as error:
+        failed = str(error)
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
+    reveal_all()
+    if shows:
+        click.echo(f"the hand is not over: {len(shows)} --reveal photo(s) not used", err=True)
+    record = follower.record()
+    if record_path:
+        Path(record_path).write_text(json.dumps(record, indent=1))
+    if store is not None:
+        store.save_record(record)
+        if export_path:
+            store.export(export_path, record)
+    answer = match.answer()
+    click.echo(f"{watcher.frames} frames, {watcher.reads} read; totals {dict(zip(answer['sides'], answer['totals']))}",
+               err=as_json)
+    if failed is not None:
+        click.echo(f"Error: {failed} (the record so far is written)", err=True)
+        sys.exit(1)
+    if follower.pending is not None:
+        click.echo("a move is still waiting to be confirmed (see 'pending' in the record)", err=True)
+        sys.exit(2)
+
+
+@click.command("watch-eval")
+@click.option("--videos", type=click.IntRange(min=1), default=10, show_default=True, help="How many synthetic games.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--size", default="640x480", show_default=True, help="Frame size, WIDTHxHEIGHT.")
+@click.option("--models", is_flag=True, help="Read with the ONNX models instead of the frames' truth.")
+@click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
+@click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
+@click.option("--shake", type=float, default=0.01, show_default=True, help="Camera shake between moves (world units).")
+@click.option("--noise", type=float, default=1.5, show_default=True, help="Sensor noise (grey levels, standard deviation).")
+@click.option("--light", type=float, default=0.06, show_default=True, help="Light drift between moves (share of brightness).")
+@click.option("--idle", type=float, default=0.15, show_default=True, help="Chance of an arm passing over the table between moves.")
+@click.option("--clean", is_flag=True, help="No sensor noise, shake or light drift (arms still come and go).")
+@click.option("--misread", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Truth reader only: misread this share of halves (a wrong value first, the true one second).")
+@click.option("--jitter", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Truth reader only: move each corner by this much (in half-sides).")
+@click.option("--board", type=click.Path(file_okay=False, exists=True), default=None,
+              help="Instead: the real ddd-board photos as a sequence (../shared/real/ddd-board).")
+@click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
+def watch_eval(videos: int, seed: int, size: str, models: bool, detector: str, halves: str, shake: float,
+               noise: float, light: float, idle: float, clean: bool, misread: float, jitter: float,
+               board: str | None, as_json: bool) -> None:
+    """Follow synthetic game videos; count moves right, asked and wrong against their true records."""
+    from vision.evaluate.games import board_sequence, evaluate_videos
+
+    width, height = (int(v) for v in size.lower().split("x"))
+    reader = None
+    if models:
+        from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader
+
+        reader = Reader(detector, halves, confidence=FOLLOWING_CONFIDENCE, refiner=FOLLOWING_REFINER, sets=2 if board else 1)
+    if board:
+        click.echo(json.dumps(board_sequence(Path(board), reader), indent=1))
+        return
+    if clean:
+        shake = noise = light = 0.0
+    if models and (misread or jitter):
+        raise click.UsageError("--misread and --jitter imitate a reader's mistakes: they go with the truth reader, not --models")
+    report = evaluate_videos(videos, seed, width, height, reader, log=None if as_json else click.echo, misread=misread,
+                             jitter=jitter, shake=shake, noise=noise, light_drift=light, idle_passes=idle)
+    if as_json:
+        click.echo(json.dumps(report, indent=1))
+    else:
+        figures = {k: v for k, v in report.items() if k != "reports"}
+        click.echo(json.dumps(figures))

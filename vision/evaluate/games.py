@@ -1,0 +1,263 @@
+"""How well `spinner watch` follows a game: synthetic game videos against their true records.
+
+Each video is followed frame by frame. Every true play is counted once:
+- right: the follower played it by itself, the same as the truth;
+- asked: the follower asked a person; the truth answers as the person would, with the plays
+  lying in the asked frame since the last settled one, and the follower goes on;
+- (dismissed, not a play: an ask where nothing was played, a tile the camera saw that is no
+  play; the person answers "nothing", a tap);
+- wrong: the follower played something else by itself (on a clean video this must never happen).
+  The rest of that video is then not followed (its plays are counted as not reached).
+The score must come out as the truth's: the answers of both records are compared play by play.
+
+Two records name the same play even where they name ends differently, as long as the layouts are
+mirror images: the lead `3-1` (3 west) and `1-3` (1 west) give the same game with west and east
+swapped, and a lone double's two sides, or the spinner's north and south before either is used,
+are interchangeable. `EndMap` keeps the correspondence as it is learnt.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from scorer.match import Match, score_record
+from vision.follow.follower import Follower
+from vision.follow.watch import ReaderLike, Watcher
+from vision.synth.video import GameVideo, OracleReader, game_video
+
+PAIRS = {"west": "east", "east": "west", "north": "south", "south": "north"}
+
+
+@dataclass
+class EndMap:
+    """Truth's end name -> the follower's, learnt pair by pair (west/east, north/south)."""
+
+    known: dict[str, str] = field(default_factory=dict)
+
+    def lead(self, truth_tile: str, got_tile: str) -> bool:
+        a, b = truth_tile.split("-")
+        c, d = got_tile.split("-")
+        if {a, b} != {c, d}:
+            return False
+        if a != b:
+            swap = (a, b) != (c, d)
+            self.known.update({"west": "east" if swap else "west", "east": "west" if swap else "east"})
+        return True
+
+    def same(self, truth_end: str | None, got_end: str | None) -> bool:
+        if truth_end is None or got_end is None:
+            return truth_end == got_end
+        if truth_end in self.known:
+            return self.known[truth_end] == got_end
+        if got_end not in (truth_end, PAIRS[truth_end]):
+            return False
+        self.known[truth_end] = got_end
+        self.known[PAIRS[truth_end]] = PAIRS[got_end]
+        return True
+
+    def to_follower(self, truth_end: str, choices: list[str]) -> str:
+        if truth_end in self.known:
+            return self.known[truth_end]
+        end = truth_end if truth_end in choices else PAIRS[truth_end]
+        self.known[truth_end], self.known[PAIRS[truth_end]] = end, PAIRS[end]
+        return end
+
+
+def same_play(truth: dict[str, Any], got: dict[str, Any], ends: EndMap) -> bool:
+    if truth.get("type") != got.get("type") or truth.get("seat") != got.get("seat"):
+        return False
+    if "end" not in truth and "end" not in got:
+        return ends.lead(truth["tile"], got["tile"])
+    a, b = truth["tile"].split("-")
+    c, d = got["tile"].split("-")
+    return {a, b} == {c, d} and ends.same(truth.get("end"), got.get("end"))
+
+
+@dataclass
+class VideoReport:
+    seed: int
+    variant: str
+    plays: int
+    right: int = 0
+    asked: int = 0
+    #: asks answered "nothing was played" (the camera saw a tile that is no play): a tap each
+    dismissed: int = 0
+    wrong: int = 0
+    not_reached: int = 0
+    score_equal: bool = False
+    frames: int = 0
+    reads: int = 0
+    asks: list[str] = field(default_factory=list)
+    mistakes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: (round(v, 2) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
+
+
+def follow_video(video: GameVideo, reader: ReaderLike | None = None, settle: int = 3, misread: float = 0.0,
+                 jitter: float = 0.0) -> VideoReport:
+    """Follow one video, answering asks with the truth; compare the record with the truth.
+
+    Without a reader, the frames are read from their truth (`OracleReader`), with `misread` and
+    `jitter` imitating a reader's mistakes."""
+    started = time.perf_counter()
+    truth_events = video.record["hands"][0]["events"]
+    report = VideoReport(video.seed, video.record["variant"], len(truth_events))
+    match = Match.new(video.record["variant"], list(video.record["players"]))
+    follower = Follower(match, leader=video.record["hands"][0]["leader"])
+    names: dict[str, int] = {}
+    reader = reader or OracleReader(video.truths, lambda name: names[name], misread, jitter, video.seed)
+    watcher = Watcher(follower, reader, settle=settle)
+    ends = EndMap()
+    done = 0  # true plays accounted for
+    stopped = False
+    for frame in video.frames():
+        names[frame.name] = frame.state
+        step = watcher.step(frame.image, frame.name)
+        outcome = step.outcome
+        if outcome is None or stopped:
+            continue
+        if outcome.kind == "play":
+            for event in outcome.events:
+                if done < len(truth_events) and same_play(truth_events[done], event, ends):
+                    report.right += 1
+                    done += 1
+                else:
+                    want = truth_events[done] if done < len(truth_events) else None
+                    report.wrong += 1
+                    report.mistakes.append(f"play {done}: truth {want}, followed {event}")
+                    stopped = True
+                    break
+        elif outcome.kind == "ask":
+            report.asks.append(f"play {done}: {outcome.reason}")
+            # the person at the table says what was played since the last settled move: the
+            # plays lying in the asked frame (none where the camera saw a tile that is not a play)
+            shown = names.get(outcome.frame, frame.state)
+            answer = [_in_follower_terms(e, follower, ends) for e in truth_events[done:shown]]
+            try:
+                watcher.confirm(answer)
+            except Exception as error:  # noqa: BLE001 - a truth the follower cannot take is a mistake
+                report.mistakes.append(f"play {done}: the truth's answer was refused: {error}")
+                stopped = True
+                continue
+            report.asked += len(answer)
+            report.dismissed += not answer
+            done += len(answer)
+    report.not_reached = len(truth_events) - done
+    report.frames, report.reads = watcher.frames, watcher.reads
+    got = follower.record()
+    report.score_equal = not stopped and done == len(truth_events) and _same_scores(video.record, got)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _in_follower_terms(event: dict[str, Any], follower: Follower, ends: EndMap) -> dict[str, Any]:
+    """A true event with its end named as the follower's layout names it."""
+    if "end" not in event:
+        ends.lead(event["tile"], event["tile"])
+        return dict(event)
+    from scorer.tiles import Tile
+
+    choices = list(follower.hand.layout.fits(Tile.parse(event["tile"])))
+    return {**event, "end": ends.to_follower(event["end"], choices)}
+
+
+def _same_scores(truth: dict[str, Any], got: dict[str, Any]) -> bool:
+    a, b = score_record(truth), score_record({k: v for k, v in got.items() if k != "pending"})
+    plays_a = [(p["seat"], p["count"], p["points"]) for p in a["hands"][0]["plays"]]
+    plays_b = [(p["seat"], p["count"], p["points"]) for p in b["hands"][0]["plays"]]
+    return plays_a == plays_b and a["totals"] == b["totals"]
+
+
+def evaluate_videos(count: int, seed: int = 0, width: int = 640, height: int = 480, reader: ReaderLike | None = None,
+                    log: Callable[[str], None] | None = None, misread: float = 0.0, jitter: float = 0.0,
+                    **video_options: Any) -> dict[str, Any]:
+    """Follow `count` synthetic videos (seeds seed, seed+1, ...) and total the figures."""
+    reports = []
+    for k in range(count):
+        video = game_video(seed + k, width, height, **video_options)
+        report = follow_video(video, reader, misread=misread, jitter=jitter)
+        reports.append(report)
+        if log:
+            log(f"video {seed + k}: {report.variant}, {report.plays} plays: {report.right} right, "
+                f"{report.asked} asked, {report.dismissed} dismissed, {report.wrong} wrong; score {'equal' if report.score_equal else 'DIFFERENT'}; "
+                f"{report.reads} reads of {report.frames} frames ({report.seconds:.1f} s)")
+    total = {key: sum(getattr(r, key) for r in reports) for key in ("plays", "right", "asked", "dismissed", "wrong", "not_reached", "frames", "reads")}
+    return {"videos": count, "misread": misread, "jitter": jitter, **video_options, **total,
+            "scores_equal": sum(r.score_equal for r in reports),
+            "reports": [r.to_json() for r in reports]}
+
+
+def board_sequence(folder: Path, reader: ReaderLike | None = None) -> dict[str, Any]:
+    """The real `ddd-board` photos as a sequence, each game's photos in order.
+
+    For each move (a photo after the first of its game): whether the change test sees a change,
+    whether the new tile's two cells lie in the changed regions, and how much of the photo those
+    regions cover (a small share: the reader's new tile is checked against a tight place). With a
+    reader, also the new tile that `follow.compare` finds there, against the truth.
+    """
+    import json
+
+    import cv2
+    import numpy as np
+
+    from vision.evaluate.ddd_board import BoardNotFound, cell_centre, find_grid
+    from vision.follow.follower import compare
+    from vision.follow.motion import MotionDetector, thumbnail
+    from vision.read.reader import load_photo
+
+    truth = json.loads((folder / "truth.json").read_text())
+    names = sorted(truth)
+    moves = seen = located = read_right = 0
+    shares: list[float] = []
+    notes: list[str] = []
+    detector: MotionDetector | None = None
+    game = None
+    before = None
+    for name in names:
+        image = load_photo(folder / name)
+        if name.split("_")[0] != game:  # a new game: a new table, nothing to compare with
+            game = name.split("_")[0]
+            detector = MotionDetector(settle=1, frame_size=(image.shape[1], image.shape[0]))
+            thumb = thumbnail(image)
+            detector.update(thumb)
+            detector.accept(thumb)
+            before = reader.read(image, name) if reader is not None else None
+            continue
+        assert detector is not None
+        moves += 1
+        thumb = thumbnail(image)
+        motion = detector.update(thumb)
+        detector.accept(thumb)
+        if motion.state != "change":
+            notes.append(f"{name}: no change seen")
+            continue
+        seen += 1
+        shares.append(sum((r.x1 - r.x0) * (r.y1 - r.y0) for r in motion.regions) / (image.shape[0] * image.shape[1]))
+        try:
+            to_photo = np.linalg.inv(find_grid(image).to_grid)
+        except BoardNotFound as error:
+            notes.append(f"{name}: {error}")
+            continue
+        cells = [cell_centre(h["cell"]) for h in truth[name]["new_tile"]]
+        points = cv2.perspectiveTransform(np.asarray([cells], dtype=np.float64), to_photo)[0]
+        if all(any(r.contains((float(x), float(y))) for r in motion.regions) for x, y in points):
+            located += 1
+        else:
+            notes.append(f"{name}: the new tile lies outside the changed regions")
+        if reader is not None:
+            after = reader.read(image, name)
+            new = compare(before, after, motion.regions).new
+            values = sorted(h["value"] for h in truth[name]["new_tile"])
+            got = str(new[0].tile) if new else None
+            read_right += int(got == f"{values[0]}-{values[1]}")
+            before = after
+    share = sorted(shares)[len(shares) // 2] if shares else None
+    report: dict[str, Any] = {"photos": len(names), "moves": moves, "change_seen": seen, "new_tile_in_region": located,
+                              "region_share_median": round(share, 4) if share is not None else None, "notes": notes[:10]}
+    if reader is not None:
+        report["new_tile_read_right"] = read_right
+    return report

@@ -1,0 +1,2 @@
+"""Following a game: frames in (`sources`), stillness and change (`motion`), the follower that
+turns a changed table into a play or a question (`follower`), and the frames kept as evidence."""

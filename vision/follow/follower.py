@@ -1,0 +1,859 @@
+"""Following a game: from what the camera reads to play events the scorer accepts.
+
+The follower keeps a scorer `Match`. Each time the table has changed (see `vision.follow.motion`) it
+gets the new frame's `Reading` and compares it with the last accepted one: the tiles that are new
+(and lie where the frame changed) are the move. The photo never decides alone what was played:
+the scorer's legal moves for the seat whose turn it is are the candidates, and the photo's
+evidence ranks them:
+
+- identity: how likely the new tile's two halves are to show that tile, read the way round
+  the end asks (the half against the open end shows its number);
+- geometry: whether the new tile lies against that open end's tile (`end_geometry`);
+- the photo's layout: the layout reconstructor (`vision.rebuild.reconstruct.reconstruct`, the same one
+  `spinner read` uses) rebuilds the layout from the new photo alone, and its contact graph says
+  which tile the new one touches. A candidate on an end of another tile keeps only `ELSEWHERE`
+  of its geometry; where the distances found no end at all, a candidate on an end of that tile
+  gets `ON_CONTACT`. Where the photo's layout is complete and sure, its open ends and count must
+  be the ones the record would have after the best candidate, or a person is asked
+  (`PhotoLayout`). The follower does not rebuild layouts itself: the record's layout is the
+  scorer's, the photo's is the reconstructor's.
+
+The best candidate is played when it is clearly best (`DECIDE` of the evidence). Anything else
+becomes an *ask*, with the candidates, for a person to confirm: a move the evidence cannot settle,
+a tile that fits no open end, most of the layout gone from where it lay, several new tiles in
+an order that the photo cannot tell, or fewer new tiles than the table changed since the last
+settled move (a change in which nothing new was read may be a play the reader missed: the next
+tile found is then not that seat's). The record is never guessed. The layout's tiles are known by
+the places they were last seen: a tile the reader missed in one frame and finds in the next is not
+a move, and a layout tile missed in a frame has not left the table.
+
+Passes: a seat is taken to have played only when the photo's tile cannot be the turn seat's
+(it passed earlier while that tile fitted, so it cannot hold it); otherwise the turn order says
+who played, and a player's tap (`tap_pass`) records a pass.
+"""
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal, Sequence
+
+import numpy as np
+
+from scorer.errors import RecordError
+from scorer.hand import Hand
+from scorer.layout import CROSS_ENDS, LINE_ENDS, End, Layout
+from scorer.match import RECORD_FORMAT, Match
+from scorer.moves import Move, legal_moves
+from scorer.tiles import FULL_SET, Tile
+from vision.follow.motion import Region
+from vision.geometry import long_side, share_over
+from vision.geometry import short_side as box_short_side
+from vision.read.reading import Reading, TileReading
+from vision.rebuild.reconstruct import LayoutResult, reconstruct
+
+#: share of the evidence the best candidate must hold to be played without asking
+DECIDE = 0.9
+#: the best candidate's tile must be at least this likely next to the likeliest tile of the set
+#: (otherwise the photo reads a tile that is not a legal move: a person looks)
+PLAUSIBLE = 0.2
+#: the best candidate must lie at least this well against its end
+TOUCHING = 0.3
+#: A tile read less sure than this (box and both halves) is too faint to be a play: the reader
+#: barely sees it (a tile half out of view, a layout or loose tile it missed before and now
+#: misreads). It is not taken for a move; it lies in the frame and is compared with as any tile.
+FAINT = 0.3
+#: A new box lying this much (a share of its area) over a layout tile's box, and as much over
+#: another box beside it, is the reader's box across a layout tile and its neighbour (its halves
+#: read from each: one seen over half of a 2-6 and half of the 2-5 laid on it read 2-2, 0.25 of
+#: its area over the 2-6), not a tile. Over the layout tile alone it may be a tile laid against
+#: it: seen steeply from the side, boxes take in the tiles' sides and touching tiles overlap by
+#: as much as a quarter (a 0-2 laid on a 0-1 filmed at 45 degrees: 0.24).
+OVER_LAYOUT = 0.2
+#: a new box lying this much over a layout tile's box is across tiles, whatever lies beside it
+#: (the reader's box across two tiles lies about half over each)
+OVER_SURELY = 0.4
+#: A new box lying over a layout tile by more than this many times what the layout's own
+#: touching tiles lie over each other (and half OVER_LAYOUT more) is across tiles: seen from
+#: above, touching tiles' boxes barely overlap and a box slipped along a line overlaps by a quarter.
+VIEW_SLACK = 2.0
+#: A new tile farther than this many of its short sides from every layout tile and every other
+#: new tile touches nothing (a tile laid against another lies 1.5-2 short sides from its centre):
+#: beside a new tile that does touch the layout, it is a loose tile the reader had missed.
+LOOSE = 3.0
+#: at most this many new tiles at once are put in order; more is always asked about
+MAX_AT_ONCE = 3
+#: a tile leaving a double in an arm may bend off its short end, square to the line (cos 0, a
+#: little less where perspective skews it), but never lie back towards the tile before it
+BACKWARDS = -0.35
+#: a double is laid crosswise (RULES.md): its box's long axis square to the way it leaves the tile
+#: it is laid against; one lying in line (|cos| above this, 45 degrees) is no double laid there
+#: (it is the reader's box across the halves of two tiles in a line, read as a double)
+IN_LINE = 0.71
+#: the geometry a candidate has when the photo's layout lays the new tile against its end's tile
+#: and the distances found no end at all (the contact graph saw them touch where they did not)
+ON_CONTACT = 0.5
+#: share of its geometry kept by a candidate whose end tile is not the tile the photo's layout
+#: lays the new tile against (the reconstructor ranks candidates; it does not veto them)
+ELSEWHERE = 0.2
+
+Kind = Literal["play", "ask", "nothing", "pass", "reveal", "over"]
+
+
+@dataclass(slots=True)
+class Seen:
+    """Where a tile of the layout lies in the photo, and which of its halves faces inwards."""
+
+    reading: TileReading
+    #: index in `reading.halves` of the half against the parent (the lead: its west half)
+    inner: int
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    move: Move
+    event: dict[str, Any]
+    #: the new tile's index among the new tiles
+    tile: int
+    identity: float
+    geometry: float
+    share: float = 0.0
+    #: which half of the new tile faces inwards (for the lead: the west half)
+    inner: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.event, "identity": round(self.identity, 4), "geometry": round(self.geometry, 4),
+                "share": round(self.share, 4)}
+
+
+@dataclass(slots=True)
+class Outcome:
+    kind: Kind
+    reason: str = ""
+    #: events applied to the match (play, pass, reveal)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    #: (hand, event index) of each applied event
+    where: list[tuple[int, int]] = field(default_factory=list)
+    #: ask: the candidate moves, best first (a sequence of moves for several tiles at once)
+    candidates: list[list[Candidate]] = field(default_factory=list)
+    new_tiles: list[TileReading] = field(default_factory=list)
+    frame: str = ""
+    #: False where the frame changed but nothing new was read: the change stays to be explained
+    #: (a tile the reader missed is looked for again at the next change, where it lies)
+    settled: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "reason": self.reason, "frame": self.frame, "events": self.events,
+            "where": [list(w) for w in self.where],
+            "candidates": [[c.to_json() for c in seq] for seq in self.candidates[:8]],
+            "new_tiles": [t.to_json() for t in self.new_tiles],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Diff:
+    new: list[TileReading]
+    gone: list[TileReading]
+
+
+# -- comparing two readings ---------------------------------------------------------------------
+
+
+def _view_overlap(layout: Sequence[np.ndarray]) -> float | None:
+    """How much the boxes of the layout's touching tiles lie over each other in this view (the
+    most of any pair whose centres lie within 1.1 long sides; those within half a short side are
+    one tile read twice), or None with no pair of touching tiles."""
+    most: float | None = None
+    for i, a in enumerate(layout):
+        for b in layout[i + 1 :]:
+            gap = float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0)))
+            if gap <= 0.5 * min(box_short_side(a), box_short_side(b)) or gap > 1.1 * max(long_side(a), long_side(b)):
+                continue  # one tile read twice, or tiles that do not touch
+            share = max(share_over(a, b), share_over(b, a))
+            most = share if most is None else max(most, share)
+    return most
+
+
+def lies_across(box: Any, under: Sequence[Any], beside: Sequence[Any]) -> bool:
+    """Whether a new box is the reader's box across a layout tile and its neighbour, not a tile:
+    it lies over one of `under` (the layout tiles' corners) by OVER_SURELY of its area, or by
+    OVER_LAYOUT and over another box of `beside` (the photo's other boxes, corners) by OVER_LAYOUT
+    too, or by OVER_LAYOUT where no box of `beside` lies on that layout tile (the box took its
+    place: in a straight line of tiles the reader's boxes can slip half a tile, and a 4-5 laid on
+    a 5-6 is then read as a box over both fives, 5-5), or by OVER_LAYOUT and by more than
+    `_view_overlap` allows (tiles do not overlap: boxes of touching tiles do only as much as the
+    view makes them, and the layout's own touching tiles show how much that is). Boxes whose
+    centres lie within half a short side of the box's own, or of that layout tile's, are that box
+    or that tile read again, not another."""
+    box = np.asarray(box, np.float32).reshape(-1, 2)
+    if len(box) != 4:
+        return False
+    centre = box.mean(axis=0)
+    others = [np.asarray(b, np.float32).reshape(-1, 2) for b in beside]
+    others = [b for b in others if len(b) == 4]
+    layout = [b for b in (np.asarray(u, np.float32).reshape(-1, 2) for u in under) if len(b) == 4]
+    view = _view_overlap(layout)
+    for layout_box in layout:
+        share = share_over(box, layout_box)
+        if share >= OVER_SURELY:
+            return True
+        if share < OVER_LAYOUT:
+            continue
+        if view is not None and share > VIEW_SLACK * view + OVER_LAYOUT / 2:
+            return True
+        reach = 0.5 * min(box_short_side(box), box_short_side(layout_box))
+        if not any(np.linalg.norm(o.mean(axis=0) - layout_box.mean(axis=0)) <= reach for o in others):
+            return True
+        for other in others:
+            middle = other.mean(axis=0)
+            if min(np.linalg.norm(middle - centre), np.linalg.norm(middle - layout_box.mean(axis=0))) <= reach:
+                continue
+            if share_over(box, other) >= OVER_LAYOUT:
+                return True
+    return False
+
+
+def short_side(tile: TileReading) -> float:
+    """A read tile's width in the photo."""
+    return box_short_side(tile.corners)
+
+
+def _missed(found: int, changes: int) -> str | None:
+    """Why `found` new tiles may not be all that was played: the table changed more often since
+    the last settled move (changes where nothing new was read, then this one)."""
+    if found >= changes:
+        return None
+    return (f"the table changed {changes} times since the last settled move but only {found} new "
+            f"tile{'s' if found > 1 else ''} {'were' if found > 1 else 'was'} read: a play may have been missed")
+
+
+def _in_regions(point: tuple[float, float], regions: Sequence[Region] | None, margin: float) -> bool:
+    return regions is None or any(r.contains(point, margin) for r in regions)
+
+
+def compare(before: Reading | None, after: Reading, regions: Sequence[Region] | None = None) -> Diff:
+    """Tiles new in `after` and tiles gone from `before`, counting only those where the frame changed.
+
+    A tile is the same tile when its centre moved less than half its short side. Outside the
+    changed regions nothing moved, so a difference there is the reader's flicker, not a move.
+    """
+    if before is None:
+        return Diff(list(after.tiles), [])
+    new = [t for t in after.tiles if _alone(t, before.tiles) and _in_regions(t.center, regions, short_side(t))]
+    gone = [t for t in before.tiles if _alone(t, after.tiles) and _in_regions(t.center, regions, 0.0)]
+    return Diff(sorted(new, key=lambda t: -t.confidence), gone)
+
+
+def _alone(tile: TileReading, others: Sequence[TileReading]) -> bool:
+    if not others:
+        return True
+    centres = np.asarray([o.center for o in others], dtype=np.float32)
+    distance = float(np.linalg.norm(centres - np.asarray(tile.center, dtype=np.float32), axis=1).min())
+    return distance > 0.5 * short_side(tile)
+
+
+# -- the photo's own layout -----------------------------------------------------------------------
+
+
+@dataclass
+class PhotoLayout:
+    """The layout the reconstructor finds in one photo, asked about the new tiles in it."""
+
+    result: LayoutResult | None
+    tiles: Sequence[TileReading]
+
+    @classmethod
+    def of(cls, reading: Reading, rules: Any) -> PhotoLayout:
+        """The photo's layout under `rules`: the reader's own where it used the same layout rules."""
+        if reading.rebuilt is not None:
+            used, result = reading.rebuilt
+            if used.layout_rules() == rules.layout_rules() and used.variant.fives == rules.variant.fives:
+                return cls(result, reading.tiles)
+        try:
+            result = reconstruct(reading.tiles, rules, frame=(reading.width, reading.height))
+        except Exception:  # noqa: BLE001 - the photo's layout is evidence, never a reason to stop
+            result = None
+        return cls(result, reading.tiles)
+
+    @classmethod
+    def none(cls) -> PhotoLayout:
+        return cls(None, ())
+
+    def index(self, tile: TileReading) -> int | None:
+        """Which of the photo's tiles `tile` is (the same place), if any."""
+        if not self.tiles:
+            return None
+        centres = np.asarray([t.center for t in self.tiles], dtype=np.float32)
+        d = np.linalg.norm(centres - np.asarray(tile.center, dtype=np.float32), axis=1)
+        k = int(d.argmin())
+        return k if d[k] <= 0.5 * short_side(self.tiles[k]) else None
+
+    def neighbours(self, tile: TileReading) -> set[int] | None:
+        """The photo's tiles that `tile` touches in the photo's layout; None when it is not in it."""
+        r = self.result
+        i = self.index(tile)
+        if r is None or i is None or i not in r.placed_from:
+            return None
+        out: set[int] = set()
+        for k, p in enumerate(r.layout.placements):
+            if p.parent is None:
+                continue
+            a, b = r.placed_from[k], r.placed_from[p.parent]
+            if i in (a, b):
+                out.add(b if a == i else a)
+        return out
+
+    def ends(self, size: int) -> tuple[list[int], int | None] | None:
+        """The photo's open-end values and count, when its layout holds `size` tiles and is sure."""
+        r = self.result
+        if r is None or len(r.placed_from) != size or r.unsure or r.left_out:
+            return None
+        return sorted(r.open_ends.values()), r.count
+
+
+def ends_after(layout: Layout, move: Move, event: dict[str, Any], counted: bool) -> tuple[list[int], int | None]:
+    """The record's open-end values and count once `move` is played."""
+    after = layout.copy()
+    if move.end is None:
+        west, east = (int(v) for v in str(event["tile"]).split("-"))
+        after.place_lead(west, east)
+    else:
+        after.place(move.tile, move.end)
+    return sorted(after.open_ends().values()), after.count() if counted else None
+
+
+# -- the photo's evidence -------------------------------------------------------------------------
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = float(np.linalg.norm(v))
+    return v / n if n > 1e-9 else v
+
+
+def _centre(h: Any) -> np.ndarray:
+    return np.asarray(h.center, dtype=np.float64)
+
+
+def end_tile(layout: Layout, end: End) -> int | None:
+    """The placement a tile played on `end` lies against."""
+    arm = layout.arms[end]
+    return arm[-1] if arm else (0 if end in LINE_ENDS else layout.spinner)
+
+
+def end_geometry(layout: Layout, placed: Sequence[Seen | None], end: End, new: TileReading,
+                 double: bool = False) -> tuple[float, int]:
+    """How well `new` lies against `end` (0..1), and which of its halves touches it.
+
+    The touching part of the end's tile: an ordinary tile's outer half; a double's middle (a tile
+    leaves a crosswise double from its long side, or from its short end after a bend; the
+    spinner's north and south leave from its short ends). Distances are in the new tile's short
+    sides; a tile laid straight on lies one short side from the part it touches, after a bend a
+    little more. Where a double has two sides an end could use, the side must be the right one.
+    A `double` (the tile the move lays) must lie crosswise: across the way from that part to it.
+    """
+    arm = layout.arms[end]
+    parent = end_tile(layout, end)
+    seen = placed[parent] if parent is not None and parent < len(placed) else None
+    if parent is None or seen is None:
+        return 0.0, 0  # a tile the camera never saw where it lies: the photo cannot place a tile on it
+    p = layout.placements[parent]
+    s = max(short_side(new), 1e-6)
+    halves = [_centre(h) for h in new.halves]
+    if not p.is_double:
+        if parent == 0 and not arm:
+            part = _centre(seen.reading.halves[seen.inner if end == "west" else 1 - seen.inner])
+        else:
+            part = _centre(seen.reading.halves[1 - seen.inner])
+        tolerance = 1.35
+        side_ok = lambda v: True  # noqa: E731
+    else:
+        part = _centre(seen.reading)
+        axis = _unit(_centre(seen.reading.halves[1]) - _centre(seen.reading.halves[0]))
+        tolerance = 1.75
+        side_ok = _double_side(layout, placed, parent, end, part, axis)
+    distances = [float(np.linalg.norm(h - part)) / s for h in halves]
+    near = int(np.argmin(distances))
+    if not side_ok(halves[near] - part):
+        return 0.0, near
+    if double and abs(float(_unit(halves[1] - halves[0]) @ _unit(_centre(new) - part))) > IN_LINE:
+        return 0.0, near
+    excess = max(0.0, distances[near] - tolerance)
+    return math.exp(-0.5 * (excess / 0.25) ** 2), near
+
+
+def _double_side(layout: Layout, placed: Sequence[Seen | None], parent: int, end: End, centre: np.ndarray,
+                 axis: np.ndarray) -> Any:
+    """Which way from a double's centre a tile on `end` must lie."""
+    across = np.array([-axis[1], axis[0]])
+
+    def away_from(index: int | None) -> np.ndarray | None:
+        seen = placed[index] if index is not None and index < len(placed) else None
+        return None if seen is None else centre - _centre(seen.reading)
+
+    if end in CROSS_ENDS and not layout.arms[end]:  # the spinner itself (a double further out is below)
+        other = layout.arms["south" if end == "north" else "north"]
+        against = away_from(other[0]) if other else None
+
+        def ok(v: np.ndarray) -> bool:
+            if abs(float(v @ axis)) < abs(float(v @ across)):
+                return False  # north and south leave from the spinner's short ends
+            return against is None or float(v @ against) > 0
+
+        return ok
+    arm = layout.arms[end]
+    if parent == 0 and not arm:
+        # the lead double: west and east are its long sides; the one not yet covered
+        other = layout.arms["east" if end == "west" else "west"]
+        against = away_from(other[0]) if other else None
+
+        def ok_lead(v: np.ndarray) -> bool:
+            if abs(float(v @ across)) < abs(float(v @ axis)):
+                return False
+            return against is None or float(v @ against) > 0
+
+        return ok_lead
+    # a double inside an arm: a tile goes on away from the tile it is laid against, straight on
+    # from the far long side or bending off a short end (square to the line: not back towards it)
+    before = layout.placements[parent].parent
+    against = away_from(before)
+    return lambda v: against is None or float(v @ against) > BACKWARDS * float(np.linalg.norm(v) * np.linalg.norm(against))
+
+
+def tile_identity(new: TileReading, tile: Tile, inner: int | None, inner_value: int | None) -> tuple[float, int]:
+    """How likely the halves read `tile`: with the half `inner` showing `inner_value`, or either
+    way round (the lead). Returns the likelihood and which half shows the tile's first number."""
+    a, b = (np.asarray(h.probabilities, dtype=np.float64) for h in new.halves)
+    if inner is None or inner_value is None:
+        first, second = a[tile.low] * b[tile.high], a[tile.high] * b[tile.low]
+        return float(max(first, second)), 0 if first >= second else 1
+    outer_value = tile.other(inner_value)
+    near, far = (a, b) if inner == 0 else (b, a)
+    return float(near[inner_value] * far[outer_value]), inner
+
+
+def best_identity(new: TileReading, unplayed: Sequence[Tile]) -> float:
+    """The likeliest reading of the new tile among the tiles not yet played."""
+    return max((tile_identity(new, t, None, None)[0] for t in unplayed), default=0.0)
+
+
+def move_event(move: Move, halves: tuple[int, int] | None = None) -> dict[str, Any]:
+    """The play event of GAME_RECORD.md; the lead names its halves west-east."""
+    if move.end is None:
+        west, east = halves if halves is not None else (move.tile.low, move.tile.high)
+        return {"type": "play", "seat": move.seat, "tile": f"{west}-{east}"}
+    return {"type": "play", "seat": move.seat, "tile": str(move.tile), "end": move.end}
+
+
+def rank(hand: Hand, placed: Sequence[Seen | None], new: TileReading, index: int, leader: int = 0,
+         photo: PhotoLayout | None = None) -> list[Candidate]:
+    """Every legal move, weighed by the photo; best first, with each one's share of the evidence."""
+    layout = hand.layout
+    touching = photo.neighbours(new) if photo is not None else None
+    against: dict[int, bool] = {}
+    out: list[Candidate] = []
+    for move in legal_moves(hand, leader):
+        if move.end is None:
+            identity, first = tile_identity(new, move.tile, None, None)
+            # the half read as the tile's first number goes west (a convention: west is the
+            # lead's first half as the photo shows it, the rest follows from the tree)
+            values = (move.tile.low, move.tile.high)
+            if first == 1:
+                values = (move.tile.high, move.tile.low)
+            halves = (values[0], values[1])
+            out.append(Candidate(move, move_event(move, halves), index, identity, 1.0, inner=0))
+            continue
+        geometry, near = end_geometry(layout, placed, move.end, new, double=move.tile.is_double)
+        value = layout.open_ends()[move.end]
+        identity, _ = tile_identity(new, move.tile, near, value)
+        out.append(Candidate(move, move_event(move), index, identity, geometry, inner=near))
+    if touching is not None and photo is not None:
+        # the distances found no end at all: the photo's contact graph may still have seen it
+        fallback = max((c.geometry for c in out if c.move.end is not None), default=1.0) < TOUCHING
+        weighed = []
+        for c in out:
+            parent = end_tile(layout, c.move.end) if c.move.end is not None else None
+            if parent is not None:
+                if parent not in against:
+                    known = placed[parent] if parent < len(placed) else None
+                    seen = photo.index(known.reading) if known is not None else None
+                    against[parent] = seen in touching
+                geometry = (max(c.geometry, ON_CONTACT) if fallback else c.geometry) if against[parent] \
+                    else c.geometry * ELSEWHERE
+                c = Candidate(c.move, c.event, c.tile, c.identity, geometry, inner=c.inner)
+            weighed.append(c)
+        out = weighed
+    total = sum(c.identity * c.geometry for c in out)
+    ranked = [
+        Candidate(c.move, c.event, c.tile, c.identity, c.geometry, (c.identity * c.geometry / total) if total > 0 else 0.0, c.inner)
+        for c in out
+    ]
+    ranked.sort(key=lambda c: -c.share)
+    return ranked
+
+
+def clear_winner(ranked: Sequence[Candidate], new: TileReading, hand: Hand, photo: PhotoLayout | None = None) -> str | None:
+    """None when the best candidate may be played; otherwise why a person must look."""
+    if not ranked:
+        return "no legal move fits what the photo shows"
+    best = ranked[0]
+    if best.geometry < TOUCHING:
+        return f"the new tile ({new.tile}) lies against no open end"
+    unplayed = [t for t in FULL_SET if t not in hand.on_table]
+    if best.identity < PLAUSIBLE * best_identity(new, unplayed):
+        return f"the photo reads {new.tile}, which is no legal move here"
+    if best.share < DECIDE:
+        return f"the photo cannot tell {_words(ranked[0])} from {_words(ranked[1])}" if len(ranked) > 1 else "unsure"
+    seen = photo.ends(len(hand.layout.placements) + 1) if photo is not None else None
+    if seen is not None:
+        counted = seen[1] is not None
+        after = ends_after(hand.layout, best.move, best.event, counted)
+        if after != seen:
+            return (f"the photo's layout has open ends {seen[0]}" + (f" (count {seen[1]})" if counted else "")
+                    + f", but {_words(best)} would leave {after[0]}" + (f" (count {after[1]})" if counted else ""))
+    return None
+
+
+def _words(c: Candidate) -> str:
+    e = c.event
+    where = f" on {e['end']}" if "end" in e else " as the lead"
+    return f"seat {e['seat']} {e['tile']}{where}"
+
+
+# -- the follower ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Pending:
+    """A change the follower could not settle alone: what a person is asked to confirm."""
+
+    outcome: Outcome
+    reading: Reading
+
+
+class Follower:
+    """Keeps the match as the table plays it. Feed it each changed frame's reading (`observe`)."""
+
+    def __init__(self, match: Match, leader: int = 0) -> None:
+        self.match = match
+        self.leader = leader
+        self.reference: Reading | None = None
+        #: where each placement of the hand's layout was last seen (same order as the scorer's
+        #: placements); None for a tile a person confirmed that the camera has not found yet
+        self.placed: list[Seen | None] = []
+        self.pending: Pending | None = None
+        #: changes of the table since the last settled move in which nothing new was read: each
+        #: may be a play the reader missed (a tile too small or faint), so a later play is not
+        #: taken on trust while fewer new tiles are found than the table changed
+        self.open_changes = 0
+        #: the events of each hand as the follower applied them (the record it writes)
+        self.events: list[list[dict[str, Any]]] = [[] for _ in match.hands]
+        self.leaders: list[int | None] = [h.leader for h in match.hands]
+        if match.current is None:
+            self.start_hand()
+
+    # -- the record --------------------------------------------------------------------------
+
+    @property
+    def hand(self) -> Hand:
+        hand = self.match.current
+        assert hand is not None
+        return hand
+
+    def start_hand(self, leader: int | None = None) -> None:
+        """A new hand: the table is cleared and dealt (the next changed frame is its start)."""
+        self.match.start_hand(leader=leader)
+        self.open_changes = 0
+        self.events.append([])
+        self.leaders.append(leader)
+        self.placed = []
+        self.pending = None
+        self.reference = None
+
+    def record(self) -> dict[str, Any]:
+        """The match record of GAME_RECORD.md, with what is still to confirm under `pending`."""
+        rules = self.match.rules
+        hands = []
+        for h, events in enumerate(self.events):
+            row: dict[str, Any] = {"events": list(events)}
+            leader = self.match.hands[h].leader if h < len(self.match.hands) else None
+            if leader is not None:
+                row["leader"] = leader
+            hands.append(row)
+        record: dict[str, Any] = {"format": RECORD_FORMAT, "variant": rules.name, "players": list(self.match.players),
+                                  "hands": hands}
+        options = rules.options_dict()
+        if options:
+            record["options"] = options
+        if self.pending is not None:
+            record["pending"] = self.pending.outcome.to_json()
+        return record
+
+    def _apply(self, event: dict[str, Any]) -> tuple[int, int]:
+        self.match.apply(event)  # checked completely before anything changes
+        h = len(self.match.hands) - 1
+        self.events[h].append(event)
+        return h, len(self.events[h]) - 1
+
+    # -- what players say ---------------------------------------------------------------------
+
+    def tap_pass(self, seat: int | None = None) -> Outcome:
+        """A player taps "pass" (the turn seat when not said)."""
+        seat = self.hand.turn if seat is None else seat
+        event = {"type": "pass", "seat": seat}
+        try:
+            where = self._apply(event)
+        except RecordError as error:
+            return Outcome("ask", f"a pass by seat {seat} is refused: {error.message}")
+        return Outcome("pass", f"seat {seat} passed", [event], [where])
+
+    def reveal(self, seat: int, reading: Reading) -> Outcome:
+        """End of hand: a photo of one player's remaining tiles; every tile in it is theirs."""
+        tiles = [str(t.tile) for t in reading.tiles]
+        event = {"type": "reveal", "seat": seat, "tiles": tiles}
+        try:
+            where = self._apply(event)
+        except RecordError as error:
+            return Outcome("ask", f"seat {seat} shows {', '.join(tiles) or 'nothing'}, refused: {error.message}",
+                           frame=reading.image)
+        pips = sum(t.tile.pips for t in reading.tiles)
+        return Outcome("reveal", f"seat {seat} holds {pips} pips", [event], [where], frame=reading.image)
+
+    def confirm(self, events: Sequence[dict[str, Any]]) -> Outcome:
+        """A person settles the pending ask with the events that really happened (in order)."""
+        pending = self.pending
+        if pending is None:
+            raise ValueError("nothing is waiting to be confirmed")
+        new = list(pending.outcome.new_tiles)
+        applied, where = [], []
+        for event in events:
+            tile = Tile.parse(event["tile"]) if event.get("type") == "play" else None
+            end = event.get("end")
+            reading = self._confirmed_tile(new, tile, end) if tile is not None else None
+            if reading is not None:
+                new.remove(reading)
+            inner = self._inner_for(reading, end, event) if reading is not None else 0
+            where.append(self._apply(event))  # a refused event raises RecordError: nothing changed
+            applied.append(event)
+            if tile is not None:
+                self.placed.append(Seen(reading, inner) if reading is not None else None)
+        self.pending = None
+        self.open_changes = 0
+        self._accept(pending.reading)
+        return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image)
+
+    def _confirmed_tile(self, new: list[TileReading], tile: Tile, end: str | None) -> TileReading | None:
+        """Which new tile a person's confirmed play is: the one read as it, else (one not read as
+        any tile a person confirmed) the one lying against its end, or the lead when it is the only
+        one. None when the camera did not see it: it is looked for in the next frames."""
+        named = [t for t in new if t.tile is tile]
+        if named:
+            return named[0]
+        if end is None:
+            return new[0] if len(new) == 1 else None
+        lying = [(end_geometry(self.hand.layout, self.placed, end, t)[0], k) for k, t in enumerate(new)]  # type: ignore[arg-type]
+        best = max(lying, default=(0.0, -1))
+        return new[best[1]] if best[0] >= TOUCHING else None
+
+    def _inner_for(self, reading: TileReading, end: str | None, event: dict[str, Any]) -> int:
+        if end is None:  # the lead: its west half is the one showing the first number written
+            west = int(str(event["tile"]).split("-")[0])
+            return 0 if reading.halves[0].value == west or reading.halves[1].value != west else 1
+        _, near = end_geometry(self.hand.layout, self.placed, end, reading)  # type: ignore[arg-type]
+        return near
+
+    # -- what the camera sees -----------------------------------------------------------------
+
+    def observe(self, reading: Reading, regions: Sequence[Region] | None = None, again: bool = False) -> Outcome:
+        """A frame that differs from the last accepted one: what happened on the table.
+
+        `again`: the table is as it was at the last frame observed (the same change, read once more
+        after something moved over it), not another change."""
+        if self.reference is None:
+            self._accept(reading)
+            return Outcome("nothing", "the table as it starts", frame=reading.image)
+        hand = self.hand
+        if hand.over:
+            if not reading.tiles:  # the table is cleared: the next hand
+                try:
+                    self.start_hand()
+                except RecordError as error:
+                    return Outcome("ask", f"the table is cleared, but the next hand cannot start: {error.message}",
+                                   frame=reading.image)
+                self._accept(reading)
+                return Outcome("nothing", f"the table is cleared: hand {len(self.match.hands)} starts",
+                               frame=reading.image)
+            return Outcome("over", "the hand is over: show each player's tiles, then clear the table",
+                           frame=reading.image)
+        diff = compare(self.reference, reading, regions)
+        # The layout's tiles are where they were last seen (`placed`), whatever the last frame
+        # read: one the reader missed there and finds again is not a move, and one it misses
+        # now has not left (tiles are not taken back). Only most of the layout gone at once
+        # (the camera moved, the table swept) is asked about.
+        # A tile a person confirmed, found now where it was played, can explain this change (an
+        # arm or a glare left it), but no earlier one: those were read before it was found. And
+        # where a new tile is read, the new tile is this change, and a confirmed tile read better
+        # now explains nothing.
+        unseen_found = self._find_unseen(reading)
+        current = 0 if again else 1
+        new = [t for t in diff.new if self._placed_at(t) is None and t.confidence >= FAINT and not self._over_layout(t, reading)]
+        if len(new) > 1:
+            touching = [t for t in new if not self._loose(t, new)]
+            new = touching or new
+        seen = [s for s in self.placed if s is not None]
+        missing = [s.reading for s in seen
+                   if _alone(s.reading, reading.tiles) and _in_regions(s.reading.center, regions, 0.0)]
+        if missing and 2 * len(missing) > len(seen):
+            gone = ", ".join(str(t.tile) for t in missing)
+            return self._ask(reading, f"the layout's tiles left their places ({gone}): "
+                             "the camera moved, or tiles were moved or taken back", new)
+        changes = self.open_changes + current
+        if not new:
+            self._accept(reading)
+            self.open_changes = changes - min(current, unseen_found)
+            return Outcome("nothing", "no new tile", frame=reading.image, settled=False)
+        photo = PhotoLayout.of(reading, self.match.rules) if self.hand.layout.placements else PhotoLayout.none()
+        if len(new) == 1:
+            return self._one(reading, new[0], photo, changes)
+        return self._several(reading, new, photo, changes)
+
+    def _over_layout(self, tile: TileReading, reading: Reading) -> bool:
+        """Whether `tile`'s box is the reader's box across a layout tile and its neighbour (`lies_across`)."""
+        return lies_across(tile.corners, [s.reading.corners for s in self.placed if s is not None],
+                           [t.corners for t in reading.tiles if t is not tile])
+
+    def _loose(self, tile: TileReading, new: Sequence[TileReading]) -> bool:
+        """Whether `tile` lies far from every layout tile and every other new tile (`LOOSE`)."""
+        others = [s.reading.center for s in self.placed if s is not None] + [t.center for t in new if t is not tile]
+        if not others or not self.placed:
+            return False  # the lead: nothing to lie against yet
+        gaps = np.linalg.norm(np.asarray(others, np.float32) - np.asarray(tile.center, np.float32), axis=1)
+        return float(gaps.min()) > LOOSE * short_side(tile)
+
+    def _placed_at(self, tile: TileReading) -> Seen | None:
+        """The layout tile last seen where `tile` lies (centres within half a short side), if any."""
+        for seen in self.placed:
+            if seen is None:
+                continue
+            gap = np.linalg.norm(np.asarray(seen.reading.center, np.float32) - np.asarray(tile.center, np.float32))
+            if gap <= 0.5 * short_side(seen.reading):
+                return seen
+        return None
+
+    def _one(self, reading: Reading, new: TileReading, photo: PhotoLayout, changes: int = 1) -> Outcome:
+        ranked = rank(self.hand, self.placed, new, 0, self.leader, photo)
+        why = clear_winner(ranked, new, self.hand, photo) or _missed(1, changes)
+        if why is not None:
+            return self._ask(reading, why, [new], [[c] for c in ranked[:8]])
+        return self._play(reading, [(ranked[0], new)])
+
+    def _several(self, reading: Reading, new: list[TileReading], photo: PhotoLayout, changes: int = 1) -> Outcome:
+        """Several new tiles at once (a move missed under a hand): played only in an order that
+        the photo forces (each tile against an end only once the one before it is down)."""
+        if len(new) > MAX_AT_ONCE:
+            return self._ask(reading, f"{len(new)} new tiles at once", new)
+        orders: list[list[Candidate]] = []
+        for order in itertools.permutations(range(len(new))):
+            sequence = self._try_order(new, order, photo)
+            if sequence is not None:
+                orders.append(sequence)
+        if len(orders) != 1:
+            why = f"{len(new)} new tiles at once, " + ("in no legal order" if not orders else "and the order cannot be told")
+            return self._ask(reading, why, new, orders)
+        missed = _missed(len(new), changes)
+        if missed is not None:
+            return self._ask(reading, missed, new, orders)
+        return self._play(reading, [(c, new[c.tile]) for c in orders[0]])
+
+    def _try_order(self, new: list[TileReading], order: Sequence[int], photo: PhotoLayout) -> list[Candidate] | None:
+        match = copy.deepcopy(self.match)
+        placed = list(self.placed)
+        sequence = []
+        for i in order:
+            hand = match.current
+            assert hand is not None
+            ranked = rank(hand, placed, new[i], i, self.leader, photo)
+            if clear_winner(ranked, new[i], hand, photo) is not None:
+                return None
+            best = ranked[0]
+            try:
+                match.apply(best.event)
+            except RecordError:
+                return None
+            placed.append(Seen(new[i], best.inner))
+            sequence.append(best)
+        return sequence
+
+    def _play(self, reading: Reading, chosen: list[tuple[Candidate, TileReading]]) -> Outcome:
+        events, where = [], []
+        for candidate, tile in chosen:
+            try:
+                where.append(self._apply(candidate.event))
+            except RecordError as error:  # the scorer has the last word
+                return self._ask(reading, f"the scorer refuses {_words(candidate)}: {error.message}",
+                                 [t for _, t in chosen], [[c for c, _ in chosen]])
+            events.append(candidate.event)
+            self.placed.append(Seen(tile, candidate.inner))
+        self.pending = None  # what was asked about before is settled by this photo
+        self.open_changes = 0
+        self._accept(reading)
+        share = min(c.share for c, _ in chosen)
+        return Outcome("play", f"evidence share {share:.2f}", events, where, [[c for c, _ in chosen]],
+                       [t for _, t in chosen], reading.image)
+
+    def _ask(self, reading: Reading, why: str, new: list[TileReading],
+             candidates: list[list[Candidate]] | None = None) -> Outcome:
+        outcome = Outcome("ask", why, candidates=candidates or [], new_tiles=list(new), frame=reading.image)
+        self.pending = Pending(outcome, reading)
+        return outcome
+
+    def _accept(self, reading: Reading) -> None:
+        """`reading` is the table now: later changes are found against it. The layout's tiles are
+        looked up in it, so a camera that shook a little keeps finding them."""
+        self.reference = reading
+        if not reading.tiles:
+            return
+        centres = np.asarray([t.center for t in reading.tiles], dtype=np.float32)
+        for seen in self.placed:
+            if seen is None:
+                continue
+            d = np.linalg.norm(centres - np.asarray(seen.reading.center, dtype=np.float32), axis=1)
+            k = int(d.argmin())
+            found = reading.tiles[k]
+            if d[k] > 0.5 * short_side(found) or found.tile is not seen.reading.tile:
+                continue  # hidden or misread this time: keep where it was last seen
+            old_inner = _centre(seen.reading.halves[seen.inner])
+            near = int(np.argmin([np.linalg.norm(_centre(h) - old_inner) for h in found.halves]))
+            seen.reading, seen.inner = found, near
+        self._find_unseen(reading)
+
+    def _find_unseen(self, reading: Reading) -> int:
+        """A confirmed tile the camera had not seen: the tile read as it, lying against the tile it
+        was played on (or, for the lead, anywhere), is where it lies. Returns how many were found."""
+        found_now = 0
+        placements = self.hand.layout.placements if self.match.current is not None else []
+        for k, seen in enumerate(self.placed):
+            if seen is not None or k >= len(placements):
+                continue
+            tile = placements[k].tile
+            parent = placements[k].parent
+            anchor = self.placed[parent] if parent is not None and parent < len(self.placed) else None
+            for found in reading.tiles:
+                if found.tile is not tile or self._placed_at(found) is not None:
+                    continue
+                if parent is None:
+                    west = placements[k].inner  # the lead's west half
+                    self.placed[k] = Seen(found, 0 if found.halves[0].value == west else 1)
+                    found_now += 1
+                    break
+                if anchor is None:
+                    break  # the tile it lies against is not seen either: no way to tell its halves
+                gap = np.linalg.norm(np.asarray(found.center, np.float32) - np.asarray(anchor.reading.center, np.float32))
+                if gap > 3.0 * short_side(found):
+                    continue
+                self.placed[k] = Seen(found, int(np.argmin([np.linalg.norm(_centre(h) - _centre(anchor.reading))
+                                                            for h in found.halves])))
+                found_now += 1
+                break
+        return found_now

@@ -1,0 +1,86 @@
+"""The pipeline of `spinner watch`: frame -> stillness -> reading -> follower -> record and evidence.
+
+`Watcher.step(image, name)` is the whole step from one frame to an updated score. A frame that is
+moving, or still and the same as the last one read, costs one thumbnail and no model run; only
+a settled frame that changed is read (any object with `read(image, name) -> Reading` will do:
+the ONNX `Reader`, or `OracleReader` in tests).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from vision.follow.evidence import EvidenceStore
+from vision.follow.follower import Follower, Outcome
+from vision.follow.motion import Motion, MotionDetector, thumbnail
+from vision.read.reading import Reading
+
+
+class ReaderLike(Protocol):
+    def read(self, image: np.ndarray, name: str = "") -> Reading: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    motion: Motion
+    outcome: Outcome | None
+    reading: Reading | None
+    ms: float
+
+
+class Watcher:
+    def __init__(self, follower: Follower, reader: ReaderLike, evidence: EvidenceStore | None = None,
+                 settle: int = 3) -> None:
+        self.follower = follower
+        self.reader = reader
+        self.evidence = evidence
+        self.motion = MotionDetector(settle=settle)
+        self.frames = 0
+        self.reads = 0
+        self._ask_frame: str | None = None
+
+    def step(self, image: np.ndarray, name: str = "") -> Step:
+        started = time.perf_counter()
+        self.frames += 1
+        self.motion.frame_size = (int(image.shape[1]), int(image.shape[0]))
+        thumb = thumbnail(image)
+        motion = self.motion.update(thumb)
+        if motion.state != "change":
+            return Step(motion, None, None, 1000 * (time.perf_counter() - started))
+        reading = self.reader.read(image, name)
+        self.reads += 1
+        outcome = self.follower.observe(reading, motion.regions, again=motion.again)
+        # the picture is the new reference for stillness even after an ask: the same unsettled
+        # change is not read again until the table changes once more. A change in which nothing
+        # new was read stays a change: after the next movement the frame is read again, and a
+        # tile the reader missed is then still inside the changed regions.
+        if outcome.settled:
+            self.motion.accept(thumb)
+        if self.evidence is not None and outcome.kind in ("play", "ask"):
+            frame_id = self.evidence.keep(image, reading, outcome, _motion_json(motion))
+            self._ask_frame = frame_id if outcome.kind == "ask" else None
+        return Step(motion, outcome, reading, 1000 * (time.perf_counter() - started))
+
+    def confirm(self, events: list[dict[str, Any]]) -> Outcome:
+        """A person settles the pending ask; its events are linked to the frame that asked."""
+        outcome = self.follower.confirm(events)
+        if self.evidence is not None and self._ask_frame is not None:
+            self.evidence.link(self._ask_frame, outcome)
+        self._ask_frame = None
+        return outcome
+
+    def reveal(self, seat: int, image: np.ndarray, name: str = "") -> Outcome:
+        """End of hand: one player's remaining tiles, photographed; the reader counts them."""
+        reading = self.reader.read(image, name)
+        outcome = self.follower.reveal(seat, reading)
+        if self.evidence is not None:
+            self.evidence.keep(image, reading, outcome)
+        return outcome
+
+
+def _motion_json(motion: Motion) -> dict[str, Any]:
+    return {"state": motion.state, "moving": round(motion.moving, 5), "changed": round(motion.changed, 5),
+            "regions": [r.to_json() for r in motion.regions]}

@@ -1,0 +1,193 @@
+"""The reader: a photo of a table in, every face-up tile out (`Reading`).
+
+Two models, both run with onnxruntime (no torch at run time): the detector puts an oriented box
+on every face-up tile; each box is cut into its two halves, each half rectified from the photo's
+own pixels and read by the half classifier; the set's uniqueness settles conflicts
+(`reading.settle`); the layout is rebuilt from the tiles and checked by the rules (`layout`).
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.read.crops import rectify
+from vision.read.detector import ObbModel, Voting
+from vision.read.halves import HalfClassifier
+from vision.read.models import DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, MODELS  # noqa: F401
+from vision.read.reading import Reading, TileCandidate, settle, split_halves
+from vision.read.refine import BoxRefiner
+from vision.read.zoom import Zoom, look_again
+from vision.rebuild.reconstruct import layout_rules, reconstruct
+
+#: photos above this are refused rather than decoded (a phone photo is 12-50 megapixels).
+MAX_PIXELS = 100_000_000
+MAX_BYTES = 200 * 1024 * 1024
+
+
+class ReadError(ValueError):
+    """A photo that cannot be read; the message names the file and the problem."""
+
+
+def load_photo(path: str | Path) -> np.ndarray:
+    """The photo as a BGR array, or a ReadError saying why not."""
+    path = Path(path)
+    if path.is_dir():
+        raise ReadError(f"{path}: is a folder, not a photo")
+    if not path.exists():
+        raise ReadError(f"{path}: no such file")
+    size = path.stat().st_size
+    if size == 0:
+        raise ReadError(f"{path}: is an empty file")
+    if size > MAX_BYTES:
+        raise ReadError(f"{path}: is {size / 2**20:.0f} MiB, more than the {MAX_BYTES // 2**20} MiB a photo may be")
+    data = np.fromfile(str(path), dtype=np.uint8)
+    # Look at the header's size before decoding everything.
+    header = cv2.imdecode(data, cv2.IMREAD_REDUCED_COLOR_8)
+    if header is None:
+        raise ReadError(f"{path}: is not an image OpenCV can decode (JPEG, PNG, WebP, BMP, TIFF...)")
+    if header.shape[0] * header.shape[1] * 64 > MAX_PIXELS:
+        raise ReadError(f"{path}: is about {header.shape[1] * 8}x{header.shape[0] * 8} pixels, more than {MAX_PIXELS // 1_000_000} megapixels")
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None:
+        raise ReadError(f"{path}: could not be decoded")
+    return image
+
+
+#: the least box confidence a tile is kept at (`spinner eval --confidence` measures others:
+#: models/README.md, "The box threshold" and "The faint boxes": from 0.25, with `SURE_BOX`)
+BOX_CONFIDENCE = 0.25
+#: boxes at least this sure are settled first; fainter ones (down to the threshold) only add
+#: tiles with what the sets have left, never changing how a sure box is read (`settle`).
+SURE_BOX = 0.3
+#: the followers (`spinner watch`, the page's camera) keep boxes from the sure line only: they
+#: compare frames, where a faint box is a tile seen new (the page's filmed game in
+#: tests/test_webapp_browser_video.py asked about a faint 2-3 from 0.25; models/README.md,
+#: "The faint boxes"), and a player wants a question only where a tile was laid.
+FOLLOWING_CONFIDENCE = SURE_BOX
+#: the followers read the boxes as found, not refined: with the refiner the page asked 54
+#: questions, not 29, on films 20-39 of `bench/page_camera.py` (in film 23 the game's first tile,
+#: a 0-5, read as 0-4 in most frames once refined), for 1 more play right of 234, and
+#: `spinner watch-eval` asked 21, not 17 (models/README.md, "The box refiner").
+FOLLOWING_REFINER: Path | None = None
+#: the overlap (probabilistic IoU) at which the weaker of two boxes is dropped. Touching tiles
+#: overlap about 0.12; what 0.35 drops and ultralytics' 0.5 keeps is a second box shifted half a
+#: tile or across two, which the settling then sometimes read wrong (models/README.md, "The
+#: overlap"): 0.35 reads the found tiles' halves better, and with the threshold at 0.3 finds as many.
+NMS_OVERLAP = 0.35
+#: each kept box moved to the weighted mean of the boxes (from a score of 0.1) overlapping it by
+#: half: on the real board exact tile 93.9 -> 96.9 %, per half 97.1 -> 98.0 %, a little more found
+#: (models/README.md, "Box voting").
+BOX_VOTING = Voting(overlap=0.5, floor=0.1)
+#: a photo whose tiles came out small is read again, closer, where they lie (`vision.read.zoom`):
+#: held-out tile recall 93.8 -> 95.3 %, synth-v11's 92.0 -> 94.5 %, the real photos unchanged
+#: (models/README.md, "A second look at small tiles").
+ZOOM = Zoom()
+#: how many times the box refiner looks at each box, each time from where it last put it
+#: (models/README.md, "The box refiner": chosen on synth-v11's validation photos)
+REFINE_PASSES = 2
+
+
+class Reader:
+    def __init__(
+        self,
+        detector: str | Path = DEFAULT_DETECTOR,
+        halves: str | Path = DEFAULT_HALVES,
+        confidence: float = BOX_CONFIDENCE,
+        sure: float = SURE_BOX,
+        threads: int | None = None,
+        sets: int = 1,
+        variant: str = "partners",
+        side: int | None = None,
+        enlarge: float | None = None,
+        zoom: Zoom | None = ZOOM,
+        refiner: str | Path | None = DEFAULT_REFINER,
+    ) -> None:
+        #: `side`: the long side photos are read at, `enlarge`: how much a smaller photo is
+        #: enlarged at most (default: the detector's, set at export)
+        self.detector = ObbModel(detector, threads, side, enlarge)
+        self.halves = HalfClassifier(halves, threads)
+        #: moves each box onto its tile before its halves are cut (None: the boxes as found)
+        self.refiner = BoxRefiner(refiner, threads) if refiner is not None else None
+        self.confidence = confidence
+        self.sure = sure
+        #: when and how close to look again at small tiles (None: never)
+        self.zoom = zoom
+        #: double-six sets on the table: each tile is read at most this many times.
+        self.sets = sets
+        #: whose layout rules rebuild the layout (RULES.md: a spinner or not, what counts)
+        self.rules = layout_rules(variant)
+
+    def read(self, image: np.ndarray, name: str = "") -> Reading:
+        started = time.perf_counter()
+        boxes = self.detector.predict(image, conf=self.confidence, iou=NMS_OVERLAP, voting=BOX_VOTING)
+        first_pass = time.perf_counter()
+        closer = None
+        if self.zoom is not None:
+            boxes, closer = look_again(self.detector, image, boxes, self.zoom, self.confidence, NMS_OVERLAP, BOX_VOTING)
+        if self.refiner is not None:
+            boxes = self.refiner.refine(image, boxes, REFINE_PASSES)
+        detected = time.perf_counter()
+        quads: list[tuple[np.ndarray, np.ndarray]] = []
+        crops: list[np.ndarray] = []
+        for box in boxes:
+            first, second = split_halves(box.corners())
+            quads.append((first, second))
+            crops += [rectify(image, first), rectify(image, second)]
+        probabilities = self.halves.probabilities(crops)
+        classified = time.perf_counter()
+        candidates = []
+        for i, (box, (first, second)) in enumerate(zip(boxes, quads)):
+            corners = np.concatenate([first[:2], second[2:]])  # around the tile, first half first
+            candidates.append(
+                TileCandidate(
+                    center=box.center,
+                    corners=tuple((float(x), float(y)) for x, y in corners),
+                    box_confidence=box.confidence,
+                    half_centers=(tuple(first.mean(axis=0).tolist()), tuple(second.mean(axis=0).tolist())),  # type: ignore[arg-type]
+                    half_corners=(tuple(map(tuple, first.tolist())), tuple(map(tuple, second.tolist()))),  # type: ignore[arg-type]
+                    half_probabilities=(probabilities[2 * i], probabilities[2 * i + 1]),
+                )
+            )
+        tiles = tuple(sorted(settle(candidates, self.sets, self.sure), key=lambda t: (t.center[1], t.center[0])))
+        settled = time.perf_counter()
+        height, width = int(image.shape[0]), int(image.shape[1])
+        layout = reconstruct(tiles, self.rules, frame=(width, height))
+        done = time.perf_counter()
+        return Reading(
+            image=name,
+            width=width,
+            height=height,
+            tiles=tiles,
+            layout=None if layout is None else layout.to_json(),
+            timings_ms={
+                "detect": 1000 * (detected - started),  # both passes, where there were two
+                "halves": 1000 * (classified - detected),
+                "settle": 1000 * (settled - classified),
+                "layout": 1000 * (done - settled),
+                # the second, closer look alone, only where there was one
+                **({"zoom": 1000 * (detected - first_pass)} if closer is not None else {}),
+            },
+            rebuilt=(self.rules, layout),
+        )
+
+    def read_path(self, path: str | Path) -> Reading:
+        return self.read(load_photo(path), str(path))
+
+
+def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:
+    """The photo with each tile's box and its two values drawn on it."""
+    out = image.copy()
+    scale = max(1.0, max(out.shape[:2]) / 1000)
+    for tile in reading.tiles:
+        colour = (0, 0, 255) if tile.corrected else (0, 200, 0)
+        cv2.polylines(out, [np.asarray(tile.corners, dtype=np.int32)], True, colour, max(1, int(2 * scale)))
+        for half in tile.halves:
+            x, y = half.center
+            cv2.putText(out, str(half.value), (int(x - 6 * scale), int(y + 6 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.6 * scale, (255, 255, 255), max(2, int(4 * scale)), cv2.LINE_AA)
+            cv2.putText(out, str(half.value), (int(x - 6 * scale), int(y + 6 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.6 * scale, (200, 0, 0), max(1, int(2 * scale)), cv2.LINE_AA)
+    return out

@@ -1,0 +1,1 @@
+"""Training and export of the reader's models (needs the training extra: torch, ultralytics)."""

@@ -1,0 +1,251 @@
+"""Train the half classifier on crops cut from the synthetic photos' truth (needs the training extra).
+
+Each labelled half of each rendered photo is cut out as the reader will cut it at run time
+(`crops.rectify`), several times, turned by a multiple of 90 degrees (a tile lies any way round)
+and with its box as a detector gives it, never exact. Every other copy has the half's own corners
+shaken by a few percent (a good box); the others cut the tile's box moved, stretched and turned
+the way the bundled detector's boxes miss the truth (`BOX_ERROR`, measured on synth-v1's
+validation photos: the centre off by a median 6 % of the tile's width and 33 % at the 95th
+percentile, each side 5-8 % long or short, the turn 2 degrees off, 16 at the 95th percentile)
+and split in two as the reader splits it (`reading.split_halves`), so that the classifier has
+seen the halves the reader will really show it.
+
+With `detector` (an exported tile detector, the one the classifier will be bundled with), each
+photo is also read by it as the reader reads it, and the halves of its own boxes that lie on a
+labelled tile are cut too, each labelled with the true half it mostly shows: the detector's
+misses are not the Gaussian `BOX_ERROR` alone (a tile seen steeply is boxed with its side face,
+so its halves slide toward the camera; models/README.md, "The halves of the detector's own boxes").
+"""
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+
+from vision.read.crops import HALF_SIZE, rectify
+from vision.read.reading import split_halves
+
+VALUES = 7
+#: a detector box's miss, as standard deviations: the centre along and across the tile (share of
+#: the tile's width), each side's length (share), the turn (degrees); scaled per copy by one of
+#: ERROR_SCALES, so that most boxes are near and a few far, like the detector's
+BOX_ERROR = {"along": 0.10, "across": 0.06, "length": 0.06, "turn": 3.0}
+ERROR_SCALES = (0.5, 1.0, 2.5)
+
+
+@dataclass
+class CropSet:
+    images: np.ndarray  # (N, 32, 32, 3) uint8 BGR
+    values: np.ndarray  # (N,) int64
+
+
+def collect(dataset: Path, split: str, copies: int, seed: int, limit: int | None = None,
+            detector: Any = None, detected_copies: int = 1) -> CropSet:
+    """Cut every labelled half of a split `copies` times with jitter; reproducible from `seed`.
+    With `detector` (an `obb.ObbModel`), also the halves of its boxes on labelled tiles, each
+    `detected_copies` times (turned differently)."""
+    rng = np.random.default_rng(seed)
+    images: list[np.ndarray] = []
+    values: list[int] = []
+    truth_files = sorted((dataset / "truth" / split).glob("*.json"))[:limit]
+    if not truth_files:
+        raise FileNotFoundError(f"no truth JSON under {dataset / 'truth' / split}: make the data with `spinner dataset synth`")
+    for truth_path in truth_files:
+        truth = json.loads(truth_path.read_text())
+        photo = cv2.imread(str(dataset / "images" / split / f"{truth_path.stem}.jpg"))
+        if photo is None:
+            continue
+        for tile in truth["tiles"]:
+            labelled = [h for h in tile["halves"] if h.get("labelled")]
+            for copy in range(copies):
+                if copy % 2 == 0:
+                    cut = [(np.asarray(h["corners"], dtype=np.float32), h) for h in labelled]
+                    cut = [(q + rng.normal(0.0, 0.05 * float(np.linalg.norm(q[1] - q[0])), size=(4, 2)).astype(np.float32), h)
+                           for q, h in cut]
+                else:
+                    cut = _as_detected(tile, labelled, rng)
+                for quad, half in cut:
+                    crop = rectify(photo, quad)
+                    images.append(np.rot90(crop, int(rng.integers(4))).copy())
+                    values.append(int(half["value"]))
+        if detector is not None:
+            for quad, half in detected_cuts(photo, truth, detector):
+                crop = rectify(photo, quad)
+                for turn in rng.permutation(4)[:detected_copies]:
+                    images.append(np.rot90(crop, int(turn)).copy())
+                    values.append(int(half["value"]))
+    return CropSet(np.stack(images) if images else np.zeros((0, HALF_SIZE, HALF_SIZE, 3), np.uint8), np.asarray(values))
+
+
+def _as_detected(tile: dict, labelled: list[dict], rng: np.random.Generator) -> list[tuple[np.ndarray, dict]]:
+    """The tile's box missed as a detector misses it, split into halves as the reader splits it;
+    each cut half with the true half whose centre is nearest (the one it mostly shows)."""
+    if not labelled or len(tile["halves"]) != 2:
+        return []
+    (cx, cy), (w, h), degrees = cv2.minAreaRect(np.asarray(tile["corners"], dtype=np.float32))
+    if w < h:
+        w, h, degrees = h, w, degrees + 90.0  # w along the tile, h across
+    k = float(rng.choice(ERROR_SCALES))
+    theta = np.radians(degrees)
+    along, across = np.array([np.cos(theta), np.sin(theta)]), np.array([-np.sin(theta), np.cos(theta)])
+    centre = (np.array([cx, cy]) + along * rng.normal(0, k * BOX_ERROR["along"]) * h
+              + across * rng.normal(0, k * BOX_ERROR["across"]) * h)
+    size = (w * (1 + rng.normal(0, k * BOX_ERROR["length"])), h * (1 + rng.normal(0, k * BOX_ERROR["length"])))
+    box = cv2.boxPoints(((float(centre[0]), float(centre[1])), (max(size[0], 2.0), max(size[1], 2.0)),
+                         degrees + rng.normal(0, k * BOX_ERROR["turn"]))).astype(np.float32)
+    out = []
+    centres = np.asarray([half["center"] for half in tile["halves"]], dtype=np.float32)
+    for quad in split_halves(box):
+        nearest = tile["halves"][int(np.linalg.norm(centres - quad.mean(axis=0), axis=1).argmin())]
+        if nearest.get("labelled"):
+            out.append((quad, nearest))
+    return out
+
+
+def detected_cuts(photo: np.ndarray, truth: dict, detector: Any) -> list[tuple[np.ndarray, dict]]:
+    """The halves of the detector's boxes (found as the reader finds them) that lie on a labelled
+    tile: the box's centre within half the tile's short side of the tile's, as `spinner eval`
+    matches them. Each cut half goes with the true half whose centre is nearest, if labelled."""
+    from vision.read.reader import BOX_CONFIDENCE, BOX_VOTING, NMS_OVERLAP
+
+    tiles = [t for t in truth["tiles"] if t.get("labelled") and len(t["halves"]) == 2]
+    if not tiles:
+        return []
+    centres = np.asarray([t["center"] for t in tiles], dtype=np.float32)
+    out = []
+    for box in detector.predict(photo, conf=BOX_CONFIDENCE, iou=NMS_OVERLAP, voting=BOX_VOTING):
+        distance = np.linalg.norm(centres - np.asarray(box.center, dtype=np.float32), axis=1)
+        tile = tiles[int(distance.argmin())]
+        (_, _), (w, h), _ = cv2.minAreaRect(np.asarray(tile["corners"], dtype=np.float32))
+        if distance.min() > 0.5 * min(w, h):
+            continue
+        halves = np.asarray([half["center"] for half in tile["halves"]], dtype=np.float32)
+        for quad in split_halves(box.corners()):
+            nearest = tile["halves"][int(np.linalg.norm(halves - quad.mean(axis=0), axis=1).argmin())]
+            if nearest.get("labelled"):
+                out.append((quad, nearest))
+    return out
+
+
+def build_model():  # noqa: ANN201 - torch is imported lazily
+    import torch.nn as nn
+
+    def block(cin: int, cout: int) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    # 32 -> 16 -> 8 -> 4, then global pooling: about 7.5 million multiply-adds a crop, so the
+    # 80 halves of a 40-tile table are one batched call of a few milliseconds.
+    return nn.Sequential(
+        *block(3, 16), nn.MaxPool2d(2),
+        *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
+        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(64, VALUES),
+    )
+
+
+def _tensor(crops: CropSet):  # noqa: ANN202
+    import torch
+
+    x = torch.from_numpy(crops.images[..., ::-1].copy()).permute(0, 3, 1, 2).float().div_(255.0)
+    return x, torch.from_numpy(crops.values).long()
+
+
+def collect_all(datasets: Sequence[Path], split: str, copies: int, seed: int, limit: int | None = None,
+                detector: Any = None, detected_copies: int = 1) -> CropSet:
+    """`collect` from each dataset in turn (its own seed: `seed` + 7 times its place), as one set."""
+    sets = [collect(d, split, copies, seed + 7 * i, limit, detector, detected_copies) for i, d in enumerate(datasets)]
+    return CropSet(np.concatenate([s.images for s in sets]), np.concatenate([s.values for s in sets]))
+
+
+def train(
+    dataset: Path | Sequence[Path],
+    out: Path,
+    epochs: int = 8,
+    copies: int = 3,
+    batch: int = 256,
+    seed: int = 0,
+    limit: int | None = None,
+    log=print,  # noqa: ANN001
+    detector: Path | None = None,
+    detected_copies: int = 2,
+) -> dict[str, float]:
+    """Train on one dataset or several; export ONNX to `out` at each epoch better on the validation
+    crops. Returns figures. With `detector`, the halves of its own boxes are cut too (`collect`), in
+    training and validation."""
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    random.seed(seed)
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    started = time.time()
+    boxes = None
+    if detector is not None:
+        from vision.read.detector import ObbModel
+
+        boxes = ObbModel(detector)
+    datasets = [dataset] if isinstance(dataset, Path) else list(dataset)
+    train_set = collect_all(datasets, "train", copies, seed, limit, boxes, detected_copies)
+    val_set = collect_all(datasets, "val", 1, seed + 1, limit, boxes, 1)
+    log(f"crops: {len(train_set.values)} train, {len(val_set.values)} val ({time.time() - started:.0f} s)")
+    x, y = _tensor(train_set)
+    vx, vy = _tensor(val_set)
+    model = build_model()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * max(1, (len(y) + batch - 1) // batch)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    best_accuracy, best_state = -1.0, None
+    for epoch in range(epochs):
+        model.train()
+        order = torch.randperm(len(y))
+        total = 0.0
+        for i in range(0, len(y), batch):
+            idx = order[i : i + batch]
+            xb = x[idx]
+            # Light photometric jitter: the crops already vary in geometry.
+            xb = (xb * (0.75 + 0.5 * torch.rand(len(idx), 1, 1, 1)) + 0.1 * (torch.rand(len(idx), 3, 1, 1) - 0.5)).clamp_(0, 1)
+            optimiser.zero_grad()
+            loss = loss_fn(model(xb), y[idx])
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += loss.item() * len(idx)
+        accuracy = evaluate(model, vx, vy)
+        log(f"epoch {epoch + 1}/{epochs}: loss {total / len(y):.4f}, val per-half accuracy {accuracy:.4%}")
+        if accuracy > best_accuracy:
+            best_accuracy = accuracy
+            best_state = {k: v.clone() for k, v in model.state_dict().items()}
+            # Exported at once, so a run cut short (a CPU session ends) still leaves its best epoch.
+            export(model, out)
+    assert best_state is not None
+    model.load_state_dict(best_state)
+    return {"val_accuracy": best_accuracy, "train_crops": float(len(y)), "val_crops": float(len(vy)),
+            "seconds": time.time() - started}
+
+
+def evaluate(model, x, y) -> float:  # noqa: ANN001
+    import torch
+
+    model.eval()
+    with torch.no_grad():
+        predicted = torch.cat([model(x[i : i + 1024]).argmax(1) for i in range(0, len(y), 1024)])
+    return float((predicted == y).float().mean()) if len(y) else 0.0
+
+
+def export(model, out: Path) -> None:  # noqa: ANN001
+    import torch
+
+    model.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, HALF_SIZE, HALF_SIZE)
+    torch.onnx.export(
+        model, dummy, str(out), input_names=["crops"], output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
+    )
