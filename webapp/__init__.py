@@ -13,7 +13,7 @@ from flask import Flask
 
 
 def create_app(overrides: dict[str, Any] | None = None, *, migrate: bool = True) -> Flask:
-    from . import api, config, db, errors, frames_api, models, pages  # noqa: F401  (models: the tables)
+    from . import api, config, db, errors, fanout, frames_api, models, pages  # noqa: F401  (models: the tables)
 
     app = Flask(__name__)
     app.config.from_mapping(config.load(overrides))
@@ -27,4 +27,6 @@ def create_app(overrides: dict[str, Any] | None = None, *, migrate: bool = True)
     from . import tournament  # tournament night (issue 6): /t and /api/tournaments
 
     tournament.init_app(app)
+    # other processes' changes reach this one's streams (PostgreSQL only; see webapp.fanout)
+    app.extensions["spinner.listener"] = fanout.listen(app.config["SQLALCHEMY_DATABASE_URI"])
     return app

@@ -72,7 +72,7 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         "SESSION_COOKIE_HTTPONLY": True,
         # Live updates: seconds between heartbeats, and how long one stream lives before the
         # browser reconnects (so a waitress thread is never held for ever).
-        "SSE_HEARTBEAT": 15.0,
+        "SSE_HEARTBEAT": float(os.environ.get("SPINNER_SSE_HEARTBEAT") or 15.0),
         "SSE_LIFETIME": 300.0,
         # How many live streams at once; beyond it the page polls (see webapp/live.py).
         "SSE_MAX_STREAMS": 400,

@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from scorer import RECORD_FORMAT, Match, RecordError
 from scorer.commands import replay
 
-from . import live
+from . import fanout, live
 from .auth import clean_text, digest, new_token
 from .db import db
 from .errors import ApiError, Stale, record_error
@@ -270,6 +270,7 @@ def _change_in_turn(game_id: str, expected: int | None, plan_for: Callable[[Game
             before=plan.before, after=plan.after, who=who, why=why, source=source,
         )
         db.session.add(change)
+        fanout.announce(db.session, game_id, new)  # sent by PostgreSQL when this commits
         try:
             db.session.commit()
         except IntegrityError:
