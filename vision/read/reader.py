@@ -56,37 +56,38 @@ def load_photo(path: str | Path) -> np.ndarray:
     return image
 
 
-#: the least box confidence a tile is kept at (`spinner eval --confidence` measures others:
-#: models/README.md, "The box threshold" and "The faint boxes": from 0.25, with `SURE_BOX`)
+#: the least box confidence a tile is kept at: low enough for a tile the network half doubts (one
+#: laid on a board's printed logo), safe because boxes under `SURE_BOX` are settled last
+#: (`spinner eval --confidence` measures others: models/README.md, "The box threshold and the
+#: faint boxes")
 BOX_CONFIDENCE = 0.25
 #: boxes at least this sure are settled first; fainter ones (down to the threshold) only add
 #: tiles with what the sets have left, never changing how a sure box is read (`settle`).
 SURE_BOX = 0.3
 #: the followers (`spinner watch`, the page's camera) keep boxes from the sure line only: they
-#: compare frames, where a faint box is a tile seen new (the page's filmed game in
-#: tests/test_webapp_browser_video.py asked about a faint 2-3 from 0.25; models/README.md,
-#: "The faint boxes"), and a player wants a question only where a tile was laid.
+#: compare frames, where a faint box that comes and goes is a tile seen new, and a player wants a
+#: question only where a tile was laid (tests/test_webapp_browser_video.py films such a game).
 FOLLOWING_CONFIDENCE = SURE_BOX
-#: the followers read the boxes as found, not refined: with the refiner the page asked 54
-#: questions, not 29, on films 20-39 of `bench/page_camera.py` (in film 23 the game's first tile,
-#: a 0-5, read as 0-4 in most frames once refined), for 1 more play right of 234, and
-#: `spinner watch-eval` asked 21, not 17 (models/README.md, "The box refiner").
+#: the followers read the boxes as found, not refined: the refiner was trained on still photos,
+#: and on filmed games a tile whose refined box reads wrong in most frames is seen as new in every
+#: one, so the page asks far more for hardly more plays right (models/README.md, "Known limits").
 FOLLOWING_REFINER: Path | None = None
 #: the overlap (probabilistic IoU) at which the weaker of two boxes is dropped. Touching tiles
 #: overlap about 0.12; what 0.35 drops and ultralytics' 0.5 keeps is a second box shifted half a
-#: tile or across two, which the settling then sometimes read wrong (models/README.md, "The
-#: overlap"): 0.35 reads the found tiles' halves better, and with the threshold at 0.3 finds as many.
+#: tile or across two, which the settling then sometimes reads wrong (models/README.md, "The
+#: overlap and box voting").
 NMS_OVERLAP = 0.35
 #: each kept box moved to the weighted mean of the boxes (from a score of 0.1) overlapping it by
-#: half: on the real board exact tile 93.9 -> 96.9 %, per half 97.1 -> 98.0 %, a little more found
-#: (models/README.md, "Box voting").
+#: half: the best-scoring box is not always the best-placed, and a half cut from a better-placed
+#: box is read better (models/README.md, "The overlap and box voting").
 BOX_VOTING = Voting(overlap=0.5, floor=0.1)
 #: a photo whose tiles came out small is read again, closer, where they lie (`vision.read.zoom`):
-#: held-out tile recall 93.8 -> 95.3 %, synth-v11's 92.0 -> 94.5 %, the real photos unchanged
-#: (models/README.md, "A second look at small tiles").
+#: tiles smaller than the detector learnt are missed or boxed across two (models/README.md, "A
+#: second look at small tiles").
 ZOOM = Zoom()
-#: how many times the box refiner looks at each box, each time from where it last put it
-#: (models/README.md, "The box refiner": chosen on synth-v11's validation photos)
+#: how many times the box refiner looks at each box, each time from where it last put it: a
+#: second look corrects what the first move left (chosen on synth-v11's validation photos:
+#: models/README.md, "The box refiner, twice")
 REFINE_PASSES = 2
 
 

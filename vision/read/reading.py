@@ -22,9 +22,10 @@ _EPS = 1e-6
 #: reading when the sets have given that tile out. Its second best costs it its box confidence
 #: times the log-likelihood it gives up, so a box as sure as 1 turns to it only where it is at
 #: least e^-1 (37 %) as likely as its best (29 % at 0.8), less what the swap costs the others.
-#: Chosen on synth-v11's validation photos (1.0 of 0.5-4: per half 98.52 -> 98.68 %); on
-#: ddd-board, whose score track prints dominoes the detector also boxes, it lifts the exact tile
-#: from 98.25 % to 100 % (models/README.md, "Spare readings").
+#: Without it, a printed domino (a board's score track) read as plainly as a real tile forces one
+#: of the two to give its tile up, and the real one loses as often as the print. Flat, not scaled
+#: by box confidence, so that a faint box cannot keep a reading almost for nothing. Chosen on
+#: synth-v11's validation photos among 0.5-4 (models/README.md, "Spare readings").
 SPARE_COST = 1.0
 
 

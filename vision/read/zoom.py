@@ -30,7 +30,7 @@ class Zoom:
     """
 
     #: look again when the first pass's median box is shorter than this, in the detector's input
-    #: pixels. The real board's tiles come out at 46-48 px and read perfectly as they are; closer,
+    #: pixels. The real board's tiles come out just above it and read best as they are; closer,
     #: the detector also boxes more of its printed score track and follows new tiles worse.
     small: float = 45.0
     #: enlarge until the median box is this long in the detector's input...

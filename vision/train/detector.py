@@ -207,9 +207,10 @@ def _bins_last() -> Iterator[None]:
 
     The head turns each box side's 16-bin distribution into a distance: a softmax over the bins,
     then their expectation. Ultralytics lays the bins on axis 1 of (batch, bins, 4, anchors),
-    which onnxruntime's Softmax handles slowly (6.2 ms of a 68 ms run at 640 x 480, measured with
-    its profiler); with the bins last the same numbers (equal to the bit on a test input) take
-    0.7 ms. Only the exported graph changes: the weights and training are ultralytics' own.
+    which onnxruntime's Softmax handles slowly (its profiler shows it as a large share of the
+    run); with the bins last it computes the same numbers (equal to the bit on a test input) in a
+    fraction of the time. Only the exported graph changes: the weights and training are
+    ultralytics' own.
     """
     from ultralytics.nn.modules.block import DFL
 
