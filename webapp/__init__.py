@@ -13,14 +13,17 @@ from flask import Flask
 
 
 def create_app(overrides: dict[str, Any] | None = None, *, migrate: bool = True) -> Flask:
-    from . import api, config, db, errors, fanout, frames_api, models, pages  # noqa: F401  (models: the tables)
+    from . import api, config, db, errors, fanout, frames_api, models, pages, security, validate  # noqa: F401  (models: the tables)
 
     app = Flask(__name__)
     app.config.from_mapping(config.load(overrides))
+    # Before any blueprint: their routes are compiled with the converters there are then.
+    app.url_map.converters["int"] = validate.BoundedInt
     db.init_app(app)
     if migrate:
         db.upgrade(app)
     errors.init_app(app)
+    security.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(frames_api.bp)
     app.register_blueprint(pages.bp)

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from sqlalchemy import select
 
-from . import archive, auth, board, store
+from . import archive, auth, board, store, uploads, validate
 from .db import db
 from .errors import ApiError
 from .live import hub
@@ -37,12 +37,7 @@ def body() -> dict[str, Any]:
         raise ApiError(413, f"the JSON is too large: at most {limit // 1024} KB")
     if not raw.strip():
         return {}
-    try:
-        value = json.loads(raw)
-    except UnicodeDecodeError:
-        raise ApiError(400, "the body is not text: send JSON in UTF-8") from None
-    except json.JSONDecodeError as error:
-        raise ApiError(400, f"not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
+    value = validate.loads(raw, "the body")
     if not isinstance(value, dict):
         raise ApiError(400, "send a JSON object")
     return value
@@ -53,8 +48,8 @@ def expected_version(data: dict[str, Any]) -> int | None:
     header = request.headers.get("If-Match")
     if header:
         text = header.strip().removeprefix("W/").strip('"').removeprefix("v")
-        if not text.isdigit():
-            raise ApiError(400, f"If-Match must be the match's version, such as \"7\", not {header!r}")
+        if not (text.isascii() and text.isdigit()) or len(text) > 15:
+            raise ApiError(400, f"If-Match must be the match's version, such as \"7\", not {header[:40]!r}")
         return int(text)
     value = data.get("version")
     if value is None:
@@ -115,7 +110,8 @@ ZIP_TYPES = ("application/zip", "application/x-zip-compressed")
 def create_game():  # type: ignore[no-untyped-def]
     if request.mimetype in ZIP_TYPES:  # a match exported with its frames (GET /api/games/ID/export)
         request.max_content_length = current_app.config["MAX_IMPORT_BYTES"]
-        created = archive.load(request.get_data(cache=False), who=auth.who())
+        with uploads.spooled(current_app.config["MAX_IMPORT_BYTES"]) as file:
+            created = archive.load(file, who=auth.who())
     else:
         data = body()
         created = store.create(data, who=auth.who(data), source="import" if data.get("hands") else "api")
@@ -246,7 +242,7 @@ def score(game_id: str):  # type: ignore[no-untyped-def]
 def record(game_id: str):  # type: ignore[no-untyped-def]
     """The match record (GAME_RECORD.md); `?version=N` as it stood then; `?download=1` as a file."""
     found = readable(game_id)
-    version = request.args.get("version", type=int)
+    version = validate.ascii_int(request.args.get("version"), "version")
     if version is not None and not 1 <= version <= found.version:
         raise ApiError(404, f"version {version} does not exist (the match is at {found.version})")
     data = store.record_of(found, version) if version is not None else store.snapshot(found).record

@@ -89,8 +89,13 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         "FRAME_SLOTS": 4,
         "FRAME_SLOT_WAIT": 10.0,
     }
+    busy = float(overrides.pop("SQLITE_BUSY_TIMEOUT", None) or os.environ.get("SPINNER_SQLITE_BUSY_TIMEOUT") or 5)
     if url.startswith("sqlite"):
-        # Waitress serves from many threads: SQLite waits for a lock instead of failing at once.
-        config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": 30}}
+        # The server answers from many threads: SQLite waits a while for the write lock instead
+        # of failing at once; past that (another process holds it) the answer is 503, try again.
+        # A thread waits as long for a pooled connection, then 503 too (never a 500 after 30 s).
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": busy}, "pool_timeout": busy}
+    else:
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": True, "pool_timeout": busy}
     config.update(overrides)
     return config

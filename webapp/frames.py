@@ -25,7 +25,7 @@ import cv2
 from flask import Flask, current_app
 from sqlalchemy import select
 
-from . import camera, store
+from . import camera, imagesize, store
 from .table_changes import Look, Tables
 from .db import db
 from .errors import ApiError
@@ -201,6 +201,7 @@ def intake(game_id: str, data: bytes, *, source: str, who: str, seat: int | None
     where the server cannot read); a live camera's frame only when a reader takes it, so never
     where there is none (the page stops its live camera on that answer). Nothing is kept for a
     bad upload."""
+    imagesize.check(data)  # the header's size, before a decoder allocates what it claims
     width, height = camera.check(data)
     ext = kind_of(data)
     if ext is None:  # decodable but not a web format (TIFF...): keep a PNG the page can show

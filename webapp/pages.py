@@ -6,7 +6,6 @@ way in for every change and the scorer checks each one.
 """
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Any
 
@@ -15,7 +14,7 @@ from sqlalchemy import select
 
 from scorer.variants import _CHOICES, VARIANTS
 
-from . import archive, auth, board, csrf, frames, picture, store
+from . import archive, auth, board, csrf, frames, picture, store, validate
 from .db import db
 from .errors import ApiError
 from .models import Game
@@ -96,16 +95,16 @@ def spec_from_form() -> dict[str, Any]:
     options: dict[str, Any] = {}
     target = form.get("target", "").strip()
     if target:
-        if not target.isdigit():
-            raise ApiError(400, "the target is a whole number of points")
+        if not (target.isascii() and target.isdigit()) or len(target) > 6:
+            raise ApiError(400, "the target is a whole number of points (at most 100000)")
         options["target"] = int(target)
     if form.get("preset"):
         options["preset"] = form["preset"]
     for name in _CHOICES:
         if form.get(name):
             try:
-                options[name] = json.loads(form[name])
-            except json.JSONDecodeError:
+                options[name] = validate.loads(form[name], name)
+            except ApiError:
                 raise ApiError(400, f"{name}: choose one of the listed values") from None
     players = [name for name in form.getlist("player") if name.strip()]
     return {"variant": form.get("variant"), "players": players, "options": options,
@@ -136,16 +135,20 @@ def import_record():  # type: ignore[no-untyped-def]
     try:
         if upload is None:
             raise ApiError(400, "choose a record file (JSON of GAME_RECORD.md)")
-        raw = upload.read()
-        if raw[:4] == b"PK\x03\x04":  # a match exported with its frames
-            created = archive.load(raw, who=auth.who(), name=upload.filename or "the archive")
+        if upload.stream.read(4) == b"PK\x03\x04":  # a match exported with its frames
+            upload.stream.seek(0)
+            created = archive.load(upload.stream, who=auth.who(), name=upload.filename or "the archive")
         else:
-            if len(raw) > current_app.config["MAX_JSON_BYTES"]:
+            upload.stream.seek(0)
+            limit = current_app.config["MAX_JSON_BYTES"]
+            raw = upload.stream.read(limit + 1)
+            if len(raw) > limit:
                 raise ApiError(413, "the record file is too large")
             try:
-                record = json.loads(raw)
-            except (UnicodeDecodeError, json.JSONDecodeError) as error:
-                raise ApiError(400, f"{upload.filename or 'the file'} is not a JSON record nor a Spinner ZIP: {error}") from None
+                record = validate.loads(raw, "it")
+            except ApiError as error:
+                raise ApiError(400, f"{upload.filename or 'the file'} is not a JSON record nor a Spinner ZIP: "
+                                    f"{error.message}") from None
             created = store.create(record, who=auth.who(), source="import")
     except ApiError as error:
         flash(error.message)
@@ -234,10 +237,7 @@ def settle(game_id: str, version: int):  # type: ignore[no-untyped-def]
     try:
         event = None
         if text:
-            try:
-                event = json.loads(text)
-            except json.JSONDecodeError as error:
-                raise ApiError(400, f"the corrected event is not valid JSON ({error.msg} at column {error.colno})") from None
+            event = validate.loads(text, "the corrected event")
         store.settle(game.id, version, event, None, who=auth.who(), why=auth.clean_text(request.form.get("why"), 300),
                      source="pad", correct=bool(text))
     except ApiError as error:

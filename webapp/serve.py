@@ -64,7 +64,8 @@ def serve(host: str, port: int, use_https: bool, threads: int, no_qr: bool) -> N
 
     from . import certs, create_app
 
-    app = create_app({"SSE_MAX_STREAMS": max(1, threads - SPARE_THREADS)})
+    # Over HTTPS the session cookie is never sent in the clear.
+    app = create_app({"SSE_MAX_STREAMS": max(1, threads - SPARE_THREADS), "SESSION_COOKIE_SECURE": use_https})
     data = app.config["SPINNER_DATA"]
     server = wsgi.Server((host, port), app, numthreads=threads, max=threads, server_name="spinner",
                          request_queue_size=256)

@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from scorer import RECORD_FORMAT, Match, RecordError
 from scorer.commands import replay
 
-from . import fanout, live
+from . import fanout, live, schemas
 from .auth import clean_text, digest, new_token
 from .db import db
 from .errors import ApiError, Stale, record_error
@@ -162,6 +162,8 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
     """A new match from a whole record or just its variant and players (GAME_RECORD.md)."""
     if not isinstance(spec, dict):
         raise ApiError(400, "a new match is a JSON object: a match record, or at least its variant and players")
+    _players(spec.get("players"))  # its own words first: the commonest mistake
+    schemas.check_record(spec, "this record")
     record: dict[str, Any] = {key: spec[key] for key in spec if key not in ("title", "private", "who")}
     record["format"] = record.get("format", RECORD_FORMAT)
     record["players"] = _players(record.get("players"))
@@ -293,6 +295,7 @@ def _copy(record: dict[str, Any]) -> dict[str, Any]:
 def _check_event(event: object) -> dict[str, Any]:
     if not isinstance(event, dict):
         raise ApiError(400, "an event is a JSON object such as {\"type\": \"play\", \"seat\": 0, \"tile\": \"6-6\"} (GAME_RECORD.md)")
+    schemas.check_event(event)
     if len(json.dumps(event)) > MAX_EVENT_BYTES:
         raise ApiError(413, f"an event is at most {MAX_EVENT_BYTES} bytes of JSON")
     event = dict(event)
@@ -318,6 +321,7 @@ def _locate(record: dict[str, Any], hand: object, event: object) -> tuple[int, i
 
 
 def start_hand(game_id: str, leader: object, deal: object, expected: int | None, *, who: str, why: str = "", source: str = "api") -> Done:
+    schemas.check_hand({"leader": leader, "deal": deal}, "the new hand")
     def plan(game: Game, snap: Snapshot) -> Plan:
         record = _copy(snap.record)
         number = len(record["hands"])

@@ -134,7 +134,7 @@ def result_from(data: dict[str, Any], t: Tournament, number: int, table: int, *,
     points = []
     for key, team in (("points_a", pairing.team_a), ("points_b", pairing.team_b)):
         value = data.get(key)
-        if isinstance(value, str) and value.strip().isdigit():
+        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 6:
             value = int(value.strip())
         if not isinstance(value, int) or isinstance(value, bool):
             raise ApiError(400, f"table {table}: the points of {team!r} must be a whole number, not {value!r}")

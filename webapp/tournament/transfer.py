@@ -22,7 +22,7 @@ from typing import Any
 from scorer import Match, RecordError
 from scorer.tournament import Tournament, TournamentError
 
-from .. import store
+from .. import schemas, store
 from ..auth import clean_text, digest, new_token
 from ..db import db
 from ..errors import ApiError
@@ -105,6 +105,7 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
         except TournamentError as error:
             raise ApiError(422, str(error)) from None
         record = entry.get("record")
+        schemas.check_record(record, f"{where}: the match record")
         try:
             Match.from_record(record)
         except RecordError as error:
