@@ -294,6 +294,12 @@ class Match:
             return [" & ".join(self.players[side::2]) for side in range(2)]
         return list(self.players)
 
+    def _cut_short(self, h: int) -> bool:
+        """Whether the match was won at once by a play of hand `h` (GAME_RECORD.md: that hand has
+        winner null and no bonus, even when the same play also took its player out)."""
+        won = self.won_at
+        return won is not None and won[0] == h and won[1] is not None and self.bonuses[h] is None
+
     def answer(self) -> dict[str, Any]:
         """The scorer's answer of GAME_RECORD.md (with a few extra fields a reader may ignore)."""
         hands = []
@@ -301,7 +307,7 @@ class Match:
             row: dict[str, Any] = {
                 "leader": hand.leader,
                 "plays": hand.plays,
-                "winner": hand.winner() if hand.end in ("out", "blocked") else None,
+                "winner": hand.winner() if hand.end in ("out", "blocked") and not self._cut_short(h) else None,
                 "bonus": self.bonuses[h],
                 "totals": self.hand_totals[h],
                 "end": hand.end,

@@ -79,3 +79,11 @@ def cli_runner():
     from click.testing import CliRunner
 
     return CliRunner()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test, so a fixture can tell that its test failed (screenshots)."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report

@@ -16,6 +16,11 @@
   let tile = null;
   const shown = new Set(); // tiles picked for "Show tiles" at the end of a hand
   let busy = false;
+  // The version the pad's choices were made on. Every event recorded (here, on another phone,
+  // an undo) moves the turn on: a seat or tile chosen before it must not carry over to the next
+  // tap, or a play lands on the wrong seat. The live stream may deliver the new board before
+  // our own POST answers, so this is checked on every render, not only after `send`.
+  let madeOn = null;
 
   const $ = (selector) => pad.querySelector(selector);
   const $$ = (selector) => Array.from(pad.querySelectorAll(selector));
@@ -47,10 +52,9 @@
         await live.refresh();
         return null;
       }
-      tile = null;
-      chosenSeat = false;
-      shown.clear();
+      forget();
       await live.refresh();
+      render(live.board); // the stream may have brought this version before the answer came
       return data;
     } catch (error) {
       fail("No connection: nothing was recorded. Tap again when the network is back.");
@@ -64,8 +68,18 @@
   function current() { return live.board.current; }
   function inPlay() { return live.board.pad.in_play; }
 
+  function forget() {
+    tile = null;
+    chosenSeat = false;
+    shown.clear();
+  }
+
   function render(board) {
     const cur = board.current;
+    if (madeOn !== board.version) {
+      if (madeOn !== null) forget();
+      madeOn = board.version;
+    }
     if (!chosenSeat) {
       if (cur && cur.end === null && cur.turn !== null && cur.turn !== undefined) seat = cur.turn;
       else if (cur && cur.awaiting_pips && cur.awaiting_pips.length) seat = cur.awaiting_pips[0];
