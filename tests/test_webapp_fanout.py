@@ -21,7 +21,11 @@ PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
 
 @pytest.fixture(scope="module")
 def postgres():
-    yield from pg_server.running()
+    from webapp import fanout
+
+    for server in pg_server.running():
+        yield server
+        fanout.stop_all()  # before the server goes, so no listener is left knocking
 
 
 def _free_port() -> int:

@@ -28,7 +28,11 @@ _names = itertools.count()
 
 @pytest.fixture(scope="module")
 def postgres():
-    yield from pg_server.running()
+    from webapp import fanout
+
+    for server in pg_server.running():
+        yield server
+        fanout.stop_all()  # before the server goes, so no listener is left knocking
 
 
 @pytest.fixture

@@ -22,8 +22,10 @@ from sqlalchemy.engine import make_url
 from .live import hub
 
 CHANNEL = "spinner_changes"
-#: seconds between attempts to listen again after the connection dropped
+#: seconds before the first attempt to listen again after the connection dropped, and the most
+#: between attempts (each failure doubles the wait)
 RETRY = 1.0
+RETRY_MOST = 30.0
 
 log = logging.getLogger(__name__)
 
@@ -67,11 +69,13 @@ class Listener:
     def _run(self) -> None:
         import psycopg
 
+        wait = RETRY
         while not self.stopping.is_set():
             try:
                 with psycopg.connect(self.url, autocommit=True) as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
+                    wait = RETRY
                     while not self.stopping.is_set():
                         # a timeout, so a stopping listener is noticed without a notification
                         for note in connection.notifies(timeout=1.0):
@@ -79,13 +83,24 @@ class Listener:
                             if said is not None:
                                 hub.publish(*said)
             except psycopg.Error as error:
+                if wait == RETRY:  # once per outage, not once per attempt
+                    log.warning("listening for changes failed (%s); the streams poll until it is back", error)
                 self.listening.clear()
-                log.warning("listening for changes failed (%s); the streams poll until it is back", error)
-                self.stopping.wait(RETRY)
+                self.stopping.wait(wait)
+                wait = min(RETRY_MOST, 2 * wait)
 
 
 _listeners: dict[str, Listener] = {}
 _lock = threading.Lock()
+
+
+def stop_all() -> None:
+    """Stop every listener of this process (a test's database is about to go)."""
+    with _lock:
+        listeners = list(_listeners.values())
+        _listeners.clear()
+    for listener in listeners:
+        listener.stop()
 
 
 def listen(url: str) -> Listener | None:
