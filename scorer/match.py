@@ -7,7 +7,8 @@ a time (`start_hand`, `apply`), which is what the web page and the camera pipeli
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .errors import RecordError
 from .hand import EVENT_HANDLERS, Adjustment, Hand, lead_rule
@@ -142,7 +143,7 @@ class Match:
                     break
             event = events[e]
             e += 1
-            handler = EVENT_HANDLERS.get(event.get("type")) if type(event) is dict else None
+            handler = EVENT_HANDLERS.get(event.get("type", "")) if type(event) is dict else None
             index = e - 1
             if handler is None or self.winner is not None:
                 self.apply(event, index)

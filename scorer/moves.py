@@ -60,11 +60,11 @@ def legal_moves(hand: Hand, leader: int = 0) -> list[Move]:
         ends = layout.distinct_fits(tile)
         if not ends:
             continue
-        seat = player_of(hand, tile)
-        if seat is None:
+        holder = player_of(hand, tile)
+        if holder is None:
             continue
-        passes = tuple(seats_between(hand, hand.turn, seat))
-        moves += [Move(seat, tile, e, passes) for e in ends]
+        passes = tuple(seats_between(hand, hand.turn, holder))
+        moves += [Move(holder, tile, e, passes) for e in ends]
     return moves
 
 

@@ -14,8 +14,9 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -260,7 +261,8 @@ def _change_in_turn(game_id: str, expected: int | None, plan_for: Callable[[Game
             update(Game).where(Game.id == game_id, Game.version == old).values(version=new, updated_at=now()),
             execution_options={"synchronize_session": False},
         )
-        if moved.rowcount != 1:  # somebody else's change landed in between
+        # an UPDATE's Result is a CursorResult at run time; Session.execute's stub says only Result
+        if moved.rowcount != 1:  # type: ignore[attr-defined]  # somebody else's change landed in between
             db.session.rollback()
             if expected is not None:
                 raise Stale(expected, old + 1)

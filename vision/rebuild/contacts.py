@@ -17,8 +17,8 @@ counts, and a tile far away in the photo is judged at its own scale.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -115,7 +115,7 @@ def tile_shapes(tiles: Sequence[Sequence[Sequence[Sequence[float]]]]) -> list[Ti
     centre = centres.mean(axis=1)
     size = lengths.reshape(count, 8).mean(axis=1)
     return [
-        TileShape(centre[t], axis[t], float(size[t]), dict(zip(PORTS, ports[t])))
+        TileShape(centre[t], axis[t], float(size[t]), dict(zip(PORTS, ports[t], strict=True)))
         for t in range(count)
     ]
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from vision.read.detector import ENLARGE_KEY, READ_ENLARGE, READ_SIDE
 
@@ -63,7 +64,7 @@ def prepare(synths: Path | list[Path], out: Path) -> Path:
         raise ValueError(f"two sets share a folder name ({', '.join(names)}): their images would mix")
     out = out.resolve()
     folders: dict[str, list[str]] = {"train": [], "val": []}
-    for synth, name in zip(synths, names):
+    for synth, name in zip(synths, names, strict=True):
         for split in ("train", "val"):
             folders[split].append(str(_prepare_split(synth.resolve(), out / name, split)))
     data = out / "data.yaml"
@@ -216,7 +217,7 @@ def _bins_last() -> Iterator[None]:
 
     original = DFL.forward
 
-    def forward(self: DFL, x: "torch.Tensor") -> "torch.Tensor":
+    def forward(self: DFL, x: torch.Tensor) -> torch.Tensor:
         batch, _, anchors = x.shape
         bins = x.view(batch, 4, self.c1, anchors).transpose(2, 3).softmax(-1)  # (batch, 4, anchors, bins)
         return (bins @ self.conv.weight.view(self.c1, 1)).view(batch, 4, anchors)  # the expectation

@@ -16,6 +16,7 @@ seats them. Nothing is written unless the whole file passes.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -80,8 +81,11 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
         raise ApiError(422, f"this is not a tournament file (its format is not {FORMAT!r})")
     if data.get("version") != VERSION:
         raise ApiError(422, f"tournament file version {data.get('version')!r} is not supported (this server reads {VERSION})")
+    tournament = data.get("tournament")
     try:
-        t = Tournament.from_dict(data.get("tournament"))
+        if not isinstance(tournament, Mapping):
+            raise TournamentError("a tournament file must hold a mapping")  # as from_dict says
+        t = Tournament.from_dict(tournament)
     except TournamentError as error:
         raise ApiError(422, f"the tournament in the file breaks a rule: {error}") from None
     for r in t.rounds:
@@ -110,6 +114,7 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
             Match.from_record(record)
         except RecordError as error:
             raise ApiError(422, f"{where}: the match record breaks a rule: {error}") from None
+        assert isinstance(record, dict)  # from_record takes nothing else
         expected = players_at(t, pairing.team_a, pairing.team_b)
         if record.get("variant") != VARIANT or [clean_text(p, 40) for p in record.get("players", [])] != expected:
             raise ApiError(422, f"{where}: the record is not the {VARIANT} match of {pairing.team_a} v "
@@ -151,9 +156,9 @@ def load(data: object, *, who: str) -> tuple[TournamentRow, str]:
     except Exception:
         db.session.rollback()
         for game_id in made:
-            game = db.session.get(Game, game_id)
-            if game is not None:
-                db.session.delete(game)
+            orphan = db.session.get(Game, game_id)
+            if orphan is not None:
+                db.session.delete(orphan)
         stale = db.session.get(TournamentRow, row.id)
         if stale is not None:
             db.session.delete(stale)
