@@ -247,7 +247,9 @@ def match(game_id: str):  # type: ignore[no-untyped-def]
 def history(game_id: str):  # type: ignore[no-untyped-def]
     game = store.get_game(game_id)
     auth.require_reader(game)
-    return render_template("history.html", game=game, changes=store.history(game.id))
+    table = board.table_of(store.snapshot(game))
+    changes = [(c, wording.change_words(c, table)) for c in store.history(game.id)]
+    return render_template("history.html", game=game, changes=changes)
 
 
 @bp.get("/g/<game_id>/hands/<int:hand>/replay")

@@ -276,6 +276,28 @@ def say_refusal(error: dict[str, Any], record: dict[str, Any]) -> str:
     return refusal(error, Table(players, sides))
 
 
+#: What each change of the history did, for the history page.
+ACTIONS = {
+    "create": L("Match started"), "import": L("Match imported"), "hand": L("New hand"), "event": L("Recorded"),
+    "correct": L("Corrected"), "remove": L("Removed"), "undo": L("Undone"), "dispute": L("Disputed"),
+    "settle": L("Settled"), "rename": L("Renamed"),
+}
+
+
+def change_words(change: Any, table: Table) -> dict[str, str]:
+    """A change of the history in players' words: what was done, where, what it was and is now."""
+
+    def said(value: Any) -> str:
+        if isinstance(value, dict) and "type" in value:
+            return event_words(value, table)
+        if isinstance(value, dict) and "title" in value:
+            return str(value["title"])
+        return ""
+
+    return {"action": str(ACTIONS.get(change.action, change.action)), "where": where(change.hand, change.event),
+            "before": said(change.before), "after": said(change.after)}
+
+
 def chart_words() -> dict[str, str]:
     return {"hand": _("Hand"), "points": _("Points"), "label": _("Score after each hand")}
 
