@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import SIX_BLOCK_PLAYS
-from page_support import SCREENS, answer_of, chromium, live_server, open_page, start_match, tap_and_wait  # noqa: F401
+from page_support import (SCREENS, answer_of, chromium, live_server, open_page, start_match,  # noqa: F401
+                          tap_and_wait, version, wait_version)
 
 pytestmark = pytest.mark.slow
 
@@ -49,9 +50,14 @@ def test_a_whole_partners_match_on_the_pad(live_server, open_page, screen):
     for _ in range(4):
         tap_and_wait(page, "#pass")
     assert status(page).startswith("Blocked: nobody can play. Tap the tiles left by Ana, Ben, Cruz, Dee")
-    for value in ("20", "25", "20", "25"):
-        page.fill("#pips", value)
-        tap_and_wait(page, "#send-pips")
+    # Each player's pips in one step: a box each, one button (four events, in turn).
+    boxes = page.locator("#pips-all input")
+    assert page.locator("#pips-all label").all_inner_texts() == ["Ana", "Ben", "Cruz", "Dee"]
+    for n, value in enumerate(("20", "25", "20", "25")):
+        boxes.nth(n).fill(value)
+    before = version(page)
+    page.click("#send-all-pips")
+    wait_version(page, before + 4)
     assert totals(page) == ["50", "10"]
     assert status(page).startswith("Ana & Cruz win the match")
     answer = answer_of(page, game)

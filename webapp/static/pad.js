@@ -124,6 +124,37 @@
     $("#draw").disabled = !board.pad.can_draw;
     $("#next-hand").hidden = !board.next_hand;
     $("#end-hand").open = Boolean(cur && cur.end !== null && (cur.awaiting_pips || []).length);
+    pipsForEveryone(board);
+  }
+
+  // The pips of every player still to count, in one step: a box each, one button.
+  function pipsForEveryone(board) {
+    const box = $("#pips-all");
+    const cur = board.current;
+    const waiting = cur && cur.end !== null ? cur.awaiting_pips || [] : [];
+    const key = `${board.version}:${waiting.join(",")}`;
+    $("#send-all-pips").hidden = waiting.length < 2;
+    if (box.dataset.key === key) return; // typed numbers stay while nothing changed
+    box.dataset.key = key;
+    box.replaceChildren(...(waiting.length < 2 ? [] : waiting.map((s) => {
+      const label = document.createElement("label");
+      label.textContent = board.players[s];
+      const input = document.createElement("input");
+      input.inputMode = "numeric";
+      input.maxLength = 3;
+      input.dataset.seat = String(s);
+      label.append(input);
+      return label;
+    })));
+  }
+
+  async function sendAllPips() {
+    const boxes = $$("#pips-all input");
+    if (!boxes.every((b) => /^\d+$/.test(b.value.trim()))) { fail(say("pips_number")); return; }
+    for (const b of boxes) { // one event each, in turn: each is checked as it lands
+      const done = await send("/events", { type: "pips", seat: Number(b.dataset.seat), pips: Number(b.value.trim()) });
+      if (!done) return;
+    }
   }
 
   // Why a tile cannot be played now, in words (the server's board says what fits; this only words it).
@@ -174,6 +205,8 @@
       send("/undo", { why: "undo on the pad" }); return;
     } else if (button.id === "next-hand") {
       send("/hands", {}); return;
+    } else if (button.id === "send-all-pips") {
+      sendAllPips(); return;
     } else if (button.id === "reveal") {
       send("/events", { type: "reveal", seat, tiles: Array.from(shown) }); return;
     } else if (button.id === "send-pips") {

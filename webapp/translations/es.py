@@ -309,4 +309,6 @@ ES: dict[str, str | tuple[str, str]] = {
     "was: %(what)s": "antes: %(what)s",
     "Sorry": "Lo sentimos",
     "All matches": "Todas las partidas",
+    "Pips left by each player": "Puntos que le quedan a cada jugador",
+    "Count everyone’s pips": "Contar los puntos de todos",
 }
