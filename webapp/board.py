@@ -190,8 +190,12 @@ def _disputes(game: Game, snap: Snapshot, table: wording.Table) -> list[dict[str
     """Disputes not settled yet, for the match page (a dispute is a change: it has its own version)."""
     from .store import open_disputes
 
+    opened = snap.views.get("disputes")
+    if opened is None:  # a dispute is a change of its own: one look per version, for every language
+        with _lock:
+            opened = snap.views.setdefault("disputes", open_disputes(game.id))
     out = []
-    for change in open_disputes(game.id):
+    for change in opened:
         event = None
         if change.hand is not None and change.event is not None and change.hand < len(snap.record["hands"]):
             events = snap.record["hands"][change.hand]["events"]
@@ -215,15 +219,16 @@ def live(game: Game, snap: Snapshot, tournament: dict[str, Any] | None = None) -
     per match version and tournament state.
 
     The live stream sends one drawing to every viewer, whatever their language, so the HTML is
-    drawn in each of the page's languages: `html` in English, `html_in[lang]` in the others; the JSON
-    fields are in English."""
+    drawn in each language pages were asked in (i18n.in_use): `html` in English, `html_in[lang]` in
+    the others; the JSON fields are in English."""
     from flask import render_template
 
     tag = etag(snap.version, tournament)
-    cached = snap.views.get(("live", tag))
+    languages = i18n.in_use()
+    cached = snap.views.get(("live", tag, languages))
     if cached is None:
         html = {}
-        for code in i18n.LANGUAGES:
+        for code in languages:
             with force_locale(code):
                 built = build(game, snap, tournament)
                 html[code] = {"top": render_template("_board_top.html", b=built),
@@ -232,7 +237,7 @@ def live(game: Game, snap: Snapshot, tournament: dict[str, Any] | None = None) -
             payload = {**build(game, snap, tournament), "etag": tag, "html": html.pop("en"), "html_in": html}
         text = json.dumps(payload, separators=(",", ":"))
         with _lock:
-            cached = snap.views.setdefault(("live", tag), (payload, text))
+            cached = snap.views.setdefault(("live", tag, languages), (payload, text))
     with _lock:
         # The newest drawn, which the live stream sends its viewers without asking the database again.
         snap.views["live"] = cached

@@ -7,8 +7,6 @@ missing from it. The switch keeps the choice in a cookie, so a page in Spanish s
 """
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Flask, request
 from flask_babel import Babel, get_locale
 
@@ -19,12 +17,23 @@ COOKIE = "spinner-lang"
 COOKIE_AGE = 365 * 24 * 3600
 
 
+#: The languages pages were asked in since this process started: the live board is drawn in these
+#: only (English always), so a table nobody reads in Spanish costs one drawing per change, not two.
+IN_USE: set[str] = {"en"}
+
+
 def choose() -> str:
     """The switch's choice if there is one, else the best of the browser's languages, else English."""
     chosen = request.cookies.get(COOKIE)
-    if chosen in LANGUAGES:
-        return chosen
-    return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+    if chosen not in LANGUAGES:
+        chosen = request.accept_languages.best_match(list(LANGUAGES)) or "en"
+    if chosen not in IN_USE:
+        IN_USE.add(chosen)
+    return chosen
+
+
+def in_use() -> tuple[str, ...]:
+    return tuple(sorted(IN_USE))
 
 
 def lang() -> str:

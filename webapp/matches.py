@@ -7,6 +7,7 @@ a tournament's table is kept, since the tournament's results are read from it.
 from __future__ import annotations
 
 from pathlib import Path
+
 from flask import current_app
 from sqlalchemy import delete as sql_delete
 from sqlalchemy import select

@@ -44,7 +44,7 @@ def fill() -> list[str]:
         if said is None:
             missing.append(key)
             continue
-        message.string = said if isinstance(message.id, tuple) else said
+        message.string = said  # a plural's pair fills both of its forms
     PO.parent.mkdir(parents=True, exist_ok=True)
     with PO.open("wb") as f:
         write_po(f, catalog, omit_header=False, no_location=True, sort_output=True)
