@@ -96,6 +96,13 @@ def where(hand: int | None, event: int | None) -> str:
 
 def event_words(event: dict[str, Any], table: Table) -> str:
     """One event of the record in players' words: "Ben passed", "Ana played 4-6 on the west"."""
+    try:
+        return _event_words(event, table)
+    except (TypeError, ValueError):  # an odd field in an old record: still a page, never a 500
+        return _("an event the page does not know")
+
+
+def _event_words(event: dict[str, Any], table: Table) -> str:
     kind = event.get("type")
     who = table.seat(event.get("seat")) if "seat" in event else table.side(event.get("team"))
     if kind == "play":
