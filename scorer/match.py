@@ -85,20 +85,23 @@ class Match:
     def start_hand(self, leader: object = None, deal: object = None) -> Hand:
         index = len(self.hands)
         if self.over:
-            raise RecordError(f"the match was already won ({self._won_words()}): no hand follows", hand=index)
+            raise RecordError(f"the match was already won ({self._won_words()}): no hand follows", hand=index,
+                              code="match_won", side=self.winner)
         previous = self.current
         if previous is not None:
             if not previous.over:
-                raise RecordError("the hand before has not ended: a new hand starts only after it", hand=index)
+                raise RecordError("the hand before has not ended: a new hand starts only after it", hand=index,
+                                  code="hand_open")
             self._require_bonus(len(self.hands) - 1, previous)
         try:
             tiles = self._parse_deal(deal)
             rule = lead_rule(self.rules, previous, tiles, self.active)
             if leader is not None:
                 if not isinstance(leader, int) or isinstance(leader, bool) or leader not in self.active:
-                    raise RecordError(f"leader must be a seat still in the match, not {leader!r}")
+                    raise RecordError(f"leader must be a seat still in the match, not {leader!r}", code="leader_field")
                 if rule.seat is not None and leader != rule.seat:
-                    raise RecordError(f"the record says seat {leader} leads, but seat {rule.seat} does: {rule.why}")
+                    raise RecordError(f"the record says seat {leader} leads, but seat {rule.seat} does: {rule.why}",
+                                      code="lead_seat", seat=leader, leader=rule.seat)
             hand = Hand(self.rules, rule, leader=leader, deal=tiles, active=self.active, layout_rules=self.layout_rules)
         except RecordError as error:
             raise error.at(hand=index) from None
@@ -111,7 +114,7 @@ class Match:
     def apply(self, event: object, index: int | None = None) -> Any:
         """Append one event to the current hand (GAME_RECORD.md); the match changes only if it is legal."""
         if not self.hands:
-            raise RecordError("no hand has started")
+            raise RecordError("no hand has started", code="no_hand")
         hand = self.hands[-1]
         h = len(self.hands) - 1
         e = hand.events if index is None else index
@@ -119,7 +122,8 @@ class Match:
         if self.winner is not None and not (
             type(event) is dict and event.get("type") in ("reveal", "pips") and hand.end != "target"
         ):
-            raise RecordError(f"the match was already won ({self._won_words()})", hand=h, event=e)
+            raise RecordError(f"the match was already won ({self._won_words()})", hand=h, event=e, code="match_won",
+                              side=self.winner)
         try:
             result = hand.apply(event, e)
         except RecordError as error:
@@ -210,7 +214,7 @@ class Match:
             raise RecordError(
                 f"hand {h} ended, but its score needs the tiles or pips of seat {missing}: "
                 "reveal them before the next hand",
-                hand=h + 1,
+                hand=h + 1, code="pips_needed", seats=hand.missing_pips(),
             )
 
     def _end_of_hand(self, h: int) -> None:

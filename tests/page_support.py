@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-
 from webapp_server import live_server  # noqa: F401  (fixture)
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -23,7 +22,7 @@ SCREENS = {"320x568": SMALL, "390x844": PHONE, "1366x768": LAPTOP}
 #: Where a failing test leaves its screenshots (a CI job can keep the folder).
 SHOTS = Path(os.environ.get("SPINNER_SHOTS", Path(__file__).resolve().parent / "screenshots"))
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
-WAIT = 15000  # ms: a loaded two-core machine is slow, and every wait ends on an event well before
+WAIT = int(os.environ.get("SPINNER_WAIT_MS", "15000"))  # ms: a loaded two-core machine is slow; waits end on events
 
 
 @pytest.fixture(scope="module")

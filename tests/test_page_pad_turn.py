@@ -49,6 +49,7 @@ def test_all_fives_the_leader_tapped_is_not_sent_for_later_plays(live_server, op
 def test_after_undo_the_undone_tile_is_not_left_chosen(live_server, open_page):
     page = open_page(PHONE)
     start_match(page, live_server.url, ["Eve", "Finn"], variant="all-fives")
+    page.click('.seat[data-seat="0"]')  # Eve leads
     tap_and_wait(page, '[data-tile="5-5"]')
     tap_and_wait(page, '[data-tile="0-5"]')  # one end only beside a lone spinner: one tap
     tap_and_wait(page, '[data-tile="1-5"]')  # the other side of the spinner

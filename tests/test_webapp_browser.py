@@ -49,6 +49,8 @@ def test_score_a_hand_on_the_pad_undo_and_a_second_phone_follows(live_server, br
     viewer.wait_for_function("document.getElementById('live').textContent === 'live'", timeout=10000)
 
     # The ten plays of the blocked hand, tapped on the pad: the tile, then the end where it is asked.
+    # Nobody's turn is known before the lead (the holder of 6-6 leads): the scorer taps who leads.
+    scorer.click('.seat[data-seat="0"]')
     asked = 0
     for event in SIX_BLOCK_PLAYS:
         tile = "-".join(sorted(event["tile"].split("-")))
@@ -70,7 +72,7 @@ def test_score_a_hand_on_the_pad_undo_and_a_second_phone_follows(live_server, br
         scorer.click("#pass")
         version += 1
         wait_version(scorer, version)
-    assert "Hand over: tap the tiles left by Ana, Ben, Cruz, Dee" in scorer.inner_text(".status")
+    assert "Blocked: nobody can play. Tap the tiles left by Ana, Ben, Cruz, Dee" in scorer.inner_text(".status")
 
     # Pips left, seat by seat (the pad picks the next seat the score still needs).
     for pips in ("20", "25", "20", "25"):
@@ -92,7 +94,7 @@ def test_score_a_hand_on_the_pad_undo_and_a_second_phone_follows(live_server, br
     version += 1
     wait_version(scorer, version)
     wait_version(viewer, version)
-    assert "tap the tiles left by Dee" in viewer.inner_text(".status")
+    assert "Tap the tiles left by Dee" in viewer.inner_text(".status")
     assert totals(viewer) == ["0", "10"]
     assert viewer.inner_text("#live") == "live"  # it came over the stream, not by polling
 
@@ -106,11 +108,13 @@ def test_an_illegal_tap_is_refused_with_the_rule(live_server, browser):
     page = browser.new_context(**PHONE).new_page()
     start_match(page, live_server.url, ["Ana", "Ben"], variant="all-fives")
     version = page.evaluate("window.spinnerBoard.version")
+    page.click('.seat[data-seat="0"]')  # Ana leads
     page.click('[data-tile="5-5"]')
     wait_version(page, version + 1)
     page.click('.seat[data-seat="0"]')  # the wrong seat: Ana just led
     page.click('[data-tile="0-5"]')
     page.wait_for_function("document.getElementById('pad-error').textContent.length > 0")
     message = page.inner_text("#pad-error")
-    assert "seat 1 must have passed" in message and "draws until a tile fits" in message
+    # In players' words: names, and plays counted from 1.
+    assert message.startswith("Hand 1, play 2: It is Ben's turn") and "draws until a tile fits" in message
     assert page.evaluate("window.spinnerBoard.version") == version + 1

@@ -10,35 +10,39 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from flask_babel import format_datetime
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from scorer.variants import _CHOICES, VARIANTS
 
-from . import archive, auth, board, csrf, frames, picture, store, validate
+from . import archive, auth, board, csrf, frames, i18n, matches, picture, store, validate, wording
 from .db import db
 from .errors import ApiError
 from .models import Game
 from .tournament import table as tournament_table
 
 bp = Blueprint("pages", __name__)
+# Spanish and English for every page of the app (the tournament's too): set up with this blueprint.
+bp.record_once(lambda state: i18n.init_app(state.app))
 
-#: A few words on each variant for the form (RULES.md has the whole of it).
-LABELS = {
-    "partners": "Partners (fives, spinner; 4 in teams, 250)",
-    "partners-block": "Partners block (4 in teams, 100)",
-    "all-fives": "All fives (2–4 alone, boneyard)",
-    "all-fives-bonus": "All fives, bonus (2–4, over 100)",
-    "block": "Block (2–4 alone, 100)",
-    "draw": "Draw (2–4 alone)",
-    "cross": "Cross (penalties, elimination at 100)",
-}
+#: A few words on each variant for the form (RULES.md has the whole of it), in the page's language.
+LABELS = wording.VARIANTS
 #: How many matches a browser keeps the links (tokens) of, in its signed session cookie.
 KEPT_LINKS = 12
 
 
 @bp.app_context_processor
 def helpers() -> dict[str, Any]:
-    return {"csrf_token": csrf.token, "tile_svg": picture.tile_svg, "qr": qr_svg}
+    return {"csrf_token": csrf.token, "tile_svg": picture.tile_svg, "qr": qr_svg, "spoken": wording.spoken,
+            "end_name": wording.end, "script_words": wording.script_words, "option_label": option_label}
+
+
+def option_label(name: str, value: object = None) -> str:
+    """A house rule of the new-match form (or one of its choices) in words."""
+    if value is None:
+        return str(wording.OPTIONS.get(name, name.replace("_", " ")))
+    return str(wording.CHOICES.get(name, {}).get(value, value))
 
 
 @lru_cache(maxsize=64)
@@ -50,7 +54,26 @@ def qr_svg(url: str) -> str:
 
 @bp.errorhandler(ApiError)
 def refused(error: ApiError):  # type: ignore[no-untyped-def]
-    return render_template("error.html", message=error.message, status=error.status), error.status
+    return render_template("error.html", message=said(error), status=error.status), error.status
+
+
+def said(error: ApiError) -> str:
+    """A refusal in players' words where the rules engine gave its code (`say`), else its message."""
+    return str(error.extra.get("say") or error.message)
+
+
+@bp.get("/lang/<code>")
+def language(code: str):  # type: ignore[no-untyped-def]
+    """The language switch: keep the choice in a cookie and go back to the page it was made on."""
+    if code not in i18n.LANGUAGES:
+        raise ApiError(404, "no such language here")
+    back = request.args.get("next", "")
+    # Only a path on this server: never a redirect elsewhere (//host or a scheme).
+    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+        back = url_for("pages.index")
+    response = redirect(back)
+    response.set_cookie(i18n.COOKIE, code, max_age=i18n.COOKIE_AGE, samesite="Lax", httponly=True)
+    return response
 
 
 def keep_links(game: Game, **tokens: str) -> None:
@@ -80,13 +103,28 @@ def index():  # type: ignore[no-untyped-def]
     roles = session.get("roles", {})
     query = select(Game).where(Game.private.is_(False) | Game.id.in_(list(roles))).order_by(Game.updated_at.desc()).limit(100)
     variants = [
-        {"name": v.name, "label": LABELS.get(v.name, v.name), "players": v.players, "teams": v.teams,
+        {"name": v.name, "label": str(LABELS.get(v.name, v.name)), "players": v.players, "teams": v.teams,
          "options": sorted(v.options), "presets": sorted(v.presets)}
         for v in VARIANTS.values()
     ]
     presets = sorted({p for v in VARIANTS.values() for p in v.presets})
-    return render_template("index.html", games=db.session.scalars(query).all(), roles=roles, variants=variants,
-                           choices=_CHOICES, presets=presets)
+    games = [resume_line(game, roles.get(game.id) == "scorer") for game in db.session.scalars(query).all()]
+    return render_template("index.html", games=games, variants=variants, choices=_CHOICES, presets=presets)
+
+
+def resume_line(game: Game, scorer: bool) -> dict[str, Any]:
+    """A line of the resume list: a title players know the match by, its score and when it was played."""
+    try:
+        snap = store.snapshot(game)
+        table = board.table_of(snap)
+        totals = snap.answer.get("totals") or []
+    except ApiError:  # a stored record the scorer cannot read any more still gets its line
+        table, totals = wording.Table(list(game.players)), []
+    title = game.title or " v ".join(table.sides)
+    score = " – ".join(str(t) for t in totals)
+    return {"game": game, "title": title, "score": score, "scorer": scorer,
+            "variant": str(LABELS.get(game.variant, game.variant)).split(" (")[0],
+            "when": format_datetime(game.updated_at, "d MMM, HH:mm")}
 
 
 def spec_from_form() -> dict[str, Any]:
@@ -118,7 +156,7 @@ def create():  # type: ignore[no-untyped-def]
         spec = spec_from_form()
         created = store.create(spec, who=auth.who(), source="pad")
     except ApiError as error:
-        flash(error.message)
+        flash(said(error))
         return redirect(url_for("pages.index"))
     game = created.game
     auth.remember(game, "scorer")
@@ -151,11 +189,38 @@ def import_record():  # type: ignore[no-untyped-def]
                                     f"{error.message}") from None
             created = store.create(record, who=auth.who(), source="import")
     except ApiError as error:
-        flash(error.message)
+        flash(said(error))
         return redirect(url_for("pages.index"))
     auth.remember(created.game, "scorer")
     keep_links(created.game, scorer=created.scorer_token, viewer=created.viewer_token)
     return redirect(url_for("pages.match", game_id=created.game.id))
+
+
+@bp.post("/g/<game_id>/rename")
+def rename(game_id: str):  # type: ignore[no-untyped-def]
+    game = store.get_game(game_id)
+    auth.require_scorer(game)  # the session's scorer role, with the form's CSRF token
+    try:
+        matches.rename(game.id, request.form.get("title", ""), who=auth.who())
+    except ApiError as error:
+        flash(said(error))
+    return redirect(url_for("pages.index"))
+
+
+@bp.post("/g/<game_id>/delete")
+def delete(game_id: str):  # type: ignore[no-untyped-def]
+    game = store.get_game(game_id)
+    auth.require_scorer(game)
+    try:
+        if request.form.get("sure") != "1":
+            raise ApiError(400, _("Tick the box to delete the match for good."))
+        matches.delete(game.id)
+        kept = dict(session.get("tokens", {}))
+        kept.pop(game_id, None)
+        session["tokens"] = kept
+    except ApiError as error:
+        flash(said(error))
+    return redirect(url_for("pages.index"))
 
 
 @bp.get("/g/<game_id>/join")
@@ -185,7 +250,9 @@ def match(game_id: str):  # type: ignore[no-untyped-def]
 def history(game_id: str):  # type: ignore[no-untyped-def]
     game = store.get_game(game_id)
     auth.require_reader(game)
-    return render_template("history.html", game=game, changes=store.history(game.id))
+    table = board.table_of(store.snapshot(game))
+    changes = [(c, wording.change_words(c, table)) for c in store.history(game.id)]
+    return render_template("history.html", game=game, changes=changes)
 
 
 @bp.get("/g/<game_id>/hands/<int:hand>/replay")
@@ -224,7 +291,7 @@ def dispute(game_id: str, hand: int):  # type: ignore[no-untyped-def]
         store.note(game.id, "dispute", hand, event, None, who=auth.who(), why=auth.clean_text(request.form.get("why"), 300),
                    source="pad")
     except ApiError as error:
-        flash(error.message)
+        flash(said(error))
     return _back_to_replay(game.id, hand)
 
 
@@ -241,7 +308,7 @@ def settle(game_id: str, version: int):  # type: ignore[no-untyped-def]
         store.settle(game.id, version, event, None, who=auth.who(), why=auth.clean_text(request.form.get("why"), 300),
                      source="pad", correct=bool(text))
     except ApiError as error:
-        flash(error.message)
+        flash(said(error))
     return _back_to_replay(game.id, hand)
 
 

@@ -6,6 +6,7 @@ live page only swaps in finished markup. Only numbers go into them: nothing a pl
 from __future__ import annotations
 
 from functools import lru_cache
+from html import escape
 from typing import Any, Iterable
 
 from scorer.layout import Layout
@@ -143,32 +144,45 @@ def layout_svg(layout: Layout | None, open_ends: dict[str, int] | None) -> str:
     )
 
 
-def chart_svg(sides: list[str], totals_by_hand: Iterable[list[int]], target: int | None) -> str:
-    """The score of each side after each hand, as lines (the scorer's totals, nothing else)."""
+def chart_svg(sides: list[str], totals_by_hand: Iterable[list[int]], target: int | None,
+              words: dict[str, str] | None = None) -> str:
+    """The score of each side after each hand, as lines (the scorer's totals, nothing else), with
+    axes: hands along the bottom, points up the side, the target dashed. `words` names the axes and
+    the picture (in the page's language); the legend is the page's, beside the picture."""
+    words = {"hand": "Hand", "points": "Points", "label": "Score after each hand", **(words or {})}
     rows = [[0] * len(sides)] + [list(t) for t in totals_by_hand]
-    width, height = 320, 140
+    width, height = 320, 190
+    left, right, top_pad, bottom_pad = 44, 10, 12, 40  # room for the labels (16 units: legible on a phone)
     n = max(1, len(rows) - 1)
     values = [v for row in rows for v in row] + [0] + ([target] if target else [])
     top, bottom = max(values), min(values)
     span = (top - bottom) or 1
 
-    def point(i: int, v: int) -> str:
-        return f"{20 + i * (width - 30) / n:.1f},{height - 15 - (v - bottom) * (height - 30) / span:.1f}"
+    def x(i: int) -> float:
+        return left + i * (width - left - right) / n
 
-    parts = []
+    def y(v: int) -> float:
+        return height - bottom_pad - (v - bottom) * (height - top_pad - bottom_pad) / span
+
+    base = height - bottom_pad
+    parts = [f'<line class="axis-line" x1="{left}" x2="{width - right}" y1="{base}" y2="{base}"/>',
+             f'<line class="axis-line" x1="{left}" x2="{left}" y1="{top_pad}" y2="{base}"/>']
+    step = max(1, -(-n // 8))  # at most about 8 hand numbers along the bottom
+    for i in range(0, n + 1, step):
+        parts.append(f'<text class="axis" x="{x(i):.1f}" y="{base + 17}" text-anchor="middle">{i}</text>')
+    parts.append(f'<text class="axis" x="{(left + width - right) / 2:.1f}" y="{height - 3}" text-anchor="middle">'
+                 f'{escape(words["hand"])}</text>')
+    for value in sorted({bottom, top}):
+        parts.append(f'<text class="axis" x="{left - 5}" y="{y(value) + 5:.1f}" text-anchor="end">{value}</text>')
     if target:
-        y = point(0, target).split(",")[1]
-        parts.append(f'<line class="target" x1="20" x2="{width - 10}" y1="{y}" y2="{y}"/>'
-                     f'<text class="axis" x="{width - 10}" y="{float(y) - 4:.1f}" text-anchor="end">{target}</text>')
+        parts.append(f'<line class="target" x1="{left}" x2="{width - right}" y1="{y(target):.1f}" y2="{y(target):.1f}"/>')
     for side in range(len(sides)):
-        line = " ".join(point(i, row[side]) for i, row in enumerate(rows))
+        line = " ".join(f"{x(i):.1f},{y(row[side]):.1f}" for i, row in enumerate(rows))
         parts.append(f'<polyline class="side side{side}" points="{line}"/>')
-        last = point(len(rows) - 1, rows[-1][side]).split(",")
-        parts.append(f'<circle class="side{side}" cx="{last[0]}" cy="{last[1]}" r="3"/>')
+        parts.append(f'<circle class="side{side}" cx="{x(len(rows) - 1):.1f}" cy="{y(rows[-1][side]):.1f}" r="4"/>')
+    said = "; ".join(f"{name} {rows[-1][i]}" for i, name in enumerate(sides))
     return (f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-            f'aria-label="score after each hand">{"".join(parts)}</svg>')
-
-
+            f'aria-label="{escape(words["label"])}: {escape(said)}">{"".join(parts)}</svg>')
 
 
 def reading_svg(reading: dict[str, Any] | None, width: int, height: int, proposal: dict[str, Any] | None = None) -> str:

@@ -133,7 +133,7 @@ def _replayed(game_id: str, version: int, record: dict[str, Any]) -> Snapshot:
     if error is None and match is not None:
         return Snapshot(game_id, version, record, match, match.answer())
     answer = match.answer() if match is not None else {"hands": [], "totals": [], "winner": None}
-    return Snapshot(game_id, version, record, match, answer, error=error.to_dict() if error else None)
+    return Snapshot(game_id, version, record, match, answer, error=error.to_dict(coded=True) if error else None)
 
 
 def snapshot(game: Game) -> Snapshot:
@@ -173,7 +173,7 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
     try:
         Match.from_record(record)
     except RecordError as error:
-        raise record_error(error, what="this record cannot be scored") from None
+        raise _said(record_error(error, what="this record cannot be scored"), error, record) from None
     hands = record["hands"]
     scorer_token, viewer_token = new_token(), new_token()
     game = Game(
@@ -254,7 +254,7 @@ def _change_in_turn(game_id: str, expected: int | None, plan_for: Callable[[Game
         try:
             match = Match.from_record(plan.record)
         except RecordError as error:
-            raise record_error(error, what=plan.what) from None
+            raise _said(record_error(error, what=plan.what), error, plan.record) from None
         old = game.version
         new = old + 1
         moved = db.session.execute(
@@ -287,6 +287,15 @@ def _change_in_turn(game_id: str, expected: int | None, plan_for: Callable[[Game
         live.publish(game_id, new)
         return Done(new, change, snap)
     raise ApiError(409, "the match is changing too fast to keep up: nothing was recorded; try again")
+
+
+def _said(refusal: ApiError, error: RecordError, record: dict[str, Any]) -> ApiError:
+    """The refusal with the engine's code and params, and the page's words for players (`say`)."""
+    from . import wording
+
+    refusal.extra.update(code=error.code, params=error.params)
+    refusal.extra["say"] = wording.say_refusal(error.to_dict(coded=True), record)
+    return refusal
 
 
 def _copy(record: dict[str, Any]) -> dict[str, Any]:
