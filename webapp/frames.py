@@ -202,7 +202,7 @@ def intake(game_id: str, data: bytes, *, source: str, who: str, seat: int | None
     where there is none (the page stops its live camera on that answer). Nothing is kept for a
     bad upload."""
     imagesize.check(data)  # the header's size, before a decoder allocates what it claims
-    width, height = camera.check(data)
+    width, height = imagesize.decodable(camera.check, data)
     ext = kind_of(data)
     if ext is None:  # decodable but not a web format (TIFF...): keep a PNG the page can show
         ok, encoded = cv2.imencode(".png", camera.decode(data))
