@@ -13,7 +13,7 @@ from flask import Flask
 
 
 def create_app(overrides: dict[str, Any] | None = None, *, migrate: bool = True) -> Flask:
-    from . import api, config, db, errors, fanout, frames_api, models, pages, security, validate  # noqa: F401  (models: the tables)
+    from . import api, config, db, errors, fanout, frames_api, models, openapi, pages, security, validate  # noqa: F401  (models: the tables)
 
     app = Flask(__name__)
     app.config.from_mapping(config.load(overrides))
@@ -24,6 +24,7 @@ def create_app(overrides: dict[str, Any] | None = None, *, migrate: bool = True)
         db.upgrade(app)
     errors.init_app(app)
     security.init_app(app)
+    openapi.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(frames_api.bp)
     app.register_blueprint(pages.bp)

@@ -12,7 +12,7 @@ import time
 from datetime import timezone
 from typing import Any, Iterator
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 from sqlalchemy import select
 
 from . import archive, auth, board, store, uploads, validate
@@ -28,7 +28,13 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 # -- reading a request ------------------------------------------------------------------------
 
 def body() -> dict[str, Any]:
-    """The request's JSON object, or a 400 that says where the JSON breaks."""
+    """The request's JSON object, or a 400 that says where the JSON breaks (parsed once per request)."""
+    if "spinner_body" not in g:
+        g.spinner_body = _parsed_body()
+    return g.spinner_body
+
+
+def _parsed_body() -> dict[str, Any]:
     limit = current_app.config["MAX_JSON_BYTES"]
     if request.content_length is not None and request.content_length > limit:
         raise ApiError(413, f"the JSON is too large: at most {limit // 1024} KB")

@@ -101,7 +101,7 @@ def read(file: IO[bytes], name: str, spool: Path) -> Contents:
             archive.extract(file_name, out, config["MAX_CONTENT_LENGTH"])
         photo = path.read_bytes()
         imagesize.check(photo, f"{name}: {file_name}")
-        camera.check(photo, f"{name}: {file_name}")  # a photo that is not one is refused here
+        imagesize.decodable(camera.check, photo, f"{name}: {file_name}")  # a photo that is not one is refused here
         kept.append((entry, path))
     return Contents(record, kept)
 

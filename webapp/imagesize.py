@@ -9,8 +9,11 @@ have to be trusted with it.
 from __future__ import annotations
 
 import struct
+from typing import Callable, TypeVar
 
 from .errors import ApiError
+
+T = TypeVar("T")
 
 #: As `webapp.camera.MAX_PIXELS`: a phone's photo is 12 to 50 megapixels.
 MAX_PIXELS = 60_000_000
@@ -84,3 +87,14 @@ def check(data: bytes, name: str = "the upload", max_pixels: int = MAX_PIXELS) -
     if width == 0 or height == 0:
         raise ApiError(415, f"{name} says it has no pixels ({width}x{height})")
     return width, height
+
+
+def decodable(decode: Callable[..., T], data: bytes, name: str = "the upload") -> T:
+    """`decode(data, name)`, with OpenCV's own refusal of a broken image (a header it cannot
+    scale, a stream cut short) as the 415 it is rather than a server error."""
+    import cv2
+
+    try:
+        return decode(data, name)
+    except cv2.error:
+        raise ApiError(415, f"{name} is cut short or damaged: it could not be decoded") from None

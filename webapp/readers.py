@@ -9,6 +9,8 @@ Tests and other hosts may put their own factory in the app config as `SPINNER_RE
 """
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 from pathlib import Path
@@ -50,6 +52,31 @@ def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, 
     return {"reading": reading.to_json(), "width": reading.width, "height": reading.height}
 
 
+def end_with_parent(parent: int) -> None:
+    """In a reader process: end when the server ends, however it ends.
+
+    A server stopped by SIGTERM or killed outright (kill -9, out of memory) cannot stop its
+    children, and an orphaned reader holds a couple of hundred megabytes for ever (and with it
+    the resource tracker it shares). On Linux the kernel sends this process SIGTERM when its
+    parent dies; elsewhere a thread sees the parent change."""
+    try:
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the server died before the line above ran
+        os._exit(0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)  # the one portable way to learn of the parent's end is to look
+        os._exit(0)
+
+    threading.Thread(target=watch, name="spinner-parent-watch", daemon=True).start()
+
+
 class ChildReader:
     """`vision.read.reader.Reader` run in a pool of processes: `read_bytes(data, name)`."""
 
@@ -80,7 +107,8 @@ class Pool:
                 import multiprocessing
                 from concurrent.futures import ProcessPoolExecutor
 
-                self.executor = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+                self.executor = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                                    initializer=end_with_parent, initargs=(os.getpid(),))
             return self.executor
 
     def renew(self) -> Any:

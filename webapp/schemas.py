@@ -29,7 +29,8 @@ SEAT = _int(0, MAX_PLAYERS - 1, "a seat number (0 for the first player)")
 
 EVENT: dict[str, Any] = {
     "title": "Event",
-    "description": "One event of a hand (GAME_RECORD.md): play, pass, draw, reveal, pips or adjust.",
+    "description": "an event is a JSON object such as {\"type\": \"play\", \"seat\": 0, \"tile\": \"6-6\"} "
+                   "(GAME_RECORD.md: play, pass, draw, reveal, pips or adjust)",
     "type": "object",
     "required": ["type"],
     "properties": {
@@ -76,7 +77,6 @@ RECORD: dict[str, Any] = {
     "title": "Match record",
     "description": "A match record of GAME_RECORD.md (format domino-record/1).",
     "type": "object",
-    "required": ["variant", "players"],
     "properties": {
         "format": {"type": "string", "maxLength": 40},
         "variant": {"type": "string", "maxLength": 40, "description": "the variant's name (RULES.md)"},

@@ -13,6 +13,7 @@ at each table, and room for ordinary requests), and
 """
 from __future__ import annotations
 
+import signal
 import socket
 import sys
 
@@ -62,7 +63,7 @@ def serve(host: str, port: int, use_https: bool, threads: int, no_qr: bool) -> N
     """Start the companion page: the database from DATABASE_URL, files under SPINNER_DATA."""
     from cheroot import wsgi
 
-    from . import certs, create_app
+    from . import certs, create_app, frames
 
     # Over HTTPS the session cookie is never sent in the clear.
     app = create_app({"SSE_MAX_STREAMS": max(1, threads - SPARE_THREADS), "SESSION_COOKIE_SECURE": use_https})
@@ -88,10 +89,20 @@ def serve(host: str, port: int, use_https: bool, threads: int, no_qr: bool) -> N
     if urls and not no_qr:
         click.echo("Scan with a phone on the same network:")
         print_qr(urls[0])
+    # Photos the last run answered "queued" and never read (it was stopped or killed) are read now.
+    requeued = frames.requeue(app)
+    if requeued:
+        click.echo(f"Reading {len(requeued)} photo(s) the last run left waiting")
     sys.stdout.flush()
+    # SIGTERM stops the server as Ctrl-C does (the reader processes end with it either way).
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         server.start()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         pass
     finally:
         server.stop()
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise SystemExit(0)
