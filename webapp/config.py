@@ -94,7 +94,9 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         # The server answers from many threads: SQLite waits a while for the write lock instead
         # of failing at once; past that (another process holds it) the answer is 503, try again.
         # A thread waits as long for a pooled connection, then 503 too (never a 500 after 30 s).
-        config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": busy}, "pool_timeout": busy}
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": busy}}
+        if url.rstrip("/") not in ("sqlite:", "sqlite:///:memory:"):  # an in-memory database has no pool to wait on
+            config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_timeout"] = busy
     else:
         config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": True, "pool_timeout": busy}
     config.update(overrides)
