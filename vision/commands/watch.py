@@ -201,6 +201,7 @@ def watch(source: str | None, camera: int | None, variant: str, players: str, op
 @click.option("--board", type=click.Path(file_okay=False, exists=True), default=None,
               help="Instead: the real ddd-board photos as a sequence (../shared/real/ddd-board).")
 @click.option("--dealt", default=None, metavar="VARIANT",
+              type=click.Choice(["partners", "partners-block", "all-fives", "block", "draw", "any"]),
               help="Dealt films: VARIANT (partners, partners-block, all-fives, block, draw, or any) dealt and played "
                    "with passes and draws, each seat's arm from its own side (default: the older films, no passes).")
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True, help="Players (partnerships: 4).")

@@ -47,6 +47,7 @@ def synth(out: str, images: int, seed: int, size: tuple[int, int], val_fraction:
               "(--use-file-for-fake-video-capture): the companion page filmed without a phone.")
 @click.option("--fps", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Frame rate of the video files.")
 @click.option("--dealt", default=None, metavar="VARIANT",
+              type=click.Choice(["partners", "partners-block", "all-fives", "block", "draw", "any"]),
               help="Deal VARIANT (partners, partners-block, all-fives, block, draw, or any) and play it as a real "
                    "table: passes and draws as the deal makes them, each seat's arm from its own side, the boneyard "
                    "in view (film.json: the seating). Default: the older films, every seat playing in turn.")
