@@ -162,15 +162,25 @@ def test_the_laying_arm_is_the_one_that_reached_the_new_tile():
 
 def test_a_seating_is_learnt_only_where_the_sightings_tell_it():
     truth = seating_sides(4, 1)
-    seen = [(0, truth[0])]
-    assert Seating.learn(4, seen) is None  # one seat: which way round is not known
-    seen.append((1, truth[1]))
+    seen: list = [(0, truth[0]), (1, truth[1])]
+    assert Seating.learn(4, seen) is None  # two plays: too few
+    seen.append((2, truth[2]))
     learnt = Seating.learn(4, seen)
-    assert learnt is not None and learnt.sides == truth
-    assert Seating.learn(4, seen + [(2, (truth[2] + 1) % 4), (3, (truth[3] + 1) % 4)]) is None  # as many against
+    assert learnt is not None and learnt.sides == truth and (learnt.agree, learnt.against) == (3, 0)
+    assert Seating.learn(4, seen + [(3, (truth[3] + 1) % 4)] * 3) is None  # as many against
     assert Seating.learn(2, [(0, 2)], least=1).sides == (2, 0)
     with pytest.raises(ValueError):
         Seating.given([0, 0, 1, 2])
+
+
+def test_a_seating_is_learnt_from_plays_whose_seat_is_unsure_where_no_pass_is_likelier():
+    truth = seating_sides(4, 2)
+    # the lead (sure), then two plays that any seat may have made after passes, each from the turn seat's side
+    seen = [((0,), truth[0]), ((1, 2, 3, 0), truth[1]), ((2, 3, 0, 1), truth[2])]
+    learnt = Seating.learn(4, seen)
+    assert learnt is not None and learnt.sides == truth
+    # the same arms, where seat 2 may not have passed to seat 3: either way round explains them as well
+    assert Seating.learn(4, [((1, 3), truth[1]), ((1, 3), truth[3]), ((1, 3), truth[1])]) is None
 
 
 def test_a_seat_comes_from_the_arm_only_where_the_rules_allow_it():
