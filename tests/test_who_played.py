@@ -199,3 +199,15 @@ def test_a_random_observed_draw_game_replays_with_its_draws_unseen():
         full = simulate_match("draw", 4, seed, max_hands=2)
         for h in full["hands"]:
             score_record({**full, "hands": [seen_without_draws(h)]})  # never refused
+
+
+def test_the_lead_is_the_leaders_and_any_seats_where_the_table_chose_unrecorded():
+    led = observed("all-fives", leader=2)
+    assert who_played(led.current, Tile.parse("3-4")).seats == (2,)
+    partners = observed("partners", leader=None)  # the holder of 6-6 leads it: any seat, only that tile
+    assert who_played(partners.current, Tile.parse("6-6")).seats == (0, 1, 2, 3)
+    assert who_played(partners.current, Tile.parse("3-4")).seats == ()
+    chosen = Match.new("all-fives", ["Ana", "Ben", "Cruz"])
+    chosen.start_hand()  # a random seat leads, and the record does not say which
+    answer = who_played(chosen.current, Tile.parse("5-5"))
+    assert answer.seats == (0, 1, 2) and not answer.pass_possible and answer.sure is None
