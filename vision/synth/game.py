@@ -117,7 +117,9 @@ def dealt_game(rng: np.random.Generator, variant: str, players: int, bounds: tup
         events.append(event)
         placement_of.append(len(poses) - 1)
     while events and events[-1]["type"] != "play":
-        events.pop()  # a film stopped for room does not show the passes and draws after its last play
+        # the film ends with its last play: no photo shows the passes after it, and a blocked
+        # hand's closing passes follow from the deal (the scorer infers them at the record's end)
+        events.pop()
         placement_of.pop()
     poses = _jitter(poses, layout, rng, jitter_deg, max_gap)
     kind = "spinner" if layout.rules.spinner else "line"
