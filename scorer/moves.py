@@ -141,7 +141,7 @@ class WhoPlayed:
         return next((c for c in self.candidates if c.seat == seat), None)
 
 
-def who_played(hand: Hand, tile: Tile, unseen_draws: bool = False) -> WhoPlayed:
+def who_played(hand: Hand, tile: Tile, unseen_draws: bool | None = None) -> WhoPlayed:
     """Which seats may have laid `tile` next, each with the passes (and draws) it implies.
 
     The turn seat first, then each later seat that the seats before it could have passed to: a
@@ -150,8 +150,11 @@ def who_played(hand: Hand, tile: Tile, unseen_draws: bool = False) -> WhoPlayed:
     passes stop where they would block the hand. `unseen_draws`: the record does not hold every
     draw (no camera on the boneyard), so the boneyard count is at most what is left: a seat
     holding no counted tile may still play one it drew, and the first seat to pass took the rest
-    of the boneyard before passing.
+    of the boneyard before passing. None: as the hand says (`Hand.unseen_draws`, the hand
+    record's `"unseen_draws"`).
     """
+    if unseen_draws is None:
+        unseen_draws = hand.unseen_draws
     if hand.over or tile in hand.on_table:
         return WhoPlayed(tile, ())
     layout = hand.layout

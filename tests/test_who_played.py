@@ -61,8 +61,9 @@ def test_with_every_draw_recorded_only_the_turn_seat_can_have_laid_it():
 
 def test_with_unseen_draws_a_later_seat_implies_the_first_passer_took_the_boneyard():
     match = observed("all-fives", play(0, "6-6"), unseen_draws=True)
-    answer = who_played(match.current, Tile.parse("6-3"), unseen_draws=True)
+    answer = who_played(match.current, Tile.parse("6-3"))  # as the hand says: its draws go unseen
     assert answer.seats == (1, 2, 3, 0)
+    assert who_played(match.current, Tile.parse("6-3"), unseen_draws=False).seats == (1,)
     assert answer.of(2).draws == ((1, 8),) and answer.of(2).passes == (1,)
     assert answer.of(0).passes == (1, 2, 3)
     # the events are legal even in a record that claims every draw (the draw empties the boneyard)
