@@ -9,6 +9,16 @@ and the pips left at the end follow by themselves. Without one it is *observed*:
 camera or a scorer at the table sees. Then the hand tracks how many tiles each player
 holds, infers passes from a play by a later seat, and checks what players reveal at the
 end against everything seen before.
+
+An observed hand of a drawing game may say that its draws were not all seen (`unseen_draws`, the
+hand record's `"unseen_draws": true`: a camera with no view of the boneyard). Its tile counts are
+then only the least each seat holds and the boneyard's the most it holds, so a tile count never
+ends the hand: a seat that plays its last counted tile while the boneyard may hold tiles has
+perhaps gone out (`maybe_out`); so has one that plays it after a pass emptied the boneyard while
+tiles drawn unseen may be its own. If the record goes on with a play, pass or draw, that seat had
+drawn at least one tile unseen (an inferred draw); if it ends there, or the players show what
+they hold, the seat went out. A pass while the boneyard may hold tiles means the passer took the
+rest of it unseen first (RULES.md, Draw games).
 """
 from __future__ import annotations
 
@@ -84,6 +94,10 @@ class Hand:
         "pips",
         "plays",
         "inferred_passes",
+        "unseen_draws",
+        "maybe_out",
+        "unseen",
+        "inferred_draws",
         "adjustments",
         "events",
     )
@@ -97,6 +111,7 @@ class Hand:
         deal: list[list[Tile]] | None = None,
         active: Iterable[int] | None = None,
         layout_rules: LayoutRules | None = None,
+        unseen_draws: bool = False,
     ) -> None:
         self.rules = rules
         self.active: tuple[int, ...] = tuple(range(rules.players) if active is None else active)
@@ -150,6 +165,21 @@ class Hand:
         self.pips: list[int | None] = [None] * n
         self.plays: list[dict[str, Any]] = []
         self.inferred_passes: list[dict[str, int]] = []
+        if unseen_draws and (deal is not None or rules.variant.leftovers != "boneyard"):
+            raise RecordError(
+                "unseen_draws is for observed hands of the games that draw: "
+                + ("a record with a deal names every draw" if deal is not None else f"in {rules.name} nobody draws")
+            )
+        self.unseen_draws = unseen_draws
+        #: (seat, event, out with a double) of a seat that played its last counted tile while
+        #: unseen draws may have given it more: out, unless the record goes on
+        self.maybe_out: tuple[int, int, bool] | None = None
+        #: tiles drawn unseen by a seat not known (a pass took the rest of the boneyard): with the
+        #: boneyard's count, the most that the seats' tile counts may be short by
+        self.unseen = 0
+        #: draws the record implies but does not hold: {"event", "seat", "count"} ("at_most": the
+        #: count is the most it can be)
+        self.inferred_draws: list[dict[str, Any]] = []
         self.adjustments: list[Adjustment] = []
         self.events = 0
 
@@ -319,7 +349,7 @@ class Hand:
         if self.must_play is not None and self.must_play[0] == seat:
             raise RecordError(f"{said}, but it drew {self.must_play[1]}, which fits, and must play it at once",
                               code="pass_drawn_fits", seat=seat, tile=str(self.must_play[1]), inferred=inferred_by)
-        if self.boneyard > 0:
+        if self.boneyard > 0 and not self.unseen_draws:
             raise RecordError(
                 f"{said} with {self.boneyard} tiles in the boneyard: "
                 "a player who cannot play draws until a tile fits (RULES.md, Draw games)",
@@ -354,6 +384,8 @@ class Hand:
             raise RecordError(f"the lead must be a double ({rule.why}), not {tile}", code="lead_double", tile=str(tile))
 
     def _play(self, event: dict[str, Any], index: int) -> dict[str, Any]:
+        if self.maybe_out is not None:
+            return self._went_on(Hand._play, event, index)
         # The common case inline (this runs for every tile of every replay): a seat in the
         # match and a tile named as usual; anything else goes the long way, to its error.
         seat = event.get("seat")
@@ -414,13 +446,11 @@ class Hand:
         self.turn = self._next[seat]
         count = layout.count() if self._fives else None
         if counts[seat] == 0:
-            self.end = "out"
-            self.out_seat = seat
-            self.out_with_double = tile.is_double
-            self.turn = None
-            self.pips[seat] = 0
-            self.revealed[seat] = index
-            self._fill_pips_if_over()
+            if self.unseen_draws and (self.boneyard > 0 or self.unseen > 0):
+                # it may have drawn tiles nobody saw: out only if nothing more is played
+                self.maybe_out = (seat, index, tile.is_double)
+            else:
+                self._go_out(seat, index, tile.is_double)
         row: dict[str, Any] = {"event": index, "seat": seat, "tile": text}
         if end is not None:
             row["end"] = end
@@ -428,6 +458,64 @@ class Hand:
         row["points"] = count if count and count % 5 == 0 else 0
         self.plays.append(row)
         return row
+
+    def _go_out(self, seat: int, index: int, double: bool) -> None:
+        self.end = "out"
+        self.out_seat = seat
+        self.out_with_double = double
+        self.turn = None
+        self.pips[seat] = 0
+        self.revealed[seat] = index
+        self._fill_pips_if_over()
+
+    def _went_on(self, handler: Any, event: dict[str, Any], index: int) -> Any:
+        """The record goes on after `maybe_out`: that seat had drawn unseen, at least one tile.
+        The event is then applied as usual; if it is refused, nothing is inferred."""
+        assert self.maybe_out is not None
+        seat = self.maybe_out[0]
+        saved = self.maybe_out
+        self.maybe_out = None
+        # from the boneyard, or (once a pass emptied it) one of the tiles drawn by a seat not known
+        from_boneyard = self.boneyard > 0
+        self.counts[seat] += 1
+        if from_boneyard:
+            self.boneyard -= 1
+        else:
+            self.unseen -= 1
+        self.inferred_draws.append({"event": index, "seat": seat, "count": 1})
+        try:
+            return handler(self, event, index)
+        except RecordError:
+            self.inferred_draws.pop()
+            if from_boneyard:
+                self.boneyard += 1
+            else:
+                self.unseen += 1
+            self.counts[seat] -= 1
+            self.maybe_out = saved
+            raise
+
+    def _settled(self, handler: Any, event: dict[str, Any], index: int) -> Any:
+        """`settle_out`, then the event as usual; if it is refused, the hand is as it was."""
+        saved = self.maybe_out
+        self.settle_out()
+        try:
+            return handler(self, event, index)
+        except RecordError:
+            self.end = self.out_seat = None
+            self.out_with_double = False
+            assert saved is not None
+            self.turn = self._next[saved[0]]
+            self.pips[saved[0]] = self.revealed[saved[0]] = None
+            self.maybe_out = saved
+            raise
+
+    def settle_out(self) -> None:
+        """Nothing more is played in this hand: a seat that perhaps went out (`maybe_out`) did."""
+        if self.maybe_out is not None and self.end is None:
+            seat, index, double = self.maybe_out
+            self.maybe_out = None
+            self._go_out(seat, index, double)
 
     def replay_plain_events(self, events: list[Any], start: int) -> int:
         """Apply the run of ordinary events from `events[start]`; return where the run stopped.
@@ -449,6 +537,7 @@ class Hand:
         if (
             self.end is not None
             or self.must_play is not None
+            or self.maybe_out is not None
             or self._fives
             or not self._plain_ends
             or layout.rules.spinner
@@ -577,11 +666,19 @@ class Hand:
         return "not allowed", "not_allowed"
 
     def _record_pass(self, seat: int, index: int) -> None:
+        if self.boneyard > 0:  # (unseen draws only: `_check_pass` refuses it otherwise)
+            # it could not play, so it drew until the boneyard was empty, unseen: how many it took
+            # is the most the boneyard can still hold, the rest went to others unseen before
+            self.inferred_draws.append({"event": index, "seat": seat, "count": self.boneyard, "at_most": True})
+            self.unseen += self.boneyard
+            self.boneyard = 0
         snapshot = None if self.full else self.layout.copy()
         self.passes[seat].append(_Pass(index, snapshot))
         self.passes_in_row += 1
 
     def _pass(self, event: dict[str, Any], index: int) -> None:
+        if self.maybe_out is not None:
+            return self._went_on(Hand._pass, event, index)  # type: ignore[no-any-return]
         seat = self._seat(event)
         self._not_playing("a pass")
         if not self.layout.placements:
@@ -603,6 +700,8 @@ class Hand:
         self._fill_pips_if_over()
 
     def _draw(self, event: dict[str, Any], index: int) -> None:
+        if self.maybe_out is not None:
+            return self._went_on(Hand._draw, event, index)  # type: ignore[no-any-return]
         seat = self._seat(event)
         self._not_playing("a draw")
         if self.rules.variant.leftovers != "boneyard":
@@ -665,6 +764,8 @@ class Hand:
                 self.must_play = (seat, tile)
 
     def _reveal(self, event: dict[str, Any], index: int) -> None:
+        if self.maybe_out is not None:  # the players show what they hold: the hand is over
+            return self._settled(Hand._reveal, event, index)  # type: ignore[no-any-return]
         seat = self._seat(event)
         raw = event.get("tiles")
         if raw == [] and self.out_seat == seat:
@@ -686,7 +787,8 @@ class Hand:
             problem = self._where_is(tile, seat, f"seat {seat} revealed {tile}") if not self.full else None
             if problem:
                 raise problem
-        if len(tiles) != self.counts[seat]:
+        extra = len(tiles) - self.counts[seat]  # unseen draws: tiles it drew that nobody saw
+        if extra and not (self.unseen_draws and 0 < extra <= self.unseen + self.boneyard):
             raise RecordError(
                 f"seat {seat} should hold {self.counts[seat]} tiles ({self._count_words(seat)}), "
                 f"but {len(tiles)} were revealed",
@@ -712,6 +814,11 @@ class Hand:
                         code="passed_holding", seat=seat, at=passed.event, tile=str(tile), end=ends[0],
                     )
         self._check_pip_total(seat, sum(t.pips for t in tiles))
+        if extra:  # drawn unseen: from those a pass took, else from what the boneyard was thought to hold
+            taken = min(extra, self.unseen)
+            self.unseen -= taken
+            self.boneyard -= extra - taken
+            self.counts[seat] += extra
         self.held[seat] = set(seen)
         self.owner.update(dict.fromkeys(seen, seat))
         self.revealed[seat] = index
@@ -740,6 +847,8 @@ class Hand:
                               code="counted_already", seat=seat, at=self.revealed[seat])
 
     def _pips(self, event: dict[str, Any], index: int) -> None:
+        if self.maybe_out is not None:  # the players say what they hold: the hand is over
+            return self._settled(Hand._pips, event, index)  # type: ignore[no-any-return]
         seat = self._seat(event)
         value = event.get("pips")
         if value == 0 and self.out_seat == seat and not isinstance(value, bool):
@@ -749,7 +858,7 @@ class Hand:
             raise RecordError(f"pips needs 'pips', a whole number of at least 0, not {value!r}", code="pips_field")
         count = self.counts[seat]
         unplayed = sorted((t.pips for t in FULL_SET if t not in self.on_table), reverse=True)
-        most = sum(unplayed[:count])
+        most = sum(unplayed[: count + self.unseen + (self.boneyard if self.unseen_draws else 0)])  # (unseen draws: more)
         least = sum(sorted(unplayed)[:count])
         if not least <= value <= most:
             raise RecordError(
@@ -811,7 +920,9 @@ class Hand:
                 self.pips[seat] = sum(map(TILE_PIPS.__getitem__, self.held[seat]))
 
     def finish_record(self) -> None:
-        """The record says no more about this hand. A full-information hand nobody can move in is blocked."""
+        """The record says no more about this hand. A full-information hand nobody can move in is blocked;
+        a seat that perhaps went out (unseen draws) did."""
+        self.settle_out()
         if not self.full or self.end is not None or not self.layout.placements or self.must_play:
             return
         if self.boneyard > 0 or any(self.can_play(s) for s in self.active):

@@ -65,7 +65,7 @@ class Match:
             if not isinstance(events, list):
                 raise RecordError("events must be a list", hand=h)
             try:
-                match.start_hand(leader=hand.get("leader"), deal=hand.get("deal"))
+                match.start_hand(leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=hand.get("unseen_draws", False))
                 match.replay_events(events)
                 match.close_hand()
             except RecordError as error:
@@ -82,18 +82,23 @@ class Match:
     def over(self) -> bool:
         return self.winner is not None
 
-    def start_hand(self, leader: object = None, deal: object = None) -> Hand:
+    def start_hand(self, leader: object = None, deal: object = None, unseen_draws: object = False) -> Hand:
+        """Start the next hand. `unseen_draws`: an observed hand whose draws were not all seen
+        (the hand record's `"unseen_draws": true`; see `Hand`)."""
         index = len(self.hands)
         if self.over:
             raise RecordError(f"the match was already won ({self._won_words()}): no hand follows", hand=index,
                               code="match_won", side=self.winner)
         previous = self.current
         if previous is not None:
+            previous.settle_out()  # a seat that perhaps went out (unseen draws) did: nothing more was played
             if not previous.over:
                 raise RecordError("the hand before has not ended: a new hand starts only after it", hand=index,
                                   code="hand_open")
             self._require_bonus(len(self.hands) - 1, previous)
         try:
+            if not isinstance(unseen_draws, bool):
+                raise RecordError(f"unseen_draws is true or false, not {unseen_draws!r}")
             tiles = self._parse_deal(deal)
             rule = lead_rule(self.rules, previous, tiles, self.active)
             if leader is not None:
@@ -102,7 +107,8 @@ class Match:
                 if rule.seat is not None and leader != rule.seat:
                     raise RecordError(f"the record says seat {leader} leads, but seat {rule.seat} does: {rule.why}",
                                       code="lead_seat", seat=leader, leader=rule.seat)
-            hand = Hand(self.rules, rule, leader=leader, deal=tiles, active=self.active, layout_rules=self.layout_rules)
+            hand = Hand(self.rules, rule, leader=leader, deal=tiles, active=self.active, layout_rules=self.layout_rules,
+                        unseen_draws=unseen_draws)
         except RecordError as error:
             raise error.at(hand=index) from None
         self.hands.append(hand)
@@ -320,6 +326,10 @@ class Match:
             }
             if hand.inferred_passes:
                 row["inferred_passes"] = hand.inferred_passes
+            if hand.inferred_draws:
+                row["inferred_draws"] = hand.inferred_draws
+            if hand.maybe_out is not None:
+                row["maybe_out"] = hand.maybe_out[0]  # played its last counted tile; out unless play goes on
             if hand.adjustments:
                 row["adjustments"] = [
                     {"event": a.event, "side": a.side, "points": a.points, "reason": a.reason} for a in hand.adjustments

@@ -46,12 +46,18 @@ def synth(out: str, images: int, seed: int, size: tuple[int, int], val_fraction:
 @click.option("--y4m", is_flag=True, help="Also write video.y4m, for Chromium's fake camera "
               "(--use-file-for-fake-video-capture): the companion page filmed without a phone.")
 @click.option("--fps", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Frame rate of the video files.")
+@click.option("--dealt", default=None, metavar="VARIANT",
+              type=click.Choice(["partners", "partners-block", "all-fives", "block", "draw", "any"]),
+              help="Deal VARIANT (partners, partners-block, all-fives, block, draw, or any) and play it as a real "
+                   "table: passes and draws as the deal makes them, each seat's arm from its own side, the boneyard "
+                   "in view (film.json: the seating). Default: the older films, every seat playing in turn.")
 def video(out: str, seed: int, size: tuple[int, int], players: int, still_frames: int, shake: float, mp4: bool,
-          y4m: bool, fps: float) -> None:
+          y4m: bool, fps: float, dealt: str | None) -> None:
     """Render a synthetic game as video frames, with each state's truth and the true match record."""
     from .video import game_video, write_video
 
-    summary = write_video(game_video(seed, size[0], size[1], players=players, still_frames=still_frames, shake=shake),
+    summary = write_video(game_video(seed, size[0], size[1], players=players, still_frames=still_frames, shake=shake,
+                                     dealt=dealt),
                           out, mp4=mp4, fps=fps, y4m=y4m)
     click.echo(f"wrote {summary['frames']} frames of {summary['plays']} plays ({summary['variant']}) to {out}; "
                f"true totals {summary['totals']}")

@@ -35,9 +35,10 @@ def _scene_with_layout(seed: int, index: int, width: int, height: int, min_tiles
     raise RuntimeError("no scene with a layout found")  # pragma: no cover - layouts are common
 
 
-def _frame_layout(scene: Scene) -> Camera:
-    """The scene's camera turned on the whole (final) layout, backed off until it fits."""
-    corners = np.concatenate([b.pose.corners() for b in scene.bodies if b.role == "layout"])
+def _frame_layout(scene: Scene, roles: tuple[str, ...] = ("layout",)) -> Camera:
+    """The scene's camera turned on the whole (final) layout, backed off until it fits (with
+    `roles`, the bodies of those roles: a dealt film keeps its boneyard in view too)."""
+    corners = np.concatenate([b.pose.corners() for b in scene.bodies if b.role in roles])
     lo, hi = corners.min(axis=0), corners.max(axis=0)
     centre = (lo + hi) / 2
     cam = replace(scene.camera, target=(float(centre[0]), float(centre[1])))
