@@ -122,6 +122,7 @@ def test_without_a_reader_the_photo_gets_a_plain_answer_and_the_pad_still_scores
     page.wait_for_function("document.getElementById('cam-result').classList.contains('bad')")
     said = page.inner_text("#cam-say")
     assert "cannot read photos yet" in said and "score this play on the pad" in said
+    page.click('.seat[data-seat="0"]')  # who leads: the pad asks before the first tile
     page.click('[data-tile="6-6"]')
     wait_version(page, version + 1)
     assert page.inner_text("#pad-error") == ""

@@ -35,7 +35,13 @@ KEPT_LINKS = 12
 @bp.app_context_processor
 def helpers() -> dict[str, Any]:
     return {"csrf_token": csrf.token, "tile_svg": picture.tile_svg, "qr": qr_svg, "spoken": wording.spoken,
-            "end_name": wording.end, "script_words": wording.script_words, "option_label": option_label}
+            "end_name": wording.end, "script_words": wording.script_words, "option_label": option_label,
+            "variant_name": variant_name}
+
+
+def variant_name(name: str) -> str:
+    """A game's short name in the page's language ("Partners", "Todos cincos")."""
+    return str(LABELS.get(name, name)).split(" (")[0]
 
 
 def option_label(name: str, value: object = None) -> str:
@@ -123,7 +129,7 @@ def resume_line(game: Game, scorer: bool) -> dict[str, Any]:
     title = game.title or " v ".join(table.sides)
     score = " – ".join(str(t) for t in totals)
     return {"game": game, "title": title, "score": score, "scorer": scorer,
-            "variant": str(LABELS.get(game.variant, game.variant)).split(" (")[0],
+            "variant": variant_name(game.variant),
             "when": format_datetime(game.updated_at, "d MMM, HH:mm")}
 
 
