@@ -9,6 +9,8 @@ import time
 import urllib.request
 import zlib
 
+import pytest
+
 from test_webapp_serve import serve, stop, wait_for
 from webapp_support import PLAYERS, Table, app, client, table  # noqa: F401  (fixtures)
 
@@ -121,3 +123,30 @@ def test_https_sets_the_cookie_secure(tmp_path):
     finally:
         stop(process)
     assert "Secure" in cookie and "HttpOnly" in cookie
+
+
+def test_the_pad_works_with_the_policy_in_force(tmp_path):
+    """In headless Chromium with the CSP enforced: start a match and tap a play; nothing is blocked."""
+    from test_webapp_browser import PHONE, start_match
+    from webapp_server import chromium_path, start
+
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+    path = chromium_path()
+    if path is None:
+        pytest.skip("no Chromium on this machine (apt-get install chromium)")
+    server, running = start(tmp_path, SSE_HEARTBEAT=1.0, SSE_LIFETIME=30.0)
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
+            page = browser.new_context(**PHONE).new_page()
+            said: list[str] = []
+            page.on("console", lambda message: said.append(message.text))
+            page.on("pageerror", lambda error: said.append(str(error)))
+            start_match(page, running.url, ["Ana", "Ben", "Cruz", "Dee"])
+            page.click('[data-tile="6-6"]')
+            page.wait_for_selector(".plays li")
+            assert page.locator(".plays li").count() == 1
+            browser.close()
+    finally:
+        server.stop()
+    assert not [s for s in said if "Content Security Policy" in s or "Refused" in s], said
