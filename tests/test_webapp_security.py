@@ -11,7 +11,7 @@ import zlib
 
 import pytest
 
-from test_webapp_serve import serve, stop, wait_for
+from test_webapp_serve import serve, stop
 from webapp_support import PLAYERS, Table, app, client, table  # noqa: F401  (fixtures)
 
 SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.S | re.I)
@@ -110,16 +110,17 @@ def test_https_sets_the_cookie_secure(tmp_path):
     process, port = serve(tmp_path, "--https", "--no-qr")
     cert = tmp_path / "data" / "tls" / "cert.pem"
     try:
-        context = None
-        for _ in range(100):
-            if cert.is_file():
+        for _ in range(300):
+            try:  # the certificate is written as the server starts: read it once it is whole
                 context = ssl.create_default_context(cafile=str(cert))
+                with urllib.request.urlopen(f"https://127.0.0.1:{port}/", timeout=10, context=context) as response:
+                    cookie = response.headers["Set-Cookie"]
+                    assert_headers(response)
                 break
-            time.sleep(0.1)  # the server writes its certificate as it starts
-        wait_for(f"https://127.0.0.1:{port}/", context)
-        with urllib.request.urlopen(f"https://127.0.0.1:{port}/", timeout=10, context=context) as response:
-            cookie = response.headers["Set-Cookie"]
-            assert_headers(response)
+            except (OSError, ssl.SSLError):
+                time.sleep(0.1)
+        else:
+            raise AssertionError("the server did not answer over HTTPS")
     finally:
         stop(process)
     assert "Secure" in cookie and "HttpOnly" in cookie
