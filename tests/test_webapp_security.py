@@ -12,10 +12,10 @@ import zlib
 import pytest
 
 from test_webapp_serve import serve, stop
-from webapp_support import PLAYERS, Table, app, client, table  # noqa: F401  (fixtures)
+from webapp_support import PLAYERS, app, client, table  # noqa: F401  (fixtures)
 
-SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.S | re.I)
-HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.I)
+SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.DOTALL | re.IGNORECASE)
+HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.IGNORECASE)
 
 
 def assert_headers(response) -> None:

@@ -52,7 +52,7 @@ class _Prefixed(io.RawIOBase):
 
 
 class _Reader(makefile.StreamReader):
-    def __init__(self, head: bytes, sock: socket.socket, bufsize: int) -> None:  # noqa: D107
+    def __init__(self, head: bytes, sock: socket.socket, bufsize: int) -> None:
         super(makefile.StreamReader, self).__init__(_Prefixed(head, sock), bufsize)  # skip its own socket
         self.bytes_read = 0
 
@@ -141,7 +141,7 @@ class HeadFirst(connections.ConnectionManager):
 class Server(wsgi.Server):
     """Cheroot's WSGI server with `HeadFirst` managing its connections."""
 
-    def prepare(self) -> None:  # noqa: D102
+    def prepare(self) -> None:
         super().prepare()
         if self.ready:
             old, self._connections = self._connections, HeadFirst(self)
