@@ -9,6 +9,7 @@ import threading
 
 import pytest
 from tournament_support import TEAMS, Clock, TablePhone, simulated
+from webapp_server import without_csp
 
 pytestmark = pytest.mark.slow
 #: Set SPINNER_SHOTS=DIR to keep screenshots of the pages (for a person to look at).
@@ -44,7 +45,7 @@ def browser():
         pytest.skip("no Chromium on this machine")
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield browser
+        yield without_csp(browser)
         browser.close()
 
 

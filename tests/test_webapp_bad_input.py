@@ -10,7 +10,6 @@ import zipfile
 import zlib
 
 import pytest
-
 from conftest import play, record
 from test_webapp_camera import photo, send
 from webapp_support import PLAYERS, Table, app, app_on_fresh_sqlite, client, table  # noqa: F401  (fixtures)

@@ -12,7 +12,7 @@ import pytest
 
 from test_webapp_camera import Script, photo, seen
 from test_webapp_browser import PHONE, start_match, wait_version
-from webapp_server import chromium_path, start
+from webapp_server import chromium_path, start, without_csp
 
 pytestmark = pytest.mark.slow
 
@@ -46,7 +46,7 @@ def camera_browser(tmp_path_factory):
         browser = p.chromium.launch(executable_path=path, args=[
             "--no-sandbox", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
             f"--use-file-for-fake-video-capture={film}"])
-        yield browser
+        yield without_csp(browser)
         browser.close()
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from scorer.match import score_record
 from test_webapp_browser import PHONE, start_match
-from webapp_server import chromium_path, start
+from webapp_server import chromium_path, start, without_csp
 
 pytestmark = pytest.mark.slow
 
@@ -60,7 +60,7 @@ def test_the_live_camera_scores_a_filmed_game_with_the_bundled_models(film, mode
             "--no-sandbox", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
             f"--use-file-for-fake-video-capture={y4m}"])
         try:
-            page = browser.new_context(**PHONE).new_page()
+            page = without_csp(browser).new_context(**PHONE).new_page()
             start_match(page, models_server.url, video.record["players"], variant=video.record["variant"])
             page.click('.seat[data-seat="0"]')  # who leads, for the camera
             page.click("#cam-live")

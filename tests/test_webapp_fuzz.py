@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 schemathesis = pytest.importorskip("schemathesis", reason="schemathesis is not installed (pip install schemathesis)")
-from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import HealthCheck, settings
 
-from webapp import openapi  # noqa: E402
-from webapp_support import PLAYERS  # noqa: E402
+from webapp import openapi
+from webapp_support import PLAYERS
 
 #: Examples per operation: bounded by count, never by time (bench/fuzz_api.py runs more).
-EXAMPLES = int(os.environ.get("SPINNER_FUZZ_EXAMPLES") or 15)
+EXAMPLES = int(os.environ.get("SPINNER_FUZZ_EXAMPLES") or 10)
 LOG = os.environ.get("SPINNER_FUZZ_LOG")
 ROOT = Path(__file__).resolve().parent.parent
 

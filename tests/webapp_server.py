@@ -16,15 +16,14 @@ class Running:
 
 
 def start(tmp_path: Path, threads: int = 32, **config: Any) -> tuple[Any, Running]:
-    from cheroot import wsgi
-
     from webapp import create_app
+    from webapp.headfirst import Server
     from webapp.store import cache
 
     cache.clear()
     app = create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{tmp_path / 'live.db'}",
                       "SSE_MAX_STREAMS": max(1, threads - 8), **config})
-    server = wsgi.Server(("127.0.0.1", 0), app, numthreads=threads, max=threads)
+    server = Server(("127.0.0.1", 0), app, numthreads=threads, max=threads)
     server.prepare()
     port = server.bind_addr[1]
     thread = threading.Thread(target=server.serve, daemon=True)
@@ -40,6 +39,21 @@ def live_server(tmp_path) -> Iterator[Running]:
     server.stop()
 
 
+class without_csp:
+    """A Playwright browser whose contexts ignore the pages' Content-Security-Policy: Playwright's
+    `wait_for_function` evaluates its predicate with eval, which the policy forbids (as it should
+    for anything else). tests/test_webapp_security.py drives the pad with the policy in force."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        return self._browser.new_context(**{"bypass_csp": True, **options})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
@@ -53,5 +67,5 @@ def browser():
         pytest.skip("no Chromium on this machine (apt-get install chromium)")
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield browser
+        yield without_csp(browser)
         browser.close()

@@ -8,6 +8,7 @@ on any other version it is refused with 409 and nothing is recorded.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from datetime import timezone
 from typing import Any, Iterator
@@ -291,6 +292,24 @@ def board_json(game_id: str):  # type: ignore[no-untyped-def]
     return response
 
 
+_DRAWING: dict[str, threading.Lock] = {}
+_DRAWING_GUARD = threading.Lock()
+
+
+def _drawing(game_id: str) -> threading.Lock:
+    with _DRAWING_GUARD:
+        return _DRAWING.setdefault(game_id, threading.Lock())
+
+
+def _drawn(game_id: str, version: int) -> str | None:
+    """The live board of this version as JSON text, if a viewer drew it already. Not for a
+    tournament table: what the tournament says may have moved on (the bell) since that board was
+    drawn, so its board is drawn afresh for each viewer."""
+    snap = store.cache.get((game_id, version))
+    live = snap.views.get("live") if snap is not None else None
+    return live[1] if live is not None and live[0]["tournament"] is None else None
+
+
 @bp.get("/games/<game_id>/stream")
 def stream(game_id: str):  # type: ignore[no-untyped-def]
     """Server-sent events: the board now, then again after every change."""
@@ -304,6 +323,20 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
     game_id = found.id
     db.session.remove()  # hold no database connection while the stream waits
 
+    def from_database() -> tuple[int, str | None] | None:
+        """The match's version and its board if newer than `seen` (None: the match is gone)."""
+        with app.app_context():
+            try:
+                current = db.session.get(Game, game_id)
+                if current is None:
+                    return None
+                if current.version <= seen:
+                    return current.version, None
+                snap = store.snapshot(current)
+                return current.version, board.live(current, snap, tournament_table.of_match(current, snap))[1]
+            finally:
+                db.session.remove()
+
     def events() -> Iterator[str]:
         nonlocal seen
         try:
@@ -312,25 +345,25 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
             while time.monotonic() < ends:
                 # The newest version this process wrote, already drawn for another viewer: no database.
                 newest = hub.version(game_id)
-                drawn = store.cache.get((game_id, newest)) if newest > seen else None
-                # Not for a tournament table: what the tournament says may have moved on (the bell)
-                # since that board was drawn, so its board is drawn afresh for each viewer.
-                if drawn is not None and "live" in drawn.views and drawn.views["live"][0]["tournament"] is None:
+                drawn = _drawn(game_id, newest) if newest > seen else None
+                if drawn is None and newest > seen:
+                    # Every viewer of the table wakes at once: the first draws the board, the others
+                    # wait for that drawing and send it, rather than all drawing the same board at once.
+                    with _drawing(game_id):
+                        drawn = _drawn(game_id, newest)
+                        found = from_database() if drawn is None else None
+                elif drawn is None:
+                    found = from_database()  # a change another process made arrives this way
+                if drawn is not None:
                     seen = newest
-                    yield f"id: {seen}\nevent: board\ndata: {drawn.views['live'][1]}\n\n"
+                    yield f"id: {seen}\nevent: board\ndata: {drawn}\n\n"
                     continue
-                with app.app_context():
-                    current = db.session.get(Game, game_id)
-                    if current is None:
-                        return
-                    if current.version > seen:
-                        snap = store.snapshot(current)
-                        _, data = board.live(current, snap, tournament_table.of_match(current, snap))
-                        seen = current.version
-                        db.session.remove()
-                        yield f"id: {seen}\nevent: board\ndata: {data}\n\n"
-                        continue
-                    db.session.remove()
+                if found is None:  # the match is gone
+                    return
+                if found[1] is not None:
+                    seen = found[0]
+                    yield f"id: {seen}\nevent: board\ndata: {found[1]}\n\n"
+                    continue
                 if hub.wait(game_id, seen, min(heartbeat, max(0.0, ends - time.monotonic()))) <= seen:
                     yield ": still here\n\n"  # keeps proxies and waitress from closing an idle stream
         finally:

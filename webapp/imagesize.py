@@ -9,7 +9,8 @@ have to be trusted with it.
 from __future__ import annotations
 
 import struct
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from .errors import ApiError
 

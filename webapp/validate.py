@@ -14,8 +14,8 @@ import math
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from werkzeug.routing import IntegerConverter
 from jsonschema.exceptions import best_match
+from werkzeug.routing import IntegerConverter
 
 from .errors import ApiError
 
