@@ -121,11 +121,14 @@ def train() -> None:
 @click.option("--hours", type=click.FloatRange(min=0.01), default=None, help="Train for this long instead of --epochs (the schedule is fitted to it).")
 @click.option("--lr", type=click.FloatRange(min=1e-6, max=1.0), default=None,
               help="Starting learning rate, AdamW (default: ultralytics' own choice; lower to go on gently from trained weights).")
-def train_detector(data: tuple[str, ...], project: str, name: str, epochs: int, imgsz: int, batch: int, resume: bool, device: str | None, model_cfg: str, hours: float | None, lr: float | None) -> None:
+@click.option("--ignored", is_flag=True,
+              help="Also learn face-down tiles, tiles on edge and printed pictures (classes 1-3), which `spinner read` then lists under \"ignored\", never as tiles.")
+def train_detector(data: tuple[str, ...], project: str, name: str, epochs: int, imgsz: int, batch: int, resume: bool, device: str | None, model_cfg: str, hours: float | None, lr: float | None,
+                   ignored: bool) -> None:
     """Train the tile detector (ultralytics YOLO OBB, from scratch, offline)."""
     import vision.train.detector as td
 
-    data_yaml = td.prepare([Path(d) for d in data], Path(project) / f"{name}-data")
+    data_yaml = td.prepare([Path(d) for d in data], Path(project) / f"{name}-data", ignored=ignored)
     best = td.train(data_yaml, Path(project), name, epochs, imgsz, batch, resume, device, model_cfg=model_cfg, hours=hours, lr=lr)
     click.echo(f"weights: {best}")
 
@@ -232,12 +235,14 @@ def export(weights: str, out: str, imgsz: int, enlarge: float) -> None:
               help="The styles benchmark (`spinner dataset styles`): print its table per condition (docs/styles.md).")
 @click.option("--reliability", is_flag=True,
               help="Add each set's reliability table: read tiles by calibrated confidence, and how many were right.")
+@click.option("--save-judged", "judged_to", type=click.Path(dir_okay=False), default=None,
+              help="Write each set's read tiles as [confidence, right] pairs here (`python -m vision.read.calibration FILE` tables them).")
 @click.option("--calibrate", "calibrate_to", type=click.Path(dir_okay=False), default=None,
               help="Fit the calibration on the --synthetic set's read tiles and write it here (models/calibration.json).")
 def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str,
              layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float, sure: float, size: int | None,
              enlarge: float | None, zoom: bool, refiner: str, refine: bool, widen: bool, styles_dir: str | None, reliability: bool,
-             calibrate_to: str | None) -> None:
+             judged_to: str | None, calibrate_to: str | None) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     from vision.evaluate.photos import evaluate as run
     from vision.read.reader import WIDEN, Reader
@@ -253,7 +258,7 @@ def evaluate(synthetic: str | None, real: str | None, limit: int | None, detecto
     if styles_dir is not None:
         _styles(Path(styles_dir), limit, Reader(detector, halves, confidence=confidence, sure=sure, side=size, enlarge=enlarge,
                                                 zoom=ZOOM if zoom else None, refiner=refiner if refine else None,
-                                                widen=WIDEN if widen else None), reliability)
+                                                widen=WIDEN if widen else None), reliability, judged_to)
         return
     root = Path(__file__).resolve().parents[2]
     real_path = Path(real) if real else root.parent / "shared" / "real"
@@ -277,6 +282,8 @@ def evaluate(synthetic: str | None, real: str | None, limit: int | None, detecto
         real_path = None  # type: ignore[assignment]  # the real photos have no true boxes
     judged: dict[str, list[tuple[float, bool]]] = {}
     report = run(reader, Path(synthetic) if synthetic else None, real_path, limit, true_boxes=true_boxes, judged=judged)
+    if judged_to is not None:
+        Path(judged_to).write_text(json.dumps(judged))
     if calibrate_to is not None:
         from vision.read.calibration import fit
 
@@ -297,12 +304,14 @@ def _reliability(reader, pairs: list[tuple[float, bool]]) -> dict:  # type: igno
     return {"tiles": len(pairs), "at_least_0.9": at_least(pairs, SURE_AT, value), "table": reliability(pairs, value)}
 
 
-def _styles(root: Path, limit: int | None, reader, reliability: bool) -> None:  # type: ignore[no-untyped-def]
+def _styles(root: Path, limit: int | None, reader, reliability: bool, judged_to: str | None) -> None:  # type: ignore[no-untyped-def]
     """`spinner eval --styles`: the table per condition, then the JSON report."""
     from vision.evaluate.photos import evaluate_styles, styles_table
 
     judged: dict[str, list[tuple[float, bool]]] = {}
     report = evaluate_styles(reader, root, limit, judged)
+    if judged_to is not None:
+        Path(judged_to).write_text(json.dumps(judged))
     if not report:
         raise click.ClickException(f"no condition's set under {root}: render them with `spinner dataset styles --out {root}`")
     click.echo(styles_table(report))

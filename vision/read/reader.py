@@ -17,10 +17,10 @@ import numpy as np
 from vision.read import photo
 from vision.read.calibration import SURE_AT, Calibration
 from vision.read.crops import rectify
-from vision.read.detector import ObbModel, Voting
+from vision.read.detector import ObbDetection, ObbModel, Voting, probiou
 from vision.read.halves import HalfClassifier
 from vision.read.models import DEFAULT_CALIBRATION, DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, MODELS  # noqa: F401
-from vision.read.reading import Reading, TileCandidate, TileReading, settle, split_halves
+from vision.read.reading import Ignored, Reading, TileCandidate, TileReading, settle, split_halves
 from vision.read.refine import BoxRefiner
 from vision.read.zoom import Widen, Zoom, look_again, look_wider
 from vision.rebuild.reconstruct import layout_rules, reconstruct
@@ -124,6 +124,7 @@ class Reader:
             boxes, closer = look_again(self.detector, image, boxes, self.zoom, self.confidence, NMS_OVERLAP, BOX_VOTING)
         if self.widen is not None and closer is None:
             boxes, wider = look_wider(self.detector, image, boxes, self.widen, self.confidence, NMS_OVERLAP, BOX_VOTING)
+        boxes, ignored = set_aside(boxes, self.detector.names, NMS_OVERLAP)
         if self.refiner is not None:
             boxes = self.refiner.refine(image, boxes, REFINE_PASSES)
         detected = time.perf_counter()
@@ -169,6 +170,7 @@ class Reader:
                 **({"widen": 1000 * (detected - first_pass)} if wider is not None else {}),
             },
             rebuilt=(self.rules, layout),
+            ignored=ignored,
         )
 
     def judge(self, tile: TileReading) -> TileReading:
@@ -179,6 +181,25 @@ class Reader:
 
     def read_path(self, path: str | Path) -> Reading:
         return self.read(load_photo(path), str(path))
+
+
+#: the detector's classes that are not a face-up tile (`vision.train.detector.IGNORED_CLASSES`)
+NOT_TILES = ("face_down", "edge", "printed")
+
+
+def set_aside(boxes: list[ObbDetection], names: dict[int, str], overlap: float) -> tuple[list[ObbDetection], tuple[Ignored, ...]]:
+    """The boxes on face-up tiles, and what the detector says is something else (a back, a tile
+    on edge, a printed picture: `Ignored`). A tile box overlapping a surer box of another kind by
+    more than `overlap` goes too: the detector suppresses overlaps within a class, not across."""
+    others = [b for b in boxes if names.get(b.cls, "tile") in NOT_TILES]
+    tiles = [b for b in boxes if names.get(b.cls, "tile") not in NOT_TILES]
+    if others and tiles:
+        shape = lambda group: np.asarray([[*b.center, *b.size, b.angle] for b in group], np.float64)  # noqa: E731
+        covered = probiou(shape(tiles), shape(others))
+        surer = np.asarray([[o.confidence > t.confidence for o in others] for t in tiles])
+        tiles = [t for t, row, wins in zip(tiles, covered, surer) if not ((row > overlap) & wins).any()]
+    ignored = tuple(Ignored(names[b.cls], tuple((float(x), float(y)) for x, y in b.corners()), b.confidence) for b in others)
+    return tiles, ignored
 
 
 def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:

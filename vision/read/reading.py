@@ -77,6 +77,19 @@ class TileReading:
 
 
 @dataclass(frozen=True, slots=True)
+class Ignored:
+    """Something the detector boxed that is not a face-up tile, and so never read as one: a
+    back ("face_down"), a tile standing on edge ("edge"), a printed picture ("printed")."""
+
+    kind: str
+    corners: tuple[tuple[float, float], ...]
+    confidence: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "corners": [_round(c) for c in self.corners], "confidence": round(self.confidence, 4)}
+
+
+@dataclass(frozen=True, slots=True)
 class Reading:
     image: str
     width: int
@@ -87,9 +100,12 @@ class Reading:
     #: the reader's own `(rules, LayoutResult)` behind `layout`, so that following a game does not
     #: rebuild the same layout again (`vision.follow.follower.PhotoLayout`); not part of the JSON
     rebuilt: Any = field(default=None, compare=False, repr=False)
+    #: what was boxed and is not a face-up tile (a detector with those classes only)
+    ignored: tuple[Ignored, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"image": self.image, "tiles": [t.to_json() for t in self.tiles], "layout": self.layout}
+        return {"image": self.image, "tiles": [t.to_json() for t in self.tiles], "layout": self.layout,
+                "ignored": [i.to_json() for i in self.ignored]}
 
 
 def scaled(reading: Reading, factor: float, width: int, height: int) -> Reading:
@@ -109,7 +125,8 @@ def scaled(reading: Reading, factor: float, width: int, height: int) -> Reading:
                 halves=(half(t.halves[0]), half(t.halves[1])))
         for t in reading.tiles
     )
-    return replace(reading, width=width, height=height, tiles=tiles)
+    ignored = tuple(replace(i, corners=tuple(point(c) for c in i.corners)) for i in reading.ignored)
+    return replace(reading, width=width, height=height, tiles=tiles, ignored=ignored)
 
 
 def _round(point: Sequence[float]) -> list[float]:
