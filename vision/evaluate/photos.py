@@ -107,6 +107,8 @@ class TrueBoxes:
     halves classifier and the settling are measured apart from what the detector misses."""
 
     truth: dict[str, Any]
+    #: one class, as the tiles-only detector has (`reader.set_aside`)
+    names = {0: "tile"}
 
     def predict(self, image: np.ndarray, conf: float = 0.0, iou: float = 0.5, max_det: int = 300,
                 voting: Voting | None = None) -> list[ObbDetection]:
