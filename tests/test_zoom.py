@@ -110,7 +110,11 @@ def test_tiles_too_large_are_read_again_shrunk_to_the_target_size():
     huge = [_box(640, 480, 1000)]  # 700 px in the detector's input
     (scale,) = widen_scales(huge, 960, 1280, 0.7, Widen())
     assert scale == pytest.approx(Widen().target / 1000)
-    assert widen_scales([_box(640, 480, 200)], 960, 1280, 0.7, Widen()) == []  # 140 px: known
+    five = [_box(100 + 200 * i, 480, 200) for i in range(5)]
+    assert widen_scales(five, 960, 1280, 0.7, Widen()) == []  # 140 px: known
+    # one or a few such boxes may be halves of a close-up's tiles: tried at the target and half of it
+    assert widen_scales(five[:1], 960, 1280, 0.7, Widen()) == [pytest.approx(0.5), pytest.approx(0.25)]
+    assert widen_scales([_box(640, 480, 100)], 960, 1280, 0.7, Widen()) == []  # 70 px
 
 
 def test_a_photo_with_nothing_found_is_read_at_each_smaller_size_of_the_ladder():
@@ -152,3 +156,9 @@ def test_look_wider_finds_a_tile_filling_the_frame_and_moves_it_back_to_the_phot
     assert boxes[0].center == pytest.approx((640, 480)) and boxes[0].size[0] == pytest.approx(1200)
     untouched, none = look_wider(_Shrunk(100), image, [_box(640, 480, 100)], Widen(), 0.25, 0.35, None)
     assert none is None and len(untouched) == 1
+    # a doubtful first pass (one box on a half, 175 px in the input) is kept unless a wider pass is surer
+    half = [ObbDetection(cls=0, confidence=0.5, center=(640, 480), size=(250, 240), angle=0.0, scores=(0.5,))]
+    boxes, scale = look_wider(_Shrunk(500), image, half, Widen(), 0.25, 0.35, None)  # found at 0.25: 125 px
+    assert scale == pytest.approx(Widen().target / 500) and boxes[0].confidence == 0.8
+    kept, none = look_wider(_Shrunk(5000), image, half, Widen(), 0.25, 0.35, None)  # never found wider
+    assert none is None and kept == half

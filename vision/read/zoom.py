@@ -134,6 +134,11 @@ class Widen:
     target: float = 100.0
     #: with nothing found, the long sides (detector input pixels) the photo is read at in turn
     ladder: tuple[int, ...] = (384, 192, 128)
+    #: a first pass of this many boxes or fewer whose median box is longer than `doubtful` is
+    #: looked at again too, at the target and at half of it (a close-up's first pass often boxes
+    #: a half or a piece of a tile cut by the frame), and kept only if no wider pass is surer
+    few: int = 4
+    doubtful: float = 120.0
 
 
 def widen_scales(boxes: Sequence[ObbDetection], height: int, width: int, first_scale: float, widen: Widen) -> list[float]:
@@ -145,9 +150,11 @@ def widen_scales(boxes: Sequence[ObbDetection], height: int, width: int, first_s
         # shown every tile it could
         return [side / long for side in widen.ladder if side / long < 0.8 * first_scale]
     median = float(np.median([max(b.size) for b in boxes]))
-    if median * first_scale <= widen.large:
-        return []
-    return [widen.target / median]
+    if median * first_scale > widen.large:
+        return [widen.target / median]
+    if len(boxes) <= widen.few and median * first_scale > widen.doubtful:
+        return [widen.target / median, widen.target / (2 * median)]
+    return []
 
 
 def look_wider(detector: Detector, image: np.ndarray, boxes: list[ObbDetection], widen: Widen,
@@ -155,8 +162,12 @@ def look_wider(detector: Detector, image: np.ndarray, boxes: list[ObbDetection],
     """The first pass's boxes, or, where it found none or found them too large, the boxes of the
     photo read again shrunk (and the scale it was read at; None when it was not)."""
     height, width = image.shape[:2]
+    first_scale = detector.first_scale(height, width)
     best: tuple[float, list[ObbDetection], float] | None = None
-    for scale in widen_scales(boxes, height, width, detector.first_scale(height, width), widen):
+    if boxes and float(np.median([max(b.size) for b in boxes])) * first_scale <= widen.large:
+        # a doubtful first pass competes with the wider ones: kept where none is surer
+        best = (sum(b.confidence for b in boxes), boxes, first_scale)
+    for scale in widen_scales(boxes, height, width, first_scale, widen):
         size = (max(1, round(width * scale)), max(1, round(height * scale)))
         small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
         # shrunk already: the detector pads it into its canvas, never enlarges it back
@@ -167,6 +178,6 @@ def look_wider(detector: Detector, image: np.ndarray, boxes: list[ObbDetection],
         surety = sum(b.confidence for b in found)
         if best is None or surety > best[0]:
             best = (surety, moved, scale)
-    if best is None:
+    if best is None or best[1] is boxes:
         return boxes, None
     return best[1], best[2]
