@@ -65,3 +65,17 @@ def test_a_reading_of_a_reduced_photo_moves_back_to_the_photos_pixels():
     assert (reading.width, reading.height) == (200, 100) and moved.center == (20.0, 10.0)
     assert moved.corners[1] == (40.0, 20.0) and moved.halves[0].corners[1] == (20.0, 0.0)
     assert moved.unsure and moved.to_json()["unsure"] is True
+
+
+def test_a_styled_training_set_takes_conditions_but_never_the_benchmarks_seeds(tmp_path):
+    import json
+
+    from vision.synth.dataset import generate_dataset
+    from vision.synth.styles import TRAINING_CONDITIONS, make_styled_sample
+
+    generate_dataset(tmp_path / "styled", 3, 12, 320, 240, 0.0, workers=1, progress=False, styled=True)
+    truths = [json.loads(p.read_text()) for p in sorted((tmp_path / "styled" / "truth" / "train").glob("*.json"))]
+    assert len(truths) == 3 and all(t["params"]["styles"] in {c.name for c in TRAINING_CONDITIONS} for t in truths)
+    assert all(t["params"]["seed"] == 12 for t in truths)
+    with pytest.raises(ValueError, match="never train on it"):
+        make_styled_sample(seed_of(BY_NAME["steep"]), 0)

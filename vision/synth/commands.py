@@ -27,11 +27,16 @@ def dataset() -> None:
 @click.option("--val-fraction", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="Share of images for validation.")
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="Processes rendering in parallel.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def synth(out: str, images: int, seed: int, size: tuple[int, int], val_fraction: float, workers: int, quiet: bool) -> None:
+@click.option("--styled", is_flag=True,
+              help="Each photo takes one condition of the styles benchmark (coloured pips, close-ups, steep views...: docs/styles.md).")
+def synth(out: str, images: int, seed: int, size: tuple[int, int], val_fraction: float, workers: int, quiet: bool, styled: bool) -> None:
     """Render synthetic table photos with YOLO OBB labels and truth JSON sidecars."""
     from .dataset import generate_dataset  # OpenCV only when a dataset is made
 
-    yaml_path = generate_dataset(out, images, seed, size[0], size[1], val_fraction, workers, progress=not quiet)
+    try:
+        yaml_path = generate_dataset(out, images, seed, size[0], size[1], val_fraction, workers, progress=not quiet, styled=styled)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--seed") from None
     click.echo(f"wrote {images} images; data: {yaml_path}")
 
 

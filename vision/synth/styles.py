@@ -278,10 +278,12 @@ def seed_of(condition: Condition) -> int:
     return STYLE_SEED + CONDITIONS.index(condition)
 
 
-def make_style_sample(condition: Condition, index: int) -> Sample:
-    """Photo `index` of a condition's set: rendered, labelled, and encoded as it is stored."""
-    seed = seed_of(condition)
-    width, height = condition.size
+def make_style_sample(condition: Condition, index: int, seed: int | None = None,
+                      size: tuple[int, int] | None = None) -> Sample:
+    """Photo `index` of a condition's set: rendered, labelled, and encoded as it is stored
+    (`seed` and `size`: the condition's own unless given, as `make_styled_sample` gives them)."""
+    seed = seed_of(condition) if seed is None else seed
+    width, height = condition.size if size is None else size
     scene = build_scene(image_rng(seed, index), width, height, TRAINING)
     shot = condition.change(scene, np.random.default_rng([seed, index, 1]))
     scene = shot.scene
@@ -301,6 +303,24 @@ def make_style_sample(condition: Condition, index: int) -> Sample:
     truth["image"]["file"] = f"{name}.jpg"
     label = "".join(line + "\n" for line in yolo_lines(truth))
     return Sample(name, jpeg, label, truth)
+
+
+#: the conditions a styled training photo draws from (a plain photo is any training photo; the
+#: phone's size is the reading's business, not the detector's)
+TRAINING_CONDITIONS = tuple(c for c in CONDITIONS if c.name not in ("plain", "phone-12mp"))
+
+
+def make_styled_sample(seed: int, index: int, width: int = 1280, height: int = 960) -> Sample:
+    """A training photo with one condition of the styles benchmark, drawn by (seed, index): the
+    set a detector that is to read every set and table learns from (`spinner dataset synth
+    --styled`). The benchmark's own seeds are refused: they are never trained on."""
+    if STYLE_SEED <= seed < STYLE_SEED + len(CONDITIONS):
+        raise ValueError(f"seed {seed} is one of the styles benchmark's ({STYLE_SEED}-{STYLE_SEED + len(CONDITIONS) - 1}): never train on it")
+    pick = np.random.default_rng([seed, index, 2])
+    condition = TRAINING_CONDITIONS[int(pick.integers(len(TRAINING_CONDITIONS)))]
+    sample = make_style_sample(condition, index, seed=seed, size=(width, height))
+    sample.truth["params"]["styles"] = condition.name
+    return sample
 
 
 def squash_truth(truth: dict[str, Any], sx: float, sy: float, width: int, height: int) -> dict[str, Any]:
