@@ -108,15 +108,19 @@ def score_board_photo(reading: Reading, grid: Grid, board: list[dict[str, Any]],
         x, y = grid.locate(tile.center)
         if not (0 <= x < CELLS and 0 <= y < CELLS):
             tally.printed_read += 1
+            tally.judged.append((tile.confidence, False))
             continue
         if not len(centres):
+            tally.judged.append((tile.confidence, False))
             continue
         distances = np.linalg.norm(centres - (x, y), axis=1)
         i = int(distances.argmin())
         if distances[i] > 0.6:
+            tally.judged.append((tile.confidence, False))
             continue
         tally.on_a_tile += 1
         if i in used:
+            tally.judged.append((tile.confidence, False))
             continue
         used.add(i)
         tally.count_found(blanks[i])
@@ -130,6 +134,7 @@ def score_board_photo(reading: Reading, grid: Grid, board: list[dict[str, Any]],
                 tally.halves_right += 1
         values = sorted(h["value"] for h in true_halves)
         tally.exact += int([tile.tile.low, tile.tile.high] == values)
+        tally.judged.append((tile.confidence, [tile.tile.low, tile.tile.high] == values))
 
 
 __all__ = ["BoardNotFound", "BoardTally", "Grid", "cell_centre", "find_grid", "score_board_photo", "true_tiles"]

@@ -27,11 +27,16 @@ def dataset() -> None:
 @click.option("--val-fraction", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="Share of images for validation.")
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="Processes rendering in parallel.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def synth(out: str, images: int, seed: int, size: tuple[int, int], val_fraction: float, workers: int, quiet: bool) -> None:
+@click.option("--styled", is_flag=True,
+              help="Each photo takes one condition of the styles benchmark (coloured pips, close-ups, steep views...: docs/styles.md).")
+def synth(out: str, images: int, seed: int, size: tuple[int, int], val_fraction: float, workers: int, quiet: bool, styled: bool) -> None:
     """Render synthetic table photos with YOLO OBB labels and truth JSON sidecars."""
     from .dataset import generate_dataset  # OpenCV only when a dataset is made
 
-    yaml_path = generate_dataset(out, images, seed, size[0], size[1], val_fraction, workers, progress=not quiet)
+    try:
+        yaml_path = generate_dataset(out, images, seed, size[0], size[1], val_fraction, workers, progress=not quiet, styled=styled)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--seed") from None
     click.echo(f"wrote {images} images; data: {yaml_path}")
 
 
@@ -61,3 +66,23 @@ def video(out: str, seed: int, size: tuple[int, int], players: int, still_frames
                           out, mp4=mp4, fps=fps, y4m=y4m)
     click.echo(f"wrote {summary['frames']} frames of {summary['plays']} plays ({summary['variant']}) to {out}; "
                f"true totals {summary['totals']}")
+
+
+@dataset.command()
+@click.option("--out", "out", default="datasets/styles", show_default=True, type=click.Path(file_okay=False),
+              help="Folder to write the sets to, one sub-folder per condition.")
+@click.option("--images", type=click.IntRange(min=1), default=100, show_default=True, help="Photos per condition.")
+@click.option("--condition", "conditions", multiple=True, help="Only this condition (again for more; default: all).")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="Processes rendering in parallel.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def styles(out: str, images: int, conditions: tuple[str, ...], workers: int, quiet: bool) -> None:
+    """Render the styles benchmark's held-out sets (`spinner eval --styles`; docs/styles.md).
+
+    Photos already rendered are kept, so a set can be grown by asking for more."""
+    from .styles import BY_NAME, generate_styles
+
+    unknown = [c for c in conditions if c not in BY_NAME]
+    if unknown:
+        raise click.BadParameter(f"no condition {', '.join(unknown)}; there are {', '.join(BY_NAME)}", param_hint="--condition")
+    folders = generate_styles(out, images, list(conditions) or None, workers, progress=not quiet)
+    click.echo(f"{len(folders)} conditions, {images} photos each, under {out}")

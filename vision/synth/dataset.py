@@ -97,9 +97,14 @@ def data_yaml(out: Path) -> str:
     return f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}"
 
 
-def _job(args: tuple[str, int, int, int, int, str]) -> int:
-    out, seed, index, width, height, split = args
-    write_sample(Path(out), split, make_sample(seed, index, width, height))
+def _job(args: tuple[str, int, int, int, int, str, bool]) -> int:
+    out, seed, index, width, height, split, styled = args
+    if styled:
+        from .styles import make_styled_sample  # the styles module builds on this one
+
+        write_sample(Path(out), split, make_styled_sample(seed, index, width, height))
+    else:
+        write_sample(Path(out), split, make_sample(seed, index, width, height))
     return index
 
 
@@ -108,14 +113,15 @@ def _init_worker() -> None:
 
 
 def generate_dataset(out: str | os.PathLike[str], images: int, seed: int, width: int = 1280, height: int = 960,
-                     val_fraction: float = 0.1, workers: int = 2, progress: bool = True) -> Path:
-    """Write `images` images (train and val) under `out`; returns the data.yaml path."""
+                     val_fraction: float = 0.1, workers: int = 2, progress: bool = True, styled: bool = False) -> Path:
+    """Write `images` images (train and val) under `out`; returns the data.yaml path. `styled`:
+    each photo takes one condition of the styles benchmark (`styles.make_styled_sample`)."""
     root = Path(out)
     for kind in ("images", "labels", "truth"):
         for split in ("train", "val"):
             (root / kind / split).mkdir(parents=True, exist_ok=True)
     splits = split_of(seed, images, val_fraction)
-    jobs = [(str(root), int(seed), i, int(width), int(height), splits[i]) for i in range(images)]
+    jobs = [(str(root), int(seed), i, int(width), int(height), splits[i], styled) for i in range(images)]
     bar = _bar(images, progress)
     if workers <= 1:
         _init_worker()
