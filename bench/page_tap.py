@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from conftest import SIX_BLOCK_PLAYS
-from page_support import ARGS, CHROMIUM
-from webapp_server import start
+from conftest import SIX_BLOCK_PLAYS  # noqa: E402
+from page_support import ARGS, CHROMIUM  # noqa: E402
+from webapp_server import start  # noqa: E402
 
 MIRROR = {"east": "west", "west": "east", "north": "north", "south": "south"}
 #: Click, then wait for the board of a newer version and the frame that paints it (ms).

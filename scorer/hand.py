@@ -22,9 +22,10 @@ rest of it unseen first (RULES.md, Draw games).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Iterable, NamedTuple
+from functools import cache
+from typing import Any, NamedTuple
 
 from .errors import RecordError
 from .layout import ENDS, End, Layout, LayoutRules, Placement
@@ -1015,13 +1016,13 @@ def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...
 _SIX_SIX = Tile.of(6, 6)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _six_six_lead(seat: int | None, when: str) -> LeadRule:
     """The holder of 6-6 leads it: a handful of rules (a seat, an occasion), made once each; immutable."""
     return LeadRule(seat=seat, tile=_SIX_SIX, why=f"the holder of 6-6 leads it {when}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _following(active: tuple[int, ...]) -> dict[int, int]:
     """Each seat in play and the seat in play after it (a handful of seatings, made once each; read only)."""
     return {s: active[(i + 1) % len(active)] for i, s in enumerate(active)}

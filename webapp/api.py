@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import threading
 import time
-from datetime import timezone
-from typing import Any, Iterator
+from collections.abc import Iterator
+from datetime import UTC
+from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 from sqlalchemy import select
@@ -97,7 +98,7 @@ def iso(moment: Any) -> str | None:
     if moment is None:
         return None
     # SQLite hands back naive datetimes; they were written in UTC.
-    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).isoformat()
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
 
 
 def change_json(change: Any) -> dict[str, Any]:

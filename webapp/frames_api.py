@@ -17,8 +17,8 @@ import threading
 from flask import Blueprint, current_app, jsonify, request, send_file
 
 from . import auth, frames, uploads, validate
-from .db import db
 from .api import body, readable, scorer_game
+from .db import db
 from .errors import ApiError
 
 bp = Blueprint("frames", __name__, url_prefix="/api/games/<game_id>/frames")

@@ -5,9 +5,10 @@ live page only swaps in finished markup. Only numbers go into them: nothing a pl
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Iterable
+from functools import cache
 from html import escape
-from typing import Any, Iterable
+from typing import Any
 
 from scorer.layout import Layout
 from scorer.tiles import Tile, parse_halves
@@ -46,7 +47,7 @@ def _tile(a: int, b: int, x: float, y: float, vertical: bool, css: str = "") -> 
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def tile_svg(a: int, b: int, vertical: bool = False) -> str:
     """One tile on its own (the pad's buttons)."""
     w, h = (U, 2 * U) if vertical else (2 * U, U)

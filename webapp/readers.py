@@ -13,8 +13,9 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 #: Seconds before a reader that failed to open is tried again.
 RETRY_AFTER = 30.0
@@ -35,9 +36,10 @@ _CHILD_READERS: dict[tuple[str, str, int | None], Any] = {}
 
 
 def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, name: str) -> dict[str, Any]:
-    from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader, ReadError
     import cv2
     import numpy as np
+
+    from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader, ReadError
 
     key = (models, variant, threads)
     reader = _CHILD_READERS.get(key)
@@ -80,7 +82,7 @@ def end_with_parent(parent: int) -> None:
 class ChildReader:
     """`vision.read.reader.Reader` run in a pool of processes: `read_bytes(data, name)`."""
 
-    def __init__(self, pool: "Pool", models: Path, variant: str, threads: int | None) -> None:
+    def __init__(self, pool: Pool, models: Path, variant: str, threads: int | None) -> None:
         self.pool, self.models, self.variant, self.threads = pool, str(models), variant, threads
 
     def read_bytes(self, data: bytes, name: str = "") -> dict[str, Any]:

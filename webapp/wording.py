@@ -8,7 +8,8 @@ them all; a code with no sentence here falls back to the engine's own message.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as L

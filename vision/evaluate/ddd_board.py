@@ -14,8 +14,9 @@ Measuring only: this knows one board's look and is never used by the reader itse
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import cv2
 import numpy as np

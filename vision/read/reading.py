@@ -8,8 +8,9 @@ assignment of boxes to distinct tiles that the evidence makes most likely.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

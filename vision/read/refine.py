@@ -10,9 +10,9 @@ direction turned. A small CNN exported to ONNX, run on all of a photo's boxes at
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import cv2
 import numpy as np
@@ -38,7 +38,7 @@ class BoxFrame:
     width: float
 
     @classmethod
-    def of(cls, center: Sequence[float], size: Sequence[float], angle: float) -> "BoxFrame":
+    def of(cls, center: Sequence[float], size: Sequence[float], angle: float) -> BoxFrame:
         w, h = float(size[0]), float(size[1])
         if w >= h:
             along, length, width = np.array([np.cos(angle), np.sin(angle)]), w, h

@@ -12,8 +12,9 @@ Pure functions round plain dataclasses; `look_again` is the only one that runs t
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import cv2
 import numpy as np

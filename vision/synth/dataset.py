@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import cv2
 import numpy as np
@@ -73,7 +74,7 @@ def make_sample(seed: int, index: int, width: int = 1280, height: int = 960, nam
     name = name or f"{index:06d}"
     truth["image"]["file"] = f"{name}.jpg"
     lines = yolo_lines(truth)
-    return Sample(name, encode_jpeg(rendered.image, scene.finish.jpeg_quality), "".join(l + "\n" for l in lines), truth)
+    return Sample(name, encode_jpeg(rendered.image, scene.finish.jpeg_quality), "".join(line + "\n" for line in lines), truth)
 
 
 def split_of(seed: int, images: int, val_fraction: float) -> list[str]:

@@ -95,5 +95,5 @@ def render_sequence(seed: int, width: int = 1280, height: int = 960, frames: int
             import cv2
 
             image = cv2.imdecode(np.frombuffer(encode_jpeg(image, scene.finish.jpeg_quality), np.uint8), cv2.IMREAD_COLOR)
-        out.append(Frame(image, truth, "".join(l + "\n" for l in yolo_lines(truth))))
+        out.append(Frame(image, truth, "".join(line + "\n" for line in yolo_lines(truth))))
     return out
