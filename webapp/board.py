@@ -57,7 +57,7 @@ def table_of(snap: Snapshot) -> wording.Table:
     players = list(snap.record["players"])
     sides = snap.answer.get("sides")
     if not sides:
-        variant = VARIANTS.get(snap.record.get("variant"))
+        variant = VARIANTS.get(snap.record.get("variant", ""))
         sides = [" & ".join(players[side::2]) for side in range(2)] if variant and variant.teams else players
     return wording.Table(players, sides)
 

@@ -14,7 +14,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,7 +50,7 @@ class Snapshot:
     #: The rule the stored record breaks, if the scorer no longer accepts it (never in practice).
     error: dict[str, Any] | None = None
     #: What the pages made of it (board JSON, HTML), filled once by `webapp.board`.
-    views: dict[str, Any] = field(default_factory=dict)
+    views: dict[Hashable, Any] = field(default_factory=dict)
 
 
 class _Cache:
