@@ -19,7 +19,8 @@ import selectors
 import socket
 import ssl
 import time
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, cast
 
 from cheroot import connections, makefile, wsgi
 
@@ -59,6 +60,12 @@ class _Reader(makefile.StreamReader):
 
 class HeadFirst(connections.ConnectionManager):
     """`ConnectionManager` that dispatches a connection only once its request head is in."""
+
+    # Cheroot's private parts used here, which its stubs leave out (set by its `__init__`).
+    _selector: connections._ThreadsafeSelector
+    _stop_requested: bool
+    _remove_invalid_sockets: Callable[[], None]
+    _from_server_socket: Callable[[Any], Any]
 
     def __init__(self, server: Any) -> None:
         super().__init__(server)
@@ -111,7 +118,9 @@ class HeadFirst(connections.ConnectionManager):
         return True
 
     def _expire(self, threshold: float) -> None:
-        for fd, conn in [(fd, conn) for fd, conn in self._selector.connections
+        # Cheroot's stubs type `connections` as None; it yields (fd, connection) pairs.
+        registered = cast(Iterator[tuple[int, Any]], self._selector.connections)
+        for fd, conn in [(fd, conn) for fd, conn in registered
                          if conn is not self.server and conn.last_used < threshold]:
             self._drop(fd, conn)
 
@@ -141,8 +150,10 @@ class HeadFirst(connections.ConnectionManager):
 class Server(wsgi.Server):
     """Cheroot's WSGI server with `HeadFirst` managing its connections."""
 
+    _connections: connections.ConnectionManager  # private in cheroot, left out of its stubs
+
     def prepare(self) -> None:
         super().prepare()
         if self.ready:
             old, self._connections = self._connections, HeadFirst(self)
-            old._selector.close()
+            old._selector.close()  # type: ignore[attr-defined]  # private, left out of cheroot's stubs

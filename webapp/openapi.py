@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from flask import Blueprint, Flask, jsonify, request
+from werkzeug.routing import Rule
 
 from . import schemas, validate
 
@@ -227,7 +228,12 @@ def _uncovered(app: Flask) -> list[str]:
     """API routes this document does not describe (a test keeps this empty)."""
     known = {key for key in _CHECKS}
     return sorted(f"{method} {rule.rule}" for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/")
-                  for method in rule.methods - {"HEAD", "OPTIONS"} if (method, rule.rule) not in known)
+                  for method in _methods(rule) - {"HEAD", "OPTIONS"} if (method, rule.rule) not in known)
+
+
+def _methods(rule: Rule) -> set[str]:
+    assert rule.methods is not None  # Flask's `add_url_rule` always names a route's methods
+    return rule.methods
 
 
 if __name__ == "__main__":

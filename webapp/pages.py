@@ -9,7 +9,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, session, url_for
+from flask.blueprints import BlueprintSetupState
 from flask_babel import format_datetime
 from flask_babel import gettext as _
 from sqlalchemy import select
@@ -23,8 +24,15 @@ from .models import Game
 from .tournament import table as tournament_table
 
 bp = Blueprint("pages", __name__)
+
+
+def _languages(state: BlueprintSetupState) -> None:
+    assert isinstance(state.app, Flask)  # typed as any app; a flask.Blueprint's is always a Flask
+    i18n.init_app(state.app)
+
+
 # Spanish and English for every page of the app (the tournament's too): set up with this blueprint.
-bp.record_once(lambda state: i18n.init_app(state.app))
+bp.record_once(_languages)
 
 #: A few words on each variant for the form (RULES.md has the whole of it), in the page's language.
 LABELS = wording.VARIANTS

@@ -10,7 +10,7 @@ from functools import cache
 from html import escape
 from typing import Any
 
-from scorer.layout import Layout
+from scorer.layout import LINE_ENDS, End, Layout
 from scorer.tiles import Tile, parse_halves
 
 U = 20  # one half of a tile, in SVG units
@@ -57,7 +57,7 @@ def tile_svg(a: int, b: int, vertical: bool = False) -> str:
 Item = tuple[int, int, bool]  # (half towards the centre, half outwards, crosswise double)
 
 
-def _directions(layout: Layout) -> tuple[Item | None, dict[str, list[Item]]]:
+def _directions(layout: Layout) -> tuple[Item | None, dict[End, list[Item]]]:
     """The centre tile (the spinner, else the lead) and what runs from it in each direction."""
     placements = layout.placements
     if not placements:
@@ -68,9 +68,9 @@ def _directions(layout: Layout) -> tuple[Item | None, dict[str, list[Item]]]:
     spinner = layout.spinner
     if spinner is None or spinner == 0:
         return (lead.inner, lead.outer, lead.is_double), arm
-    home = next(end for end in ("west", "east") if spinner in layout.arms[end])
+    home = next(end for end in LINE_ENDS if spinner in layout.arms[end])
     k = layout.arms[home].index(spinner)
-    back = "east" if home == "west" else "west"
+    back: End = "east" if home == "west" else "west"
     # Seen from the spinner, the tiles between it and the lead run the other way.
     towards_lead = [(outer, inner, double) for inner, outer, double in reversed(arm[home][:k])]
     lead_item = (lead.outer, lead.inner, lead.is_double) if home == "east" else (lead.inner, lead.outer, lead.is_double)
@@ -83,7 +83,7 @@ def _directions(layout: Layout) -> tuple[Item | None, dict[str, list[Item]]]:
     }
 
 
-STEP = {"west": (-1, 0), "east": (1, 0), "north": (0, -1), "south": (0, 1)}
+STEP: dict[End, tuple[int, int]] = {"west": (-1, 0), "east": (1, 0), "north": (0, -1), "south": (0, 1)}
 
 
 def layout_svg(layout: Layout | None, open_ends: dict[str, int] | None) -> str:

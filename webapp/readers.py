@@ -49,7 +49,7 @@ def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, 
                                               refiner=FOLLOWING_REFINER)
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     if image is None:
-        raise ReadError(f"{name} is cut short or damaged: it could not be decoded")
+        raise ReadError(f"{name} is cut short or damaged: it could not be decoded", "damaged")
     reading = reader.read(image, name)
     return {"reading": reading.to_json(), "width": reading.width, "height": reading.height}
 

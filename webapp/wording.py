@@ -138,7 +138,7 @@ def inferred_pass(seat: int, table: Table) -> str:
 # -- the rules engine's refusals -----------------------------------------------------------------
 
 def _why_end(p: dict[str, Any], t: Table) -> str:
-    reason = p.get("reason")
+    reason = p.get("reason", "")
     words = {
         "no_spinner_yet": _("there is no spinner yet"),
         "no_spinner": _("this game has no spinner"),
@@ -279,7 +279,7 @@ def say_refusal(error: dict[str, Any], record: dict[str, Any]) -> str:
     if not has_request_context():
         return str(error.get("error", ""))
     players = [str(p) for p in record.get("players") or []] if isinstance(record.get("players"), list) else []
-    variant = VARIANTS_TEAMS.get(record.get("variant"), False)
+    variant = VARIANTS_TEAMS.get(record.get("variant", ""), False)
     sides = [" & ".join(players[side::2]) for side in range(2)] if variant else players
     return refusal(error, Table(players, sides))
 

@@ -39,7 +39,7 @@ def fill() -> list[str]:
     for message in catalog:
         if not message.id:
             continue
-        key = message.id[0] if isinstance(message.id, tuple) else message.id
+        key = message.id if isinstance(message.id, str) else message.id[0]  # a plural's id: (one, many)
         said = ES.get(key)
         if said is None:
             missing.append(key)
