@@ -74,8 +74,9 @@ def find_grid(image: np.ndarray) -> Grid:
         raise BoardNotFound(f"the teal area is not a square board ({len(quad)} corners)")
     # Corners in the order top-left, top-right, bottom-right, bottom-left.
     by_sum, by_diff = quad.sum(axis=1), np.diff(quad, axis=1).ravel()
-    ordered = np.float32([quad[by_sum.argmin()], quad[by_diff.argmin()], quad[by_sum.argmax()], quad[by_diff.argmax()]])
-    target = np.float32([[0, 0], [CELLS, 0], [CELLS, CELLS], [0, CELLS]])
+    ordered = np.array([quad[by_sum.argmin()], quad[by_diff.argmin()], quad[by_sum.argmax()], quad[by_diff.argmax()]],
+                       dtype=np.float32)
+    target = np.array([[0, 0], [CELLS, 0], [CELLS, CELLS], [0, CELLS]], dtype=np.float32)
     return Grid(cv2.getPerspectiveTransform(ordered, target))
 
 

@@ -152,7 +152,8 @@ class ObbModel:
     ) -> list[ObbDetection]:
         """`enlarge`: this call's bound on enlarging a small photo, in place of the model's."""
         enlarge = self.enlarge if enlarge is None else enlarge
-        canvas, scale, (left, top) = letterbox(image, self.input_size(*image.shape[:2], enlarge), enlarge)
+        height, width = image.shape[:2]
+        canvas, scale, (left, top) = letterbox(image, self.input_size(height, width, enlarge), enlarge)
         blob = to_blob(canvas)
         (raw,) = self.session.run(None, {self.input_name: blob})
         return decode(raw[0], scale, (left, top), conf, iou, max_det, voting)

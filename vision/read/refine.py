@@ -38,7 +38,7 @@ class BoxFrame:
     width: float
 
     @classmethod
-    def of(cls, center: Sequence[float], size: Sequence[float], angle: float) -> BoxFrame:
+    def of(cls, center: Sequence[float] | np.ndarray, size: Sequence[float], angle: float) -> BoxFrame:
         w, h = float(size[0]), float(size[1])
         if w >= h:
             along, length, width = np.array([np.cos(angle), np.sin(angle)]), w, h

@@ -92,11 +92,12 @@ def random_tile_style(rng: np.random.Generator, painted_share: float = 0.0) -> T
     weights = np.array([4, 4, 3, 1.5, 1.2, 0.4, 0.3, 0.3])
     name = names[int(rng.choice(len(names), p=weights / weights.sum()))]
     face, pip = _FACES[name]
-    face = tuple(int(np.clip(c + rng.normal(0, 6), 0, 255)) for c in face)
+    blue, green, red = (int(np.clip(c + rng.normal(0, 6), 0, 255)) for c in face)
+    face = (blue, green, red)
     coloured = name in ("ivory", "white", "cream") and rng.random() < 0.2
     style = TileStyle(
         name=name + ("-coloured" if coloured else ""),
-        face=face,  # type: ignore[arg-type]
+        face=face,
         pip=pip,
         coloured=coloured,
         divider=float(rng.choice([0.02, 0.035, 0.05, 0.07])),
@@ -197,8 +198,8 @@ def draw_face(a: int, b: int, style: TileStyle, s: int, rng: np.random.Generator
             cx, cy = cx + jx, cy + jy
             if not printed:
                 # a light rim where the drill met the surface
-                rim = tuple(min(255.0, c * 1.1 + 10) for c in style.face)
-                cv2.circle(img, (int(cx * 16), int(cy * 16)), int(pr * 1.15 * 16), rim, -1, cv2.LINE_AA, 4)
+                rim_colour = tuple(min(255.0, c * 1.1 + 10) for c in style.face)
+                cv2.circle(img, (int(cx * 16), int(cy * 16)), int(pr * 1.15 * 16), rim_colour, -1, cv2.LINE_AA, 4)
             cv2.circle(img, (int(cx * 16), int(cy * 16)), int(pr * 16), colour, -1, cv2.LINE_AA, 4)
             if not printed and pr > 2.5:
                 # the inner wall lit on the far side from the light

@@ -484,7 +484,7 @@ def write_video(video: GameVideo, out: str | Path, mp4: bool = False, fps: float
             y4m_writer.write(frame.image)
         if mp4:
             if writer is None:
-                writer = cv2.VideoWriter(str(out / "video.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), fps,
+                writer = cv2.VideoWriter(str(out / "video.mp4"), cv2.VideoWriter.fourcc(*"mp4v"), fps,
                                          (video.width, video.height))
             writer.write(frame.image)
     if writer is not None:
