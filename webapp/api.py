@@ -398,7 +398,7 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
         try:
             yield "retry: 2000\n\n"
             ends = time.monotonic() + lifetime
-            while time.monotonic() < ends:
+            while time.monotonic() < ends and not hub.closing:
                 # The newest version this process wrote, already drawn for another viewer: no database.
                 newest = hub.version(game_id)
                 drawn = _drawn(game_id, newest) if newest > seen else None

@@ -20,6 +20,8 @@ class Hub:
         # One condition per match: a change wakes only the streams watching that match.
         self._conditions: dict[str, threading.Condition] = {}
         self._lock = threading.Lock()
+        #: set once the server stops: streams end instead of waiting
+        self.closing = False
         self._streams = 0
 
     def _condition(self, game_id: str) -> threading.Condition:
@@ -41,12 +43,22 @@ class Hub:
         condition = self._condition(game_id)
         deadline = time.monotonic() + timeout
         with condition:
-            while self._versions.get(game_id, 0) <= seen:
+            while self._versions.get(game_id, 0) <= seen and not self.closing:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
                 condition.wait(left)
             return self._versions.get(game_id, 0)
+
+    def close(self) -> None:
+        """The server is stopping: every waiting stream returns now, so its thread can end (a
+        stream would otherwise hold the server's stop until its next heartbeat)."""
+        with self._lock:
+            self.closing = True
+            conditions = list(self._conditions.values())
+        for condition in conditions:
+            with condition:
+                condition.notify_all()
 
     def version(self, game_id: str) -> int:
         """The newest version of the match published in this process (0: none yet)."""

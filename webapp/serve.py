@@ -22,6 +22,8 @@ import sys
 
 import click
 
+from .live import hub
+
 DEFAULT_THREADS = 320
 #: Threads kept free of live streams for ordinary requests (pages, events, photos).
 SPARE_THREADS = 24
@@ -119,6 +121,7 @@ def serve(host: str, port: int, use_https: bool, threads: int, no_qr: bool) -> N
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
+        hub.close()  # live streams end now rather than at their next heartbeat
         server.stop()
 
 
