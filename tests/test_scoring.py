@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SIX_BLOCK_PLAYS, draw, hand, pass_, pips, play, record, reveal, six_block
 from scorer import RecordError, score_record
+from tests.support.records import SIX_BLOCK_PLAYS, draw, hand, pass_, pips, play, record, reveal, six_block
 
 # After SIX_BLOCK_PLAYS (78 pips on the table) the 90 pips left are split like this:
 LOW_TEAM0 = {0: ["0-0", "0-1", "0-2", "0-4"], 2: ["0-5", "1-1", "1-3", "1-4", "1-5"],      # 7 + 22 = 29

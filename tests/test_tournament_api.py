@@ -5,16 +5,7 @@ import io
 import json
 import re
 
-from tournament_support import (  # noqa: F401
-    TEAMS,
-    Director,
-    TablePhone,
-    app,
-    client,
-    clock,
-    director,
-    simulated,
-)
+from tests.support.tournament import TEAMS, Director, TablePhone, simulated
 
 
 def csrf_of(page: str) -> str:
@@ -321,6 +312,7 @@ def test_the_pages_show_the_break_after_round_two_and_the_champions_at_the_end(a
 def test_the_migration_makes_the_tables_the_models_describe(app):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
+
     from webapp.db import db
 
     with app.app_context(), db.engine.connect() as connection:

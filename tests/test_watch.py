@@ -12,15 +12,15 @@ import pytest
 from click.testing import CliRunner
 
 from scorer.match import Match, score_record
-from scorer.tiles import Tile
-from vision.follow.evidence import EvidenceStore
 from scorer.moves import legal_moves
+from scorer.tiles import Tile
+from vision.evaluate.games import EndMap, follow_video, same_play
+from vision.follow.evidence import EvidenceStore
 from vision.follow.follower import Follower, compare, lies_across
 from vision.follow.motion import MotionDetector, thumbnail
+from vision.follow.watch import Watcher
 from vision.read.reading import HalfReading, Reading, TileReading
 from vision.synth.video import OracleReader, game_video, reading_from_truth
-from vision.follow.watch import Watcher
-from vision.evaluate.games import EndMap, follow_video, same_play
 
 SIZE = (640, 480)
 

@@ -8,11 +8,12 @@ import socket
 import ssl
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.support.waiting import PATIENCE_S, until
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
@@ -34,27 +35,36 @@ def serve(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, int]:
     return process, port
 
 
-def wait_for(url: str, context: ssl.SSLContext | None = None) -> bytes:
-    for _ in range(150):
+def wait_for(url: str, context: ssl.SSLContext | None = None, process: subprocess.Popen | None = None) -> bytes:
+    """The page at `url` once the server answers (it is starting); fails if `process` ends first."""
+    failed: list[BaseException] = []
+
+    def answer() -> bytes | None:
+        if process is not None and process.poll() is not None:
+            raise AssertionError(f"the server ended ({process.returncode}) before {url} answered: {process.stdout.read()}")
         try:
-            with urllib.request.urlopen(url, timeout=2, context=context) as response:
+            with urllib.request.urlopen(url, timeout=PATIENCE_S, context=context) as response:
                 return response.read()
         except (OSError, ssl.SSLError) as error:
-            last = error
-            time.sleep(0.1)
-    raise AssertionError(f"{url} did not answer: {last}")
+            failed[:] = [error]
+            return None
+
+    try:
+        return until(answer, f"{url} to answer")
+    except AssertionError as error:
+        raise AssertionError(f"{error} (last: {failed[-1] if failed else None})") from None
 
 
 def stop(process: subprocess.Popen) -> str:
     process.terminate()
-    out, _ = process.communicate(timeout=20)
+    out, _ = process.communicate(timeout=PATIENCE_S)
     return out
 
 
 def test_serve_answers_on_http_and_says_where(tmp_path):
     process, port = serve(tmp_path, "--no-qr")
     try:
-        assert b"Start the match" in wait_for(f"http://127.0.0.1:{port}/")
+        assert b"Start the match" in wait_for(f"http://127.0.0.1:{port}/", process=process)
         games = json.loads(wait_for(f"http://127.0.0.1:{port}/api/games"))
         assert games == {"games": []}
     finally:
@@ -67,14 +77,12 @@ def test_https_makes_a_certificate_once_and_it_verifies(tmp_path):
     process, port = serve(tmp_path, "--https", "--no-qr")
     cert = tmp_path / "data" / "tls" / "cert.pem"
     try:
-        for _ in range(100):
-            if cert.is_file():
-                break
-            time.sleep(0.1)
+        # Listening on HTTPS means the certificate is made and written: then it must verify.
+        wait_for(f"https://127.0.0.1:{port}/", ssl._create_unverified_context(), process=process)
         context = ssl.create_default_context(cafile=str(cert))
         assert b"Start the match" in wait_for(f"https://127.0.0.1:{port}/", context)
         with pytest.raises(urllib.error.URLError):  # an ordinary client does not trust it: phones are asked once
-            urllib.request.urlopen(f"https://127.0.0.1:{port}/", timeout=5)
+            urllib.request.urlopen(f"https://127.0.0.1:{port}/", timeout=PATIENCE_S)
     finally:
         out = stop(process)
     assert "Made the self-signed certificate" in out and "SHA-256 " in out
@@ -82,7 +90,7 @@ def test_https_makes_a_certificate_once_and_it_verifies(tmp_path):
 
     process, port = serve(tmp_path, "--https", "--no-qr")
     try:
-        wait_for(f"https://127.0.0.1:{port}/", ssl.create_default_context(cafile=str(cert)))
+        wait_for(f"https://127.0.0.1:{port}/", ssl.create_default_context(cafile=str(cert)), process=process)
     finally:
         out = stop(process)
     assert "Using the self-signed certificate" in out

@@ -1,21 +1,23 @@
-"""A real companion server in a thread (cheroot, as `spinner serve` runs it), for browser and load tests."""
+"""Real servers for browser and load tests: the companion on cheroot in a thread (as `spinner serve`
+runs it), and headless Chromium from the system."""
 from __future__ import annotations
 
 import shutil
 import threading
 from pathlib import Path
-from typing import Any, Iterator
-
-import pytest
+from typing import Any
 
 
 class Running:
+    """A started companion: its app (config, data folder) and the address to open."""
+
     def __init__(self, app: Any, url: str) -> None:
         self.app = app
         self.url = url
 
 
 def start(tmp_path: Path, threads: int = 32, **config: Any) -> tuple[Any, Running]:
+    """The companion on cheroot at a free port of 127.0.0.1, serving from a thread; stop with `.stop()`."""
     from cheroot import wsgi
 
     from webapp import create_app
@@ -32,26 +34,5 @@ def start(tmp_path: Path, threads: int = 32, **config: Any) -> tuple[Any, Runnin
     return server, Running(app, f"http://127.0.0.1:{port}")
 
 
-@pytest.fixture
-def live_server(tmp_path) -> Iterator[Running]:
-    # Short-lived streams with frequent heartbeats: a closed page frees its thread within a second.
-    server, running = start(tmp_path, SSE_HEARTBEAT=1.0, SSE_LIFETIME=30.0)
-    yield running
-    server.stop()
-
-
 def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-
-
-@pytest.fixture
-def browser():
-    """Headless Chromium from the system (never a downloaded build); the test skips without it."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
-    path = chromium_path()
-    if path is None:
-        pytest.skip("no Chromium on this machine (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield browser
-        browser.close()
