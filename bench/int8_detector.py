@@ -6,9 +6,8 @@
 Static quantisation with onnxruntime (QDQ, per channel, activations uint8, weights int8, MinMax
 calibration on the photos given, as the reader letterboxes them). The head (`model.23`) and what
 follows it stay in float: its boxes, scores and angles share outputs whose ranges one scale cannot
-hold (quantised too, no tile was found at all). models/README.md, "Tried for speed and left out,
-2026-11-25", has the figures: 0.73x the network's time on a CPU with VNNI, and the board's exact
-tile down from 97.1 to 94.2 %.
+hold (quantised too, no tile was found at all). Left out: the boxes lose the precision the
+board's small halves need (bench/README.md, "An int8 detector").
 """
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
 """Load on the companion: many tables, each watched live by several phones and sending camera frames.
 
     .venv/bin/python bench/web_load.py [--tables 50] [--viewers 4] [--seconds 60] [--event-every 2]
-        [--frame-every 1] [--models DIR] [--database-url URL | --postgres] [--threads 320] [--json]
+        [--frame-every 1] [--models DIR] [--database-url URL | --postgres] [--servers 1] [--threads 320] [--json]
 
-It starts `spinner serve` in its own process (a fresh SPINNER_DATA and SQLite database in a temp
+It starts `spinner serve` in its own process (--servers N: N of them on the one PostgreSQL, each
+table's scorer on one and its viewers on the others, so every board a viewer sees crossed
+processes through LISTEN/NOTIFY) (a fresh SPINNER_DATA and SQLite database in a temp
 folder, or --database-url), makes the matches, and then, for --seconds:
 - each table's scorer posts one event every --event-every seconds (the plays of a blocked hand,
   its passes and pips, then the next hand), without a version, as the pad does;
@@ -192,8 +194,9 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else float("nan")
 
 
-async def main_async(args: argparse.Namespace, port: int, images: list[bytes]) -> dict[str, Any]:
-    client = Client("127.0.0.1", port)
+async def main_async(args: argparse.Namespace, ports: list[int], images: list[bytes]) -> dict[str, Any]:
+    clients = [Client("127.0.0.1", port) for port in ports]
+    client = clients[0]
     run = Run()
     games: list[tuple[str, str]] = []
     for t in range(args.tables):
@@ -201,17 +204,21 @@ async def main_async(args: argparse.Namespace, port: int, images: list[bytes]) -
         assert status == 201, created
         games.append((created["id"], created["token"]))
     ready = [asyncio.Event() for _ in range(args.tables * args.viewers)]
-    viewers = [asyncio.create_task(viewer(client, run, game, v, ready[t * args.viewers + v]))
+    # a table's scorer and camera on server t, its viewers on the next servers round (another process)
+    def server_of(t: int, v: int = -1) -> Client:
+        return clients[(t + 1 + v) % len(clients)]
+
+    viewers = [asyncio.create_task(viewer(server_of(t, v if len(clients) > 1 else -1), run, game, v, ready[t * args.viewers + v]))
                for t, (game, _) in enumerate(games) for v in range(args.viewers)]
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 60)
     await asyncio.sleep(0.5)
     started = time.perf_counter()
     ends = started + args.seconds
     spread = lambda t, every: every * t / args.tables  # noqa: E731  (tables start spread over one period)
-    workers = [scorer(client, run, game, token, args.event_every, ends, spread(t, args.event_every))
+    workers = [scorer(server_of(t), run, game, token, args.event_every, ends, spread(t, args.event_every))
                for t, (game, token) in enumerate(games)]
     if args.frame_every > 0:
-        workers += [camera(client, run, game, token, images, args.frame_every, ends, spread(t, args.frame_every))
+        workers += [camera(server_of(t), run, game, token, images, args.frame_every, ends, spread(t, args.frame_every))
                     for t, (game, token) in enumerate(games)]
     await asyncio.gather(*workers)
     await asyncio.sleep(3)  # the last events reach the viewers
@@ -232,7 +239,7 @@ async def main_async(args: argparse.Namespace, port: int, images: list[bytes]) -
             after_answer.append(got - run.answered[(game, version)])
     expected = len(run.sent) * args.viewers
     return {
-        "tables": args.tables, "viewers_per_table": args.viewers, "seconds": round(elapsed, 1),
+        "servers": len(clients), "tables": args.tables, "viewers_per_table": args.viewers, "seconds": round(elapsed, 1),
         "events": len(run.sent), "events_per_s": round(len(run.sent) / elapsed, 1), "event_errors": dict(run.event_errors),
         "deliveries_expected": expected, "delivered": expected - missing, "missing": missing,
         "delivered_as_their_own_version": direct,
@@ -259,37 +266,49 @@ def main() -> None:
     parser.add_argument("--database-url", help="a PostgreSQL URL instead of a fresh SQLite file")
     parser.add_argument("--postgres", action="store_true",
                         help="start a throwaway PostgreSQL server for the run (tests/support/postgres.py; needs its binaries)")
-    parser.add_argument("--threads", type=int, default=320, help="the server's worker threads")
+    parser.add_argument("--servers", type=int, default=1, help="server processes on the one database (more than 1 needs PostgreSQL)")
+    parser.add_argument("--threads", type=int, default=320, help="each server's worker threads")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     images = photos(8) if args.frame_every > 0 else []
     postgres = None
     if args.postgres:
         sys.path.insert(0, str(ROOT))
-        from tests.support import postgres as pg_server
+        from tests.support import postgres as throwaway
 
-        if pg_server.binaries() is None:
+        if throwaway.binaries() is None:
             raise SystemExit("--postgres: no PostgreSQL server binaries (apt-get install postgresql)")
-        postgres = pg_server.Server(pg_server.binaries())
+        postgres = throwaway.Server(throwaway.binaries())
         postgres.start()
         args.database_url = postgres.create_database("load")
+    if args.servers > 1 and not args.database_url:
+        raise SystemExit("--servers above 1 share one PostgreSQL: give --postgres or --database-url")
     with tempfile.TemporaryDirectory(prefix="spinner-load-") as tmp:
-        server, port = start_server(args, Path(tmp))
-        load_before = os.getloadavg()
+        folders = [Path(tmp) / f"server{k}" for k in range(args.servers)]
+        servers = []
         try:
-            result = asyncio.run(main_async(args, port, images))
+            for folder in folders:
+                folder.mkdir()
+                servers.append(start_server(args, folder))
+            load_before = os.getloadavg()
+            result = asyncio.run(main_async(args, [port for _, port in servers], images))
             ticks = os.sysconf("SC_CLK_TCK")
-            fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            result["server_cpu_s"] = round((int(fields[11]) + int(fields[12])) / ticks, 1)  # utime + stime
+            cpu = []
+            for server, _ in servers:
+                fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
+                cpu.append(round((int(fields[11]) + int(fields[12])) / ticks, 1))  # utime + stime
+            result["server_cpu_s"] = round(sum(cpu), 1)
             result["load_average"] = [round(v, 1) for v in (load_before[0], os.getloadavg()[0])]
             result["cpus"] = os.cpu_count()
         finally:
-            server.terminate()
-            server.wait(10)
-            log = (Path(tmp) / "server.log").read_text(errors="replace")
-            if "Traceback" in log:  # keep what went wrong on the server
-                Path("web_load-server.log").write_text(log)
-                print("the server logged errors: see web_load-server.log", file=sys.stderr)
+            for server, _ in servers:
+                server.terminate()
+                server.wait(10)
+            for folder in folders:
+                log = (folder / "server.log").read_text(errors="replace") if (folder / "server.log").exists() else ""
+                if "Traceback" in log:  # keep what went wrong on the server
+                    Path("web_load-server.log").write_text(log)
+                    print("the server logged errors: see web_load-server.log", file=sys.stderr)
             if postgres is not None:
                 postgres.stop()
     result["reader"] = str(args.models) if args.models else "none"
@@ -298,7 +317,7 @@ def main() -> None:
         print(json.dumps(result, indent=2))
         return
     lat = result["latency_ms"]
-    print(f"{result['tables']} tables x {result['viewers_per_table']} live viewers, {result['seconds']} s, "
+    print(f"{result['servers']} server process(es), {result['tables']} tables x {result['viewers_per_table']} live viewers, {result['seconds']} s, "
           f"database {result['database']}, reader {result['reader']}")
     print(f"  events      {result['events']} ({result['events_per_s']}/s), refused: {result['event_errors'] or 'none'}")
     print(f"  delivered   {result['delivered']} of {result['deliveries_expected']} (viewer x event), missing {result['missing']}; "

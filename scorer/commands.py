@@ -66,8 +66,8 @@ def score(record: str, partial: bool, indent: int) -> None:
     if isinstance(data, dict) and data.get("variant") == "twelve":
         try:
             answer = score_twelve(data)
-        except RecordError as error:
-            raise click.ClickException(f"{record}: {error}") from None
+        except RecordError as broken:
+            raise click.ClickException(f"{record}: {broken}") from None
         click.echo(json.dumps(answer, indent=indent or None))
         return
     match, error = replay(data)
@@ -138,7 +138,7 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 def _summary(answer: dict[str, Any]) -> str:
     winner = answer["winner"]
     sides = answer["sides"]
-    totals = ", ".join(f"{name} {total}" for name, total in zip(sides, answer["totals"]))
+    totals = ", ".join(f"{name} {total}" for name, total in zip(sides, answer["totals"], strict=False))
     who = sides[winner] if winner is not None else "nobody yet"
     return f"{len(answer['hands'])} hands; {totals}; won by {who}"
 

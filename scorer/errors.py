@@ -7,13 +7,21 @@ class RecordError(ValueError):
 
     `hand` and `event` are 0-based indexes into the record (None where the problem is the
     record as a whole, or a hand as a whole); the message says which rule, in words.
+
+    `code` and `params` say the same for a page to word for players (in their language, with
+    names for seats and numbers from 1): the command line keeps `message`, the page's words are
+    webapp/wording.py. Seats, sides and event indexes in `params` are 0-based like the record's.
+    `code` is "record" where nothing more precise is given (the page then shows `message`).
     """
 
-    def __init__(self, message: str, hand: int | None = None, event: int | None = None) -> None:
+    def __init__(self, message: str, hand: int | None = None, event: int | None = None, *,
+                 code: str = "record", **params: object) -> None:
         super().__init__(message)
         self.message = message
         self.hand = hand
         self.event = event
+        self.code = code
+        self.params = params
 
     def at(self, hand: int | None = None, event: int | None = None) -> RecordError:
         """The same error, placed in the record (only fills in what is not known yet)."""
@@ -21,6 +29,8 @@ class RecordError(ValueError):
             self.message,
             self.hand if self.hand is not None else hand,
             self.event if self.event is not None else event,
+            code=self.code,
+            **self.params,
         )
 
     def where(self) -> str:
@@ -35,5 +45,9 @@ class RecordError(ValueError):
         where = self.where()
         return f"{where}: {self.message}" if where else self.message
 
-    def to_dict(self) -> dict[str, object]:
-        return {"error": self.message, "hand": self.hand, "event": self.event}
+    def to_dict(self, coded: bool = False) -> dict[str, object]:
+        """The error as JSON: the command line's fields, and with `coded` the code and its params."""
+        out: dict[str, object] = {"error": self.message, "hand": self.hand, "event": self.event}
+        if coded:
+            out.update(code=self.code, params=self.params)
+        return out

@@ -9,12 +9,23 @@ and the pips left at the end follow by themselves. Without one it is *observed*:
 camera or a scorer at the table sees. Then the hand tracks how many tiles each player
 holds, infers passes from a play by a later seat, and checks what players reveal at the
 end against everything seen before.
+
+An observed hand of a drawing game may say that its draws were not all seen (`unseen_draws`, the
+hand record's `"unseen_draws": true`: a camera with no view of the boneyard). Its tile counts are
+then only the least each seat holds and the boneyard's the most it holds, so a tile count never
+ends the hand: a seat that plays its last counted tile while the boneyard may hold tiles has
+perhaps gone out (`maybe_out`); so has one that plays it after a pass emptied the boneyard while
+tiles drawn unseen may be its own. If the record goes on with a play, pass or draw, that seat had
+drawn at least one tile unseen (an inferred draw); if it ends there, or the players show what
+they hold, the seat went out. A pass while the boneyard may hold tiles means the passer took the
+rest of it unseen first (RULES.md, Draw games).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Iterable, NamedTuple
+from functools import cache
+from typing import Any, NamedTuple
 
 from .errors import RecordError
 from .layout import ENDS, End, Layout, LayoutRules, Placement
@@ -84,6 +95,10 @@ class Hand:
         "pips",
         "plays",
         "inferred_passes",
+        "unseen_draws",
+        "maybe_out",
+        "unseen",
+        "inferred_draws",
         "adjustments",
         "events",
     )
@@ -97,6 +112,7 @@ class Hand:
         deal: list[list[Tile]] | None = None,
         active: Iterable[int] | None = None,
         layout_rules: LayoutRules | None = None,
+        unseen_draws: bool = False,
     ) -> None:
         self.rules = rules
         self.active: tuple[int, ...] = tuple(range(rules.players) if active is None else active)
@@ -150,6 +166,21 @@ class Hand:
         self.pips: list[int | None] = [None] * n
         self.plays: list[dict[str, Any]] = []
         self.inferred_passes: list[dict[str, int]] = []
+        if unseen_draws and (deal is not None or rules.variant.leftovers != "boneyard"):
+            raise RecordError(
+                "unseen_draws is for observed hands of the games that draw: "
+                + ("a record with a deal names every draw" if deal is not None else f"in {rules.name} nobody draws")
+            )
+        self.unseen_draws = unseen_draws
+        #: (seat, event, out with a double) of a seat that played its last counted tile while
+        #: unseen draws may have given it more: out, unless the record goes on
+        self.maybe_out: tuple[int, int, bool] | None = None
+        #: tiles drawn unseen by a seat not known (a pass took the rest of the boneyard): with the
+        #: boneyard's count, the most that the seats' tile counts may be short by
+        self.unseen = 0
+        #: draws the record implies but does not hold: {"event", "seat", "count"} ("at_most": the
+        #: count is the most it can be)
+        self.inferred_draws: list[dict[str, Any]] = []
         self.adjustments: list[Adjustment] = []
         self.events = 0
 
@@ -233,11 +264,12 @@ class Hand:
         """Check and apply one event. Returns the play's answer row, an Adjustment, or None."""
         index = self.events if index is None else index
         if type(event) is not dict:
-            raise RecordError("an event must be a JSON object with a 'type'", event=index)
+            raise RecordError("an event must be a JSON object with a 'type'", event=index, code="event_shape")
         handler = EVENT_HANDLERS.get(event.get("type"))  # type: ignore[arg-type]
         if handler is None:
             raise RecordError(
-                f"unknown event type {event.get('type')!r} (GAME_RECORD.md knows {', '.join(EVENT_TYPES)})", event=index
+                f"unknown event type {event.get('type')!r} (GAME_RECORD.md knows {', '.join(EVENT_TYPES)})", event=index,
+                code="event_type",
             )
         try:
             result = handler(self, event, index)
@@ -251,20 +283,23 @@ class Hand:
         if type(seat) is int and seat in self._next:
             return seat  # the usual case: a seat still in the match
         if type(seat) is not int or not 0 <= seat < self.rules.players:
-            raise RecordError(f"{event['type']} needs '{field}', a seat from 0 to {self.rules.players - 1}, not {seat!r}")
+            raise RecordError(f"{event['type']} needs '{field}', a seat from 0 to {self.rules.players - 1}, not {seat!r}",
+                              code="seat_field")
         if seat not in self.active:
-            raise RecordError(f"seat {seat} is out of the match (eliminated) and takes no part in this hand")
+            raise RecordError(f"seat {seat} is out of the match (eliminated) and takes no part in this hand",
+                              code="seat_eliminated", seat=seat)
         return seat
 
     def _tile(self, event: dict[str, Any], field: str = "tile") -> tuple[Tile, tuple[int, int]]:
         try:
             return read_tile(event.get(field))
         except ValueError as error:
-            raise RecordError(f"{event['type']}: {error}") from None
+            raise RecordError(f"{event['type']}: {error}", code="tile_text", text=str(event.get(field))[:20]) from None
 
     def _not_playing(self, what: str) -> None:
         if self.end is not None:
-            raise RecordError(f"{what} after the end of the hand ({self._end_words()})")
+            raise RecordError(f"{what} after the end of the hand ({self._end_words()})", code="after_end",
+                              end=self.end, seat=self.out_seat)
 
     def _end_words(self) -> str:
         if self.end == "out":
@@ -273,19 +308,23 @@ class Hand:
             return "the hand was blocked"
         return "the match was won during it"
 
-    def _where_is(self, tile: Tile, seat: int) -> str | None:
-        """Why `seat` cannot have `tile`, if it cannot."""
+    def _where_is(self, tile: Tile, seat: int, said: str = "") -> RecordError | None:
+        """Why `seat` cannot have `tile`, if it cannot (`said`: what the message says first)."""
+        first = f"{said}, but " if said else ""
         if tile in self.on_table:
-            return f"{tile} is already on the table (played at event {self.on_table[tile]})"
+            return RecordError(f"{first}{tile} is already on the table (played at event {self.on_table[tile]})",
+                               code="on_table", tile=str(tile), at=self.on_table[tile])
         other = self.owner.get(tile, seat)
         if other != seat:
             if self.revealed[other] is not None:
-                return f"seat {other} revealed {tile} too (event {self.revealed[other]})"
-            return f"{tile} is in seat {other}'s hand"
+                return RecordError(f"{first}seat {other} revealed {tile} too (event {self.revealed[other]})",
+                                   code="revealed_by", tile=str(tile), seat=other, at=self.revealed[other])
+            return RecordError(f"{first}{tile} is in seat {other}'s hand", code="held_by", tile=str(tile), seat=other)
         if self.full and tile not in self.owner:
             if self.boneyard_tiles is not None and tile in self.boneyard_tiles:
-                return f"seat {seat} does not hold {tile} (it is in the boneyard)"
-            return f"seat {seat} does not hold {tile}"
+                return RecordError(f"{first}seat {seat} does not hold {tile} (it is in the boneyard)",
+                                   code="in_boneyard", tile=str(tile), seat=seat)
+            return RecordError(f"{first}seat {seat} does not hold {tile}", code="not_held", tile=str(tile), seat=seat)
         return None
 
     def _infer_passes(self, seat: int, index: int) -> list[int]:
@@ -299,7 +338,8 @@ class Hand:
             current = self.next_seat(current)
         if self.passes_in_row + len(skipped) >= len(self.active):
             raise RecordError(
-                f"seat {seat} cannot play: every other seat passed since the last tile, so the hand was already blocked"
+                f"seat {seat} cannot play: every other seat passed since the last tile, so the hand was already blocked",
+                code="already_blocked", seat=seat,
             )
         return skipped
 
@@ -308,11 +348,13 @@ class Hand:
             f"seat {seat} must have passed (a later seat played at event {inferred_by})"
         )
         if self.must_play is not None and self.must_play[0] == seat:
-            raise RecordError(f"{said}, but it drew {self.must_play[1]}, which fits, and must play it at once")
-        if self.boneyard > 0:
+            raise RecordError(f"{said}, but it drew {self.must_play[1]}, which fits, and must play it at once",
+                              code="pass_drawn_fits", seat=seat, tile=str(self.must_play[1]), inferred=inferred_by)
+        if self.boneyard > 0 and not self.unseen_draws:
             raise RecordError(
                 f"{said} with {self.boneyard} tiles in the boneyard: "
-                "a player who cannot play draws until a tile fits (RULES.md, Draw games)"
+                "a player who cannot play draws until a tile fits (RULES.md, Draw games)",
+                code="pass_boneyard", seat=seat, boneyard=self.boneyard, inferred=inferred_by,
             )
         if self.full and self.can_play(seat):
             for tile in sorted(self.held[seat]):
@@ -320,7 +362,8 @@ class Hand:
                 if ends:
                     raise RecordError(
                         f"{said} while holding {tile}, which fits the {ends[0]} end: "
-                        "a player who can play must play (RULES.md, Turn)"
+                        "a player who can play must play (RULES.md, Turn)",
+                        code="pass_can_play", seat=seat, tile=str(tile), end=ends[0], inferred=inferred_by,
                     )
 
     def _lead_allowed(self, tile: Tile) -> bool:
@@ -333,13 +376,17 @@ class Hand:
         rule = self.lead_rule
         if self.leader is not None and seat != self.leader:
             why = f" ({rule.why})" if rule.seat is not None and rule.why else ""
-            raise RecordError(f"seat {seat} led, but seat {self.leader} leads this hand{why}")
+            raise RecordError(f"seat {seat} led, but seat {self.leader} leads this hand{why}",
+                              code="lead_seat", seat=seat, leader=self.leader)
         if rule.tile is not None and tile is not rule.tile:  # tiles are interned: identity is equality
-            raise RecordError(f"the lead must be {rule.tile} ({rule.why}), not {tile}")
+            raise RecordError(f"the lead must be {rule.tile} ({rule.why}), not {tile}",
+                              code="lead_tile", tile=str(tile), lead=str(rule.tile))
         if rule.doubles_only and not tile.is_double:
-            raise RecordError(f"the lead must be a double ({rule.why}), not {tile}")
+            raise RecordError(f"the lead must be a double ({rule.why}), not {tile}", code="lead_double", tile=str(tile))
 
     def _play(self, event: dict[str, Any], index: int) -> dict[str, Any]:
+        if self.maybe_out is not None:
+            return self._went_on(Hand._play, event, index)
         # The common case inline (this runs for every tile of every replay): a seat in the
         # match and a tile named as usual; anything else goes the long way, to its error.
         seat = event.get("seat")
@@ -356,13 +403,15 @@ class Hand:
             self._not_playing("a play")
         if self.must_play is not None and self.must_play != (seat, tile):
             drawer, drawn = self.must_play
-            raise RecordError(f"seat {drawer} drew {drawn}, which fits, and must play it at once")
+            raise RecordError(f"seat {drawer} drew {drawn}, which fits, and must play it at once",
+                              code="must_play_drawn", seat=drawer, tile=str(drawn))
         owner = self.owner.get(tile)
         if owner != seat and (owner is not None or self.full or tile in self.on_table):
-            raise RecordError(self._where_is(tile, seat) or f"seat {seat} cannot play {tile}")
+            raise self._where_is(tile, seat) or RecordError(f"seat {seat} cannot play {tile}", code="cannot_play",
+                                                             seat=seat, tile=str(tile))
         counts = self.counts
         if counts[seat] == 0:
-            raise RecordError(f"seat {seat} has no tiles left to play")
+            raise RecordError(f"seat {seat} has no tiles left to play", code="no_tiles_left", seat=seat)
         end: End | None = event.get("end")
         layout = self.layout
         if layout.placements:
@@ -384,7 +433,7 @@ class Hand:
                     layout.place(tile, end)
         else:
             if end is not None:
-                raise RecordError("the lead has no end: 'a-b' puts a on the west and b on the east")
+                raise RecordError("the lead has no end: 'a-b' puts a on the west and b on the east", code="lead_end")
             self._check_lead(seat, tile)
             self.leader = seat
             layout.place_lead(*halves)
@@ -398,13 +447,11 @@ class Hand:
         self.turn = self._next[seat]
         count = layout.count() if self._fives else None
         if counts[seat] == 0:
-            self.end = "out"
-            self.out_seat = seat
-            self.out_with_double = tile.is_double
-            self.turn = None
-            self.pips[seat] = 0
-            self.revealed[seat] = index
-            self._fill_pips_if_over()
+            if self.unseen_draws and (self.boneyard > 0 or self.unseen > 0):
+                # it may have drawn tiles nobody saw: out only if nothing more is played
+                self.maybe_out = (seat, index, tile.is_double)
+            else:
+                self._go_out(seat, index, tile.is_double)
         row: dict[str, Any] = {"event": index, "seat": seat, "tile": text}
         if end is not None:
             row["end"] = end
@@ -412,6 +459,64 @@ class Hand:
         row["points"] = count if count and count % 5 == 0 else 0
         self.plays.append(row)
         return row
+
+    def _go_out(self, seat: int, index: int, double: bool) -> None:
+        self.end = "out"
+        self.out_seat = seat
+        self.out_with_double = double
+        self.turn = None
+        self.pips[seat] = 0
+        self.revealed[seat] = index
+        self._fill_pips_if_over()
+
+    def _went_on(self, handler: Any, event: dict[str, Any], index: int) -> Any:
+        """The record goes on after `maybe_out`: that seat had drawn unseen, at least one tile.
+        The event is then applied as usual; if it is refused, nothing is inferred."""
+        assert self.maybe_out is not None
+        seat = self.maybe_out[0]
+        saved = self.maybe_out
+        self.maybe_out = None
+        # from the boneyard, or (once a pass emptied it) one of the tiles drawn by a seat not known
+        from_boneyard = self.boneyard > 0
+        self.counts[seat] += 1
+        if from_boneyard:
+            self.boneyard -= 1
+        else:
+            self.unseen -= 1
+        self.inferred_draws.append({"event": index, "seat": seat, "count": 1})
+        try:
+            return handler(self, event, index)
+        except RecordError:
+            self.inferred_draws.pop()
+            if from_boneyard:
+                self.boneyard += 1
+            else:
+                self.unseen += 1
+            self.counts[seat] -= 1
+            self.maybe_out = saved
+            raise
+
+    def _settled(self, handler: Any, event: dict[str, Any], index: int) -> Any:
+        """`settle_out`, then the event as usual; if it is refused, the hand is as it was."""
+        saved = self.maybe_out
+        self.settle_out()
+        try:
+            return handler(self, event, index)
+        except RecordError:
+            self.end = self.out_seat = None
+            self.out_with_double = False
+            assert saved is not None
+            self.turn = self._next[saved[0]]
+            self.pips[saved[0]] = self.revealed[saved[0]] = None
+            self.maybe_out = saved
+            raise
+
+    def settle_out(self) -> None:
+        """Nothing more is played in this hand: a seat that perhaps went out (`maybe_out`) did."""
+        if self.maybe_out is not None and self.end is None:
+            seat, index, double = self.maybe_out
+            self.maybe_out = None
+            self._go_out(seat, index, double)
 
     def replay_plain_events(self, events: list[Any], start: int) -> int:
         """Apply the run of ordinary events from `events[start]`; return where the run stopped.
@@ -433,6 +538,7 @@ class Hand:
         if (
             self.end is not None
             or self.must_play is not None
+            or self.maybe_out is not None
             or self._fives
             or not self._plain_ends
             or layout.rules.spinner
@@ -524,45 +630,61 @@ class Hand:
                 return end  # type: ignore[return-value]  # the usual case: the named end fits
         if end is not None:
             if end not in ENDS:
-                raise RecordError(f"end must be one of {', '.join(ENDS)}, not {end!r}")
+                raise RecordError(f"end must be one of {', '.join(ENDS)}, not {end!r}", code="end_name")
             if end in layout.fits(tile):
                 return end  # type: ignore[return-value]
-            raise RecordError(f"{tile} does not fit the {end} end: {self._why_not(tile, end)}")  # type: ignore[arg-type]
+            why, reason = self._why_not(tile, end)  # type: ignore[arg-type]
+            raise RecordError(f"{tile} does not fit the {end} end: {why}", code="end_no_fit", tile=str(tile), end=end,
+                              reason=reason, shows=layout.end_value(end))  # type: ignore[arg-type]
         ends = layout.distinct_fits(tile)
         if not ends:
-            raise RecordError(f"{tile} fits no open end ({layout.describe_ends()})")
+            raise RecordError(f"{tile} fits no open end ({layout.describe_ends()})", code="fits_nothing", tile=str(tile),
+                              ends=dict(layout.open_ends()))
         if len(ends) > 1:
-            raise RecordError(f"{tile} fits the {' and '.join(ends)} ends: the play must name its end")
+            raise RecordError(f"{tile} fits the {' and '.join(ends)} ends: the play must name its end", code="name_end",
+                              tile=str(tile), ends=list(ends))
         return ends[0]
 
-    def _why_not(self, tile: Tile, end: End) -> str:
+    def _why_not(self, tile: Tile, end: End) -> tuple[str, str]:
+        """Why `tile` does not fit `end`: the words, and their code for the page."""
         layout = self.layout
         value = layout.end_value(end)
         if value is None:
             if end in ("north", "south"):
                 if layout.spinner is None:
-                    return "there is no spinner yet" if self.rules.variant.spinner else "this game has no spinner"
-                return "the spinner's west and east sides must both be covered first (RULES.md, Spinner)"
-            return "that end is not open"
+                    if self.rules.variant.spinner:
+                        return "there is no spinner yet", "no_spinner_yet"
+                    return "this game has no spinner", "no_spinner"
+                return "the spinner's west and east sides must both be covered first (RULES.md, Spinner)", "sides_first"
+            return "that end is not open", "not_open"
         if not tile.has(value):
-            return f"it shows {value}"
+            return f"it shows {value}", "shows"
         if self.rules.variant.cross_rules:
             empty = layout.empty_spinner_sides()
             if empty and end not in empty:
-                return "all four sides of the spinner must be covered before an arm grows (RULES.md, cross)"
-            return f"it shows {value}, and {value}-{value} is not in the layout yet (RULES.md, cross)"
-        return "not allowed"
+                return "all four sides of the spinner must be covered before an arm grows (RULES.md, cross)", "cross_sides"
+            return f"it shows {value}, and {value}-{value} is not in the layout yet (RULES.md, cross)", "cross_double"
+        return "not allowed", "not_allowed"
 
     def _record_pass(self, seat: int, index: int) -> None:
+        if self.boneyard > 0:  # (unseen draws only: `_check_pass` refuses it otherwise)
+            # it could not play, so it drew until the boneyard was empty, unseen: how many it took
+            # is the most the boneyard can still hold, the rest went to others unseen before
+            self.inferred_draws.append({"event": index, "seat": seat, "count": self.boneyard, "at_most": True})
+            self.unseen += self.boneyard
+            self.boneyard = 0
         snapshot = None if self.full else self.layout.copy()
         self.passes[seat].append(_Pass(index, snapshot))
         self.passes_in_row += 1
 
     def _pass(self, event: dict[str, Any], index: int) -> None:
+        if self.maybe_out is not None:
+            return self._went_on(Hand._pass, event, index)  # type: ignore[no-any-return]
         seat = self._seat(event)
         self._not_playing("a pass")
         if not self.layout.placements:
-            raise RecordError(f"seat {seat} passed before the lead: the leader plays any tile it likes")
+            raise RecordError(f"seat {seat} passed before the lead: the leader plays any tile it likes",
+                              code="pass_before_lead", seat=seat)
         skipped = self._infer_passes(seat, index) if self.turn is not None and seat != self.turn else []
         self._check_pass(seat)
         for passer in skipped:
@@ -579,17 +701,23 @@ class Hand:
         self._fill_pips_if_over()
 
     def _draw(self, event: dict[str, Any], index: int) -> None:
+        if self.maybe_out is not None:
+            return self._went_on(Hand._draw, event, index)  # type: ignore[no-any-return]
         seat = self._seat(event)
         self._not_playing("a draw")
         if self.rules.variant.leftovers != "boneyard":
             where = "there is no boneyard" if self.rules.variant.leftovers == "none" else "the tiles left over are set aside"
-            raise RecordError(f"seat {seat} drew, but in {self.rules.name} {where}")
+            raise RecordError(f"seat {seat} drew, but in {self.rules.name} {where}", code="no_boneyard", seat=seat,
+                              aside=self.rules.variant.leftovers != "none")
         if not self.layout.placements:
-            raise RecordError(f"seat {seat} drew before the lead: the leader plays any tile it likes")
+            raise RecordError(f"seat {seat} drew before the lead: the leader plays any tile it likes",
+                              code="draw_before_lead", seat=seat)
         if self.turn is not None and seat != self.turn:
-            raise RecordError(f"seat {seat} drew, but it is seat {self.turn}'s turn")
+            raise RecordError(f"seat {seat} drew, but it is seat {self.turn}'s turn", code="draw_turn", seat=seat,
+                              turn=self.turn)
         if self.must_play is not None:
-            raise RecordError(f"seat {seat} drew {self.must_play[1]}, which fits, and must play it before drawing again")
+            raise RecordError(f"seat {seat} drew {self.must_play[1]}, which fits, and must play it before drawing again",
+                              code="must_play_drawn", seat=seat, tile=str(self.must_play[1]))
         has_tile = "tile" in event
         if has_tile:
             tile, _ = self._tile(event)
@@ -598,30 +726,36 @@ class Hand:
             tile = None
             count = event.get("count", 1)
             if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-                raise RecordError(f"a draw names its 'tile' or a 'count' of unseen tiles of at least 1, not {count!r}")
+                raise RecordError(f"a draw names its 'tile' or a 'count' of unseen tiles of at least 1, not {count!r}",
+                                  code="draw_count")
             if self.full:
-                raise RecordError("a full-information record (one with a deal) names every drawn tile")
+                raise RecordError("a full-information record (one with a deal) names every drawn tile", code="draw_name")
         if count > self.boneyard:
-            raise RecordError(f"seat {seat} drew {count} tiles, but the boneyard holds {self.boneyard}")
+            raise RecordError(f"seat {seat} drew {count} tiles, but the boneyard holds {self.boneyard}",
+                              code="boneyard_short", seat=seat, count=count, boneyard=self.boneyard)
         if self.full:
             playable = [t for t in sorted(self.held[seat]) if self.layout.fits(t)]
             if playable:
                 raise RecordError(
-                    f"seat {seat} drew while holding {playable[0]}, which fits: a player who can play must play"
+                    f"seat {seat} drew while holding {playable[0]}, which fits: a player who can play must play",
+                    code="draw_can_play", seat=seat, tile=str(playable[0]),
                 )
             assert self.boneyard_tiles is not None and tile is not None
             if tile not in self.boneyard_tiles:
-                problem = (
-                    f"{tile} is not in the boneyard: it is set aside (an eliminated player's share)"
-                    if tile in self.aside
-                    else self._where_is(tile, seat) or f"{tile} is not in the boneyard"
-                )
-                raise RecordError(problem if tile not in self.held[seat] else f"seat {seat} already holds {tile}")
+                if tile in self.held[seat]:
+                    raise RecordError(f"seat {seat} already holds {tile}", code="holds_already", seat=seat, tile=str(tile))
+                if tile in self.aside:
+                    raise RecordError(f"{tile} is not in the boneyard: it is set aside (an eliminated player's share)",
+                                      code="set_aside", tile=str(tile))
+                raise self._where_is(tile, seat) or RecordError(f"{tile} is not in the boneyard", code="not_in_boneyard",
+                                                                 tile=str(tile))
             self.boneyard_tiles.discard(tile)
         elif tile is not None:
             problem = self._where_is(tile, seat)
-            if problem or tile in self.held[seat]:
-                raise RecordError(problem or f"seat {seat} already holds {tile}")
+            if problem:
+                raise problem
+            if tile in self.held[seat]:
+                raise RecordError(f"seat {seat} already holds {tile}", code="holds_already", seat=seat, tile=str(tile))
         self.boneyard -= count
         self.counts[seat] += count
         if tile is not None:
@@ -631,38 +765,44 @@ class Hand:
                 self.must_play = (seat, tile)
 
     def _reveal(self, event: dict[str, Any], index: int) -> None:
+        if self.maybe_out is not None:  # the players show what they hold: the hand is over
+            return self._settled(Hand._reveal, event, index)  # type: ignore[no-any-return]
         seat = self._seat(event)
         raw = event.get("tiles")
         if raw == [] and self.out_seat == seat:
             return  # the player out shows an empty hand: nothing to check
         self._check_reveal_time(seat)
         if not isinstance(raw, list):
-            raise RecordError("reveal needs 'tiles', the list of tiles the player still held")
+            raise RecordError("reveal needs 'tiles', the list of tiles the player still held", code="reveal_field")
         tiles: list[Tile] = []
         for text in raw:
             try:
                 tiles.append(Tile.parse(text))
             except ValueError as error:
-                raise RecordError(f"reveal: {error}") from None
+                raise RecordError(f"reveal: {error}", code="tile_text", text=str(text)[:20]) from None
         seen: set[Tile] = set()
         for tile in tiles:
             if tile in seen:
-                raise RecordError(f"seat {seat} revealed {tile} twice")
+                raise RecordError(f"seat {seat} revealed {tile} twice", code="reveal_twice", seat=seat, tile=str(tile))
             seen.add(tile)
-            problem = self._where_is(tile, seat) if not self.full else None
+            problem = self._where_is(tile, seat, f"seat {seat} revealed {tile}") if not self.full else None
             if problem:
-                raise RecordError(f"seat {seat} revealed {tile}, but {problem}")
-        if len(tiles) != self.counts[seat]:
+                raise problem
+        extra = len(tiles) - self.counts[seat]  # unseen draws: tiles it drew that nobody saw
+        if extra and not (self.unseen_draws and 0 < extra <= self.unseen + self.boneyard):
             raise RecordError(
                 f"seat {seat} should hold {self.counts[seat]} tiles ({self._count_words(seat)}), "
-                f"but {len(tiles)} were revealed"
+                f"but {len(tiles)} were revealed",
+                code="reveal_count", seat=seat, holds=self.counts[seat], shown=len(tiles),
             )
         if self.full and seen != self.held[seat]:
             shown = ", ".join(str(t) for t in sorted(self.held[seat])) or "nothing"
-            raise RecordError(f"seat {seat} revealed tiles it was not dealt: it holds {shown}")
+            raise RecordError(f"seat {seat} revealed tiles it was not dealt: it holds {shown}", code="reveal_not_dealt",
+                              seat=seat, holds=shown)
         missing = sorted(self.held[seat] - seen)
         if missing:
-            raise RecordError(f"seat {seat} drew {missing[0]} in sight and did not play it, but did not reveal it")
+            raise RecordError(f"seat {seat} drew {missing[0]} in sight and did not play it, but did not reveal it",
+                              code="reveal_missing", seat=seat, tile=str(missing[0]))
         for passed in self.passes[seat]:
             if passed.layout is None:
                 continue
@@ -671,9 +811,15 @@ class Hand:
                 if ends:
                     raise RecordError(
                         f"seat {seat} passed at event {passed.event} while holding {tile}, "
-                        f"which fitted the {ends[0]} end: a player who can play must play (RULES.md, Turn)"
+                        f"which fitted the {ends[0]} end: a player who can play must play (RULES.md, Turn)",
+                        code="passed_holding", seat=seat, at=passed.event, tile=str(tile), end=ends[0],
                     )
         self._check_pip_total(seat, sum(t.pips for t in tiles))
+        if extra:  # drawn unseen: from those a pass took, else from what the boneyard was thought to hold
+            taken = min(extra, self.unseen)
+            self.unseen -= taken
+            self.boneyard -= extra - taken
+            self.counts[seat] += extra
         self.held[seat] = set(seen)
         self.owner.update(dict.fromkeys(seen, seat))
         self.revealed[seat] = index
@@ -688,38 +834,44 @@ class Hand:
     def _check_reveal_time(self, seat: int) -> None:
         if self.end not in ("out", "blocked"):
             if self.end == "target":
-                raise RecordError("the match was won during this hand: nothing is revealed after it")
+                raise RecordError("the match was won during this hand: nothing is revealed after it", code="reveal_won")
             waiting = f"seat {self.turn} is to play" if self.turn is not None else "the lead is still to come"
             raise RecordError(
                 f"seat {seat} showed its tiles before the hand ended ({waiting}); "
-                "a hand ends when a player goes out or every seat passes in succession"
+                "a hand ends when a player goes out or every seat passes in succession",
+                code="reveal_early", seat=seat, turn=self.turn,
             )
         if self.revealed[seat] is not None:
             if self.out_seat == seat:
-                raise RecordError(f"seat {seat} went out: it holds nothing to reveal")
-            raise RecordError(f"seat {seat}'s tiles were already counted at event {self.revealed[seat]}")
+                raise RecordError(f"seat {seat} went out: it holds nothing to reveal", code="reveal_out", seat=seat)
+            raise RecordError(f"seat {seat}'s tiles were already counted at event {self.revealed[seat]}",
+                              code="counted_already", seat=seat, at=self.revealed[seat])
 
     def _pips(self, event: dict[str, Any], index: int) -> None:
+        if self.maybe_out is not None:  # the players say what they hold: the hand is over
+            return self._settled(Hand._pips, event, index)  # type: ignore[no-any-return]
         seat = self._seat(event)
         value = event.get("pips")
         if value == 0 and self.out_seat == seat and not isinstance(value, bool):
             return  # the player out holds 0 pips: nothing to check
         self._check_reveal_time(seat)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise RecordError(f"pips needs 'pips', a whole number of at least 0, not {value!r}")
+            raise RecordError(f"pips needs 'pips', a whole number of at least 0, not {value!r}", code="pips_field")
         count = self.counts[seat]
         unplayed = sorted((t.pips for t in FULL_SET if t not in self.on_table), reverse=True)
-        most = sum(unplayed[:count])
+        most = sum(unplayed[: count + self.unseen + (self.boneyard if self.unseen_draws else 0)])  # (unseen draws: more)
         least = sum(sorted(unplayed)[:count])
         if not least <= value <= most:
             raise RecordError(
                 f"seat {seat} holds {count} tiles ({self._count_words(seat)}), "
-                f"which cannot total {value} pips (between {least} and {most} with the tiles not yet played)"
+                f"which cannot total {value} pips (between {least} and {most} with the tiles not yet played)",
+                code="pips_range", seat=seat, holds=count, pips=value, least=least, most=most,
             )
         if self.full:
             known = sum(t.pips for t in self.held[seat])
             if value != known:
-                raise RecordError(f"seat {seat} holds {known} pips by the deal, not {value}")
+                raise RecordError(f"seat {seat} holds {known} pips by the deal, not {value}", code="pips_deal", seat=seat,
+                                  known=known, pips=value)
         self._check_pip_total(seat, value)
         self.revealed[seat] = index
         self.pips[seat] = value
@@ -741,7 +893,8 @@ class Hand:
         if total != off_table:
             raise RecordError(
                 f"the players' pips total {total}, but {off_table} pips are off the table "
-                f"({SET_PIPS} in the set): a count or a reveal is wrong"
+                f"({SET_PIPS} in the set): a count or a reveal is wrong",
+                code="pips_total", total=total, off=off_table,
             )
 
     def _adjust(self, event: dict[str, Any], index: int) -> Adjustment:
@@ -749,13 +902,13 @@ class Hand:
         field = "team" if rules.variant.teams else "seat"
         side = event.get(field)
         if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < rules.sides:
-            raise RecordError(f"adjust needs '{field}', from 0 to {rules.sides - 1}, not {side!r}")
+            raise RecordError(f"adjust needs '{field}', from 0 to {rules.sides - 1}, not {side!r}", code="adjust_side")
         points = event.get("points")
         if not isinstance(points, int) or isinstance(points, bool) or points == 0:
-            raise RecordError(f"adjust needs 'points', a whole number other than 0, not {points!r}")
+            raise RecordError(f"adjust needs 'points', a whole number other than 0, not {points!r}", code="adjust_points")
         reason = event.get("reason")
         if not isinstance(reason, str) or not reason.strip():
-            raise RecordError("adjust needs a 'reason': a correction is never silent")
+            raise RecordError("adjust needs a 'reason': a correction is never silent", code="adjust_reason")
         adjustment = Adjustment(index, side, points, reason.strip())
         self.adjustments.append(adjustment)
         return adjustment
@@ -768,7 +921,9 @@ class Hand:
                 self.pips[seat] = sum(map(TILE_PIPS.__getitem__, self.held[seat]))
 
     def finish_record(self) -> None:
-        """The record says no more about this hand. A full-information hand nobody can move in is blocked."""
+        """The record says no more about this hand. A full-information hand nobody can move in is blocked;
+        a seat that perhaps went out (unseen draws) did."""
+        self.settle_out()
         if not self.full or self.end is not None or not self.layout.placements or self.must_play:
             return
         if self.boneyard > 0 or any(self.can_play(s) for s in self.active):
@@ -829,7 +984,8 @@ def lead_rule(
         if any(t.is_double for t in deal[seat]):
             return LeadRule(seat=seat, doubles_only=True, why="the last hand's winner, or the next seat with a double, leads a double")
         seat = _next_active(seat, active)
-    raise RecordError("nobody was dealt a double, so nobody can lead: the tiles must be reshuffled (RULES.md, cross)")
+    raise RecordError("nobody was dealt a double, so nobody can lead: the tiles must be reshuffled (RULES.md, cross)",
+                      code="reshuffle")
 
 
 def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...], when: str) -> LeadRule:
@@ -852,20 +1008,21 @@ def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...
             for seat in active:
                 if double in deal[seat]:
                     return LeadRule(seat=seat, tile=double, why=why)
-        raise RecordError("nobody was dealt a double, so nobody can lead: the tiles must be reshuffled (RULES.md, cross)")
+        raise RecordError("nobody was dealt a double, so nobody can lead: the tiles must be reshuffled (RULES.md, cross)",
+                      code="reshuffle")
     return LeadRule(why=f"the leader is chosen at random {when}")
 
 
 _SIX_SIX = Tile.of(6, 6)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _six_six_lead(seat: int | None, when: str) -> LeadRule:
     """The holder of 6-6 leads it: a handful of rules (a seat, an occasion), made once each; immutable."""
     return LeadRule(seat=seat, tile=_SIX_SIX, why=f"the holder of 6-6 leads it {when}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _following(active: tuple[int, ...]) -> dict[int, int]:
     """Each seat in play and the seat in play after it (a handful of seatings, made once each; read only)."""
     return {s: active[(i + 1) % len(active)] for i, s in enumerate(active)}

@@ -7,7 +7,8 @@ a time (`start_hand`, `apply`), which is what the web page and the camera pipeli
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .errors import RecordError
 from .hand import EVENT_HANDLERS, Adjustment, Hand, lead_rule
@@ -64,7 +65,7 @@ class Match:
             if not isinstance(events, list):
                 raise RecordError("events must be a list", hand=h)
             try:
-                match.start_hand(leader=hand.get("leader"), deal=hand.get("deal"))
+                match.start_hand(leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=hand.get("unseen_draws", False))
                 match.replay_events(events)
                 match.close_hand()
             except RecordError as error:
@@ -81,24 +82,33 @@ class Match:
     def over(self) -> bool:
         return self.winner is not None
 
-    def start_hand(self, leader: object = None, deal: object = None) -> Hand:
+    def start_hand(self, leader: object = None, deal: object = None, unseen_draws: object = False) -> Hand:
+        """Start the next hand. `unseen_draws`: an observed hand whose draws were not all seen
+        (the hand record's `"unseen_draws": true`; see `Hand`)."""
         index = len(self.hands)
         if self.over:
-            raise RecordError(f"the match was already won ({self._won_words()}): no hand follows", hand=index)
+            raise RecordError(f"the match was already won ({self._won_words()}): no hand follows", hand=index,
+                              code="match_won", side=self.winner)
         previous = self.current
         if previous is not None:
+            previous.settle_out()  # a seat that perhaps went out (unseen draws) did: nothing more was played
             if not previous.over:
-                raise RecordError("the hand before has not ended: a new hand starts only after it", hand=index)
+                raise RecordError("the hand before has not ended: a new hand starts only after it", hand=index,
+                                  code="hand_open")
             self._require_bonus(len(self.hands) - 1, previous)
         try:
+            if not isinstance(unseen_draws, bool):
+                raise RecordError(f"unseen_draws is true or false, not {unseen_draws!r}")
             tiles = self._parse_deal(deal)
             rule = lead_rule(self.rules, previous, tiles, self.active)
             if leader is not None:
                 if not isinstance(leader, int) or isinstance(leader, bool) or leader not in self.active:
-                    raise RecordError(f"leader must be a seat still in the match, not {leader!r}")
+                    raise RecordError(f"leader must be a seat still in the match, not {leader!r}", code="leader_field")
                 if rule.seat is not None and leader != rule.seat:
-                    raise RecordError(f"the record says seat {leader} leads, but seat {rule.seat} does: {rule.why}")
-            hand = Hand(self.rules, rule, leader=leader, deal=tiles, active=self.active, layout_rules=self.layout_rules)
+                    raise RecordError(f"the record says seat {leader} leads, but seat {rule.seat} does: {rule.why}",
+                                      code="lead_seat", seat=leader, leader=rule.seat)
+            hand = Hand(self.rules, rule, leader=leader, deal=tiles, active=self.active, layout_rules=self.layout_rules,
+                        unseen_draws=unseen_draws)
         except RecordError as error:
             raise error.at(hand=index) from None
         self.hands.append(hand)
@@ -110,7 +120,7 @@ class Match:
     def apply(self, event: object, index: int | None = None) -> Any:
         """Append one event to the current hand (GAME_RECORD.md); the match changes only if it is legal."""
         if not self.hands:
-            raise RecordError("no hand has started")
+            raise RecordError("no hand has started", code="no_hand")
         hand = self.hands[-1]
         h = len(self.hands) - 1
         e = hand.events if index is None else index
@@ -118,7 +128,8 @@ class Match:
         if self.winner is not None and not (
             type(event) is dict and event.get("type") in ("reveal", "pips") and hand.end != "target"
         ):
-            raise RecordError(f"the match was already won ({self._won_words()})", hand=h, event=e)
+            raise RecordError(f"the match was already won ({self._won_words()})", hand=h, event=e, code="match_won",
+                              side=self.winner)
         try:
             result = hand.apply(event, e)
         except RecordError as error:
@@ -142,7 +153,7 @@ class Match:
                     break
             event = events[e]
             e += 1
-            handler = EVENT_HANDLERS.get(event.get("type")) if type(event) is dict else None
+            handler = EVENT_HANDLERS.get(event.get("type", "")) if type(event) is dict else None
             index = e - 1
             if handler is None or self.winner is not None:
                 self.apply(event, index)
@@ -209,7 +220,7 @@ class Match:
             raise RecordError(
                 f"hand {h} ended, but its score needs the tiles or pips of seat {missing}: "
                 "reveal them before the next hand",
-                hand=h + 1,
+                hand=h + 1, code="pips_needed", seats=hand.missing_pips(),
             )
 
     def _end_of_hand(self, h: int) -> None:
@@ -294,6 +305,12 @@ class Match:
             return [" & ".join(self.players[side::2]) for side in range(2)]
         return list(self.players)
 
+    def _cut_short(self, h: int) -> bool:
+        """Whether the match was won at once by a play of hand `h` (GAME_RECORD.md: that hand has
+        winner null and no bonus, even when the same play also took its player out)."""
+        won = self.won_at
+        return won is not None and won[0] == h and won[1] is not None and self.bonuses[h] is None
+
     def answer(self) -> dict[str, Any]:
         """The scorer's answer of GAME_RECORD.md (with a few extra fields a reader may ignore)."""
         hands = []
@@ -301,7 +318,7 @@ class Match:
             row: dict[str, Any] = {
                 "leader": hand.leader,
                 "plays": hand.plays,
-                "winner": hand.winner() if hand.end in ("out", "blocked") else None,
+                "winner": hand.winner() if hand.end in ("out", "blocked") and not self._cut_short(h) else None,
                 "bonus": self.bonuses[h],
                 "totals": self.hand_totals[h],
                 "end": hand.end,
@@ -309,6 +326,10 @@ class Match:
             }
             if hand.inferred_passes:
                 row["inferred_passes"] = hand.inferred_passes
+            if hand.inferred_draws:
+                row["inferred_draws"] = hand.inferred_draws
+            if hand.maybe_out is not None:
+                row["maybe_out"] = hand.maybe_out[0]  # played its last counted tile; out unless play goes on
             if hand.adjustments:
                 row["adjustments"] = [
                     {"event": a.event, "side": a.side, "points": a.points, "reason": a.reason} for a in hand.adjustments

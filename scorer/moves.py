@@ -8,6 +8,7 @@ between passed (RULES.md, "Turn") unless a boneyard was there to draw from.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from scorer.hand import Hand
 from scorer.layout import End
@@ -60,11 +61,11 @@ def legal_moves(hand: Hand, leader: int = 0) -> list[Move]:
         ends = layout.distinct_fits(tile)
         if not ends:
             continue
-        seat = player_of(hand, tile)
-        if seat is None:
+        holder = player_of(hand, tile)
+        if holder is None:
             continue
-        passes = tuple(seats_between(hand, hand.turn, seat))
-        moves += [Move(seat, tile, e, passes) for e in ends]
+        passes = tuple(seats_between(hand, hand.turn, holder))
+        moves += [Move(holder, tile, e, passes) for e in ends]
     return moves
 
 
@@ -90,3 +91,111 @@ def seats_between(hand: Hand, first: int, last: int) -> list[int]:
         out.append(first)
         first = hand.next_seat(first)
     return out
+
+
+# -- who played a tile the camera saw laid -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A seat that may have laid the tile, and what that implies happened unseen before it.
+
+    `passes`: the seats from the turn up to `seat` that passed (the scorer infers them from the
+    play). `draws`: (seat, count) draws the record must hold before the play for those passes to be
+    legal: in a drawing game a seat passes only with the boneyard empty, so where the boneyard's
+    draws went unseen the first seat to pass took the rest of it (RULES.md, Draw games)."""
+
+    seat: int
+    passes: tuple[int, ...] = ()
+    draws: tuple[tuple[int, int], ...] = ()
+
+    def events(self, play: dict[str, Any]) -> list[dict[str, Any]]:
+        """The record's events for this seat laying `play` (a play event; its seat is replaced)."""
+        out: list[dict[str, Any]] = [{"type": "draw", "seat": s, "count": n} for s, n in self.draws]
+        return out + [{**play, "seat": self.seat}]
+
+
+@dataclass(frozen=True, slots=True)
+class WhoPlayed:
+    """The seats that may have laid `tile`, in turn order from the seat whose turn it is (so the
+    likeliest, the one implying no pass, comes first). Empty: no seat can have laid it here."""
+
+    tile: Tile
+    candidates: tuple[Candidate, ...]
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return tuple(c.seat for c in self.candidates)
+
+    @property
+    def pass_possible(self) -> bool:
+        """Whether the tile may have come from a seat after the turn seat (a pass nobody saw)."""
+        return any(c.passes for c in self.candidates)
+
+    @property
+    def sure(self) -> Candidate | None:
+        """The one seat that can have laid it, where the rules leave only one."""
+        return self.candidates[0] if len(self.candidates) == 1 else None
+
+    def of(self, seat: int) -> Candidate | None:
+        return next((c for c in self.candidates if c.seat == seat), None)
+
+
+def who_played(hand: Hand, tile: Tile, unseen_draws: bool | None = None) -> WhoPlayed:
+    """Which seats may have laid `tile` next, each with the passes (and draws) it implies.
+
+    The turn seat first, then each later seat that the seats before it could have passed to: a
+    seat cannot pass where it is known to hold a tile that fits (drawn in sight, or by the deal:
+    must-play), nor, in a drawing game, while the boneyard holds tiles (it draws instead); and the
+    passes stop where they would block the hand. `unseen_draws`: the record does not hold every
+    draw (no camera on the boneyard), so the boneyard count is at most what is left: a seat
+    holding no counted tile may still play one it drew, and the first seat to pass took the rest
+    of the boneyard before passing. None: as the hand says (`Hand.unseen_draws`, the hand
+    record's `"unseen_draws"`).
+    """
+    if unseen_draws is None:
+        unseen_draws = hand.unseen_draws
+    if hand.over or tile in hand.on_table:
+        return WhoPlayed(tile, ())
+    layout = hand.layout
+    if not layout.placements:
+        if hand.leader is not None or hand.turn is not None:
+            seats: tuple[int, ...] = (hand.leader if hand.leader is not None else hand.turn,)  # type: ignore[assignment]
+        else:
+            seats = hand.active  # the table chose the leader and the record does not say: any seat
+        rule = hand.lead_rule
+        if (rule.tile is not None and tile is not rule.tile) or (rule.doubles_only and not tile.is_double):
+            return WhoPlayed(tile, ())
+        return WhoPlayed(tile, tuple(Candidate(s) for s in seats if could_hold(hand, s, tile)))
+    if not layout.fits(tile):
+        return WhoPlayed(tile, ())
+    if hand.must_play is not None:
+        seat, drawn = hand.must_play
+        return WhoPlayed(tile, (Candidate(seat),) if drawn is tile else ())
+    assert hand.turn is not None
+    boneyard = hand.boneyard
+    draws: list[tuple[int, int]] = []
+    passes: list[int] = []
+    out: list[Candidate] = []
+    seat = hand.turn
+    for _ in hand.active:
+        if could_hold(hand, seat, tile) or (unseen_draws and boneyard > 0 and _may_draw(hand, seat, tile)):
+            out.append(Candidate(seat, tuple(passes), tuple(draws)))
+        # could `seat` have passed, for the play to come from a later seat?
+        if hand.passes_in_row + len(passes) + 1 >= len(hand.active):
+            break  # every other seat would have passed: the hand was blocked
+        if any(layout.fits(t) for t in hand.held[seat]):
+            break  # it holds a tile that fits (drawn in sight, or dealt): it must play
+        if boneyard > 0:
+            if not unseen_draws:
+                break  # it would have drawn, and the record holds every draw
+            draws.append((seat, boneyard))  # it drew the rest, unseen, and then passed
+            boneyard = 0
+        passes.append(seat)
+        seat = hand.next_seat(seat)
+    return WhoPlayed(tile, tuple(out))
+
+
+def _may_draw(hand: Hand, seat: int, tile: Tile) -> bool:
+    """Whether `seat` may have drawn `tile` unseen: nobody else holds it, and nobody knows all it holds."""
+    return not hand.full and hand.owner.get(tile, seat) == seat

@@ -8,7 +8,8 @@ each other.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .hand import Hand
 from .match import RECORD_FORMAT, Match

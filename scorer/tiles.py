@@ -1,8 +1,8 @@
 """Tiles of a double-six set, and the pip arithmetic every variant shares."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 MAX_PIP = 6
 

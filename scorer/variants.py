@@ -6,9 +6,10 @@ hand and a match are scored; `Rules` is a variant with a table's house rule opti
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from typing import Any, Callable, Literal, Mapping
+from functools import cache
+from typing import Any, Literal
 
 from .layout import LayoutRules
 from .tiles import round5
@@ -38,7 +39,7 @@ class Variant:
     first_lead: FirstLead
     next_lead: NextLead
     #: end-of-hand scoring: (hand outcome, rules) -> points per side.
-    bonus: Callable[["HandOutcome", "Rules"], list[int]]
+    bonus: Callable[[HandOutcome, Rules], list[int]]
     scoring: Scoring = "points"
     #: all-fives-bonus wins only *over* its target; the others at or above it.
     target_strict: bool = False
@@ -108,7 +109,7 @@ class Rules:
         return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _layout_rules(spinner: bool, spinner_order: Any, cross: bool, sniff: bool) -> LayoutRules:
     # A handful of shapes, made once each (positional arguments: the cache's key is cheaper).
     return LayoutRules(

@@ -3,14 +3,16 @@ another, or a fixture. Builders shared by several modules are in `tests/support/
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
 
-from tests.support.browser import launch
+from tests.support.browser import launch, without_csp
 from tests.support.camera import Script
+from tests.support.page import ARGS, CHROMIUM, PHONE, SHOTS, WAIT
 from tests.support.servers import Running, chromium_path, start
 from tests.support.tournament import Clock, Director
 from tests.support.web import Table, app_on_fresh_sqlite, app_on_postgresql, new_table
@@ -21,6 +23,14 @@ def cli_runner():
     from click.testing import CliRunner
 
     return CliRunner()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test, so a fixture can tell that its test failed (screenshots)."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
 
 
 # -- the companion's app, its client, a match -------------------------------------------------------
@@ -46,8 +56,11 @@ _databases = itertools.count()
 def postgres() -> Iterator[Any]:
     """A throwaway PostgreSQL server for the session; the test skips where it is not installed."""
     from tests.support.postgres import running
+    from webapp import fanout
 
-    yield from running()
+    for server in running():
+        yield server
+        fanout.stop_all()  # before the server goes, so no listener is left knocking
 
 
 @pytest.fixture
@@ -152,7 +165,7 @@ def tournament_server(tmp_path) -> Iterator[tuple[Any, Clock, str]]:
     server.stop()
 
 
-def chromium(*args: str) -> Iterator[Any]:
+def system_chromium(*args: str) -> Iterator[Any]:
     """Headless Chromium from the system, with `args`; the test skips without Playwright or Chromium."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
     path = chromium_path()
@@ -161,7 +174,8 @@ def chromium(*args: str) -> Iterator[Any]:
     with sync_api.sync_playwright() as p:
         browser = launch(p, path, *args)
         try:
-            yield browser
+            # Playwright's string waits evaluate with eval, which the pages' strict policy forbids
+            yield without_csp(browser)
         finally:
             browser.close()
 
@@ -170,7 +184,7 @@ def chromium(*args: str) -> Iterator[Any]:
 def browser() -> Iterator[Any]:
     """Plain headless Chromium. Name a browser after the server in a test's arguments: fixtures end in
     the reverse order, so the pages (and their live streams) close before the server stops."""
-    yield from chromium()
+    yield from system_chromium()
 
 
 FAKE_CAMERA = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
@@ -188,7 +202,7 @@ def camera_browser(tmp_path_factory) -> Iterator[Any]:
     with Y4mWriter(film, 320, 240, 5.0) as writer:
         for _ in range(5):
             writer.write(still)
-    yield from chromium(*FAKE_CAMERA, f"--use-file-for-fake-video-capture={film}")
+    yield from system_chromium(*FAKE_CAMERA, f"--use-file-for-fake-video-capture={film}")
 
 
 # -- a filmed game, for the live camera with the bundled models -----------------------------------------
@@ -225,4 +239,45 @@ def film(tmp_path_factory) -> Film:
 @pytest.fixture
 def film_browser(film) -> Iterator[Any]:
     """Chromium whose fake camera films `film` (looping when it ends)."""
-    yield from chromium(*FAKE_CAMERA, f"--use-file-for-fake-video-capture={film.path}")
+    yield from system_chromium(*FAKE_CAMERA, f"--use-file-for-fake-video-capture={film.path}")
+
+
+# -- the player pages' browser tests (tests/support/page.py) -------------------------------------------
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """The system Chromium at /usr/bin/chromium, one per test module; the test skips without it."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+    if not CHROMIUM.exists():
+        pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(chromium, request) -> Iterator[Any]:
+    """`open_page(screen, **context options)`: a new phone (its own cookies); screenshots on failure."""
+    opened: list[Any] = []
+
+    def make(screen: dict[str, Any] = PHONE, **options: Any) -> Any:
+        # Playwright's waits evaluate their predicates as strings, which the page's strict CSP
+        # (no eval) forbids; the CSP itself is checked by tests/test_page_csp.py and test_webapp_security.py.
+        page = chromium.new_context(**{"bypass_csp": True, **screen, **options}).new_page()
+        page.set_default_timeout(WAIT)
+        opened.append(page)
+        return page
+
+    yield make
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        name = re.sub(r"[^\w.-]+", "_", request.node.name)
+        for n, page in enumerate(opened):
+            try:
+                page.screenshot(path=str(SHOTS / f"{name}-{n}.png"), full_page=True)
+            except Exception:  # a page that crashed has nothing to show; the failure itself is reported
+                pass
+    for page in opened:
+        page.context.close()

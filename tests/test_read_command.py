@@ -144,3 +144,29 @@ def test_a_small_photo_is_enlarged_as_far_as_allowed_and_its_tiles_are_placed_in
     assert len(offsets) >= len(real) // 2 and max(offsets) < 6, offsets
     bad = cli_runner.invoke(main, ["read", str(photo), "--enlarge", "0.5"])
     assert bad.exit_code == 2 and "--enlarge" in bad.output
+
+
+def test_read_turns_a_phone_photo_upright_and_answers_in_its_own_pixels(cli_runner, tmp_path):
+    import cv2
+    import numpy as np
+
+    from vision.synth.styles import exif_orientation
+
+    upright = cv2.imdecode(np.frombuffer(make_sample(11, 0, 1280, 960).jpeg, np.uint8), cv2.IMREAD_COLOR)
+    large = cv2.resize(upright, (2560, 1920), interpolation=cv2.INTER_CUBIC)  # decoded at half: 1280x960
+    plain, phone = tmp_path / "plain.jpg", tmp_path / "phone.jpg"
+    cv2.imwrite(str(plain), upright, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    stored = cv2.imencode(".jpg", cv2.rotate(large, cv2.ROTATE_90_COUNTERCLOCKWISE), [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+    phone.write_bytes(stored[:2] + exif_orientation(6) + stored[2:])  # "turn 90 degrees clockwise to view"
+    result = cli_runner.invoke(main, ["read", str(plain), str(phone), "--json"])
+    assert result.exit_code == 0, result.output
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["tiles"], "nothing read on the synthetic photo: nothing to compare"
+    assert all("unsure" in t for t in second["tiles"]) and second["ignored"] == []
+
+    def found_again(tile) -> bool:
+        x, y = tile["center"]
+        return any(other["tile"] == tile["tile"] and np.hypot(other["center"][0] - 2 * x, other["center"][1] - 2 * y) < 20
+                   for other in second["tiles"])
+
+    assert sum(found_again(t) for t in first["tiles"]) >= 0.75 * len(first["tiles"])

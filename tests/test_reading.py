@@ -8,7 +8,7 @@ import pytest
 from vision.read.crops import HALF_SIZE, rectify
 from vision.read.detector import Voting, canvas_shape, decode, letterbox, to_blob, vote
 from vision.read.reader import ReadError, load_photo
-from vision.read.reading import TileCandidate, settle, split_halves
+from vision.read.reading import Reading, TileCandidate, settle, split_halves
 
 CORNERS = ((0.0, 0.0), (20.0, 0.0), (20.0, 10.0), (0.0, 10.0))
 
@@ -247,3 +247,19 @@ def test_with_two_sets_a_tile_may_be_read_twice_but_not_three_times():
     readings = settle([*sure, unsure], sets=2)
     assert [str(r.tile) for r in readings] == ["3-5", "3-5", "4-5"]
     assert [r.corrected for r in readings] == [False, False, True]
+
+
+def test_boxes_of_what_is_not_a_tile_are_set_aside_and_take_a_weaker_tile_box_with_them():
+    from vision.read.detector import ObbDetection
+    from vision.read.reader import set_aside
+
+    def box(cls, x, confidence):
+        return ObbDetection(cls=cls, confidence=confidence, center=(x, 50.0), size=(40.0, 20.0), angle=0.0, scores=(confidence,))
+
+    names = {0: "tile", 1: "face_down", 2: "edge", 3: "printed"}
+    back, tile_on_back, tile, picture = box(1, 100, 0.8), box(0, 101, 0.3), box(0, 300, 0.9), box(3, 500, 0.6)
+    tiles, ignored = set_aside([back, tile_on_back, tile, picture], names, 0.35)
+    assert tiles == [tile]
+    assert [i.kind for i in ignored] == ["face_down", "printed"] and len(ignored[0].corners) == 4
+    assert set_aside([tile], {0: "tile"}, 0.35) == ([tile], ())  # a tiles-only detector: nothing set aside
+    assert "ignored" in Reading("a", 10, 10, ()).to_json()

@@ -5,20 +5,11 @@ import io
 import json
 import re
 
-from tests.support.tournament import TEAMS, Director, TablePhone, simulated
+from tests.support.tournament import TEAMS, Director, TablePhone, simulated, started
 
 
 def csrf_of(page: str) -> str:
     return re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
-
-
-def started(director: Director, teams=TEAMS) -> dict:
-    director.register_all(teams)
-    if len(teams) < 8:
-        assert director.post("/close").status_code == 200
-    response = director.post("/rounds", {"seed": 1})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
 
 
 def unchanged(director: Director, before: dict) -> None:

@@ -27,6 +27,8 @@ def test_score_a_hand_on_the_pad_undo_and_a_second_phone_follows(live_server, br
     expect(viewer.locator("#live")).to_have_text("live")
 
     # The ten plays of the blocked hand, tapped on the pad: the tile, then the end where it is asked.
+    # Nobody's turn is known before the lead (the holder of 6-6 leads): the scorer taps who leads.
+    scorer.click('.seat[data-seat="0"]')
     asked = 0
     for event in SIX_BLOCK_PLAYS:
         tile = "-".join(sorted(event["tile"].split("-")))
@@ -48,7 +50,7 @@ def test_score_a_hand_on_the_pad_undo_and_a_second_phone_follows(live_server, br
         scorer.click("#pass")
         version += 1
         wait_version(scorer, version)
-    expect(scorer.locator(".status")).to_contain_text("Hand over: tap the tiles left by Ana, Ben, Cruz, Dee")
+    expect(scorer.locator(".status")).to_contain_text("Blocked: nobody can play. Tap the tiles left by Ana, Ben, Cruz, Dee")
 
     # Pips left, seat by seat (the pad picks the next seat the score still needs).
     for pips in ("20", "25", "20", "25"):
@@ -70,7 +72,7 @@ def test_score_a_hand_on_the_pad_undo_and_a_second_phone_follows(live_server, br
     version += 1
     wait_version(scorer, version)
     wait_version(viewer, version)
-    expect(viewer.locator(".status")).to_contain_text("tap the tiles left by Dee")
+    expect(viewer.locator(".status")).to_contain_text("Tap the tiles left by Dee")
     assert totals(viewer) == ["0", "10"]
     assert viewer.inner_text("#live") == "live"  # it came over the stream, not by polling
 
@@ -84,11 +86,13 @@ def test_an_illegal_tap_is_refused_with_the_rule(live_server, browser):
     page = new_page(browser)
     start_match(page, live_server.url, ["Ana", "Ben"], variant="all-fives")
     version = page.evaluate("window.spinnerBoard.version")
+    page.click('.seat[data-seat="0"]')  # Ana leads
     page.click('[data-tile="5-5"]')
     wait_version(page, version + 1)
     page.click('.seat[data-seat="0"]')  # the wrong seat: Ana just led
     page.click('[data-tile="0-5"]')
     page.wait_for_function("document.getElementById('pad-error').textContent.length > 0")
     message = page.inner_text("#pad-error")
-    assert "seat 1 must have passed" in message and "draws until a tile fits" in message
+    # In players' words: names, and plays counted from 1.
+    assert message.startswith("Hand 1, play 2: It is Ben's turn") and "draws until a tile fits" in message
     assert page.evaluate("window.spinnerBoard.version") == version + 1

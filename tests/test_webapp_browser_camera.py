@@ -79,6 +79,7 @@ def test_without_a_reader_the_photo_gets_a_plain_answer_and_the_pad_still_scores
     expect(page.locator("#cam-result")).to_have_class(re.compile(r"\bbad\b"))
     expect(page.locator("#cam-say")).to_contain_text("cannot read photos yet")
     expect(page.locator("#cam-say")).to_contain_text("score this play on the pad")
+    page.click('.seat[data-seat="0"]')  # who leads: the pad asks before the first tile
     page.click('[data-tile="6-6"]')
     wait_version(page, version + 1)
     assert page.inner_text("#pad-error") == ""

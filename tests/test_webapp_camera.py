@@ -160,7 +160,9 @@ def test_without_a_reader_the_photo_is_kept_and_the_pad_still_scores(tmp_path):
 
 @pytest.mark.parametrize("data, status, words", [
     (b"", 400, "is empty"),
-    (b"GIF89a this is not really an image", 415, "not a photo this server can decode"),
+    # its header claims 26740 x 29545 pixels: refused before anything decodes it
+    (b"GIF89a this is not really an image", 413, "megapixels"),
+    (b"GIF89a\x10\x00\x10\x00 this is not really an image", 415, "not a photo this server can decode"),
     (b"%PDF-1.7 a document", 415, "not a photo"),
 ])
 def test_bad_uploads_are_refused_and_nothing_is_kept(cam, data, status, words):

@@ -38,18 +38,18 @@ def test_the_replay_steps_through_the_frames_with_the_reading_and_the_points(cam
     scored_by_camera(cam, script)
     page = cam.client.get(f"/g/{cam.id}/hands/0/replay")
     assert page.status_code == 200
-    assert "Frame 3 of 3" in page.text  # the newest first
-    assert "It made event 3" in page.text and "playing 1-2" in page.text and "count 14" in page.text
+    assert "Photo 3 of 3" in page.text  # the newest first
+    assert "It made play 3" in page.text and "played 1-2" in page.text and "count 14" in page.text
     assert page.text.count("<polygon") == 3 and '<polygon class="new"' in page.text
     first = cam.client.get(f"/g/{cam.id}/hands/0/replay?at=1").text
-    assert "Frame 1 of 3" in first and "It made event 1" in first and "count 12" in first
+    assert "Photo 1 of 3" in first and "It made play 1" in first and "count 12" in first
     assert 'id="prev"' not in first and 'id="next"' in first
     frame_image = re.search(r'<img src="([^"]+)"', first).group(1)
     assert cam.client.get(frame_image).status_code == 200
 
 
 def test_a_hand_without_frames_says_so_and_an_unknown_hand_is_refused(cam):
-    assert "No frame was kept for this hand" in cam.client.get(f"/g/{cam.id}/hands/0/replay").text
+    assert "No photo was kept for this hand" in cam.client.get(f"/g/{cam.id}/hands/0/replay").text
     missing = cam.client.get(f"/g/{cam.id}/hands/5/replay")
     assert missing.status_code == 404 and "no hand 6" in missing.text
 
@@ -61,7 +61,7 @@ def test_a_dispute_marked_on_the_replay_is_settled_with_a_correction(cam, script
                              data={"csrf_token": token, "event": "2", "why": "Ben says it was the 1-3", "at": "3"})
     assert marked.status_code == 302 and marked.headers["Location"].endswith("/hands/0/replay?at=3")
     page = cam.client.get(f"/g/{cam.id}/hands/0/replay?at=3").text
-    assert "Disputed event 3" in page and "Ben says it was the 1-3" in page
+    assert "Disputed: play 3" in page and "Ben says it was the 1-3" in page
     version = int(re.search(r'/disputes/(\d+)/settle', page).group(1))
     settled = cam.client.post(f"/g/{cam.id}/disputes/{version}/settle", data={
         "csrf_token": token, "hand": "0", "at": "3", "why": "the photo shows 1-3",
@@ -71,7 +71,7 @@ def test_a_dispute_marked_on_the_replay_is_settled_with_a_correction(cam, script
     actions = [c["action"] for c in cam.get("/history").get_json()["changes"]]
     assert actions[-3:] == ["dispute", "correct", "settle"]
     page = cam.client.get(f"/g/{cam.id}/hands/0/replay?at=3").text
-    assert "None open." in page and "playing 1-3" in page  # the frame now shows the corrected event
+    assert "None open." in page and "played 1-3" in page  # the frame now shows the corrected event
     again = cam.post(f"/disputes/{version}/settle", {"why": "twice"})
     assert again.status_code == 409 and "settled already" in again.get_json()["error"]
 
@@ -95,7 +95,7 @@ def test_a_bad_correction_is_refused_with_the_rule_and_the_dispute_stays_open(ca
     broken = cam.client.post(f"/g/{cam.id}/disputes/{version}/settle", follow_redirects=True, data={
         "csrf_token": token, "hand": "0", "why": "agreed", "event": "{broken"})
     assert "not valid JSON" in broken.text
-    assert "Disputed event 3" in cam.client.get(f"/g/{cam.id}/hands/0/replay").text
+    assert "Disputed: play 3" in cam.client.get(f"/g/{cam.id}/hands/0/replay").text
 
 
 def test_export_and_import_carry_the_frames_and_their_readings(cam, script):
@@ -117,7 +117,7 @@ def test_export_and_import_carry_the_frames_and_their_readings(cam, script):
                                                                        (2, "accepted", "import")]
     assert cam.client.get(frames[0]["image"]).data == cam.client.get(sent[0]["image"]).data
     page = cam.client.get(f"/g/{copy.id}/hands/0/replay?at=2").text
-    assert "It made event 2" in page and page.count("<polygon") == 2
+    assert "It made play 2" in page and page.count("<polygon") == 2
 
 
 def zipped(members: dict[str, bytes]) -> bytes:

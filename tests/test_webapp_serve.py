@@ -3,62 +3,17 @@ made once, kept, and verifies for the addresses it names."""
 from __future__ import annotations
 
 import json
-import os
-import socket
 import ssl
-import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.support.waiting import PATIENCE_S, until
+from tests.support.servers import serve, stop, wait_for
+from tests.support.waiting import PATIENCE_S
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def serve(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    env = {**os.environ, "SPINNER_DATA": str(tmp_path / "data"), "PYTHONPATH": str(ROOT)}
-    env.pop("DATABASE_URL", None)
-    process = subprocess.Popen([sys.executable, "-c", "from spinner.cli import main; main()", "serve", "--host", "127.0.0.1",
-                                "--port", str(port), "--threads", "16", *args],
-                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    return process, port
-
-
-def wait_for(url: str, context: ssl.SSLContext | None = None, process: subprocess.Popen | None = None) -> bytes:
-    """The page at `url` once the server answers (it is starting); fails if `process` ends first."""
-    failed: list[BaseException] = []
-
-    def answer() -> bytes | None:
-        if process is not None and process.poll() is not None:
-            raise AssertionError(f"the server ended ({process.returncode}) before {url} answered: {process.stdout.read()}")
-        try:
-            with urllib.request.urlopen(url, timeout=PATIENCE_S, context=context) as response:
-                return response.read()
-        except (OSError, ssl.SSLError) as error:
-            failed[:] = [error]
-            return None
-
-    try:
-        return until(answer, f"{url} to answer")
-    except AssertionError as error:
-        raise AssertionError(f"{error} (last: {failed[-1] if failed else None})") from None
-
-
-def stop(process: subprocess.Popen) -> str:
-    process.terminate()
-    out, _ = process.communicate(timeout=PATIENCE_S)
-    return out
 
 
 def test_serve_answers_on_http_and_says_where(tmp_path):

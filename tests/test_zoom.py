@@ -98,3 +98,66 @@ def test_a_close_photo_is_read_once():
 
     image = cv2.imdecode(np.frombuffer(make_sample(6, 0).jpeg, np.uint8), cv2.IMREAD_COLOR)
     assert "zoom" not in Reader().read(image).timings_ms
+
+
+# The opposite look: a close-up's tiles shrunk to a size the detector knows (`Widen`).
+
+
+def test_tiles_too_large_are_read_again_shrunk_to_the_target_size():
+    from vision.read.zoom import Widen, widen_scales
+
+    huge = [_box(640, 480, 1000)]  # 700 px in the detector's input
+    (scale,) = widen_scales(huge, 960, 1280, 0.7, Widen())
+    assert scale == pytest.approx(Widen().target / 1000)
+    five = [_box(100 + 200 * i, 480, 200) for i in range(5)]
+    assert widen_scales(five, 960, 1280, 0.7, Widen()) == []  # 140 px: known
+    # one or a few such boxes may be halves of a close-up's tiles: tried at the target and half of it
+    assert widen_scales(five[:1], 960, 1280, 0.7, Widen()) == [pytest.approx(0.5), pytest.approx(0.25)]
+    assert widen_scales([_box(640, 480, 100)], 960, 1280, 0.7, Widen()) == []  # 70 px
+
+
+def test_a_photo_with_nothing_found_is_read_at_each_smaller_size_of_the_ladder():
+    from vision.read.zoom import Widen, widen_scales
+
+    assert widen_scales([], 960, 1280, 0.7, Widen()) == [384 / 1280, 192 / 1280, 128 / 1280]
+    # a 100 px crop read at twice its size: only the sides well under 200 px are tried
+    assert widen_scales([], 100, 100, 2.0, Widen()) == [1.28]
+
+
+class _Shrunk:
+    """A detector that finds one tile only where it reaches it 60-160 px long."""
+
+    side = 896
+
+    def __init__(self, tile: float) -> None:
+        self.tile, self.calls = tile, []
+
+    def first_scale(self, height: int, width: int) -> float:
+        return min(896 / max(height, width), 2.0)
+
+    def predict(self, image, conf=0.25, iou=0.5, max_det=300, voting=None, enlarge=None):
+        scale = image.shape[1] / 1280
+        self.calls.append(scale)
+        length = self.tile * scale
+        if not 60 <= length <= 160:
+            return []
+        return [ObbDetection(cls=0, confidence=0.8, center=(image.shape[1] / 2, image.shape[0] / 2),
+                             size=(length, length / 2), angle=0.0, scores=(0.8,))]
+
+
+def test_look_wider_finds_a_tile_filling_the_frame_and_moves_it_back_to_the_photo():
+    from vision.read.zoom import Widen, look_wider
+
+    image = np.zeros((960, 1280, 3), np.uint8)
+    detector = _Shrunk(1200)  # one tile filling the frame: found only at 128 px long
+    boxes, scale = look_wider(detector, image, [], Widen(), 0.25, 0.35, None)
+    assert scale == pytest.approx(128 / 1280) and len(boxes) == 1
+    assert boxes[0].center == pytest.approx((640, 480)) and boxes[0].size[0] == pytest.approx(1200)
+    untouched, none = look_wider(_Shrunk(100), image, [_box(640, 480, 100)], Widen(), 0.25, 0.35, None)
+    assert none is None and len(untouched) == 1
+    # a doubtful first pass (one box on a half, 175 px in the input) is kept unless a wider pass is surer
+    half = [ObbDetection(cls=0, confidence=0.5, center=(640, 480), size=(250, 240), angle=0.0, scores=(0.5,))]
+    boxes, scale = look_wider(_Shrunk(500), image, half, Widen(), 0.25, 0.35, None)  # found at 0.25: 125 px
+    assert scale == pytest.approx(Widen().target / 500) and boxes[0].confidence == 0.8
+    kept, none = look_wider(_Shrunk(5000), image, half, Widen(), 0.25, 0.35, None)  # never found wider
+    assert none is None and kept == half

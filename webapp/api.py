@@ -8,14 +8,16 @@ on any other version it is refused with 409 and nothing is recorded.
 from __future__ import annotations
 
 import json
+import threading
 import time
-from datetime import timezone
-from typing import Any, Iterator
+from collections.abc import Iterator
+from datetime import UTC
+from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 from sqlalchemy import select
 
-from . import archive, auth, board, store
+from . import archive, auth, board, store, uploads, validate
 from .db import db
 from .errors import ApiError
 from .live import hub
@@ -28,7 +30,13 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 # -- reading a request ------------------------------------------------------------------------
 
 def body() -> dict[str, Any]:
-    """The request's JSON object, or a 400 that says where the JSON breaks."""
+    """The request's JSON object, or a 400 that says where the JSON breaks (parsed once per request)."""
+    if "spinner_body" not in g:
+        g.spinner_body = _parsed_body()
+    return g.spinner_body
+
+
+def _parsed_body() -> dict[str, Any]:
     limit = current_app.config["MAX_JSON_BYTES"]
     if request.content_length is not None and request.content_length > limit:
         raise ApiError(413, f"the JSON is too large: at most {limit // 1024} KB")
@@ -37,12 +45,7 @@ def body() -> dict[str, Any]:
         raise ApiError(413, f"the JSON is too large: at most {limit // 1024} KB")
     if not raw.strip():
         return {}
-    try:
-        value = json.loads(raw)
-    except UnicodeDecodeError:
-        raise ApiError(400, "the body is not text: send JSON in UTF-8") from None
-    except json.JSONDecodeError as error:
-        raise ApiError(400, f"not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
+    value = validate.loads(raw, "the body")
     if not isinstance(value, dict):
         raise ApiError(400, "send a JSON object")
     return value
@@ -53,8 +56,8 @@ def expected_version(data: dict[str, Any]) -> int | None:
     header = request.headers.get("If-Match")
     if header:
         text = header.strip().removeprefix("W/").strip('"').removeprefix("v")
-        if not text.isdigit():
-            raise ApiError(400, f"If-Match must be the match's version, such as \"7\", not {header!r}")
+        if not (text.isascii() and text.isdigit()) or len(text) > 15:
+            raise ApiError(400, f"If-Match must be the match's version, such as \"7\", not {header[:40]!r}")
         return int(text)
     value = data.get("version")
     if value is None:
@@ -95,7 +98,7 @@ def iso(moment: Any) -> str | None:
     if moment is None:
         return None
     # SQLite hands back naive datetimes; they were written in UTC.
-    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).isoformat()
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
 
 
 def change_json(change: Any) -> dict[str, Any]:
@@ -115,7 +118,8 @@ ZIP_TYPES = ("application/zip", "application/x-zip-compressed")
 def create_game():  # type: ignore[no-untyped-def]
     if request.mimetype in ZIP_TYPES:  # a match exported with its frames (GET /api/games/ID/export)
         request.max_content_length = current_app.config["MAX_IMPORT_BYTES"]
-        created = archive.load(request.get_data(cache=False), who=auth.who())
+        with uploads.spooled(current_app.config["MAX_IMPORT_BYTES"]) as file:
+            created = archive.load(file, who=auth.who())
     else:
         data = body()
         created = store.create(data, who=auth.who(data), source="import" if data.get("hands") else "api")
@@ -246,7 +250,7 @@ def score(game_id: str):  # type: ignore[no-untyped-def]
 def record(game_id: str):  # type: ignore[no-untyped-def]
     """The match record (GAME_RECORD.md); `?version=N` as it stood then; `?download=1` as a file."""
     found = readable(game_id)
-    version = request.args.get("version", type=int)
+    version = validate.ascii_int(request.args.get("version"), "version")
     if version is not None and not 1 <= version <= found.version:
         raise ApiError(404, f"version {version} does not exist (the match is at {found.version})")
     data = store.record_of(found, version) if version is not None else store.snapshot(found).record
@@ -289,6 +293,24 @@ def board_json(game_id: str):  # type: ignore[no-untyped-def]
     return response
 
 
+_DRAWING: dict[str, threading.Lock] = {}
+_DRAWING_GUARD = threading.Lock()
+
+
+def _drawing(game_id: str) -> threading.Lock:
+    with _DRAWING_GUARD:
+        return _DRAWING.setdefault(game_id, threading.Lock())
+
+
+def _drawn(game_id: str, version: int) -> str | None:
+    """The live board of this version as JSON text, if a viewer drew it already. Not for a
+    tournament table: what the tournament says may have moved on (the bell) since that board was
+    drawn, so its board is drawn afresh for each viewer."""
+    snap = store.cache.get((game_id, version))
+    live = snap.views.get("live") if snap is not None else None
+    return live[1] if live is not None and live[0]["tournament"] is None else None
+
+
 @bp.get("/games/<game_id>/stream")
 def stream(game_id: str):  # type: ignore[no-untyped-def]
     """Server-sent events: the board now, then again after every change."""
@@ -302,6 +324,20 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
     game_id = found.id
     db.session.remove()  # hold no database connection while the stream waits
 
+    def from_database() -> tuple[int, str | None] | None:
+        """The match's version and its board if newer than `seen` (None: the match is gone)."""
+        with app.app_context():
+            try:
+                current = db.session.get(Game, game_id)
+                if current is None:
+                    return None
+                if current.version <= seen:
+                    return current.version, None
+                snap = store.snapshot(current)
+                return current.version, board.live(current, snap, tournament_table.of_match(current, snap))[1]
+            finally:
+                db.session.remove()
+
     def events() -> Iterator[str]:
         nonlocal seen
         try:
@@ -310,25 +346,25 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
             while time.monotonic() < ends:
                 # The newest version this process wrote, already drawn for another viewer: no database.
                 newest = hub.version(game_id)
-                drawn = store.cache.get((game_id, newest)) if newest > seen else None
-                # Not for a tournament table: what the tournament says may have moved on (the bell)
-                # since that board was drawn, so its board is drawn afresh for each viewer.
-                if drawn is not None and "live" in drawn.views and drawn.views["live"][0]["tournament"] is None:
+                drawn = _drawn(game_id, newest) if newest > seen else None
+                if drawn is None and newest > seen:
+                    # Every viewer of the table wakes at once: the first draws the board, the others
+                    # wait for that drawing and send it, rather than all drawing the same board at once.
+                    with _drawing(game_id):
+                        drawn = _drawn(game_id, newest)
+                        found = from_database() if drawn is None else None
+                elif drawn is None:
+                    found = from_database()  # a change another process made arrives this way
+                if drawn is not None:
                     seen = newest
-                    yield f"id: {seen}\nevent: board\ndata: {drawn.views['live'][1]}\n\n"
+                    yield f"id: {seen}\nevent: board\ndata: {drawn}\n\n"
                     continue
-                with app.app_context():
-                    current = db.session.get(Game, game_id)
-                    if current is None:
-                        return
-                    if current.version > seen:
-                        snap = store.snapshot(current)
-                        _, data = board.live(current, snap, tournament_table.of_match(current, snap))
-                        seen = current.version
-                        db.session.remove()
-                        yield f"id: {seen}\nevent: board\ndata: {data}\n\n"
-                        continue
-                    db.session.remove()
+                if found is None:  # the match is gone
+                    return
+                if found[1] is not None:
+                    seen = found[0]
+                    yield f"id: {seen}\nevent: board\ndata: {found[1]}\n\n"
+                    continue
                 if hub.wait(game_id, seen, min(heartbeat, max(0.0, ends - time.monotonic()))) <= seen:
                     yield ": still here\n\n"  # keeps proxies and waitress from closing an idle stream
         finally:

@@ -5,8 +5,8 @@
                     event it made, its status, message, reading and proposal, and its "file"
     frames/N.ext    the photos, as they came (JPEG, PNG, WebP...)
 
-Importing checks everything before keeping anything: the names in the archive, the sizes once
-unpacked (a small ZIP may unpack to gigabytes), the record (the scorer replays it) and that each
+Importing checks everything before keeping anything: the names in the archive, the sizes as
+they unpack (`webapp.safezip`: a small ZIP may unpack to gigabytes), the record (the scorer replays it) and that each
 photo decodes. Nothing of a refused archive is kept.
 """
 from __future__ import annotations
@@ -14,13 +14,15 @@ from __future__ import annotations
 import io
 import json
 import re
+import tempfile
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from flask import current_app
 
-from . import camera, frames, store
+from . import camera, frames, imagesize, safezip, store, validate
 from .db import db
 from .errors import ApiError
 from .models import Frame, Game
@@ -29,7 +31,9 @@ FORMAT = "spinner-frames/1"
 #: The most an archive may hold once unpacked, and the most frames.
 MAX_UNPACKED = 512 * 1024 * 1024
 MAX_FRAMES = 5000
-_FRAME_NAME = re.compile(r"^frames/(\d{1,9})\.(jpg|png|webp|gif|bmp)$")
+#: frames.json: each frame's reading is a few kilobytes.
+MAX_LISTING = 8 * 1024 * 1024
+_FRAME_NAME = re.compile(r"^frames/([0-9]{1,9})\.(jpg|png|webp|gif|bmp)$")
 _STATUSES = {"recorded", "accepted", "rejected", "confirm", "nothing", "over", "no-reader", "unreadable"}
 
 
@@ -57,49 +61,70 @@ def _int_or_none(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def read(data: bytes, name: str = "the archive") -> tuple[dict[str, Any], list[tuple[dict[str, Any], bytes]]]:
-    """The record and the frames (their entries and photo bytes) of an archive, all checked."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        members = archive.infolist()
-    except (zipfile.BadZipFile, OSError) as error:
-        raise ApiError(400, f"{name} is not a ZIP archive ({error})") from None
-    names = {m.filename for m in members}
-    if "record.json" not in names:
+@dataclass
+class Contents:
+    """An archive, read and checked: the record, and each frame's entry with its photo on disk."""
+
+    record: dict[str, Any]
+    frames: list[tuple[dict[str, Any], Path]]
+
+
+def read(file: IO[bytes], name: str, spool: Path) -> Contents:
+    """The record and the frames of an archive, all checked; the photos inflated under `spool`."""
+    config = current_app.config
+    archive = safezip.Archive(file, name, max_members=MAX_FRAMES + 3, max_total=MAX_UNPACKED)
+    names = archive.names()
+    if "record.json" not in archive:
         raise ApiError(400, f"{name} has no record.json: export a match from Spinner to get one")
     strange = sorted(n for n in names if n not in ("record.json", "frames.json") and not _FRAME_NAME.match(n)
                      and not n.endswith("/"))
     if strange:
         raise ApiError(400, f"{name} holds files a Spinner archive does not: {', '.join(strange[:5])}")
-    if sum(m.file_size for m in members) > MAX_UNPACKED or len(members) > MAX_FRAMES + 3:
-        raise ApiError(413, f"{name} unpacks to more than {MAX_UNPACKED // 2**20} MB or {MAX_FRAMES} frames")
-    try:
-        record = json.loads(archive.read("record.json"))
-        listing = json.loads(archive.read("frames.json")) if "frames.json" in names else {"format": FORMAT, "frames": []}
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ApiError(400, f"{name}: record.json or frames.json is not valid JSON ({error})") from None
+    record = validate.loads(archive.read("record.json", config["MAX_JSON_BYTES"]), f"{name}: record.json")
+    listing = (validate.loads(archive.read("frames.json", MAX_LISTING), f"{name}: frames.json")
+               if "frames.json" in archive else {"format": FORMAT, "frames": []})
     if not isinstance(listing, dict) or listing.get("format") != FORMAT or not isinstance(listing.get("frames"), list):
         raise ApiError(400, f"{name}: frames.json is not a {FORMAT} list of frames")
-    kept: list[tuple[dict[str, Any], bytes]] = []
+    if len(listing["frames"]) > MAX_FRAMES:
+        raise ApiError(413, f"{name} lists {len(listing['frames'])} frames: at most {MAX_FRAMES}")
+    kept: list[tuple[dict[str, Any], Path]] = []
+    named: set[str] = set()
     for i, entry in enumerate(listing["frames"]):
-        if not isinstance(entry, dict) or entry.get("file") not in names or not _FRAME_NAME.match(str(entry.get("file"))):
+        file_name = entry.get("file") if isinstance(entry, dict) else None
+        if not isinstance(file_name, str) or file_name not in archive or not _FRAME_NAME.match(file_name):
             raise ApiError(400, f"{name}: frame {i} in frames.json names no photo of the archive")
-        photo = archive.read(entry["file"])
-        camera.decode(photo, f"{name}: {entry['file']}")  # a photo that is not one is refused here
-        kept.append((entry, photo))
-    return record, kept
+        if file_name in named:  # one photo would become as many rows and files as it is named
+            raise ApiError(400, f"{name}: frame {i} in frames.json names {file_name}, which an earlier frame names")
+        named.add(file_name)
+        path = spool / f"{i}{Path(file_name).suffix}"
+        with path.open("wb") as out:
+            archive.extract(file_name, out, config["MAX_CONTENT_LENGTH"])
+        photo = path.read_bytes()
+        imagesize.check(photo, f"{name}: {file_name}")
+        imagesize.decodable(camera.check, photo, f"{name}: {file_name}")  # a photo that is not one is refused here
+        kept.append((entry, path))
+    return Contents(record, kept)
 
 
-def load(data: bytes, *, who: str, name: str = "the archive") -> store.Created:
+def load(file: IO[bytes], *, who: str, name: str = "the archive") -> store.Created:
     """A new match from an archive: its record through the scorer, then its frames and photos."""
-    record, kept = read(data, name)
+    root = frames.folder(current_app)
+    root.mkdir(parents=True, exist_ok=True)
+    # Photos are inflated next to where they will be kept (one file system: kept by a rename).
+    with tempfile.TemporaryDirectory(prefix=".import-", dir=root) as spool:
+        contents = read(file, name, Path(spool))
+        return _keep(contents, who=who)
+
+
+def _keep(contents: Contents, *, who: str) -> store.Created:
+    record = contents.record
     created = store.create(record, who=who, source="import")
     game = created.game
     hands = len(record.get("hands") or [])
     folder = frames.folder(current_app) / game.id
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        for entry, photo in kept:
+        for entry, photo in contents.frames:
             hand = _int_or_none(entry.get("hand"))
             frame = Frame(
                 game_id=game.id, hand=hand if hand is not None and hand < hands else None, version=1,
@@ -112,8 +137,8 @@ def load(data: bytes, *, who: str, name: str = "the archive") -> store.Created:
             )
             db.session.add(frame)
             db.session.flush()
-            ext = Path(entry["file"]).suffix
-            (folder / f"{frame.id}{ext}").write_bytes(photo)
+            ext = photo.suffix
+            photo.replace(folder / f"{frame.id}{ext}")
             frame.path = f"{game.id}/{frame.id}{ext}"
         db.session.commit()
     except Exception:

@@ -80,7 +80,9 @@ def role(game: Game) -> Role | None:
 def require_reader(game: Game) -> Role | None:
     found = role(game)
     if game.private and found is None:
-        raise ApiError(403 if _bearer() else 401, "this match is private: open it with its viewer or scorer link")
+        # A token that was sent and is wrong is forbidden; none sent at all asks for one.
+        sent = _bearer() is not None or (request.method == "GET" and "key" in request.args)
+        raise ApiError(403 if sent else 401, "this match is private: open it with its viewer or scorer link")
     return found
 
 

@@ -16,27 +16,31 @@ import json
 import threading
 from typing import Any
 
-from scorer import FULL_SET
+from flask_babel import force_locale
 
-from . import picture
+from scorer import FULL_SET
+from scorer.variants import VARIANTS
+
+from . import i18n, picture, wording
 from .models import Game
-from .store import Snapshot, words
+from .store import Snapshot
 
 _lock = threading.Lock()
 
 
-def _events(record_hand: dict[str, Any], answer_hand: dict[str, Any], players: list[str]) -> list[dict[str, Any]]:
+def _events(record_hand: dict[str, Any], answer_hand: dict[str, Any], table: wording.Table) -> list[dict[str, Any]]:
     plays = {p["event"]: p for p in answer_hand.get("plays", [])}
     inferred: dict[int, list[int]] = {}
     for item in answer_hand.get("inferred_passes", []):
         inferred.setdefault(item["event"], []).append(item["seat"])
+    players = table.players
     rows: list[dict[str, Any]] = []
     for index, event in enumerate(record_hand.get("events", [])):
         for seat in inferred.get(index, []):
             rows.append({"event": None, "type": "pass", "seat": seat, "inferred": True,
-                         "who": _name(players, seat), "words": "passed (seen from the next play)"})
+                         "who": _name(players, seat), "words": wording.inferred_pass(seat, table)})
         row: dict[str, Any] = {"event": index, "raw": event, "type": event.get("type"), "seat": event.get("seat"),
-                               "who": _name(players, event.get("seat")), "words": words(event)}
+                               "who": _name(players, event.get("seat")), "words": wording.event_words(event, table)}
         play = plays.get(index)
         if play is not None:
             row.update(tile=play["tile"], end=play.get("end"), count=play["count"], points=play["points"])
@@ -48,28 +52,55 @@ def _name(players: list[str], seat: object) -> str | None:
     return players[seat] if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players) else None
 
 
+def table_of(snap: Snapshot) -> wording.Table:
+    """The names at the match's table: the scorer's side names where it could score the record."""
+    players = list(snap.record["players"])
+    sides = snap.answer.get("sides")
+    if not sides:
+        variant = VARIANTS.get(snap.record.get("variant", ""))
+        sides = [" & ".join(players[side::2]) for side in range(2)] if variant and variant.teams else players
+    return wording.Table(players, sides)
+
+
 def hand_events(snap: Snapshot, h: int) -> list[dict[str, Any]]:
     """One hand's events as the board lists them (who, what, the count after it and its points)."""
     hands = snap.answer.get("hands", [])
     if not 0 <= h < len(snap.record["hands"]):
         return []
-    return _events(snap.record["hands"][h], hands[h] if h < len(hands) else {}, list(snap.record["players"]))
+    return _events(snap.record["hands"][h], hands[h] if h < len(hands) else {}, table_of(snap))
 
 
 def _pad(snap: Snapshot) -> dict[str, Any]:
-    """What the manual pad needs: which tiles are still out and which ends each one fits (scorer's layout)."""
+    """What the manual pad needs: which tiles are still out and which ends each one fits (scorer's
+    layout), what the lead must be, and whether there is a boneyard to draw from."""
     hand = snap.match.current if snap.match is not None else None
     if hand is None:
-        return {"on_table": [], "fits": {}, "in_play": False}
+        return {"on_table": [], "fits": {}, "in_play": False, "lead": None, "can_draw": False, "boneyard": None}
     layout = hand.layout
     on_table = {str(t) for t in layout.tiles}
     fits: dict[str, list[str]] = {}
+    leading = not layout.placements
     for tile in FULL_SET:
         name = str(tile)
         if name in on_table:
             continue
-        fits[name] = ["lead"] if not layout.placements else list(layout.distinct_fits(tile))
-    return {"on_table": sorted(on_table), "fits": fits, "in_play": hand.end is None}
+        if leading:
+            # Only what the rules let lead (6-6 in partners' first hand; a double in cross).
+            fits[name] = ["lead"] if hand._lead_allowed(tile) else []
+        else:
+            fits[name] = list(layout.distinct_fits(tile))
+    rule = hand.lead_rule
+    lead = None
+    if leading:
+        lead = {"tile": str(rule.tile) if rule.tile is not None else None, "doubles_only": rule.doubles_only,
+                "seat": hand.leader}
+    has_boneyard = hand.rules.variant.leftovers == "boneyard"
+    in_play = hand.end is None
+    return {"on_table": sorted(on_table), "fits": fits, "in_play": in_play, "lead": lead,
+            "can_draw": in_play and has_boneyard and not leading and hand.boneyard > 0,
+            "can_pass": in_play and not leading and not (has_boneyard and hand.boneyard > 0),
+            "boneyard": hand.boneyard if has_boneyard else None,
+            "counts": [hand.counts[s] if s in hand.active else None for s in range(len(hand.counts))]}
 
 
 def build(game: Game, snap: Snapshot, tournament: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -78,17 +109,22 @@ def build(game: Game, snap: Snapshot, tournament: dict[str, Any] | None = None) 
 
 
 def _match_board(game: Game, snap: Snapshot) -> dict[str, Any]:
-    cached = snap.views.get("board")
+    # Words are in the page's language: one board per language and version.
+    key = ("board", i18n.lang())
+    cached = snap.views.get(key)
     if cached is not None:
         return cached
     answer = snap.answer
     hands = answer.get("hands", [])
     players = list(snap.record["players"])
+    table = table_of(snap)
     current: dict[str, Any] | None = None
     layout_svg = picture.layout_svg(None, None)
+    pad = _pad(snap)
     if hands:
         h = len(hands) - 1
         last = hands[h]
+        plays = last.get("plays") or []
         current = {
             "number": h,
             "leader": last.get("leader"),
@@ -99,15 +135,24 @@ def _match_board(game: Game, snap: Snapshot) -> dict[str, Any]:
             "winner": last.get("winner"),
             "bonus": last.get("bonus"),
             "awaiting_pips": last.get("awaiting_pips", []),
+            "awaiting_names": [table.seat(s) for s in last.get("awaiting_pips", [])],
             "pips": last.get("pips"),
-            "events": _events(snap.record["hands"][h], last, players),
+            "events": _events(snap.record["hands"][h], last, table),
+            # The count after the last play (fives games), shown big: what the table argues about.
+            "count": plays[-1].get("count") if plays else None,
+            "lead": pad.get("lead"),
+            "tiles_left": [{"name": players[s], "tiles": n} for s, n in enumerate(pad.get("counts") or []) if n is not None],
+            "boneyard": pad.get("boneyard"),
         }
         hand = snap.match.current if snap.match is not None else None
         layout_svg = picture.layout_svg(hand.layout if hand is not None else None, last.get("open_ends"))
-    sides = answer.get("sides", players)
+    sides = table.sides
     winner = answer.get("winner")
     next_hand = (answer.get("winner") is None and (not hands or (hands[-1].get("end") in ("out", "blocked")
                  and not hands[-1].get("awaiting_pips"))))
+    error = dict(snap.error) if snap.error else None
+    if error:
+        error["say"] = wording.refusal(error, table)
     board = {
         "id": game.id,
         "title": game.title,
@@ -127,16 +172,38 @@ def _match_board(game: Game, snap: Snapshot) -> dict[str, Any]:
         ],
         "current": current,
         "next_hand": bool(next_hand),
-        "pad": _pad(snap),
-        "error": snap.error,
+        "pad": pad,
+        "error": error,
+        "disputes": _disputes(game, snap, table),
         "svg": {
             "layout": layout_svg,
-            "chart": picture.chart_svg(sides, [hh.get("totals") or [0] * len(sides) for hh in hands], answer.get("target")),
+            "chart": picture.chart_svg(sides, [hh.get("totals") or [0] * len(sides) for hh in hands], answer.get("target"),
+                                       wording.chart_words()),
         },
     }
     with _lock:
-        snap.views.setdefault("board", board)
-    return snap.views["board"]
+        snap.views.setdefault(key, board)
+    return snap.views[key]
+
+
+def _disputes(game: Game, snap: Snapshot, table: wording.Table) -> list[dict[str, Any]]:
+    """Disputes not settled yet, for the match page (a dispute is a change: it has its own version)."""
+    from .store import open_disputes
+
+    opened = snap.views.get("disputes")
+    if opened is None:  # a dispute is a change of its own: one look per version, for every language
+        with _lock:
+            opened = snap.views.setdefault("disputes", open_disputes(game.id))
+    out = []
+    for change in opened:
+        event = None
+        if change.hand is not None and change.event is not None and change.hand < len(snap.record["hands"]):
+            events = snap.record["hands"][change.hand]["events"]
+            event = events[change.event] if change.event < len(events) else None
+        out.append({"version": change.version, "hand": change.hand, "event": change.event, "why": change.why,
+                    "who": change.who, "where": wording.where(change.hand, change.event),
+                    "what": wording.event_words(event, table) if isinstance(event, dict) else ""})
+    return out
 
 
 def etag(version: int, tournament: dict[str, Any] | None = None) -> str:
@@ -149,18 +216,28 @@ def etag(version: int, tournament: dict[str, Any] | None = None) -> str:
 
 def live(game: Game, snap: Snapshot, tournament: dict[str, Any] | None = None) -> tuple[dict[str, Any], str]:
     """The board with its HTML (what the live page swaps in), and the same as JSON text, made once
-    per match version and tournament state."""
+    per match version and tournament state.
+
+    The live stream sends one drawing to every viewer, whatever their language, so the HTML is
+    drawn in each language pages were asked in (i18n.in_use): `html` in English, `html_in[lang]` in
+    the others; the JSON fields are in English."""
     from flask import render_template
 
     tag = etag(snap.version, tournament)
-    cached = snap.views.get(("live", tag))
+    languages = i18n.in_use()
+    cached = snap.views.get(("live", tag, languages))
     if cached is None:
-        built = build(game, snap, tournament)
-        payload = {**built, "etag": tag, "html": {"top": render_template("_board_top.html", b=built),
-                                                  "bottom": render_template("_board_bottom.html", b=built)}}
+        html = {}
+        for code in languages:
+            with force_locale(code):
+                built = build(game, snap, tournament)
+                html[code] = {"top": render_template("_board_top.html", b=built),
+                              "bottom": render_template("_board_bottom.html", b=built)}
+        with force_locale("en"):
+            payload = {**build(game, snap, tournament), "etag": tag, "html": html.pop("en"), "html_in": html}
         text = json.dumps(payload, separators=(",", ":"))
         with _lock:
-            cached = snap.views.setdefault(("live", tag), (payload, text))
+            cached = snap.views.setdefault(("live", tag, languages), (payload, text))
     with _lock:
         # The newest drawn, which the live stream sends its viewers without asking the database again.
         snap.views["live"] = cached

@@ -46,7 +46,7 @@ def ensure(folder: Path, hosts: list[str]) -> tuple[Path, Path, bool]:
     if cert_path.exists() and key_path.exists():
         try:
             cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
-            fresh = cert.not_valid_after_utc - dt.datetime.now(dt.timezone.utc) > RENEW_BEFORE
+            fresh = cert.not_valid_after_utc - dt.datetime.now(dt.UTC) > RENEW_BEFORE
             if fresh and _covers(cert, hosts):
                 return cert_path, key_path, False
         except ValueError:
@@ -54,7 +54,7 @@ def ensure(folder: Path, hosts: list[str]) -> tuple[Path, Path, bool]:
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Spinner at the table"),
                       x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Spinner (self-signed)")])
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     cert = (
         x509.CertificateBuilder()
         .subject_name(name)

@@ -72,7 +72,7 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         "SESSION_COOKIE_HTTPONLY": True,
         # Live updates: seconds between heartbeats, and how long one stream lives before the
         # browser reconnects (so a waitress thread is never held for ever).
-        "SSE_HEARTBEAT": 15.0,
+        "SSE_HEARTBEAT": float(os.environ.get("SPINNER_SSE_HEARTBEAT") or 15.0),
         "SSE_LIFETIME": 300.0,
         # How many live streams at once; beyond it the page polls (see webapp/live.py).
         "SSE_MAX_STREAMS": 400,
@@ -89,8 +89,15 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         "FRAME_SLOTS": 4,
         "FRAME_SLOT_WAIT": 10.0,
     }
+    busy = float(overrides.pop("SQLITE_BUSY_TIMEOUT", None) or os.environ.get("SPINNER_SQLITE_BUSY_TIMEOUT") or 5)
     if url.startswith("sqlite"):
-        # Waitress serves from many threads: SQLite waits for a lock instead of failing at once.
-        config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": 30}}
+        # The server answers from many threads: SQLite waits a while for the write lock instead
+        # of failing at once; past that (another process holds it) the answer is 503, try again.
+        # A thread waits as long for a pooled connection, then 503 too (never a 500 after 30 s).
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": busy}}
+        if url.rstrip("/") not in ("sqlite:", "sqlite:///:memory:"):  # an in-memory database has no pool to wait on
+            config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_timeout"] = busy
+    else:
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": True, "pool_timeout": busy}
     config.update(overrides)
     return config

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 from flask_migrate import Migrate
@@ -23,7 +24,7 @@ migrate = Migrate(directory=str(MIGRATIONS))
 
 
 @event.listens_for(Engine, "connect")
-def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL lets the live pages read while a phone writes; foreign keys are off by default in SQLite.
     # synchronous=NORMAL: in WAL mode a commit survives the server crashing and never corrupts the
     # file; only an operating-system crash or power cut may lose the last commits. It spares an

@@ -5,6 +5,7 @@ from typing import Any
 
 from flask import Flask, jsonify, request
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from scorer import RecordError
@@ -42,6 +43,10 @@ def record_error(error: RecordError, *, what: str = "") -> ApiError:
     )
 
 
+#: Seconds a client is asked to wait before trying again after a 503.
+RETRY_AFTER = 2
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
@@ -53,19 +58,23 @@ def init_app(app: Flask) -> None:
         response.status_code = error.status
         if error.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="spinner"'
+        if error.status == 503:
+            response.headers["Retry-After"] = str(RETRY_AFTER)
         return response
 
     @app.errorhandler(OperationalError)
-    def _database_busy(error: OperationalError):  # type: ignore[no-untyped-def]
-        # SQLite waited its 30 s for the write lock, or PostgreSQL went away: nothing was written.
+    @app.errorhandler(PoolTimeout)
+    def _database_busy(error: Exception):  # type: ignore[no-untyped-def]
+        # SQLite waited its turn for the write lock (another process held it), every pooled
+        # connection stayed taken, or PostgreSQL went away: nothing was written. Busy is not broken.
         from .db import db
 
         db.session.rollback()
-        app.logger.warning("database unavailable: %s", error.orig)
+        app.logger.warning("database unavailable: %s", getattr(error, "orig", None) or error)
         busy = ApiError(503, "the database is too busy or out of reach just now: nothing was recorded; try again")
         if _wants_json():
             return _api_error(busy)
-        return busy.message, 503
+        return busy.message, 503, {"Retry-After": str(RETRY_AFTER)}
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException):  # type: ignore[no-untyped-def]

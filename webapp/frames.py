@@ -25,7 +25,7 @@ import cv2
 from flask import Flask, current_app
 from sqlalchemy import select
 
-from . import camera, store
+from . import camera, imagesize, store
 from .table_changes import Look, Tables
 from .db import db
 from .errors import ApiError
@@ -85,7 +85,8 @@ class Job:
     """
 
     game_id: str
-    data: bytes
+    #: the photo; None for a frame taken back up after a restart (read from its file)
+    data: bytes | None
     spec: dict[str, Any]
     frame_id: int | None = None
     #: a live camera's frame: what the motion test saw when it arrived (`table_changes`)
@@ -154,6 +155,21 @@ class Queue:
                 job.done.set()
 
 
+def requeue(app: Flask) -> list[Job]:
+    """Queue again the frames a previous run of the server answered "queued" and never read (it
+    was stopped or killed first): their rows and files are kept, so each is read from its file.
+    Call it once at start, before serving. As for any frame, the newest of a table is read and the
+    older ones waiting with it are skipped (their photos stay kept)."""
+    with app.app_context():
+        waiting = list(db.session.execute(
+            select(Frame.id, Frame.game_id).where(Frame.status == "queued").order_by(Frame.id)))
+        db.session.remove()
+    jobs = [Job(game_id, None, {}, frame_id=frame_id) for frame_id, game_id in waiting]
+    for job in jobs:
+        queue(app).submit(job)
+    return jobs
+
+
 def unavailable(app: Flask, variant: str) -> str | None:
     """Why this server cannot read photos of this variant now, or None when it can."""
     try:
@@ -201,7 +217,8 @@ def intake(game_id: str, data: bytes, *, source: str, who: str, seat: int | None
     where the server cannot read); a live camera's frame only when a reader takes it, so never
     where there is none (the page stops its live camera on that answer). Nothing is kept for a
     bad upload."""
-    width, height = camera.check(data)
+    imagesize.check(data)  # the header's size, before a decoder allocates what it claims
+    width, height = imagesize.decodable(camera.check, data)
     ext = kind_of(data)
     if ext is None:  # decodable but not a web format (TIFF...): keep a PNG the page can show
         ok, encoded = cv2.imencode(".png", camera.decode(data))

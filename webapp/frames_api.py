@@ -16,9 +16,9 @@ import threading
 
 from flask import Blueprint, current_app, jsonify, request, send_file
 
-from . import auth, frames
-from .db import db
+from . import auth, frames, uploads, validate
 from .api import body, readable, scorer_game
+from .db import db
 from .errors import ApiError
 
 bp = Blueprint("frames", __name__, url_prefix="/api/games/<game_id>/frames")
@@ -28,8 +28,8 @@ def _seat() -> int | None:
     value = request.args.get("seat") or (request.form.get("seat") if request.form else None)
     if value in (None, ""):
         return None
-    if not str(value).isdigit() or int(value) > 9:
-        raise ApiError(400, f"seat must be a seat number (0 for the first player), not {value!r}")
+    if not (value.isascii() and value.isdigit()) or len(value) > 1:
+        raise ApiError(400, f"seat must be a seat number (0 for the first player), not {value[:20]!r}")
     return int(value)
 
 
@@ -38,9 +38,9 @@ def _upload() -> bytes:
         photo = request.files.get("photo")
         if photo is None:
             raise ApiError(400, "send the photo in the form field 'photo'")
-        return photo.read()
+        return uploads.read_all(photo.stream, current_app.config["MAX_CONTENT_LENGTH"])
     if request.mimetype.startswith("image/") or request.mimetype == "application/octet-stream":
-        return request.get_data(cache=False)
+        return uploads.body(current_app.config["MAX_CONTENT_LENGTH"])
     raise ApiError(415, "send a photo: multipart/form-data with a 'photo' field, or the image as the body "
                         f"(image/jpeg, image/png...), not {request.mimetype or 'no content type'}")
 
@@ -99,7 +99,7 @@ def send(game_id: str):  # type: ignore[no-untyped-def]
 @bp.get("")
 def listing(game_id: str):  # type: ignore[no-untyped-def]
     readable(game_id)
-    hand = request.args.get("hand", type=int)
+    hand = validate.ascii_int(request.args.get("hand"), "hand")
     return jsonify({"frames": [frames.to_json(f, reading=False) for f in frames.of_game(game_id, hand)]})
 
 

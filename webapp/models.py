@@ -7,7 +7,7 @@ version is therefore still there to read. `changes` says who made each version, 
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
@@ -17,7 +17,7 @@ from .db import db
 
 
 def now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Game(db.Model):  # type: ignore[name-defined,misc]

@@ -6,16 +6,18 @@ way in for every change and the scorer checks each one.
 """
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, session, url_for
+from flask.blueprints import BlueprintSetupState
+from flask_babel import format_datetime
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from scorer.variants import _CHOICES, VARIANTS
 
-from . import archive, auth, board, csrf, frames, picture, store
+from . import archive, auth, board, csrf, frames, i18n, matches, picture, store, validate, wording
 from .db import db
 from .errors import ApiError
 from .models import Game
@@ -23,23 +25,38 @@ from .tournament import table as tournament_table
 
 bp = Blueprint("pages", __name__)
 
-#: A few words on each variant for the form (RULES.md has the whole of it).
-LABELS = {
-    "partners": "Partners (fives, spinner; 4 in teams, 250)",
-    "partners-block": "Partners block (4 in teams, 100)",
-    "all-fives": "All fives (2–4 alone, boneyard)",
-    "all-fives-bonus": "All fives, bonus (2–4, over 100)",
-    "block": "Block (2–4 alone, 100)",
-    "draw": "Draw (2–4 alone)",
-    "cross": "Cross (penalties, elimination at 100)",
-}
+
+def _languages(state: BlueprintSetupState) -> None:
+    assert isinstance(state.app, Flask)  # typed as any app; a flask.Blueprint's is always a Flask
+    i18n.init_app(state.app)
+
+
+# Spanish and English for every page of the app (the tournament's too): set up with this blueprint.
+bp.record_once(_languages)
+
+#: A few words on each variant for the form (RULES.md has the whole of it), in the page's language.
+LABELS = wording.VARIANTS
 #: How many matches a browser keeps the links (tokens) of, in its signed session cookie.
 KEPT_LINKS = 12
 
 
 @bp.app_context_processor
 def helpers() -> dict[str, Any]:
-    return {"csrf_token": csrf.token, "tile_svg": picture.tile_svg, "qr": qr_svg}
+    return {"csrf_token": csrf.token, "tile_svg": picture.tile_svg, "qr": qr_svg, "spoken": wording.spoken,
+            "end_name": wording.end, "script_words": wording.script_words, "option_label": option_label,
+            "variant_name": variant_name}
+
+
+def variant_name(name: str) -> str:
+    """A game's short name in the page's language ("Partners", "Todos cincos")."""
+    return str(LABELS.get(name, name)).split(" (")[0]
+
+
+def option_label(name: str, value: object = None) -> str:
+    """A house rule of the new-match form (or one of its choices) in words."""
+    if value is None:
+        return str(wording.OPTIONS.get(name, name.replace("_", " ")))
+    return str(wording.CHOICES.get(name, {}).get(value, value))
 
 
 @lru_cache(maxsize=64)
@@ -51,7 +68,26 @@ def qr_svg(url: str) -> str:
 
 @bp.errorhandler(ApiError)
 def refused(error: ApiError):  # type: ignore[no-untyped-def]
-    return render_template("error.html", message=error.message, status=error.status), error.status
+    return render_template("error.html", message=said(error), status=error.status), error.status
+
+
+def said(error: ApiError) -> str:
+    """A refusal in players' words where the rules engine gave its code (`say`), else its message."""
+    return str(error.extra.get("say") or error.message)
+
+
+@bp.get("/lang/<code>")
+def language(code: str):  # type: ignore[no-untyped-def]
+    """The language switch: keep the choice in a cookie and go back to the page it was made on."""
+    if code not in i18n.LANGUAGES:
+        raise ApiError(404, "no such language here")
+    back = request.args.get("next", "")
+    # Only a path on this server: never a redirect elsewhere (//host or a scheme).
+    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+        back = url_for("pages.index")
+    response = redirect(back)
+    response.set_cookie(i18n.COOKIE, code, max_age=i18n.COOKIE_AGE, samesite="Lax", httponly=True)
+    return response
 
 
 def keep_links(game: Game, **tokens: str) -> None:
@@ -81,13 +117,28 @@ def index():  # type: ignore[no-untyped-def]
     roles = session.get("roles", {})
     query = select(Game).where(Game.private.is_(False) | Game.id.in_(list(roles))).order_by(Game.updated_at.desc()).limit(100)
     variants = [
-        {"name": v.name, "label": LABELS.get(v.name, v.name), "players": v.players, "teams": v.teams,
+        {"name": v.name, "label": str(LABELS.get(v.name, v.name)), "players": v.players, "teams": v.teams,
          "options": sorted(v.options), "presets": sorted(v.presets)}
         for v in VARIANTS.values()
     ]
     presets = sorted({p for v in VARIANTS.values() for p in v.presets})
-    return render_template("index.html", games=db.session.scalars(query).all(), roles=roles, variants=variants,
-                           choices=_CHOICES, presets=presets)
+    games = [resume_line(game, roles.get(game.id) == "scorer") for game in db.session.scalars(query).all()]
+    return render_template("index.html", games=games, variants=variants, choices=_CHOICES, presets=presets)
+
+
+def resume_line(game: Game, scorer: bool) -> dict[str, Any]:
+    """A line of the resume list: a title players know the match by, its score and when it was played."""
+    try:
+        snap = store.snapshot(game)
+        table = board.table_of(snap)
+        totals = snap.answer.get("totals") or []
+    except ApiError:  # a stored record the scorer cannot read any more still gets its line
+        table, totals = wording.Table(list(game.players)), []
+    title = game.title or " v ".join(table.sides)
+    score = " – ".join(str(t) for t in totals)
+    return {"game": game, "title": title, "score": score, "scorer": scorer,
+            "variant": variant_name(game.variant),
+            "when": format_datetime(game.updated_at, "d MMM, HH:mm")}
 
 
 def spec_from_form() -> dict[str, Any]:
@@ -96,16 +147,16 @@ def spec_from_form() -> dict[str, Any]:
     options: dict[str, Any] = {}
     target = form.get("target", "").strip()
     if target:
-        if not target.isdigit():
-            raise ApiError(400, "the target is a whole number of points")
+        if not (target.isascii() and target.isdigit()) or len(target) > 6:
+            raise ApiError(400, "the target is a whole number of points (at most 100000)")
         options["target"] = int(target)
     if form.get("preset"):
         options["preset"] = form["preset"]
     for name in _CHOICES:
         if form.get(name):
             try:
-                options[name] = json.loads(form[name])
-            except json.JSONDecodeError:
+                options[name] = validate.loads(form[name], name)
+            except ApiError:
                 raise ApiError(400, f"{name}: choose one of the listed values") from None
     players = [name for name in form.getlist("player") if name.strip()]
     return {"variant": form.get("variant"), "players": players, "options": options,
@@ -119,7 +170,7 @@ def create():  # type: ignore[no-untyped-def]
         spec = spec_from_form()
         created = store.create(spec, who=auth.who(), source="pad")
     except ApiError as error:
-        flash(error.message)
+        flash(said(error))
         return redirect(url_for("pages.index"))
     game = created.game
     auth.remember(game, "scorer")
@@ -136,23 +187,54 @@ def import_record():  # type: ignore[no-untyped-def]
     try:
         if upload is None:
             raise ApiError(400, "choose a record file (JSON of GAME_RECORD.md)")
-        raw = upload.read()
-        if raw[:4] == b"PK\x03\x04":  # a match exported with its frames
-            created = archive.load(raw, who=auth.who(), name=upload.filename or "the archive")
+        if upload.stream.read(4) == b"PK\x03\x04":  # a match exported with its frames
+            upload.stream.seek(0)
+            created = archive.load(upload.stream, who=auth.who(), name=upload.filename or "the archive")
         else:
-            if len(raw) > current_app.config["MAX_JSON_BYTES"]:
+            upload.stream.seek(0)
+            limit = current_app.config["MAX_JSON_BYTES"]
+            raw = upload.stream.read(limit + 1)
+            if len(raw) > limit:
                 raise ApiError(413, "the record file is too large")
             try:
-                record = json.loads(raw)
-            except (UnicodeDecodeError, json.JSONDecodeError) as error:
-                raise ApiError(400, f"{upload.filename or 'the file'} is not a JSON record nor a Spinner ZIP: {error}") from None
+                record = validate.loads(raw, "it")
+            except ApiError as error:
+                raise ApiError(400, f"{upload.filename or 'the file'} is not a JSON record nor a Spinner ZIP: "
+                                    f"{error.message}") from None
             created = store.create(record, who=auth.who(), source="import")
     except ApiError as error:
-        flash(error.message)
+        flash(said(error))
         return redirect(url_for("pages.index"))
     auth.remember(created.game, "scorer")
     keep_links(created.game, scorer=created.scorer_token, viewer=created.viewer_token)
     return redirect(url_for("pages.match", game_id=created.game.id))
+
+
+@bp.post("/g/<game_id>/rename")
+def rename(game_id: str):  # type: ignore[no-untyped-def]
+    game = store.get_game(game_id)
+    auth.require_scorer(game)  # the session's scorer role, with the form's CSRF token
+    try:
+        matches.rename(game.id, request.form.get("title", ""), who=auth.who())
+    except ApiError as error:
+        flash(said(error))
+    return redirect(url_for("pages.index"))
+
+
+@bp.post("/g/<game_id>/delete")
+def delete(game_id: str):  # type: ignore[no-untyped-def]
+    game = store.get_game(game_id)
+    auth.require_scorer(game)
+    try:
+        if request.form.get("sure") != "1":
+            raise ApiError(400, _("Tick the box to delete the match for good."))
+        matches.delete(game.id)
+        kept = dict(session.get("tokens", {}))
+        kept.pop(game_id, None)
+        session["tokens"] = kept
+    except ApiError as error:
+        flash(said(error))
+    return redirect(url_for("pages.index"))
 
 
 @bp.get("/g/<game_id>/join")
@@ -182,7 +264,9 @@ def match(game_id: str):  # type: ignore[no-untyped-def]
 def history(game_id: str):  # type: ignore[no-untyped-def]
     game = store.get_game(game_id)
     auth.require_reader(game)
-    return render_template("history.html", game=game, changes=store.history(game.id))
+    table = board.table_of(store.snapshot(game))
+    changes = [(c, wording.change_words(c, table)) for c in store.history(game.id)]
+    return render_template("history.html", game=game, changes=changes)
 
 
 @bp.get("/g/<game_id>/hands/<int:hand>/replay")
@@ -221,7 +305,7 @@ def dispute(game_id: str, hand: int):  # type: ignore[no-untyped-def]
         store.note(game.id, "dispute", hand, event, None, who=auth.who(), why=auth.clean_text(request.form.get("why"), 300),
                    source="pad")
     except ApiError as error:
-        flash(error.message)
+        flash(said(error))
     return _back_to_replay(game.id, hand)
 
 
@@ -234,14 +318,11 @@ def settle(game_id: str, version: int):  # type: ignore[no-untyped-def]
     try:
         event = None
         if text:
-            try:
-                event = json.loads(text)
-            except json.JSONDecodeError as error:
-                raise ApiError(400, f"the corrected event is not valid JSON ({error.msg} at column {error.colno})") from None
+            event = validate.loads(text, "the corrected event")
         store.settle(game.id, version, event, None, who=auth.who(), why=auth.clean_text(request.form.get("why"), 300),
                      source="pad", correct=bool(text))
     except ApiError as error:
-        flash(error.message)
+        flash(said(error))
     return _back_to_replay(game.id, hand)
 
 

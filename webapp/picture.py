@@ -5,10 +5,12 @@ live page only swaps in finished markup. Only numbers go into them: nothing a pl
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Iterable
+from collections.abc import Iterable
+from functools import cache
+from html import escape
+from typing import Any
 
-from scorer.layout import Layout
+from scorer.layout import LINE_ENDS, End, Layout
 from scorer.tiles import Tile, parse_halves
 
 U = 20  # one half of a tile, in SVG units
@@ -45,7 +47,7 @@ def _tile(a: int, b: int, x: float, y: float, vertical: bool, css: str = "") -> 
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def tile_svg(a: int, b: int, vertical: bool = False) -> str:
     """One tile on its own (the pad's buttons)."""
     w, h = (U, 2 * U) if vertical else (2 * U, U)
@@ -55,7 +57,7 @@ def tile_svg(a: int, b: int, vertical: bool = False) -> str:
 Item = tuple[int, int, bool]  # (half towards the centre, half outwards, crosswise double)
 
 
-def _directions(layout: Layout) -> tuple[Item | None, dict[str, list[Item]]]:
+def _directions(layout: Layout) -> tuple[Item | None, dict[End, list[Item]]]:
     """The centre tile (the spinner, else the lead) and what runs from it in each direction."""
     placements = layout.placements
     if not placements:
@@ -66,9 +68,9 @@ def _directions(layout: Layout) -> tuple[Item | None, dict[str, list[Item]]]:
     spinner = layout.spinner
     if spinner is None or spinner == 0:
         return (lead.inner, lead.outer, lead.is_double), arm
-    home = next(end for end in ("west", "east") if spinner in layout.arms[end])
+    home = next(end for end in LINE_ENDS if spinner in layout.arms[end])
     k = layout.arms[home].index(spinner)
-    back = "east" if home == "west" else "west"
+    back: End = "east" if home == "west" else "west"
     # Seen from the spinner, the tiles between it and the lead run the other way.
     towards_lead = [(outer, inner, double) for inner, outer, double in reversed(arm[home][:k])]
     lead_item = (lead.outer, lead.inner, lead.is_double) if home == "east" else (lead.inner, lead.outer, lead.is_double)
@@ -81,7 +83,7 @@ def _directions(layout: Layout) -> tuple[Item | None, dict[str, list[Item]]]:
     }
 
 
-STEP = {"west": (-1, 0), "east": (1, 0), "north": (0, -1), "south": (0, 1)}
+STEP: dict[End, tuple[int, int]] = {"west": (-1, 0), "east": (1, 0), "north": (0, -1), "south": (0, 1)}
 
 
 def layout_svg(layout: Layout | None, open_ends: dict[str, int] | None) -> str:
@@ -143,32 +145,45 @@ def layout_svg(layout: Layout | None, open_ends: dict[str, int] | None) -> str:
     )
 
 
-def chart_svg(sides: list[str], totals_by_hand: Iterable[list[int]], target: int | None) -> str:
-    """The score of each side after each hand, as lines (the scorer's totals, nothing else)."""
+def chart_svg(sides: list[str], totals_by_hand: Iterable[list[int]], target: int | None,
+              words: dict[str, str] | None = None) -> str:
+    """The score of each side after each hand, as lines (the scorer's totals, nothing else), with
+    axes: hands along the bottom, points up the side, the target dashed. `words` names the axes and
+    the picture (in the page's language); the legend is the page's, beside the picture."""
+    words = {"hand": "Hand", "points": "Points", "label": "Score after each hand", **(words or {})}
     rows = [[0] * len(sides)] + [list(t) for t in totals_by_hand]
-    width, height = 320, 140
+    width, height = 320, 190
+    left, right, top_pad, bottom_pad = 44, 10, 12, 40  # room for the labels (16 units: legible on a phone)
     n = max(1, len(rows) - 1)
     values = [v for row in rows for v in row] + [0] + ([target] if target else [])
     top, bottom = max(values), min(values)
     span = (top - bottom) or 1
 
-    def point(i: int, v: int) -> str:
-        return f"{20 + i * (width - 30) / n:.1f},{height - 15 - (v - bottom) * (height - 30) / span:.1f}"
+    def x(i: int) -> float:
+        return left + i * (width - left - right) / n
 
-    parts = []
+    def y(v: int) -> float:
+        return height - bottom_pad - (v - bottom) * (height - top_pad - bottom_pad) / span
+
+    base = height - bottom_pad
+    parts = [f'<line class="axis-line" x1="{left}" x2="{width - right}" y1="{base}" y2="{base}"/>',
+             f'<line class="axis-line" x1="{left}" x2="{left}" y1="{top_pad}" y2="{base}"/>']
+    step = max(1, -(-n // 8))  # at most about 8 hand numbers along the bottom
+    for i in range(0, n + 1, step):
+        parts.append(f'<text class="axis" x="{x(i):.1f}" y="{base + 17}" text-anchor="middle">{i}</text>')
+    parts.append(f'<text class="axis" x="{(left + width - right) / 2:.1f}" y="{height - 3}" text-anchor="middle">'
+                 f'{escape(words["hand"])}</text>')
+    for value in sorted({bottom, top}):
+        parts.append(f'<text class="axis" x="{left - 5}" y="{y(value) + 5:.1f}" text-anchor="end">{value}</text>')
     if target:
-        y = point(0, target).split(",")[1]
-        parts.append(f'<line class="target" x1="20" x2="{width - 10}" y1="{y}" y2="{y}"/>'
-                     f'<text class="axis" x="{width - 10}" y="{float(y) - 4:.1f}" text-anchor="end">{target}</text>')
+        parts.append(f'<line class="target" x1="{left}" x2="{width - right}" y1="{y(target):.1f}" y2="{y(target):.1f}"/>')
     for side in range(len(sides)):
-        line = " ".join(point(i, row[side]) for i, row in enumerate(rows))
+        line = " ".join(f"{x(i):.1f},{y(row[side]):.1f}" for i, row in enumerate(rows))
         parts.append(f'<polyline class="side side{side}" points="{line}"/>')
-        last = point(len(rows) - 1, rows[-1][side]).split(",")
-        parts.append(f'<circle class="side{side}" cx="{last[0]}" cy="{last[1]}" r="3"/>')
+        parts.append(f'<circle class="side{side}" cx="{x(len(rows) - 1):.1f}" cy="{y(rows[-1][side]):.1f}" r="4"/>')
+    said = "; ".join(f"{name} {rows[-1][i]}" for i, name in enumerate(sides))
     return (f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-            f'aria-label="score after each hand">{"".join(parts)}</svg>')
-
-
+            f'aria-label="{escape(words["label"])}: {escape(said)}">{"".join(parts)}</svg>')
 
 
 def reading_svg(reading: dict[str, Any] | None, width: int, height: int, proposal: dict[str, Any] | None = None) -> str:

@@ -9,10 +9,13 @@ Tests and other hosts may put their own factory in the app config as `SPINNER_RE
 """
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 #: Seconds before a reader that failed to open is tried again.
 RETRY_AFTER = 30.0
@@ -33,9 +36,10 @@ _CHILD_READERS: dict[tuple[str, str, int | None], Any] = {}
 
 
 def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, name: str) -> dict[str, Any]:
-    from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader, ReadError
     import cv2
     import numpy as np
+
+    from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader, ReadError
 
     key = (models, variant, threads)
     reader = _CHILD_READERS.get(key)
@@ -45,15 +49,40 @@ def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, 
                                               refiner=FOLLOWING_REFINER)
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     if image is None:
-        raise ReadError(f"{name} is cut short or damaged: it could not be decoded")
+        raise ReadError(f"{name} is cut short or damaged: it could not be decoded", "damaged")
     reading = reader.read(image, name)
     return {"reading": reading.to_json(), "width": reading.width, "height": reading.height}
+
+
+def end_with_parent(parent: int) -> None:
+    """In a reader process: end when the server ends, however it ends.
+
+    A server stopped by SIGTERM or killed outright (kill -9, out of memory) cannot stop its
+    children, and an orphaned reader holds a couple of hundred megabytes for ever (and with it
+    the resource tracker it shares). On Linux the kernel sends this process SIGTERM when its
+    parent dies; elsewhere a thread sees the parent change."""
+    try:
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the server died before the line above ran
+        os._exit(0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)  # the one portable way to learn of the parent's end is to look
+        os._exit(0)
+
+    threading.Thread(target=watch, name="spinner-parent-watch", daemon=True).start()
 
 
 class ChildReader:
     """`vision.read.reader.Reader` run in a pool of processes: `read_bytes(data, name)`."""
 
-    def __init__(self, pool: "Pool", models: Path, variant: str, threads: int | None) -> None:
+    def __init__(self, pool: Pool, models: Path, variant: str, threads: int | None) -> None:
         self.pool, self.models, self.variant, self.threads = pool, str(models), variant, threads
 
     def read_bytes(self, data: bytes, name: str = "") -> dict[str, Any]:
@@ -80,7 +109,8 @@ class Pool:
                 import multiprocessing
                 from concurrent.futures import ProcessPoolExecutor
 
-                self.executor = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+                self.executor = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                                    initializer=end_with_parent, initargs=(os.getpid(),))
             return self.executor
 
     def renew(self) -> Any:

@@ -5,7 +5,9 @@ The server is cheroot (CherryPy's WSGI server), not Flask's development server, 
 - unlike waitress it speaks TLS itself, which `--https` needs (phones open the camera only
   over HTTPS), without a proxy in front;
 - it writes each chunk of a streaming response at once, which the live board (server-sent
-  events) needs, and idle keep-alive connections wait in a selector, not in a thread.
+  events) needs, and idle keep-alive connections wait in a selector, not in a thread;
+  `webapp.headfirst` makes new connections and half-sent requests wait there too, so a slow or
+  hostile client holds no thread until its request head has arrived.
 Each open live stream does hold one worker thread while it waits, so the pool is sized for the
 streams (`--threads`, default 320: 50 tables x 4 viewers, a camera upload waiting for its reading
 at each table, and room for ordinary requests), and
@@ -13,6 +15,7 @@ at each table, and room for ordinary requests), and
 """
 from __future__ import annotations
 
+import signal
 import socket
 import sys
 
@@ -60,13 +63,12 @@ def print_qr(url: str) -> None:
 @click.option("--no-qr", is_flag=True, help="Do not print the QR code.")
 def serve(host: str, port: int, use_https: bool, threads: int, no_qr: bool) -> None:
     """Start the companion page: the database from DATABASE_URL, files under SPINNER_DATA."""
-    from cheroot import wsgi
+    from . import certs, create_app, frames, headfirst
 
-    from . import certs, create_app
-
-    app = create_app({"SSE_MAX_STREAMS": max(1, threads - SPARE_THREADS)})
+    # Over HTTPS the session cookie is never sent in the clear.
+    app = create_app({"SSE_MAX_STREAMS": max(1, threads - SPARE_THREADS), "SESSION_COOKIE_SECURE": use_https})
     data = app.config["SPINNER_DATA"]
-    server = wsgi.Server((host, port), app, numthreads=threads, max=threads, server_name="spinner",
+    server = headfirst.Server((host, port), app, numthreads=threads, max=threads, server_name="spinner",
                          request_queue_size=256)
     scheme = "http"
     if use_https:
@@ -87,10 +89,20 @@ def serve(host: str, port: int, use_https: bool, threads: int, no_qr: bool) -> N
     if urls and not no_qr:
         click.echo("Scan with a phone on the same network:")
         print_qr(urls[0])
+    # Photos the last run answered "queued" and never read (it was stopped or killed) are read now.
+    requeued = frames.requeue(app)
+    if requeued:
+        click.echo(f"Reading {len(requeued)} photo(s) the last run left waiting")
     sys.stdout.flush()
+    # SIGTERM stops the server as Ctrl-C does (the reader processes end with it either way).
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         server.start()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         pass
     finally:
         server.stop()
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise SystemExit(0)

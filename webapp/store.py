@@ -14,8 +14,9 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -23,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from scorer import RECORD_FORMAT, Match, RecordError
 from scorer.commands import replay
 
-from . import live
+from . import fanout, live, schemas
 from .auth import clean_text, digest, new_token
 from .db import db
 from .errors import ApiError, Stale, record_error
@@ -49,7 +50,7 @@ class Snapshot:
     #: The rule the stored record breaks, if the scorer no longer accepts it (never in practice).
     error: dict[str, Any] | None = None
     #: What the pages made of it (board JSON, HTML), filled once by `webapp.board`.
-    views: dict[str, Any] = field(default_factory=dict)
+    views: dict[Hashable, Any] = field(default_factory=dict)
 
 
 class _Cache:
@@ -132,7 +133,7 @@ def _replayed(game_id: str, version: int, record: dict[str, Any]) -> Snapshot:
     if error is None and match is not None:
         return Snapshot(game_id, version, record, match, match.answer())
     answer = match.answer() if match is not None else {"hands": [], "totals": [], "winner": None}
-    return Snapshot(game_id, version, record, match, answer, error=error.to_dict() if error else None)
+    return Snapshot(game_id, version, record, match, answer, error=error.to_dict(coded=True) if error else None)
 
 
 def snapshot(game: Game) -> Snapshot:
@@ -162,6 +163,8 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
     """A new match from a whole record or just its variant and players (GAME_RECORD.md)."""
     if not isinstance(spec, dict):
         raise ApiError(400, "a new match is a JSON object: a match record, or at least its variant and players")
+    _players(spec.get("players"))  # its own words first: the commonest mistake
+    schemas.check_record(spec, "this record")
     record: dict[str, Any] = {key: spec[key] for key in spec if key not in ("title", "private", "who")}
     record["format"] = record.get("format", RECORD_FORMAT)
     record["players"] = _players(record.get("players"))
@@ -170,7 +173,7 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
     try:
         Match.from_record(record)
     except RecordError as error:
-        raise record_error(error, what="this record cannot be scored") from None
+        raise _said(record_error(error, what="this record cannot be scored"), error, record) from None
     hands = record["hands"]
     scorer_token, viewer_token = new_token(), new_token()
     game = Game(
@@ -251,14 +254,15 @@ def _change_in_turn(game_id: str, expected: int | None, plan_for: Callable[[Game
         try:
             match = Match.from_record(plan.record)
         except RecordError as error:
-            raise record_error(error, what=plan.what) from None
+            raise _said(record_error(error, what=plan.what), error, plan.record) from None
         old = game.version
         new = old + 1
         moved = db.session.execute(
             update(Game).where(Game.id == game_id, Game.version == old).values(version=new, updated_at=now()),
             execution_options={"synchronize_session": False},
         )
-        if moved.rowcount != 1:  # somebody else's change landed in between
+        # an UPDATE's Result is a CursorResult at run time; Session.execute's stub says only Result
+        if moved.rowcount != 1:  # type: ignore[attr-defined]  # somebody else's change landed in between
             db.session.rollback()
             if expected is not None:
                 raise Stale(expected, old + 1)
@@ -270,6 +274,7 @@ def _change_in_turn(game_id: str, expected: int | None, plan_for: Callable[[Game
             before=plan.before, after=plan.after, who=who, why=why, source=source,
         )
         db.session.add(change)
+        fanout.announce(db.session, game_id, new)  # sent by PostgreSQL when this commits
         try:
             db.session.commit()
         except IntegrityError:
@@ -284,6 +289,15 @@ def _change_in_turn(game_id: str, expected: int | None, plan_for: Callable[[Game
     raise ApiError(409, "the match is changing too fast to keep up: nothing was recorded; try again")
 
 
+def _said(refusal: ApiError, error: RecordError, record: dict[str, Any]) -> ApiError:
+    """The refusal with the engine's code and params, and the page's words for players (`say`)."""
+    from . import wording
+
+    refusal.extra.update(code=error.code, params=error.params)
+    refusal.extra["say"] = wording.say_refusal(error.to_dict(coded=True), record)
+    return refusal
+
+
 def _copy(record: dict[str, Any]) -> dict[str, Any]:
     # Plans change a copy: the snapshot's record is shared by every thread.
     return json.loads(json.dumps(record))
@@ -292,6 +306,7 @@ def _copy(record: dict[str, Any]) -> dict[str, Any]:
 def _check_event(event: object) -> dict[str, Any]:
     if not isinstance(event, dict):
         raise ApiError(400, "an event is a JSON object such as {\"type\": \"play\", \"seat\": 0, \"tile\": \"6-6\"} (GAME_RECORD.md)")
+    schemas.check_event(event)
     if len(json.dumps(event)) > MAX_EVENT_BYTES:
         raise ApiError(413, f"an event is at most {MAX_EVENT_BYTES} bytes of JSON")
     event = dict(event)
@@ -317,6 +332,7 @@ def _locate(record: dict[str, Any], hand: object, event: object) -> tuple[int, i
 
 
 def start_hand(game_id: str, leader: object, deal: object, expected: int | None, *, who: str, why: str = "", source: str = "api") -> Done:
+    schemas.check_hand({"leader": leader, "deal": deal}, "the new hand")
     def plan(game: Game, snap: Snapshot) -> Plan:
         record = _copy(snap.record)
         number = len(record["hands"])

@@ -12,6 +12,21 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobil
 PATIENCE_MS = 60_000
 
 
+class without_csp:
+    """A Playwright browser whose contexts ignore the pages' Content-Security-Policy: Playwright's
+    `wait_for_function` evaluates its predicate with eval, which the policy forbids (as it should
+    for anything else). tests/test_webapp_security.py drives the pad with the policy in force."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        return self._browser.new_context(**{"bypass_csp": True, **options})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 def launch(sync_playwright: Any, path: str, *args: str) -> Any:
     """Chromium from the system (never a downloaded build), without its sandbox (containers)."""
     return sync_playwright.chromium.launch(executable_path=path, args=["--no-sandbox", *args])

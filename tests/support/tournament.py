@@ -153,3 +153,13 @@ class TablePhone:
         """The rest of the record through the API: hand `hand` from event `start`, then later hands."""
         for event in record["hands"][hand]["events"][start:]:
             self.event(event)
+
+
+def started(director: Director, teams=TEAMS) -> dict:
+    """The teams registered (registration closed where fewer than 8) and round 1 drawn."""
+    director.register_all(teams)
+    if len(teams) < 8:
+        assert director.post("/close").status_code == 200
+    response = director.post("/rounds", {"seed": 1})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()

@@ -46,8 +46,10 @@ def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector:
     """
     import cv2
 
-    from vision.read.reader import Reader, ReadError, load_photo
+    from vision.read import photo as loader
+    from vision.read.reader import Reader, ReadError
     from vision.read.reader import annotate as draw
+    from vision.read.reading import scaled
 
     try:
         reader = Reader(detector, halves, confidence=confidence, sure=sure, sets=sets, variant=variant, side=size, enlarge=enlarge,
@@ -60,16 +62,19 @@ def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector:
     failed = 0
     for photo in photos:
         try:
-            image = load_photo(photo)
+            # upright, and a phone's 12-50 megapixels decoded at a half or a quarter (`vision.read.photo`)
+            loaded = loader.load(photo)
         except ReadError as error:
             failed += 1
             click.echo(f"Error: {error}", err=True)
             if as_json:
                 click.echo(json.dumps({"image": photo, "error": str(error)}))
             continue
+        image = loaded.image
         reading = reader.read(image, photo)
         if as_json:
-            click.echo(json.dumps(reading.to_json()))
+            # the points in the photo's own pixels, upright, whatever size it was decoded at
+            click.echo(json.dumps(scaled(reading, loaded.scale, loaded.width, loaded.height).to_json()))
         else:
             tiles = ", ".join(str(t.tile) + ("*" if t.corrected else "") for t in reading.tiles) or "none"
             click.echo(f"{photo}: {len(reading.tiles)} tiles: {tiles}")
@@ -116,11 +121,14 @@ def train() -> None:
 @click.option("--hours", type=click.FloatRange(min=0.01), default=None, help="Train for this long instead of --epochs (the schedule is fitted to it).")
 @click.option("--lr", type=click.FloatRange(min=1e-6, max=1.0), default=None,
               help="Starting learning rate, AdamW (default: ultralytics' own choice; lower to go on gently from trained weights).")
-def train_detector(data: tuple[str, ...], project: str, name: str, epochs: int, imgsz: int, batch: int, resume: bool, device: str | None, model_cfg: str, hours: float | None, lr: float | None) -> None:
+@click.option("--ignored", is_flag=True,
+              help="Also learn face-down tiles, tiles on edge and printed pictures (classes 1-3), which `spinner read` then lists under \"ignored\", never as tiles.")
+def train_detector(data: tuple[str, ...], project: str, name: str, epochs: int, imgsz: int, batch: int, resume: bool, device: str | None, model_cfg: str, hours: float | None, lr: float | None,
+                   ignored: bool) -> None:
     """Train the tile detector (ultralytics YOLO OBB, from scratch, offline)."""
     import vision.train.detector as td
 
-    data_yaml = td.prepare([Path(d) for d in data], Path(project) / f"{name}-data")
+    data_yaml = td.prepare([Path(d) for d in data], Path(project) / f"{name}-data", ignored=ignored)
     best = td.train(data_yaml, Path(project), name, epochs, imgsz, batch, resume, device, model_cfg=model_cfg, hours=hours, lr=lr)
     click.echo(f"weights: {best}")
 
@@ -221,12 +229,23 @@ def export(weights: str, out: str, imgsz: int, enlarge: float) -> None:
 @click.option("--refiner", type=click.Path(dir_okay=False), default=str(DEFAULT_REFINER), show_default=True,
               help="The box refiner, which moves each box onto its tile before its halves are read.")
 @click.option("--refine/--no-refine", default=True, show_default=True, help="Refine the boxes (--no-refine: read them as found).")
+@click.option("--widen/--no-widen", default=True, show_default=True,
+              help="Read again, shrunk, a photo whose tiles came out too large or that showed none (docs/styles.md, \"Close-ups\").")
+@click.option("--styles", "styles_dir", type=click.Path(file_okay=False, exists=True), default=None,
+              help="The styles benchmark (`spinner dataset styles`): print its table per condition (docs/styles.md).")
+@click.option("--reliability", is_flag=True,
+              help="Add each set's reliability table: read tiles by calibrated confidence, and how many were right.")
+@click.option("--save-judged", "judged_to", type=click.Path(dir_okay=False), default=None,
+              help="Write each set's read tiles as [confidence, right] pairs here (`python -m vision.read.calibration FILE` tables them).")
+@click.option("--calibrate", "calibrate_to", type=click.Path(dir_okay=False), default=None,
+              help="Fit the calibration on the --synthetic set's read tiles and write it here (models/calibration.json).")
 def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str,
              layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float, sure: float, size: int | None,
-             enlarge: float | None, zoom: bool, refiner: str, refine: bool) -> None:
+             enlarge: float | None, zoom: bool, refiner: str, refine: bool, widen: bool, styles_dir: str | None, reliability: bool,
+             judged_to: str | None, calibrate_to: str | None) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     from vision.evaluate.photos import evaluate as run
-    from vision.read.reader import Reader
+    from vision.read.reader import WIDEN, Reader
 
     if layout_only:
         from vision.evaluate.layout import evaluate_layouts
@@ -236,21 +255,67 @@ def evaluate(synthetic: str | None, real: str | None, limit: int | None, detecto
         click.echo(json.dumps(evaluate_layouts(Path(synthetic), limit=limit, jitter=jitter, misread=misread), indent=2))
         return
 
+    if styles_dir is not None:
+        _styles(Path(styles_dir), limit, Reader(detector, halves, confidence=confidence, sure=sure, side=size, enlarge=enlarge,
+                                                zoom=ZOOM if zoom else None, refiner=refiner if refine else None,
+                                                widen=WIDEN if widen else None), reliability, judged_to)
+        return
     root = Path(__file__).resolve().parents[2]
     real_path = Path(real) if real else root.parent / "shared" / "real"
-    if real is None and not real_path.is_dir():
+    if calibrate_to is not None:
+        real_path = None  # type: ignore[assignment]  # fitted on synthetic photos only: the real ones are for measuring
+    if real is None and real_path is not None and not real_path.is_dir():
         click.echo(f"note: {real_path} is absent: the real photos are not measured", err=True)
         real_path = None  # type: ignore[assignment]
     if synthetic is None and real_path is None:
         raise click.UsageError("nothing to measure: give --synthetic DIR and/or --real DIR")
     try:
         reader = Reader(detector, halves, confidence=confidence, sure=sure, side=size, enlarge=enlarge, zoom=ZOOM if zoom else None,
-                        refiner=refiner if refine else None)
+                        refiner=refiner if refine else None, widen=WIDEN if widen else None)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first") from None
+    if calibrate_to is not None and synthetic is None:
+        raise click.UsageError("--calibrate fits on synthetic photos: give --synthetic DIR")
     if true_boxes:
         if synthetic is None:
             raise click.UsageError("--true-boxes needs the synthetic truth: give --synthetic DIR")
         real_path = None  # type: ignore[assignment]  # the real photos have no true boxes
-    report = run(reader, Path(synthetic) if synthetic else None, real_path, limit, true_boxes=true_boxes)
+    judged: dict[str, list[tuple[float, bool]]] = {}
+    report = run(reader, Path(synthetic) if synthetic else None, real_path, limit, true_boxes=true_boxes, judged=judged)
+    if judged_to is not None:
+        Path(judged_to).write_text(json.dumps(judged))
+    if calibrate_to is not None:
+        from vision.read.calibration import fit
+
+        fitted = fit(judged.get("synthetic", []), fitted_on=f"{synthetic} ({report['synthetic']['photos']} photos)")
+        Path(calibrate_to).write_text(json.dumps(fitted.to_json(), indent=1) + "\n")
+        reader.calibration = fitted
+        report["calibration"] = {"written": calibrate_to, "sure_from": fitted.sure_from, "tiles": len(judged.get("synthetic", []))}
+    if reliability or calibrate_to is not None:
+        report["reliability"] = {name: _reliability(reader, pairs) for name, pairs in judged.items()}
     click.echo(json.dumps(report, indent=2))
+
+
+def _reliability(reader, pairs: list[tuple[float, bool]]) -> dict:  # type: ignore[no-untyped-def, type-arg]
+    """A set's reliability table by calibrated confidence (raw, where the reader has none)."""
+    from vision.read.calibration import SURE_AT, at_least, reliability
+
+    value = reader.calibration.calibrated if reader.calibration is not None else (lambda raw: raw)
+    return {"tiles": len(pairs), "at_least_0.9": at_least(pairs, SURE_AT, value), "table": reliability(pairs, value)}
+
+
+def _styles(root: Path, limit: int | None, reader, reliability: bool, judged_to: str | None) -> None:  # type: ignore[no-untyped-def]
+    """`spinner eval --styles`: the table per condition, then the JSON report."""
+    from vision.evaluate.photos import evaluate_styles, styles_table
+
+    judged: dict[str, list[tuple[float, bool]]] = {}
+    report = evaluate_styles(reader, root, limit, judged)
+    if judged_to is not None:
+        Path(judged_to).write_text(json.dumps(judged))
+    if not report:
+        raise click.ClickException(f"no condition's set under {root}: render them with `spinner dataset styles --out {root}`")
+    click.echo(styles_table(report))
+    if reliability:
+        report["reliability"] = {name: _reliability(reader, pairs) for name, pairs in judged.items()}
+        report["reliability"]["all"] = _reliability(reader, [p for pairs in judged.values() for p in pairs])
+    click.echo(json.dumps({name: {k: v for k, v in f.items() if k != "confusion"} for name, f in report.items()}, indent=1))

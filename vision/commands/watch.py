@@ -200,10 +200,15 @@ def watch(source: str | None, camera: int | None, variant: str, players: str, op
               help="Truth reader only: move each corner by this much (in half-sides).")
 @click.option("--board", type=click.Path(file_okay=False, exists=True), default=None,
               help="Instead: the real ddd-board photos as a sequence (../shared/real/ddd-board).")
+@click.option("--dealt", default=None, metavar="VARIANT",
+              type=click.Choice(["partners", "partners-block", "all-fives", "block", "draw", "any"]),
+              help="Dealt films: VARIANT (partners, partners-block, all-fives, block, draw, or any) dealt and played "
+                   "with passes and draws, each seat's arm from its own side (default: the older films, no passes).")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True, help="Players (partnerships: 4).")
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def watch_eval(videos: int, seed: int, size: str, models: bool, detector: str, halves: str, shake: float,
                noise: float, light: float, idle: float, clean: bool, misread: float, jitter: float,
-               board: str | None, as_json: bool) -> None:
+               board: str | None, dealt: str | None, players: int, as_json: bool) -> None:
     """Follow synthetic game videos; count moves right, asked and wrong against their true records."""
     from vision.evaluate.games import board_sequence, evaluate_videos
 
@@ -221,7 +226,8 @@ def watch_eval(videos: int, seed: int, size: str, models: bool, detector: str, h
     if models and (misread or jitter):
         raise click.UsageError("--misread and --jitter imitate a reader's mistakes: they go with the truth reader, not --models")
     report = evaluate_videos(videos, seed, width, height, reader, log=None if as_json else click.echo, misread=misread,
-                             jitter=jitter, shake=shake, noise=noise, light_drift=light, idle_passes=idle)
+                             jitter=jitter, shake=shake, noise=noise, light_drift=light, idle_passes=idle,
+                             **({"dealt": dealt, "players": players} if dealt else {}))
     if as_json:
         click.echo(json.dumps(report, indent=1))
     else:

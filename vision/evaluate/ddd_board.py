@@ -14,8 +14,9 @@ Measuring only: this knows one board's look and is never used by the reader itse
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -73,8 +74,9 @@ def find_grid(image: np.ndarray) -> Grid:
         raise BoardNotFound(f"the teal area is not a square board ({len(quad)} corners)")
     # Corners in the order top-left, top-right, bottom-right, bottom-left.
     by_sum, by_diff = quad.sum(axis=1), np.diff(quad, axis=1).ravel()
-    ordered = np.float32([quad[by_sum.argmin()], quad[by_diff.argmin()], quad[by_sum.argmax()], quad[by_diff.argmax()]])
-    target = np.float32([[0, 0], [CELLS, 0], [CELLS, CELLS], [0, CELLS]])
+    ordered = np.array([quad[by_sum.argmin()], quad[by_diff.argmin()], quad[by_sum.argmax()], quad[by_diff.argmax()]],
+                       dtype=np.float32)
+    target = np.array([[0, 0], [CELLS, 0], [CELLS, CELLS], [0, CELLS]], dtype=np.float32)
     return Grid(cv2.getPerspectiveTransform(ordered, target))
 
 
@@ -108,15 +110,19 @@ def score_board_photo(reading: Reading, grid: Grid, board: list[dict[str, Any]],
         x, y = grid.locate(tile.center)
         if not (0 <= x < CELLS and 0 <= y < CELLS):
             tally.printed_read += 1
+            tally.judged.append((tile.confidence, False))
             continue
         if not len(centres):
+            tally.judged.append((tile.confidence, False))
             continue
         distances = np.linalg.norm(centres - (x, y), axis=1)
         i = int(distances.argmin())
         if distances[i] > 0.6:
+            tally.judged.append((tile.confidence, False))
             continue
         tally.on_a_tile += 1
         if i in used:
+            tally.judged.append((tile.confidence, False))
             continue
         used.add(i)
         tally.count_found(blanks[i])
@@ -130,6 +136,7 @@ def score_board_photo(reading: Reading, grid: Grid, board: list[dict[str, Any]],
                 tally.halves_right += 1
         values = sorted(h["value"] for h in true_halves)
         tally.exact += int([tile.tile.low, tile.tile.high] == values)
+        tally.judged.append((tile.confidence, [tile.tile.low, tile.tile.high] == values))
 
 
 __all__ = ["BoardNotFound", "BoardTally", "Grid", "cell_centre", "find_grid", "score_board_photo", "true_tiles"]

@@ -6,8 +6,14 @@ Each video is followed frame by frame. Every true play is counted once:
   lying in the asked frame since the last settled one, and the follower goes on;
 - (dismissed, not a play: an ask where nothing was played, a tile the camera saw that is no
   play; the person answers "nothing", a tap);
-- wrong: the follower played something else by itself (on a clean video this must never happen).
-  The rest of that video is then not followed (its plays are counted as not reached).
+- wrong: the follower played something else by itself (on a clean video this must never happen),
+  counted apart as *wrong seat* (the tile and end are the truth's, the seat is not: after an
+  unseen pass or draw) and *wrong tile*. After a wrong tile the rest of that video is not
+  followed (its plays are counted as not reached, *missed*); after a wrong seat it is, as the
+  page would go on.
+Only plays are compared: the truth's passes and draws (dealt films) show in no photo. A person's
+answer to an ask holds the true plays since the last one accounted for, each with the draws
+before it (as unseen counts); passes are left to the scorer to infer from the seats.
 The score must come out as the truth's: the answers of both records are compared play by play.
 
 Two records name the same play even where they name ends differently, as long as the layouts are
@@ -85,7 +91,15 @@ class VideoReport:
     #: asks answered "nothing was played" (the camera saw a tile that is no play): a tap each
     dismissed: int = 0
     wrong: int = 0
+    #: of the wrong plays: the truth's tile on the truth's end, given to another seat
+    wrong_seat: int = 0
+    #: of the wrong plays: another tile or end
+    wrong_tile: int = 0
+    #: true plays never recorded (not reached)
     not_reached: int = 0
+    #: the truth's passes and draws, which no photo shows (dealt films)
+    passes: int = 0
+    draws: int = 0
     score_equal: bool = False
     frames: int = 0
     reads: int = 0
@@ -104,8 +118,21 @@ def follow_video(video: GameVideo, reader: ReaderLike | None = None, settle: int
     Without a reader, the frames are read from their truth (`OracleReader`), with `misread` and
     `jitter` imitating a reader's mistakes."""
     started = time.perf_counter()
-    truth_events = video.record["hands"][0]["events"]
+    all_events = video.record["hands"][0]["events"]
+    # each true play, with the events before it since the last play (passes and draws)
+    truth_events: list[dict[str, Any]] = []
+    before: list[list[dict[str, Any]]] = []
+    waiting: list[dict[str, Any]] = []
+    for event in all_events:
+        if event["type"] == "play":
+            truth_events.append(event)
+            before.append(waiting)
+            waiting = []
+        else:
+            waiting.append(event)
     report = VideoReport(video.seed, video.record["variant"], len(truth_events))
+    report.passes = sum(e["type"] == "pass" for e in all_events)
+    report.draws = sum(e["type"] == "draw" for e in all_events)
     match = Match.new(video.record["variant"], list(video.record["players"]))
     follower = Follower(match, leader=video.record["hands"][0]["leader"])
     names: dict[str, int] = {}
@@ -122,36 +149,60 @@ def follow_video(video: GameVideo, reader: ReaderLike | None = None, settle: int
             continue
         if outcome.kind == "play":
             for event in outcome.events:
+                if event.get("type") != "play":
+                    continue
                 if done < len(truth_events) and same_play(truth_events[done], event, ends):
                     report.right += 1
                     done += 1
-                else:
-                    want = truth_events[done] if done < len(truth_events) else None
-                    report.wrong += 1
-                    report.mistakes.append(f"play {done}: truth {want}, followed {event}")
-                    stopped = True
-                    break
+                    continue
+                want = truth_events[done] if done < len(truth_events) else None
+                report.wrong += 1
+                report.mistakes.append(f"play {done}: truth {want}, followed {event}")
+                if want is not None and same_play({**want, "seat": event.get("seat")}, event, ends):
+                    report.wrong_seat += 1  # the right tile: the record goes on, with its seat wrong
+                    done += 1
+                    continue
+                report.wrong_tile += 1
+                stopped = True
+                break
         elif outcome.kind == "ask":
             report.asks.append(f"play {done}: {outcome.reason}")
             # the person at the table says what was played since the last settled move: the
             # plays lying in the asked frame (none where the camera saw a tile that is not a play)
             shown = names.get(outcome.frame, frame.state)
-            answer = [_in_follower_terms(e, follower, ends) for e in truth_events[done:shown]]
+            answer = []
+            for k in range(done, shown):
+                answer += _unseen(before[k])
+                answer.append(_in_follower_terms(truth_events[k], follower, ends))
             try:
                 watcher.confirm(answer)
             except Exception as error:  # noqa: BLE001 - a truth the follower cannot take is a mistake
                 report.mistakes.append(f"play {done}: the truth's answer was refused: {error}")
                 stopped = True
                 continue
-            report.asked += len(answer)
-            report.dismissed += not answer
-            done += len(answer)
+            report.asked += max(0, shown - done)
+            report.dismissed += shown <= done
+            done = max(done, shown)
     report.not_reached = len(truth_events) - done
     report.frames, report.reads = watcher.frames, watcher.reads
     got = follower.record()
     report.score_equal = not stopped and done == len(truth_events) and _same_scores(video.record, got)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _unseen(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The true draws before a play as a person would tell them: how many each seat took (passes
+    are inferred by the scorer from the seat that plays)."""
+    out: list[dict[str, Any]] = []
+    for event in events:
+        if event["type"] != "draw":
+            continue
+        if out and out[-1]["seat"] == event["seat"]:
+            out[-1] = {**out[-1], "count": out[-1]["count"] + 1}
+        else:
+            out.append({"type": "draw", "seat": event["seat"], "count": 1})
+    return out
 
 
 def _in_follower_terms(event: dict[str, Any], follower: Follower, ends: EndMap) -> dict[str, Any]:
@@ -165,8 +216,18 @@ def _in_follower_terms(event: dict[str, Any], follower: Follower, ends: EndMap) 
     return {**event, "end": ends.to_follower(event["end"], choices)}
 
 
+def _as_seen(record: dict[str, Any]) -> dict[str, Any]:
+    """A dealt film's true record as the table saw it: no deal (so no end-of-hand pips that the
+    follower could not know either), each draw an unseen one."""
+    hands = [{**{k: v for k, v in hand.items() if k != "deal"},
+              "events": [{"type": "draw", "seat": e["seat"], "count": 1} if e["type"] == "draw" else e
+                         for e in hand["events"]]}
+             for hand in record["hands"]]
+    return {**record, "hands": hands}
+
+
 def _same_scores(truth: dict[str, Any], got: dict[str, Any]) -> bool:
-    a, b = score_record(truth), score_record({k: v for k, v in got.items() if k != "pending"})
+    a, b = score_record(_as_seen(truth)), score_record({k: v for k, v in got.items() if k != "pending"})
     plays_a = [(p["seat"], p["count"], p["points"]) for p in a["hands"][0]["plays"]]
     plays_b = [(p["seat"], p["count"], p["points"]) for p in b["hands"][0]["plays"]]
     return plays_a == plays_b and a["totals"] == b["totals"]
@@ -183,9 +244,12 @@ def evaluate_videos(count: int, seed: int = 0, width: int = 640, height: int = 4
         reports.append(report)
         if log:
             log(f"video {seed + k}: {report.variant}, {report.plays} plays: {report.right} right, "
-                f"{report.asked} asked, {report.dismissed} dismissed, {report.wrong} wrong; score {'equal' if report.score_equal else 'DIFFERENT'}; "
+                f"{report.asked} asked, {report.dismissed} dismissed, {report.wrong_seat} wrong seat, "
+                f"{report.wrong_tile} wrong tile, {report.not_reached} missed; score {'equal' if report.score_equal else 'DIFFERENT'}; "
                 f"{report.reads} reads of {report.frames} frames ({report.seconds:.1f} s)")
-    total = {key: sum(getattr(r, key) for r in reports) for key in ("plays", "right", "asked", "dismissed", "wrong", "not_reached", "frames", "reads")}
+    total = {key: sum(getattr(r, key) for r in reports)
+             for key in ("plays", "right", "asked", "dismissed", "wrong", "wrong_seat", "wrong_tile", "not_reached",
+                         "passes", "draws", "frames", "reads")}
     return {"videos": count, "misread": misread, "jitter": jitter, **video_options, **total,
             "scores_equal": sum(r.score_equal for r in reports),
             "reports": [r.to_json() for r in reports]}

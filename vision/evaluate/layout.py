@@ -14,11 +14,13 @@ alone, which `reconstruct` does not tell from a loose tile (it answers None).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from scorer.layout import End
 from scorer.tiles import Tile
 from vision.read.reading import HalfReading, TileReading
 from vision.rebuild.reconstruct import layout_rules, reconstruct
@@ -53,7 +55,7 @@ def truth_readings(truth: dict[str, Any], rng: np.random.Generator | None = None
     return out
 
 
-def _ends_key(ends: dict[str, int]) -> tuple[int, ...]:
+def _ends_key(ends: Mapping[End, int]) -> tuple[int, ...]:
     # The values shown, as a multiset: which side is called west is the drawing's convention,
     # and a line bending off a spinner's end looks just like its north or south arm (with the
     # same count), so only what the ends show is compared.

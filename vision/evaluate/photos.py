@@ -13,9 +13,10 @@ within half the tile's short side. The figures:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import cv2
 import numpy as np
@@ -24,9 +25,10 @@ from scorer.tiles import Tile
 from vision.evaluate.ddd_board import BoardNotFound, BoardTally, find_grid, score_board_photo
 from vision.evaluate.tally import Tally, blank_halves
 from vision.geometry import short_side
+from vision.read import photo as loader
 from vision.read.detector import ObbDetection, Voting
 from vision.read.reader import Reader, ReadError, load_photo
-from vision.read.reading import Reading, TileReading
+from vision.read.reading import Reading, TileReading, scaled
 
 
 def _nearest(point: Iterable[float], centres: np.ndarray) -> tuple[int, float]:
@@ -49,16 +51,35 @@ def score_synthetic(reading: Reading, truth: dict[str, Any], tally: Tally) -> No
     for tile in reading.tiles:
         i, distance = _nearest(tile.center, centres)
         if i < 0 or distance > 0.5 * short_side(tiles[i]["corners"]):
+            kind = _not_a_tile(tile.center, truth)
+            if kind is not None:
+                tally.not_tiles[kind] += 1
+            tally.judged.append((tile.confidence, False))
             continue
         tally.on_a_tile += 1
-        if i in used or not tiles[i].get("labelled"):
+        if i in used:
+            tally.judged.append((tile.confidence, False))  # a second box on one tile
             continue
+        if not tiles[i].get("labelled"):
+            continue  # a tile mostly hidden or cut by the frame: not counted either way
         used.add(i)
         tally.count_found(_blanks(tiles[i]))
         _score_halves(tile, tiles[i], tally)
+        tally.judged.append((tile.confidence, tile.tile is Tile.parse(tiles[i]["value"])))
     missed = len(counted) - sum(1 for i in used if tiles[i].get("labelled"))
     if missed:
         tally.failures.append(f"{missed} tile(s) missed")
+
+
+def _not_a_tile(point: Iterable[float], truth: dict[str, Any]) -> str | None:
+    """What a read tile lying on no face-up tile lies on: "face_down", "edge", "printed" or None."""
+    x, y = (float(v) for v in point)
+    for key, kind, corners in (("face_down", "face_down", "corners"), ("on_edge", "edge", "outline"), ("printed", "printed", "corners")):
+        for item in truth.get(key, []):
+            polygon = np.asarray(item.get(corners) or item["corners"], dtype=np.float32).reshape(-1, 1, 2)
+            if cv2.pointPolygonTest(polygon, (x, y), False) >= 0:
+                return kind
+    return None
 
 
 def _blanks(true_tile: dict[str, Any]) -> int:
@@ -87,6 +108,8 @@ class TrueBoxes:
     halves classifier and the settling are measured apart from what the detector misses."""
 
     truth: dict[str, Any]
+    #: one class, as the tiles-only detector has (`reader.set_aside`)
+    names = {0: "tile"}
 
     def predict(self, image: np.ndarray, conf: float = 0.0, iou: float = 0.5, max_det: int = 300,
                 voting: Voting | None = None) -> list[ObbDetection]:
@@ -102,33 +125,41 @@ class TrueBoxes:
 
 
 def evaluate_synthetic(reader: Reader, dataset: Path, split: str = "val", limit: int | None = None,
-                       true_boxes: bool = False) -> dict[str, Any]:
+                       true_boxes: bool = False, judged: list[tuple[float, bool]] | None = None) -> dict[str, Any]:
     """Tile recall and precision, exact tile and per half on a synthetic set's split. With
-    `true_boxes` the detector is replaced by the truth's boxes (recall is then 1 by design)."""
+    `true_boxes` the detector is replaced by the truth's boxes (recall is then 1 by design).
+    `judged`, when given, gets each read tile's (confidence, right) (`Tally.judged`)."""
     truth_files = sorted((dataset / "truth" / split).glob("*.json"))[:limit]
     if not truth_files:
         raise FileNotFoundError(f"no truth JSON under {dataset / 'truth' / split}")
     tally = Tally()
-    detector, sets, zoom = reader.detector, reader.sets, reader.zoom
+    detector, sets, zoom, widen = reader.detector, reader.sets, reader.zoom, reader.widen
     if true_boxes:
-        reader.zoom = None  # the truth's boxes are where the tiles are, at any size
+        reader.zoom = reader.widen = None  # the truth's boxes are where the tiles are, at any size
     try:
         for path in truth_files:
             truth = json.loads(path.read_text())
-            image = load_photo(dataset / "images" / split / f"{path.stem}.jpg")
+            # upright, and a phone's photo decoded at reduced size, as `spinner read` does: the
+            # reading is then moved back to the photo's own pixels, where the truth is
+            photo = loader.load(dataset / "images" / split / f"{path.stem}.jpg")
+            image = photo.image
             if true_boxes:
                 reader.detector = TrueBoxes(truth)  # type: ignore[assignment]
             # How many sets lie on the table is the players' setting (`spinner read --sets`), not
             # something to read: dense synthetic tables use two, and one-set uniqueness would
             # "correct" their repeated tiles into wrong ones.
             reader.sets = int(truth.get("params", {}).get("sets", 1))
-            score_synthetic(reader.read(image, path.stem), truth, tally)
+            reading = scaled(reader.read(image, path.stem), photo.scale, photo.width, photo.height)
+            score_synthetic(reading, truth, tally)
     finally:
-        reader.detector, reader.sets, reader.zoom = detector, sets, zoom
+        reader.detector, reader.sets, reader.zoom, reader.widen = detector, sets, zoom, widen
+    if judged is not None:
+        judged.extend(tally.judged)
     return {"photos": len(truth_files), "boxes": "truth" if true_boxes else "detector", **tally.figures()}
 
 
-def evaluate_domibot(reader: Reader, folder: Path, limit: int | None = None) -> dict[str, Any]:
+def evaluate_domibot(reader: Reader, folder: Path, limit: int | None = None,
+                     judged: list[tuple[float, bool]] | None = None) -> dict[str, Any]:
     """Tile identity on single-tile crops: the folder `5x4` holds 4-5."""
     photos = sorted(folder.glob("*/*.jpg"))
     if limit:
@@ -143,6 +174,8 @@ def evaluate_domibot(reader: Reader, folder: Path, limit: int | None = None) -> 
             continue
         found += 1
         best = max(reading.tiles, key=lambda t: t.confidence)
+        if judged is not None:  # one tile in each photo: any other tile read is wrong
+            judged.extend((t.confidence, t is best and str(t.tile) == want) for t in reading.tiles)
         if str(best.tile) == want:
             right += 1
         else:
@@ -153,7 +186,7 @@ def evaluate_domibot(reader: Reader, folder: Path, limit: int | None = None) -> 
             "tile_identity": round(right / len(photos), 4) if photos else None, "commonest_mistakes": top}
 
 
-def evaluate_board(reader: Reader, folder: Path) -> dict[str, Any]:
+def evaluate_board(reader: Reader, folder: Path, judged: list[tuple[float, bool]] | None = None) -> dict[str, Any]:
     """ddd-board: every tile on the board read (tiles, halves; the printed track must stay
     unread), and the new tile of each photo, found by comparing with the previous photo."""
     truth = json.loads((folder / "truth.json").read_text())
@@ -165,6 +198,8 @@ def evaluate_board(reader: Reader, folder: Path) -> dict[str, Any]:
         return _board_figures(reader, folder, truth, names, tally)
     finally:
         reader.sets = sets
+        if judged is not None:
+            judged.extend(tally.judged)
 
 
 def _board_figures(reader: Reader, folder: Path, truth: dict[str, Any], names: list[str], tally: BoardTally) -> dict[str, Any]:
@@ -207,15 +242,54 @@ def new_tiles(before: Reading, after: Reading) -> list[TileReading]:
 
 
 def evaluate(reader: Reader, synthetic: Path | None, real: Path | None, limit: int | None = None,
-             true_boxes: bool = False) -> dict[str, Any]:
+             true_boxes: bool = False, judged: dict[str, list[tuple[float, bool]]] | None = None) -> dict[str, Any]:
+    """The figures of each set; `judged`, when given, gets each set's read tiles' (confidence, right)."""
     report: dict[str, Any] = {}
+    pairs: dict[str, list[tuple[float, bool]]] = {"synthetic": [], "ddd-board": [], "domibot-crops": []}
     if synthetic is not None:
-        report["synthetic"] = evaluate_synthetic(reader, synthetic, limit=limit, true_boxes=true_boxes)
+        report["synthetic"] = evaluate_synthetic(reader, synthetic, limit=limit, true_boxes=true_boxes, judged=pairs["synthetic"])
     if real is not None:
         board, crops = real / "ddd-board", real / "domibot-crops"
-        report["ddd-board"] = evaluate_board(reader, board) if board.is_dir() else "absent"
-        report["domibot-crops"] = evaluate_domibot(reader, crops, limit) if crops.is_dir() else "absent"
+        report["ddd-board"] = evaluate_board(reader, board, pairs["ddd-board"]) if board.is_dir() else "absent"
+        report["domibot-crops"] = evaluate_domibot(reader, crops, limit, pairs["domibot-crops"]) if crops.is_dir() else "absent"
+    if judged is not None:
+        judged.update({k: v for k, v in pairs.items() if v})
     return report
 
 
-__all__ = ["evaluate", "evaluate_synthetic", "evaluate_domibot", "evaluate_board", "TrueBoxes", "new_tiles", "score_synthetic", "ReadError"]
+def evaluate_styles(reader: Reader, root: Path, limit: int | None = None,
+                    judged: dict[str, list[tuple[float, bool]]] | None = None) -> dict[str, Any]:
+    """The styles benchmark (`vision.synth.styles`): the synthetic figures of each condition's
+    set under `root`, and printed pictures, backs and tiles on edge read as tiles per 100 photos."""
+    from vision.synth.styles import CONDITIONS
+
+    report: dict[str, Any] = {}
+    for condition in CONDITIONS:
+        folder = root / condition.name
+        if not (folder / "truth" / "val").is_dir():
+            continue
+        pairs: list[tuple[float, bool]] = []
+        figures = evaluate_synthetic(reader, folder, limit=limit, judged=pairs)
+        wrong_things = sum(figures["read_as_tiles"].values())
+        figures["not_tiles_per_100_photos"] = round(100 * wrong_things / figures["photos"], 2) if figures["photos"] else None
+        report[condition.name] = figures
+        if judged is not None:
+            judged[condition.name] = pairs
+    return report
+
+
+def styles_table(report: dict[str, Any]) -> str:
+    """The styles benchmark as a Markdown table (docs/styles.md)."""
+    lines = ["| condition | photos | tiles | recall | precision | per half | exact tile | not tiles read /100 photos |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+
+    def pct(value: float | None) -> str:
+        return "-" if value is None else f"{100 * value:.1f} %"
+
+    for name, f in report.items():
+        lines.append(f"| {name} | {f['photos']} | {f['tiles_true']} | {pct(f['tile_recall'])} | {pct(f['tile_precision'])} | "
+                     f"{pct(f['per_half'])} | {pct(f['exact_tile'])} | {f['not_tiles_per_100_photos']} |")
+    return "\n".join(lines)
+
+
+__all__ = ["evaluate_styles", "styles_table", "evaluate", "evaluate_synthetic", "evaluate_domibot", "evaluate_board", "TrueBoxes", "new_tiles", "score_synthetic", "ReadError"]

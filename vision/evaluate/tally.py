@@ -38,6 +38,13 @@ class Tally:
     truth_by_blanks: np.ndarray = field(default_factory=lambda: np.zeros(3, dtype=int))
     found_by_blanks: np.ndarray = field(default_factory=lambda: np.zeros(3, dtype=int))
     failures: list[str] = field(default_factory=list)
+    # Read tiles whose centre lies on something that is not a face-up tile: a back, a tile on
+    # edge, a printed picture (synthetic truth only; issue 35: at most 1 per 100 photos).
+    not_tiles: dict[str, int] = field(default_factory=lambda: {"face_down": 0, "edge": 0, "printed": 0})
+    # (confidence, right) of every read tile the truth can judge: right where it lies on a
+    # counted tile, the first read there, as the right tile; wrong where it is read as another
+    # tile, lies on no face-up tile, or a tile already read (the reliability table's data).
+    judged: list[tuple[float, bool]] = field(default_factory=list)
 
     def count_true(self, blanks: int) -> None:
         self.truth += 1
@@ -58,4 +65,5 @@ class Tally:
             **({"per_half_seen": ratio(self.seen_halves_right, self.seen_halves)} if self.seen_halves else {}),
             "recall_by_blank_halves": {str(n): ratio(int(self.found_by_blanks[n]), int(self.truth_by_blanks[n])) for n in range(3)},
             "confusion": self.confusion.tolist(),
+            "read_as_tiles": dict(self.not_tiles),
         }

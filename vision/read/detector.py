@@ -51,7 +51,7 @@ def letterbox(
     nh, nw = round(h * scale), round(w * scale)
     # Shrinking by area averages every pixel in: bilinear samples only some, so a crisp phone
     # photo shrunk by more than two came out jagged, and the detector, which learnt softer
-    # pictures, missed tiles in it (ddd-board recall 29.5 % -> 38.6 % with the same weights).
+    # pictures, missed tiles in it.
     # At exactly half (1280 -> 640, what training sees) the two give the same picture.
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     resized = cv2.resize(image, (nw, nh), interpolation=interpolation) if (nh, nw) != (h, w) else image
@@ -65,7 +65,7 @@ def to_blob(canvas: np.ndarray) -> np.ndarray:
     """BGR uint8 (H, W, 3) -> RGB float32 (1, 3, H, W) in [0, 1]: the network's input.
 
     The same numbers as `cv2.dnn.blobFromImage(canvas, 1 / 255, swapRB=True)`, a plane at a
-    time straight into the output: 1 ms against 7.5 ms for a 640 x 480 canvas on this CPU.
+    time straight into the output, with no intermediate copies (several times faster).
     """
     height, width = canvas.shape[:2]
     blob = np.empty((1, 3, height, width), np.float32)
@@ -76,11 +76,9 @@ def to_blob(canvas: np.ndarray) -> np.ndarray:
 
 #: the size of the squares the detector learnt on (ultralytics' mosaics at `imgsz` 640)
 TRAINED_SIDE = 640
-#: the long side the bundled detector reads a photo at (`spinner export --imgsz`): its tiles are
-#: then larger than it learnt them, and it finds more of them (models/README.md, "The reading
-#: size"). 896 for the half-width detector bundled since 2026-11-25: against 800 it finds
-#: 93.8 % of the held-out tiles, not 92.4, reads 98.9 % of them exactly, not 98.55, in about
-#: 1.1 times the time (models/README.md, "The pruned pair read at 896")
+#: the long side the bundled detector reads a photo at (`spinner export --imgsz`): larger than it
+#: learnt on, so that small tiles reach it large enough to be found; larger still costs time for
+#: little more (models/README.md, "The reading size")
 READ_SIDE = 896
 
 
@@ -90,8 +88,8 @@ ENLARGE_KEY = "spinner_enlarge"
 #: how much the bundled detector enlarges a photo smaller than `READ_SIDE` at most (`spinner
 #: export --enlarge`): a 640 x 480 webcam frame is read at 896 x 672 like a phone's photo, and a
 #: single tile's 100 x 100 crop twice as large (its tile about 80 px long, inside the 20-125 px
-#: the detector learnt): `watch-eval` 167 -> 177 right of 202, `domibot-crops` identity 98.4 ->
-#: 99.4 % (models/README.md, "Small photos enlarged")
+#: the detector learnt); enlarged further, tiles grow beyond anything it learnt (models/README.md,
+#: "Small photos enlarged")
 READ_ENLARGE = 2.0
 
 
@@ -154,7 +152,8 @@ class ObbModel:
     ) -> list[ObbDetection]:
         """`enlarge`: this call's bound on enlarging a small photo, in place of the model's."""
         enlarge = self.enlarge if enlarge is None else enlarge
-        canvas, scale, (left, top) = letterbox(image, self.input_size(*image.shape[:2], enlarge), enlarge)
+        height, width = image.shape[:2]
+        canvas, scale, (left, top) = letterbox(image, self.input_size(height, width, enlarge), enlarge)
         blob = to_blob(canvas)
         (raw,) = self.session.run(None, {self.input_name: blob})
         return decode(raw[0], scale, (left, top), conf, iou, max_det, voting)
@@ -167,7 +166,7 @@ class Voting:
     The network proposes many boxes round a tile; NMS keeps the best-scoring one, which is not
     always the best-placed (on real photos a box a third of a tile off, or a tile and a half long,
     can outscore a well-placed one). The mean of the boxes that overlap it is placed better, and
-    a half cut from a better box is read better (models/README.md, "Box voting").
+    a half cut from a better box is read better (models/README.md, "The overlap and box voting").
     """
 
     #: least probabilistic IoU with the kept box for a box to take part.

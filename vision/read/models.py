@@ -26,5 +26,8 @@ MODELS = models_dir()
 DEFAULT_DETECTOR = MODELS / "detector.onnx"
 DEFAULT_HALVES = MODELS / "halves.onnx"
 DEFAULT_REFINER = MODELS / "refiner.onnx"
+#: the fitted map from a tile's confidence to how often such tiles are right, for the three models
+#: beside it (`vision.read.calibration`; `spinner eval --calibrate` writes it)
+DEFAULT_CALIBRATION = MODELS / "calibration.json"
 #: the one training checkpoint kept in the tree: `spinner train detector --resume` starts from it
 CHECKPOINT = REPOSITORY_MODELS / "checkpoints" / "detector.pt"

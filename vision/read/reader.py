@@ -8,85 +8,72 @@ own pixels and read by the half classifier; the set's uniqueness settles conflic
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from vision.read import photo
+from vision.read.calibration import SURE_AT, Calibration
 from vision.read.crops import rectify
-from vision.read.detector import ObbModel, Voting
+from vision.read.detector import ObbDetection, ObbModel, Voting, probiou
 from vision.read.halves import HalfClassifier
-from vision.read.models import DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, MODELS  # noqa: F401
-from vision.read.reading import Reading, TileCandidate, settle, split_halves
+from vision.read.models import DEFAULT_CALIBRATION, DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, MODELS  # noqa: F401
+from vision.read.reading import Ignored, Reading, TileCandidate, TileReading, settle, split_halves
 from vision.read.refine import BoxRefiner
-from vision.read.zoom import Zoom, look_again
+from vision.read.zoom import Widen, Zoom, look_again, look_wider
 from vision.rebuild.reconstruct import layout_rules, reconstruct
 
-#: photos above this are refused rather than decoded (a phone photo is 12-50 megapixels).
-MAX_PIXELS = 100_000_000
-MAX_BYTES = 200 * 1024 * 1024
+#: photos above this are refused before decoding (`vision.read.photo.MAX_PIXELS`: 50 megapixels).
+MAX_PIXELS = photo.MAX_PIXELS
+
+#: a photo that cannot be read; the message names the file and the problem (`PhotoError.kind` why).
+ReadError = photo.PhotoError
 
 
-class ReadError(ValueError):
-    """A photo that cannot be read; the message names the file and the problem."""
+def load_photo(path: str | Path, least: int | None = photo.READ_LEAST) -> np.ndarray:
+    """The photo upright (EXIF orientation applied) as a BGR array, a large JPEG decoded at a
+    half, a quarter or an eighth where it keeps `least` pixels along its long side
+    (`vision.read.photo.load`, which also says the photo's own size); a ReadError saying why not."""
+    return photo.load(path, least, MAX_PIXELS).image
 
 
-def load_photo(path: str | Path) -> np.ndarray:
-    """The photo as a BGR array, or a ReadError saying why not."""
-    path = Path(path)
-    if path.is_dir():
-        raise ReadError(f"{path}: is a folder, not a photo")
-    if not path.exists():
-        raise ReadError(f"{path}: no such file")
-    size = path.stat().st_size
-    if size == 0:
-        raise ReadError(f"{path}: is an empty file")
-    if size > MAX_BYTES:
-        raise ReadError(f"{path}: is {size / 2**20:.0f} MiB, more than the {MAX_BYTES // 2**20} MiB a photo may be")
-    data = np.fromfile(str(path), dtype=np.uint8)
-    # Look at the header's size before decoding everything.
-    header = cv2.imdecode(data, cv2.IMREAD_REDUCED_COLOR_8)
-    if header is None:
-        raise ReadError(f"{path}: is not an image OpenCV can decode (JPEG, PNG, WebP, BMP, TIFF...)")
-    if header.shape[0] * header.shape[1] * 64 > MAX_PIXELS:
-        raise ReadError(f"{path}: is about {header.shape[1] * 8}x{header.shape[0] * 8} pixels, more than {MAX_PIXELS // 1_000_000} megapixels")
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    if image is None:
-        raise ReadError(f"{path}: could not be decoded")
-    return image
-
-
-#: the least box confidence a tile is kept at (`spinner eval --confidence` measures others:
-#: models/README.md, "The box threshold" and "The faint boxes": from 0.25, with `SURE_BOX`)
+#: the least box confidence a tile is kept at: low enough for a tile the network half doubts (one
+#: laid on a board's printed logo), safe because boxes under `SURE_BOX` are settled last
+#: (`spinner eval --confidence` measures others: models/README.md, "The box threshold and the
+#: faint boxes")
 BOX_CONFIDENCE = 0.25
 #: boxes at least this sure are settled first; fainter ones (down to the threshold) only add
 #: tiles with what the sets have left, never changing how a sure box is read (`settle`).
 SURE_BOX = 0.3
 #: the followers (`spinner watch`, the page's camera) keep boxes from the sure line only: they
-#: compare frames, where a faint box is a tile seen new (the page's filmed game in
-#: tests/test_webapp_browser_video.py asked about a faint 2-3 from 0.25; models/README.md,
-#: "The faint boxes"), and a player wants a question only where a tile was laid.
+#: compare frames, where a faint box that comes and goes is a tile seen new, and a player wants a
+#: question only where a tile was laid (tests/test_webapp_browser_video.py films such a game).
 FOLLOWING_CONFIDENCE = SURE_BOX
-#: the followers read the boxes as found, not refined: with the refiner the page asked 54
-#: questions, not 29, on films 20-39 of `bench/page_camera.py` (in film 23 the game's first tile,
-#: a 0-5, read as 0-4 in most frames once refined), for 1 more play right of 234, and
-#: `spinner watch-eval` asked 21, not 17 (models/README.md, "The box refiner").
+#: the followers read the boxes as found, not refined: the refiner was trained on still photos,
+#: and on filmed games a tile whose refined box reads wrong in most frames is seen as new in every
+#: one, so the page asks far more for hardly more plays right (models/README.md, "Known limits").
 FOLLOWING_REFINER: Path | None = None
 #: the overlap (probabilistic IoU) at which the weaker of two boxes is dropped. Touching tiles
 #: overlap about 0.12; what 0.35 drops and ultralytics' 0.5 keeps is a second box shifted half a
-#: tile or across two, which the settling then sometimes read wrong (models/README.md, "The
-#: overlap"): 0.35 reads the found tiles' halves better, and with the threshold at 0.3 finds as many.
+#: tile or across two, which the settling then sometimes reads wrong (models/README.md, "The
+#: overlap and box voting").
 NMS_OVERLAP = 0.35
 #: each kept box moved to the weighted mean of the boxes (from a score of 0.1) overlapping it by
-#: half: on the real board exact tile 93.9 -> 96.9 %, per half 97.1 -> 98.0 %, a little more found
-#: (models/README.md, "Box voting").
+#: half: the best-scoring box is not always the best-placed, and a half cut from a better-placed
+#: box is read better (models/README.md, "The overlap and box voting").
 BOX_VOTING = Voting(overlap=0.5, floor=0.1)
 #: a photo whose tiles came out small is read again, closer, where they lie (`vision.read.zoom`):
-#: held-out tile recall 93.8 -> 95.3 %, synth-v11's 92.0 -> 94.5 %, the real photos unchanged
-#: (models/README.md, "A second look at small tiles").
+#: tiles smaller than the detector learnt are missed or boxed across two (models/README.md, "A
+#: second look at small tiles").
 ZOOM = Zoom()
-#: how many times the box refiner looks at each box, each time from where it last put it
-#: (models/README.md, "The box refiner": chosen on synth-v11's validation photos)
+#: a photo whose tiles came out too large for the detector (a close-up), or in which it found
+#: none, is read again shrunk (`vision.read.zoom.Widen`; docs/styles.md, "Close-ups")
+WIDEN = Widen()
+#: how many times the box refiner looks at each box, each time from where it last put it: a
+#: second look corrects what the first move left (chosen on synth-v11's validation photos:
+#: models/README.md, "The box refiner, twice")
 REFINE_PASSES = 2
 
 
@@ -104,6 +91,8 @@ class Reader:
         enlarge: float | None = None,
         zoom: Zoom | None = ZOOM,
         refiner: str | Path | None = DEFAULT_REFINER,
+        widen: Widen | None = WIDEN,
+        calibration: str | Path | Calibration | None = DEFAULT_CALIBRATION,
     ) -> None:
         #: `side`: the long side photos are read at, `enlarge`: how much a smaller photo is
         #: enlarged at most (default: the detector's, set at export)
@@ -115,6 +104,13 @@ class Reader:
         self.sure = sure
         #: when and how close to look again at small tiles (None: never)
         self.zoom = zoom
+        #: when and how far to step back from tiles too large, or from a photo with none (None: never)
+        self.widen = widen
+        #: how sure a tile may be called (`vision.read.calibration`); where the file is absent (a
+        #: model folder of one's own) a tile is unsure under a raw confidence of 0.9
+        if isinstance(calibration, (str, Path)):
+            calibration = Calibration.load(calibration) if Path(calibration).is_file() else None
+        self.calibration = calibration
         #: double-six sets on the table: each tile is read at most this many times.
         self.sets = sets
         #: whose layout rules rebuild the layout (RULES.md: a spinner or not, what counts)
@@ -124,9 +120,12 @@ class Reader:
         started = time.perf_counter()
         boxes = self.detector.predict(image, conf=self.confidence, iou=NMS_OVERLAP, voting=BOX_VOTING)
         first_pass = time.perf_counter()
-        closer = None
+        closer = wider = None
         if self.zoom is not None:
             boxes, closer = look_again(self.detector, image, boxes, self.zoom, self.confidence, NMS_OVERLAP, BOX_VOTING)
+        if self.widen is not None and closer is None:
+            boxes, wider = look_wider(self.detector, image, boxes, self.widen, self.confidence, NMS_OVERLAP, BOX_VOTING)
+        boxes, ignored = set_aside(boxes, self.detector.names, NMS_OVERLAP)
         if self.refiner is not None:
             boxes = self.refiner.refine(image, boxes, REFINE_PASSES)
         detected = time.perf_counter()
@@ -151,7 +150,7 @@ class Reader:
                     half_probabilities=(probabilities[2 * i], probabilities[2 * i + 1]),
                 )
             )
-        tiles = tuple(sorted(settle(candidates, self.sets, self.sure), key=lambda t: (t.center[1], t.center[0])))
+        tiles = tuple(sorted((self.judge(t) for t in settle(candidates, self.sets, self.sure)), key=lambda t: (t.center[1], t.center[0])))
         settled = time.perf_counter()
         height, width = int(image.shape[0]), int(image.shape[1])
         layout = reconstruct(tiles, self.rules, frame=(width, height))
@@ -169,12 +168,39 @@ class Reader:
                 "layout": 1000 * (done - settled),
                 # the second, closer look alone, only where there was one
                 **({"zoom": 1000 * (detected - first_pass)} if closer is not None else {}),
+                **({"widen": 1000 * (detected - first_pass)} if wider is not None else {}),
             },
             rebuilt=(self.rules, layout),
+            ignored=ignored,
         )
+
+    def judge(self, tile: TileReading) -> TileReading:
+        """The tile with its calibrated confidence, and whether it is unsure."""
+        if self.calibration is None:
+            return replace(tile, unsure=tile.confidence < SURE_AT)
+        return replace(tile, calibrated=self.calibration.calibrated(tile.confidence), unsure=self.calibration.unsure(tile.confidence))
 
     def read_path(self, path: str | Path) -> Reading:
         return self.read(load_photo(path), str(path))
+
+
+#: the detector's classes that are not a face-up tile (`vision.train.detector.IGNORED_CLASSES`)
+NOT_TILES = ("face_down", "edge", "printed")
+
+
+def set_aside(boxes: list[ObbDetection], names: dict[int, str], overlap: float) -> tuple[list[ObbDetection], tuple[Ignored, ...]]:
+    """The boxes on face-up tiles, and what the detector says is something else (a back, a tile
+    on edge, a printed picture: `Ignored`). A tile box overlapping a surer box of another kind by
+    more than `overlap` goes too: the detector suppresses overlaps within a class, not across."""
+    others = [b for b in boxes if names.get(b.cls, "tile") in NOT_TILES]
+    tiles = [b for b in boxes if names.get(b.cls, "tile") not in NOT_TILES]
+    if others and tiles:
+        shape = lambda group: np.asarray([[*b.center, *b.size, b.angle] for b in group], np.float64)  # noqa: E731
+        covered = probiou(shape(tiles), shape(others))
+        surer = np.asarray([[o.confidence > t.confidence for o in others] for t in tiles])
+        tiles = [t for t, row, wins in zip(tiles, covered, surer) if not ((row > overlap) & wins).any()]
+    ignored = tuple(Ignored(names[b.cls], tuple((float(x), float(y)) for x, y in b.corners()), b.confidence) for b in others)
+    return tiles, ignored
 
 
 def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:

@@ -8,8 +8,9 @@ assignment of boxes to distinct tiles that the evidence makes most likely.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -22,9 +23,10 @@ _EPS = 1e-6
 #: reading when the sets have given that tile out. Its second best costs it its box confidence
 #: times the log-likelihood it gives up, so a box as sure as 1 turns to it only where it is at
 #: least e^-1 (37 %) as likely as its best (29 % at 0.8), less what the swap costs the others.
-#: Chosen on synth-v11's validation photos (1.0 of 0.5-4: per half 98.52 -> 98.68 %); on
-#: ddd-board, whose score track prints dominoes the detector also boxes, it lifts the exact tile
-#: from 98.25 % to 100 % (models/README.md, "Spare readings").
+#: Without it, a printed domino (a board's score track) read as plainly as a real tile forces one
+#: of the two to give its tile up, and the real one loses as often as the print. Flat, not scaled
+#: by box confidence, so that a faint box cannot keep a reading almost for nothing. Chosen on
+#: synth-v11's validation photos among 0.5-4 (models/README.md, "Spare readings").
 SPARE_COST = 1.0
 
 
@@ -52,6 +54,12 @@ class TileReading:
     confidence: float
     #: True where the set's uniqueness changed what the halves alone said.
     corrected: bool = False
+    #: the confidence as a right rate (`vision.read.calibration`): tiles at 0.9 or more were right
+    #: at least 99.5 % of the time on held-out photos; None where the reader has no calibration
+    calibrated: float | None = None
+    #: True where the reader is not sure enough to score the tile without asking the player
+    #: (its calibrated confidence under 0.9): the page and `spinner watch` ask about it
+    unsure: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -61,10 +69,26 @@ class TileReading:
             "halves": [{"value": h.value, "center": _round(h.center), "confidence": round(h.confidence, 4)}
                        for h in self.halves],
             "confidence": round(self.confidence, 4),
+            "unsure": self.unsure,
         }
+        if self.calibrated is not None:
+            out["calibrated"] = round(self.calibrated, 4)
         if self.corrected:
             out["corrected"] = True
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Ignored:
+    """Something the detector boxed that is not a face-up tile, and so never read as one: a
+    back ("face_down"), a tile standing on edge ("edge"), a printed picture ("printed")."""
+
+    kind: str
+    corners: tuple[tuple[float, float], ...]
+    confidence: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "corners": [_round(c) for c in self.corners], "confidence": round(self.confidence, 4)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +102,33 @@ class Reading:
     #: the reader's own `(rules, LayoutResult)` behind `layout`, so that following a game does not
     #: rebuild the same layout again (`vision.follow.follower.PhotoLayout`); not part of the JSON
     rebuilt: Any = field(default=None, compare=False, repr=False)
+    #: what was boxed and is not a face-up tile (a detector with those classes only)
+    ignored: tuple[Ignored, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"image": self.image, "tiles": [t.to_json() for t in self.tiles], "layout": self.layout}
+        return {"image": self.image, "tiles": [t.to_json() for t in self.tiles], "layout": self.layout,
+                "ignored": [i.to_json() for i in self.ignored]}
+
+
+def scaled(reading: Reading, factor: float, width: int, height: int) -> Reading:
+    """The reading of a photo decoded at reduced size (`vision.read.photo`), its points moved to
+    the photo's own pixels (`factor`: photo pixels per image pixel) and its size the photo's."""
+    if factor == 1 and (width, height) == (reading.width, reading.height):
+        return reading
+
+    def point(p: Sequence[float]) -> tuple[float, float]:
+        return (float(p[0]) * factor, float(p[1]) * factor)
+
+    def half(h: HalfReading) -> HalfReading:
+        return replace(h, center=point(h.center), corners=tuple(point(c) for c in h.corners))
+
+    tiles = tuple(
+        replace(t, center=point(t.center), corners=tuple(point(c) for c in t.corners),
+                halves=(half(t.halves[0]), half(t.halves[1])))
+        for t in reading.tiles
+    )
+    ignored = tuple(replace(i, corners=tuple(point(c) for c in i.corners)) for i in reading.ignored)
+    return replace(reading, width=width, height=height, tiles=tiles, ignored=ignored)
 
 
 def _round(point: Sequence[float]) -> list[float]:

@@ -1,18 +1,18 @@
 """The box refiner: each detector box moved onto its tile before the tile's halves are cut.
 
 The half classifier reads the tiles the detector finds almost perfectly when their halves are cut
-from the tiles' true boxes (held-out per half 99.82 %, against 99.16 % from the detector's own
-boxes: models/README.md, "The box refiner"). What it misreads is mostly a box a little off: too long
-by a fifth, or slid along the tile, so that a half's cut holds part of its neighbour. The refiner
+from the tiles' true boxes, and clearly worse from the detector's own (models/README.md, "Why a
+detector and a half classifier"): what it misreads is mostly a box a little off, too long or
+short, or slid along the tile, so that a half's cut holds part of its neighbour. The refiner
 looks at each box with its surroundings, in the box's own frame (`frame_crop`), and says how the
 true box differs (`Offsets`): the centre moved along and across, the length and width scaled, the
 direction turned. A small CNN exported to ONNX, run on all of a photo's boxes at once.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import cv2
 import numpy as np
@@ -38,7 +38,7 @@ class BoxFrame:
     width: float
 
     @classmethod
-    def of(cls, center: Sequence[float], size: Sequence[float], angle: float) -> "BoxFrame":
+    def of(cls, center: Sequence[float] | np.ndarray, size: Sequence[float], angle: float) -> BoxFrame:
         w, h = float(size[0]), float(size[1])
         if w >= h:
             along, length, width = np.array([np.cos(angle), np.sin(angle)]), w, h

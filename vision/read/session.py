@@ -16,7 +16,7 @@ def open_session(path: str | Path, what: str, threads: int | None = None) -> Any
         options.intra_op_num_threads = threads
     # The reader runs two sessions one after the other. By default each session's worker threads
     # spin for a while after a run, waiting for more work: the detector's run then shares the
-    # two cores with the classifier's spinning threads (measured: the detector 82 ms alone, 131 ms
-    # in the reader). Idle threads sleep instead.
+    # cores with the classifier's spinning threads and is much slower inside the reader than
+    # alone. Idle threads sleep instead.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

@@ -12,8 +12,9 @@ Pure functions round plain dataclasses; `look_again` is the only one that runs t
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -30,7 +31,7 @@ class Zoom:
     """
 
     #: look again when the first pass's median box is shorter than this, in the detector's input
-    #: pixels. The real board's tiles come out at 46-48 px and read perfectly as they are; closer,
+    #: pixels. The real board's tiles come out just above it and read best as they are; closer,
     #: the detector also boxes more of its printed score track and follows new tiles worse.
     small: float = 45.0
     #: enlarge until the median box is this long in the detector's input...
@@ -113,3 +114,71 @@ def look_again(detector: Detector, image: np.ndarray, boxes: list[ObbDetection],
     # enlarged already: the detector only pads it (its own enlargement would double the zoom)
     closer = detector.predict(enlarged, conf=conf, iou=iou, voting=voting, enlarge=1.0)
     return from_region(closer, where, size[0] / crop.shape[1], size[1] / crop.shape[0]), where
+
+
+@dataclass(frozen=True, slots=True)
+class Widen:
+    """The opposite of `Zoom`: when to look again at a photo whose tiles came out too large.
+
+    A close-up (one to four tiles filling the photo) reaches the detector with tiles of 300-900
+    pixels, several times what it learnt (20-125 px at 640), and it finds none, or boxes one half.
+    The photo is then shrunk until its tiles are a size it knows, padded with the grey of its
+    letterbox (`detector.letterbox`), and read again. Where the first pass found nothing there is
+    no size to go by: the photo is read at each long side of `ladder` (a tile filling the frame
+    is then about 128 px, two filling it 96 px at 192, four 96 px at 384), and the pass whose
+    boxes are surest overall kept.
+    """
+
+    #: look again when the first pass's median box is longer than this, in the detector's input
+    large: float = 220.0
+    #: shrink until the median box is this long in the detector's input
+    target: float = 100.0
+    #: with nothing found, the long sides (detector input pixels) the photo is read at in turn
+    ladder: tuple[int, ...] = (384, 192, 128)
+    #: a first pass of this many boxes or fewer whose median box is longer than `doubtful` is
+    #: looked at again too, at the target and at half of it (a close-up's first pass often boxes
+    #: a half or a piece of a tile cut by the frame), and kept only if no wider pass is surer
+    few: int = 4
+    doubtful: float = 120.0
+
+
+def widen_scales(boxes: Sequence[ObbDetection], height: int, width: int, first_scale: float, widen: Widen) -> list[float]:
+    """The scales (photo pixels to detector input) to read the photo again at: none where the
+    first pass saw tiles of a size the detector knows."""
+    long = max(height, width)
+    if not boxes:
+        # only sizes smaller than the first pass's: a photo it saw at that size or less has
+        # shown every tile it could
+        return [side / long for side in widen.ladder if side / long < 0.8 * first_scale]
+    median = float(np.median([max(b.size) for b in boxes]))
+    if median * first_scale > widen.large:
+        return [widen.target / median]
+    if len(boxes) <= widen.few and median * first_scale > widen.doubtful:
+        return [widen.target / median, widen.target / (2 * median)]
+    return []
+
+
+def look_wider(detector: Detector, image: np.ndarray, boxes: list[ObbDetection], widen: Widen,
+               conf: float, iou: float, voting: Voting | None) -> tuple[list[ObbDetection], float | None]:
+    """The first pass's boxes, or, where it found none or found them too large, the boxes of the
+    photo read again shrunk (and the scale it was read at; None when it was not)."""
+    height, width = image.shape[:2]
+    first_scale = detector.first_scale(height, width)
+    best: tuple[float, list[ObbDetection], float] | None = None
+    if boxes and float(np.median([max(b.size) for b in boxes])) * first_scale <= widen.large:
+        # a doubtful first pass competes with the wider ones: kept where none is surer
+        best = (sum(b.confidence for b in boxes), boxes, first_scale)
+    for scale in widen_scales(boxes, height, width, first_scale, widen):
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        # shrunk already: the detector pads it into its canvas, never enlarges it back
+        found = detector.predict(small, conf=conf, iou=iou, voting=voting, enlarge=1.0)
+        if not found:
+            continue
+        moved = from_region(found, Region(0, 0, width, height, scale), size[0] / width, size[1] / height)
+        surety = sum(b.confidence for b in found)
+        if best is None or surety > best[0]:
+            best = (surety, moved, scale)
+    if best is None or best[1] is boxes:
+        return boxes, None
+    return best[1], best[2]

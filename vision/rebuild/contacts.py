@@ -17,8 +17,8 @@ counts, and a tile far away in the photo is judged at its own scale.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -76,8 +76,8 @@ def tile_shape(half_corners: Sequence[Sequence[Sequence[float]]]) -> TileShape:
 
 
 def tile_shapes(tiles: Sequence[Sequence[Sequence[Sequence[float]]]]) -> list[TileShape]:
-    """`tile_shape` of every tile of a photo at once (numpy over all tiles: a photo of 40 tiles
-    took 6 ms a tile at a time, most of it numpy's overhead on 2-vectors)."""
+    """`tile_shape` of every tile of a photo at once: numpy over all tiles, because one tile at a
+    time is mostly numpy's overhead on 2-vectors."""
     if not tiles:
         return []
     quads = np.asarray(tiles, dtype=np.float64).reshape(-1, 2, 4, 2)  # tile, half, corner, xy
@@ -115,7 +115,7 @@ def tile_shapes(tiles: Sequence[Sequence[Sequence[Sequence[float]]]]) -> list[Ti
     centre = centres.mean(axis=1)
     size = lengths.reshape(count, 8).mean(axis=1)
     return [
-        TileShape(centre[t], axis[t], float(size[t]), dict(zip(PORTS, ports[t])))
+        TileShape(centre[t], axis[t], float(size[t]), dict(zip(PORTS, ports[t], strict=True)))
         for t in range(count)
     ]
 

@@ -20,8 +20,9 @@ reading stays close, it says it is unsure (`unsure`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -268,8 +269,8 @@ def _settle_values(tiles: Sequence[TileReading], tree: Tree, members: list[int],
     # The set holds each tile once: in the layout always; against the other tiles only while
     # the photo can be one set (the reader already read a lone set's tiles apart, so a repeat
     # in its reading means a second set on the table).
-    raw = [t.tile for t in tiles]
-    one_set = len(set(raw)) == len(raw)
+    read_tiles = [t.tile for t in tiles]
+    one_set = len(set(read_tiles)) == len(read_tiles)
     outside = [t.tile for i, t in enumerate(tiles) if i not in member_set] if one_set else []
     for _ in range(2 * len(members)):
         seen: dict[Tile, int] = {tile: 1 for tile in outside}
@@ -383,16 +384,18 @@ def _lead_ends(lead: int, tree: Tree, values: dict[int, tuple[int, int]], shapes
         return ((a, b) if west_half == 0 else (b, a)), ends
     ranked = sorted(contacts, key=lambda c: c.port_of(lead)[0] != "M")  # long sides first
     line, cross = ranked[:2], ranked[2:]
-    ends = {}  # type: ignore[var-annotated]
+    ends = {}
     line.sort(key=lambda c: shape.ports[c.port_of(lead)][0])
     if len(line) == 1:
         ends[line[0].other(lead)] = "west" if shape.ports[line[0].port_of(lead)][0] <= shape.centre[0] else "east"
     else:
-        for c, end in zip(line, ("west", "east")):
-            ends[c.other(lead)] = end  # type: ignore[assignment]
+        along: tuple[End, End] = ("west", "east")
+        for c, end in zip(line, along, strict=False):
+            ends[c.other(lead)] = end
     cross.sort(key=lambda c: shape.ports[c.port_of(lead)][1])
-    for c, end in zip(cross, ("north", "south")):
-        ends[c.other(lead)] = end  # type: ignore[assignment]
+    across: tuple[End, End] = ("north", "south")
+    for c, end in zip(cross, across, strict=False):
+        ends[c.other(lead)] = end
     return (a, b), ends
 
 

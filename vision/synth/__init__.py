@@ -4,7 +4,8 @@ Modules, one job each: `geometry` (rectangles on the table), `layouts` (legal la
 with bends), `tiles` (tile faces), `tables` (table tops), `printed` (boards and printed
 pictures), `camera` (the pinhole camera), `scene` (what is on the table), `render` (drawing it),
 `hands` (arms over the table), `photo` (light and camera finish), `labels` (YOLO OBB and truth),
-`dataset` (files on disk), `sequence` (frames of one game), `commands` (the CLI).
+`dataset` (files on disk), `sequence` (frames of one game), `game` (a dealt hand played out with
+its passes and draws, for the dealt films of `video`), `commands` (the CLI).
 """
 from __future__ import annotations
 

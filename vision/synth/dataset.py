@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import cv2
 import numpy as np
@@ -73,7 +74,7 @@ def make_sample(seed: int, index: int, width: int = 1280, height: int = 960, nam
     name = name or f"{index:06d}"
     truth["image"]["file"] = f"{name}.jpg"
     lines = yolo_lines(truth)
-    return Sample(name, encode_jpeg(rendered.image, scene.finish.jpeg_quality), "".join(l + "\n" for l in lines), truth)
+    return Sample(name, encode_jpeg(rendered.image, scene.finish.jpeg_quality), "".join(line + "\n" for line in lines), truth)
 
 
 def split_of(seed: int, images: int, val_fraction: float) -> list[str]:
@@ -97,9 +98,14 @@ def data_yaml(out: Path) -> str:
     return f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}"
 
 
-def _job(args: tuple[str, int, int, int, int, str]) -> int:
-    out, seed, index, width, height, split = args
-    write_sample(Path(out), split, make_sample(seed, index, width, height))
+def _job(args: tuple[str, int, int, int, int, str, bool]) -> int:
+    out, seed, index, width, height, split, styled = args
+    if styled:
+        from .styles import make_styled_sample  # the styles module builds on this one
+
+        write_sample(Path(out), split, make_styled_sample(seed, index, width, height))
+    else:
+        write_sample(Path(out), split, make_sample(seed, index, width, height))
     return index
 
 
@@ -108,14 +114,15 @@ def _init_worker() -> None:
 
 
 def generate_dataset(out: str | os.PathLike[str], images: int, seed: int, width: int = 1280, height: int = 960,
-                     val_fraction: float = 0.1, workers: int = 2, progress: bool = True) -> Path:
-    """Write `images` images (train and val) under `out`; returns the data.yaml path."""
+                     val_fraction: float = 0.1, workers: int = 2, progress: bool = True, styled: bool = False) -> Path:
+    """Write `images` images (train and val) under `out`; returns the data.yaml path. `styled`:
+    each photo takes one condition of the styles benchmark (`styles.make_styled_sample`)."""
     root = Path(out)
     for kind in ("images", "labels", "truth"):
         for split in ("train", "val"):
             (root / kind / split).mkdir(parents=True, exist_ok=True)
     splits = split_of(seed, images, val_fraction)
-    jobs = [(str(root), int(seed), i, int(width), int(height), splits[i]) for i in range(images)]
+    jobs = [(str(root), int(seed), i, int(width), int(height), splits[i], styled) for i in range(images)]
     bar = _bar(images, progress)
     if workers <= 1:
         _init_worker()

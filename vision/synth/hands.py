@@ -94,7 +94,7 @@ def draw_hands(img: np.ndarray, ids: np.ndarray, ident: int, hands: list[HandSpe
         q4 = 4
         sw, shh = max(1, rw // q4), max(1, rh // q4)
         small = cv2.resize(mask[y0:y1, x0:x1], (sw, shh), interpolation=cv2.INTER_AREA)
-        m = np.float32([[1, 0, shift[0] / q4], [0, 1, -shift[1] / q4]])
+        m = np.array([[1, 0, shift[0] / q4], [0, 1, -shift[1] / q4]], dtype=np.float32)
         sh = cv2.GaussianBlur(cv2.warpAffine(small, m, (sw, shh)), (0, 0), blur / q4)
         sh = cv2.resize(1 - 0.45 * sh, (rw, rh), interpolation=cv2.INTER_LINEAR)
         roi = img[y0:y1, x0:x1]

@@ -23,11 +23,12 @@ from .geometry import Footprints, Pose
 CLEARANCE = 0.3
 
 #: A blank half is a tile's least marked face, and a tile drawn uniformly shows one seldom (the
-#: double blank is 1 tile in 28): run k 7 found 87 % of the held-out tiles without a blank half but
-#: 62 % of the double blanks (11.8 % on the real board). Training photos (`make_sample`) make each
-#: blank half this many times as likely to be drawn first, for layouts and loose tiles alike: the
-#: double blank then shows on 6.1 % of the face-up tiles instead of 3.2 %, a tile with one blank
-#: half on 30 % instead of 22 % (300 scenes). Films and sequences keep the uniform draw (weight 1).
+#: double blank is 1 tile in 28), so a detector trained on a uniform draw found double blanks far
+#: less often than other tiles, and on the real board hardly at all. Training photos
+#: (`make_sample`) make each blank half this many times as likely to be drawn first, for layouts
+#: and loose tiles alike: the double blank then shows on 6.1 % of the face-up tiles instead of
+#: 3.2 %, a tile with one blank half on 30 % instead of 22 % (300 scenes). Films and sequences
+#: keep the uniform draw (weight 1).
 BLANK_WEIGHT = 3.0
 
 

@@ -270,8 +270,8 @@ def draw_board(canvas: np.ndarray, affine: np.ndarray, ppu: float, board: Board,
                 ink = np.zeros(tex.shape[:2], np.uint8)  # putText draws on 8-bit images only
                 cv2.putText(ink, str(int(rng.integers(1, 6))), (int(cx - r * 0.2), int(cy + r * 0.25)),
                             cv2.FONT_HERSHEY_SIMPLEX, size, 255, 1, cv2.LINE_AA)
-                a = ink.astype(np.float32)[..., None] / 255
-                tex[:] = tex * (1 - a) + a * 235
+                ink_alpha = ink.astype(np.float32)[..., None] / 255
+                tex[:] = tex * (1 - ink_alpha) + ink_alpha * 235
     if board.lettered:
         # its own generator, so the track below draws the same pictures either way
         letters = rng.spawn(1)[0]

@@ -404,9 +404,9 @@ def _lead_on(board: Board, bodies: list[Body]) -> tuple[float, float, float] | N
 
 def ruled(rng: np.random.Generator, board: Board, packed_at: tuple[np.ndarray, float] | None) -> Board:
     """Half of the boards ruled in cells of a tile's half, in dark ink mostly, with the packed
-    tiles lying in the cells (as on a board for a domino game). Measured: on the real board the
-    detector found 37 % of the tiles, 60 % with the board round the tiles flattened (its dark
-    ruled lines and stars), the same as with the tiles flattened: it is the board that hid them.
+    tiles lying in the cells (as on a board for a domino game). Why: on the real board its dark
+    ruled lines and stars hid the tiles from a detector trained without such boards (flattening
+    the board round the tiles found far more of them).
     Drawn from its own generator, so every other draw of a scene stays as it was."""
     if rng.random() < 0.5:
         return board
@@ -458,9 +458,9 @@ def random_finish(rng: np.random.Generator, camera: Camera) -> Finish:
 
 def random_tone(rng: np.random.Generator) -> dict[str, float]:
     """A phone's tone curve: most phones stretch contrast (white tiles clip, black pips go black),
-    some photos are flat. Measured: the detector trained on untoned renders found 37 % of the real
-    board's tiles, 74 % of them in the same photos flattened to 0.4 of their contrast, so the real
-    photos are harsher than the renders were. Drawn from its own generator (seeded by the finish's
+    some photos are flat. Why: a detector trained on untoned renders found about twice as many of
+    the real board's tiles once those photos were flattened, so real photos are harsher than plain
+    renders. Drawn from its own generator (seeded by the finish's
     seed) so that adding it left every other draw of a scene as it was."""
     if rng.random() < 0.3:
         return {"contrast": 1.0, "pivot": 128.0}

@@ -35,9 +35,10 @@ def _scene_with_layout(seed: int, index: int, width: int, height: int, min_tiles
     raise RuntimeError("no scene with a layout found")  # pragma: no cover - layouts are common
 
 
-def _frame_layout(scene: Scene) -> Camera:
-    """The scene's camera turned on the whole (final) layout, backed off until it fits."""
-    corners = np.concatenate([b.pose.corners() for b in scene.bodies if b.role == "layout"])
+def _frame_layout(scene: Scene, roles: tuple[str, ...] = ("layout",)) -> Camera:
+    """The scene's camera turned on the whole (final) layout, backed off until it fits (with
+    `roles`, the bodies of those roles: a dealt film keeps its boneyard in view too)."""
+    corners = np.concatenate([b.pose.corners() for b in scene.bodies if b.role in roles])
     lo, hi = corners.min(axis=0), corners.max(axis=0)
     centre = (lo + hi) / 2
     cam = replace(scene.camera, target=(float(centre[0]), float(centre[1])))
@@ -59,9 +60,10 @@ def render_sequence(seed: int, width: int = 1280, height: int = 960, frames: int
     `shake`: camera jitter in world units (about 24 mm each); `light_drift`: exposure swing.
     """
     scene = _scene_with_layout(seed, index, width, height, min_tiles)
-    assert scene.laid is not None
+    laid = scene.laid
+    assert laid is not None
     scene = replace(scene, hands=[], camera=_frame_layout(scene))
-    total = len(scene.laid.layout)
+    total = len(laid.layout)
     n = frames or total
     rng = np.random.default_rng(np.random.SeedSequence([int(seed), int(index), 7]))
     counts = [max(1, int(math.ceil(total * (k + 1) / n))) for k in range(n)]
@@ -75,7 +77,7 @@ def render_sequence(seed: int, width: int = 1280, height: int = 960, frames: int
     out: list[Frame] = []
     for k, count in enumerate(counts):
         frame_scene = with_layout_prefix(scene, count)
-        frame_scene.laid = layout_prefix(scene.laid, count)
+        frame_scene.laid = layout_prefix(laid, count)
         if sweep is not None and sweep[0] <= k < sweep[1]:
             t = (k - sweep[0] + 0.5) / max(1, sweep[1] - sweep[0])
             frame_scene.hands = [replace(base_hand, edge=sweep[2], reach=(0.2 + 0.6 * t, 0.3 + 0.4 * t))]
@@ -93,6 +95,8 @@ def render_sequence(seed: int, width: int = 1280, height: int = 960, frames: int
         if jpeg:
             import cv2
 
-            image = cv2.imdecode(np.frombuffer(encode_jpeg(image, scene.finish.jpeg_quality), np.uint8), cv2.IMREAD_COLOR)
-        out.append(Frame(image, truth, "".join(l + "\n" for l in yolo_lines(truth))))
+            decoded = cv2.imdecode(np.frombuffer(encode_jpeg(image, scene.finish.jpeg_quality), np.uint8), cv2.IMREAD_COLOR)
+            assert decoded is not None  # the JPEG was just encoded here
+            image = decoded
+        out.append(Frame(image, truth, "".join(line + "\n" for line in yolo_lines(truth))))
     return out

@@ -49,7 +49,7 @@ def _colour(base: tuple[float, float, float], rng: np.random.Generator, spread: 
 def draw_table(kind: str, h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
     """A (h, w, 3) float32 BGR table top; `ppu` is canvas pixels per world unit (~24 mm)."""
     fn = {"wood": _wood, "felt": _felt, "cloth": _cloth, "laminate": _laminate,
-          "tablecloth": _tablecloth, "stone": _stone}[kind]
+          "tablecloth": _tablecloth, "stone": _stone, **STYLE_TABLES}[kind]
     return fn(h, w, ppu, rng)
 
 
@@ -147,3 +147,60 @@ def _tablecloth(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndar
     img = a[None, None, :] * (1 - m[..., None]) + b[None, None, :] * m[..., None]
     tone = 0.05 * pixel_noise(h, w, rng) + 0.05 * smooth_noise(h, w, ppu * 5, rng)
     return img * (1 + tone[..., None])
+
+
+# Tables the styles benchmark draws (`vision.synth.styles`), never picked at random by
+# `pick_table` (adding them there would change every training set's draws): the tables a player
+# may own that the training photos lack.
+
+
+def _white(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
+    """A white table or sheet: ivory tiles on it show the detector almost no edge."""
+    base = _colour([(245, 245, 245), (238, 242, 246), (250, 250, 250)][int(rng.integers(3))], rng, 4)
+    tone = 0.015 * pixel_noise(h, w, rng) + 0.02 * smooth_noise(h, w, ppu * 8, rng)
+    return np.clip(base[None, None, :] * (1 + tone[..., None]), 0, 255)
+
+
+def _dark(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
+    """A near-black table (slate, black laminate, dark walnut)."""
+    base = _colour([(22, 22, 24), (30, 28, 26), (18, 22, 30)][int(rng.integers(3))], rng, 4)
+    tone = 0.08 * pixel_noise(h, w, rng) + 0.15 * smooth_noise(h, w, ppu * 3, rng)
+    return np.clip(base[None, None, :] * (1 + tone[..., None]), 0, 255)
+
+
+def _glossy(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
+    """A varnished or glass top: a plain colour with a broad, bright reflection of a window or a
+    lamp across it, and softer ones beside it."""
+    base = _colour([(60, 80, 110), (200, 200, 200), (40, 40, 40), (120, 140, 160)][int(rng.integers(4))], rng, 10)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    shine = np.zeros((h, w), np.float32)
+    for _ in range(int(rng.integers(1, 4))):
+        centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        axes = (max(2, int(w * rng.uniform(0.1, 0.4))), max(2, int(h * rng.uniform(0.03, 0.15))))
+        cv2.ellipse(shine, centre, axes, float(rng.uniform(0, 180)), 0, 360, float(rng.uniform(0.5, 1.0)), -1)
+    shine = cv2.GaussianBlur(shine, (0, 0), max(1.0, ppu * 0.8))
+    img += shine[..., None] * (255 - img) * 0.9
+    return img * (1 + 0.01 * pixel_noise(h, w, rng)[..., None])
+
+
+def _busy(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
+    """A busy printed cloth: scattered flowers or blobs and small bright marks in several colours,
+    the size of pips and of tiles."""
+    base = _colour([(235, 235, 240), (60, 60, 140), (40, 90, 40), (150, 110, 60)][int(rng.integers(4))], rng, 10)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    inks = [_colour(c, rng, 20) for c in ((30, 30, 200), (40, 160, 230), (160, 60, 30), (30, 140, 40), (20, 20, 20), (240, 240, 240))]
+    count = int(h * w / (ppu * ppu) * rng.uniform(0.5, 2.0))
+    for _ in range(min(count, 20000)):
+        ink = inks[int(rng.integers(len(inks)))]
+        x, y = int(rng.uniform(0, w)), int(rng.uniform(0, h))
+        r = max(1, int(ppu * float(np.exp(rng.uniform(np.log(0.06), np.log(0.6))))))
+        if rng.random() < 0.5:
+            cv2.circle(img, (x, y), r, ink.tolist(), -1, cv2.LINE_AA)
+        else:
+            cv2.ellipse(img, (x, y), (r, max(1, r // 3)), float(rng.uniform(0, 180)), 0, 360, ink.tolist(), -1, cv2.LINE_AA)
+    return img * (1 + 0.03 * pixel_noise(h, w, rng)[..., None])
+
+
+STYLE_TABLES = {"white": _white, "dark": _dark, "glossy": _glossy, "busy": _busy}

@@ -62,6 +62,9 @@ class TileStyle:
     #: the divider painted in the pip colour (black on ivory: both real sets in ../shared/real are
     #: so) instead of a groove a little darker than the face
     painted_divider: bool = False
+    #: a coloured set's own colours, one per value 0..6 (BGR; None: `PIP_COLOURS`). Sets differ:
+    #: a player's set may have a tan four or a purple six (`vision.synth.styles`).
+    pip_colours: tuple[tuple[int, int, int], ...] | None = None
 
     @property
     def side(self) -> tuple[int, int, int]:
@@ -89,11 +92,12 @@ def random_tile_style(rng: np.random.Generator, painted_share: float = 0.0) -> T
     weights = np.array([4, 4, 3, 1.5, 1.2, 0.4, 0.3, 0.3])
     name = names[int(rng.choice(len(names), p=weights / weights.sum()))]
     face, pip = _FACES[name]
-    face = tuple(int(np.clip(c + rng.normal(0, 6), 0, 255)) for c in face)
+    blue, green, red = (int(np.clip(c + rng.normal(0, 6), 0, 255)) for c in face)
+    face = (blue, green, red)
     coloured = name in ("ivory", "white", "cream") and rng.random() < 0.2
     style = TileStyle(
         name=name + ("-coloured" if coloured else ""),
-        face=face,  # type: ignore[arg-type]
+        face=face,
         pip=pip,
         coloured=coloured,
         divider=float(rng.choice([0.02, 0.035, 0.05, 0.07])),
@@ -175,8 +179,9 @@ def draw_face(a: int, b: int, style: TileStyle, s: int, rng: np.random.Generator
     if style.painted_divider:
         groove = tuple(float(c) for c in style.pip)
     margin = int(s * rng.uniform(0.08, 0.16))
-    cv2.line(img, (x0, margin), (x0, h - 1 - margin), groove, dk, cv2.LINE_AA)
-    if not printed and dk >= 2 and not style.painted_divider:
+    if style.divider > 0:  # some sets have none, only the pin (`vision.synth.styles`)
+        cv2.line(img, (x0, margin), (x0, h - 1 - margin), groove, dk, cv2.LINE_AA)
+    if not printed and dk >= 2 and not style.painted_divider and style.divider > 0:
         cv2.line(img, (x0 + dk, margin), (x0 + dk, h - 1 - margin), tuple(min(255.0, c * 1.08) for c in style.face), 1, cv2.LINE_AA)
     if style.pin:
         r = max(1.5, s * 0.065)
@@ -185,7 +190,7 @@ def draw_face(a: int, b: int, style: TileStyle, s: int, rng: np.random.Generator
         cv2.circle(img, (int((x0 + lx * r * 0.3) * 16), int((h / 2 + ly * r * 0.3) * 16)), int(r * 0.5 * 16), (140, 210, 240), -1, cv2.LINE_AA, 4)
     pr = style.pip_size * s
     for half, value in ((0, a), (1, b)):
-        colour = PIP_COLOURS[value] if style.coloured and value else style.pip
+        colour = (style.pip_colours or PIP_COLOURS)[value] if style.coloured and value else style.pip
         for px, py in pip_positions(value, style):
             cx = (half * s + px * s)
             cy = py * s
@@ -193,8 +198,8 @@ def draw_face(a: int, b: int, style: TileStyle, s: int, rng: np.random.Generator
             cx, cy = cx + jx, cy + jy
             if not printed:
                 # a light rim where the drill met the surface
-                rim = tuple(min(255.0, c * 1.1 + 10) for c in style.face)
-                cv2.circle(img, (int(cx * 16), int(cy * 16)), int(pr * 1.15 * 16), rim, -1, cv2.LINE_AA, 4)
+                rim_colour = tuple(min(255.0, c * 1.1 + 10) for c in style.face)
+                cv2.circle(img, (int(cx * 16), int(cy * 16)), int(pr * 1.15 * 16), rim_colour, -1, cv2.LINE_AA, 4)
             cv2.circle(img, (int(cx * 16), int(cy * 16)), int(pr * 16), colour, -1, cv2.LINE_AA, 4)
             if not printed and pr > 2.5:
                 # the inner wall lit on the far side from the light

@@ -12,6 +12,15 @@ tile as the next seat's), the variant chosen by the layout's kind (`spinner`: al
 may be any tile; `line`: block), stopped when a seat plays its last tile. The scorer replays it,
 so the true record is checked by the rules engine like any other.
 
+A *dealt* film (`game_video(..., dealt=VARIANT)`) is played as a real deal makes it instead
+(`game.dealt_game`): the rules engine deals, each seat plays a tile of its own, draws or passes,
+so the true record holds passes and draws (with the deal: full information). Each seat sits at
+one side of the picture (`GameVideo.sides`, random per film, in play order around the table);
+the arm that lays a seat's tile, or takes its draw from the boneyard, reaches in from that side;
+a pass shows nothing. In the variants that draw, the boneyard lies face down in view and loses a
+tile at each draw. Tiles that take no part in the game (loose tiles, other rows) are left out.
+Without `dealt` the film is the older kind, frame for frame as before.
+
 `OracleReader` reads a frame from its truth (every labelled face-up tile, sure of each half),
 so the follower can be tested without the detector's mistakes.
 """
@@ -19,9 +28,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -30,10 +40,12 @@ from scorer.tiles import Tile
 from vision.read.reading import HalfReading, Reading, TileReading
 
 from .dataset import GENERATOR
+from .game import FILM_VARIANTS, DealtGame, dealt_game
+from .geometry import Footprints, Pose, transform_pose
 from .labels import build_truth
 from .layouts import layout_prefix
 from .render import render_scene
-from .scene import HandSpec, Scene, with_layout_prefix
+from .scene import Body, HandSpec, Scene, with_layout_prefix
 from .sequence import _frame_layout, _scene_with_layout
 
 #: the variant a layout's kind is played as (both let any tile lead, so seat 0 may lead anything)
@@ -48,6 +60,10 @@ class VideoFrame:
     state: int
     #: an arm is over the table
     arm: bool
+    #: dealt films: the seat whose arm it is (None on still frames and in the older films)
+    seat: int | None = None
+    #: dealt films: the true event the frame belongs to (None before the first, and in the older films)
+    event: int | None = None
 
 
 @dataclass
@@ -68,8 +84,18 @@ class GameVideo:
     seed: int
     #: the truth of each state rendered so far (state -> truth JSON)
     truths: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: a dealt film's game (passes, draws, seating); None for the older films
+    game: DealtGame | None = None
+
+    @property
+    def sides(self) -> tuple[int, ...] | None:
+        """The picture side each seat sits at (0 top, 1 right, 2 bottom, 3 left), dealt films only."""
+        return self.game.sides if self.game is not None else None
 
     def frames(self) -> Iterator[VideoFrame]:
+        if self.game is not None:
+            yield from self._dealt_frames(self.game)
+            return
         rng = np.random.default_rng(np.random.SeedSequence([self.seed, 11]))
         noises = [rng.normal(0, self.noise, (self.height, self.width, 1)).astype(np.float32) for _ in range(3)]
         phase = float(rng.uniform(0, 2 * math.pi))
@@ -116,6 +142,80 @@ class GameVideo:
                 for _ in range(self.still_frames):
                     yield VideoFrame(noisy(still), f"{index:06d}", state, False)
                     index += 1
+
+    def _dealt_frames(self, game: DealtGame) -> Iterator[VideoFrame]:
+        """The frames of a dealt film: event by event, an arm from the seat's own side for each play
+        and draw, nothing for a pass; the boneyard loses the drawn tile."""
+        rng = np.random.default_rng(np.random.SeedSequence([self.seed, 13]))
+        noises = [rng.normal(0, self.noise, (self.height, self.width, 1)).astype(np.float32) for _ in range(3)]
+        phase = float(rng.uniform(0, 2 * math.pi))
+        index = 0
+
+        def noisy(image: np.ndarray) -> np.ndarray:
+            if not self.noise:
+                return image
+            return np.clip(image.astype(np.float32) + noises[index % len(noises)], 0, 255).astype(np.uint8)
+
+        boneyard = [b for b in self.scene.bodies if b.role == "boneyard"]
+        cam = self.scene.camera
+        state = drawn = 0
+        moves = 0  # plays and draws shown: the light drifts from one to the next
+        steps: list[tuple[int | None, dict[str, Any] | None]] = [(None, None)]
+        steps += list(enumerate(game.events))
+        for k, event in steps:
+            if event is not None and event["type"] == "pass":
+                continue  # a pass shows nothing
+            seat = event["seat"] if event is not None else None
+            if event is not None:
+                moves += 1
+                if self.shake:
+                    d = rng.normal(0, self.shake, 3)
+                    cam = self.scene.camera.shaken(float(d[0]), float(d[1]), float(d[2]) * 0.01)
+                if event["type"] == "play":
+                    state += 1
+                else:
+                    drawn += 1
+            gain = 1.0 + self.light_drift * math.sin(phase + 0.7 * moves)
+            scene = self._dealt_state(state, drawn, boneyard, cam)
+            if event is not None:
+                if event["type"] == "play":
+                    target = self._tile_pixel(scene, cam, state - 1)
+                else:  # the tile taken from the boneyard, where it lay
+                    taken = boneyard[len(boneyard) - drawn]
+                    x, y = cam.project(np.array([[taken.pose.x, taken.pose.y, 0.0]]))[0]
+                    target = (float(x), float(y))
+                assert seat is not None
+                edge = (game.sides[seat] + float(rng.uniform(0.3, 0.7))) % 4
+                for j in range(self.arm_frames):
+                    t = 1.0 - 0.35 * j / max(1, self.arm_frames - 1) if self.arm_frames > 1 else 1.0
+                    image = self._render(scene, cam, gain, self._arm(rng, edge, target, t))
+                    yield VideoFrame(noisy(image), f"{index:06d}", state, True, seat, k)
+                    index += 1
+            rendered = render_scene(scene, cam, light_gain=gain)
+            self.truths[state] = build_truth(scene, rendered, {"generator": GENERATOR, "seed": self.seed,
+                                                               "plays": state, "drawn": drawn,
+                                                               "light_gain": round(gain, 4)})
+            still = rendered.image
+            for _ in range(self.still_frames):
+                yield VideoFrame(noisy(still), f"{index:06d}", state, False, None, k)
+                index += 1
+            if k is not None and k + 1 < len(game.events) and rng.random() < self.idle_passes:
+                # a player's arm passes over the table and lays nothing, from that player's side
+                edge = (game.sides[int(rng.integers(len(game.sides)))] + float(rng.uniform(0.2, 0.8))) % 4
+                spot = (float(rng.uniform(0.2, 0.8)) * self.width, float(rng.uniform(0.2, 0.8)) * self.height)
+                for j in range(self.arm_frames):
+                    image = self._render(scene, cam, gain, self._arm(rng, edge, spot, 0.6 + 0.4 * j))
+                    yield VideoFrame(noisy(image), f"{index:06d}", state, True, None, k)
+                    index += 1
+                for _ in range(self.still_frames):
+                    yield VideoFrame(noisy(still), f"{index:06d}", state, False, None, k)
+                    index += 1
+
+    def _dealt_state(self, plays: int, drawn: int, boneyard: list[Body], cam: Any) -> Scene:
+        taken = {id(b) for b in boneyard[len(boneyard) - drawn:]} if drawn else set()
+        scene = self._state(plays, cam)
+        scene.bodies = [b for b in scene.bodies if id(b) not in taken]
+        return scene
 
     def _state(self, state: int, cam: Any) -> Scene:
         assert self.scene.laid is not None
@@ -171,14 +271,23 @@ def true_record(placements: list[dict[str, Any]], kind: str, players: int = 4, l
 
 def game_video(seed: int, width: int = 1280, height: int = 960, players: int = 4, still_frames: int = 3,
                arm_frames: int = 2, idle_passes: float = 0.15, light_drift: float = 0.06, shake: float = 0.01,
-               noise: float = 1.5, min_tiles: int = 4, max_plays: int | None = None) -> GameVideo:
-    """One synthetic game (rendered lazily as its frames are iterated) and its true record."""
+               noise: float = 1.5, min_tiles: int = 4, max_plays: int | None = None,
+               dealt: str | None = None) -> GameVideo:
+    """One synthetic game (rendered lazily as its frames are iterated) and its true record.
+
+    `dealt`: a variant of `game.FILM_VARIANTS` (or "any": one drawn from the seed) to deal and play
+    as a real table does, with passes, draws and each seat's arm from its own side; None: the older
+    films (the same frames as before for a seed)."""
     scene = _scene_with_layout(seed, 0, width, height, min_tiles)
     assert scene.laid is not None
     # The game videos keep a neutral tone curve and unruled boards (as they were rendered before
     # the photos had them), so the follower's benchmarks stay comparable from one generator to the next.
     board = replace(scene.board, cells=None, ink=None) if scene.board is not None else None
-    scene = replace(scene, hands=[], camera=_frame_layout(scene), finish=replace(scene.finish, contrast=1.0), board=board)
+    scene = replace(scene, finish=replace(scene.finish, contrast=1.0), board=board)
+    if dealt is not None:
+        return _dealt_video(scene, seed, dealt, width, height, players, still_frames, arm_frames, idle_passes,
+                            light_drift, shake, noise, max_plays)
+    scene = replace(scene, hands=[], camera=_frame_layout(scene))
     laid = scene.laid
     assert laid is not None
     placements = [{"tile": f"{p.inner}-{p.outer}", "end": p.end} for p in laid.layout.placements]
@@ -187,6 +296,69 @@ def game_video(seed: int, width: int = 1280, height: int = 960, players: int = 4
     record, plays = true_record(placements, laid.variant, players)
     return GameVideo(scene, record, plays, width, height, still_frames, arm_frames, idle_passes, light_drift, shake,
                      noise, seed)
+
+
+def _dealt_video(scene: Scene, seed: int, variant: str, width: int, height: int, players: int, still_frames: int,
+                 arm_frames: int, idle_passes: float, light_drift: float, shake: float, noise: float,
+                 max_plays: int | None) -> GameVideo:
+    """A dealt film on the scene's table: its layout replaced by the dealt game's, its other tiles by
+    the boneyard (in the variants that draw)."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 23]))
+    if variant == "any":
+        variant = FILM_VARIANTS[int(rng.integers(len(FILM_VARIANTS)))]
+    if variant not in FILM_VARIANTS:
+        raise ValueError(f"a dealt film is one of {', '.join(FILM_VARIANTS)} (or any), not {variant!r}")
+    if variant.startswith("partners"):
+        players = 4
+    # the table area around the lead: about what the camera sees, as `build_scene` gives a bare table
+    view = scene.camera.footprint()
+    a, b = view[1] - view[0], view[3] - view[0]
+    size = float(np.sqrt(abs(a[0] * b[1] - a[1] * b[0])))
+    bw, bh = size * rng.uniform(0.8, 1.3, 2)
+    bounds = (-bw / 2, -bh / 2, bw / 2, bh / 2)
+    game = dealt_game(rng, variant, players, bounds, max_gap=float(rng.uniform(0.01, 0.08)),
+                      jitter_deg=float(rng.uniform(0, 3)), max_plays=max_plays)
+    lead = next(b for b in scene.bodies if b.role == "layout" and b.placement == 0)
+    ox, oy = lead.pose.x, lead.pose.y
+    rot = float(rng.uniform(0, 2 * math.pi))
+    thickness = scene.tile_style.thickness
+    bodies = [Body("up", transform_pose(pose, ox, oy, rot), thickness, (p.inner, p.outer), "layout", i,
+                   int(rng.integers(2**31)))
+              for i, (pose, p) in enumerate(zip(game.laid.poses, game.laid.layout.placements, strict=True))]
+    for pose in _boneyard_poses(rng, game.laid.poses, game.boneyard):
+        bodies.append(Body("down", transform_pose(pose, ox, oy, rot), thickness, None, "boneyard", None,
+                           int(rng.integers(2**31))))
+    scene = replace(scene, bodies=bodies, laid=game.laid, hands=[])
+    scene = replace(scene, camera=_frame_layout(scene, ("layout", "boneyard")))
+    plays = sum(e["type"] == "play" for e in game.events)
+    return GameVideo(scene, game.record, plays, width, height, still_frames, arm_frames, idle_passes, light_drift,
+                     shake, noise, seed, game=game)
+
+
+def _boneyard_poses(rng: np.random.Generator, layout: list[Pose], count: int) -> list[Pose]:
+    """`count` face-down tiles in a loose heap beside the layout (layout units), clear of it."""
+    if not count:
+        return []
+    corners = np.concatenate([p.corners() for p in layout])
+    lo, hi = corners.min(axis=0), corners.max(axis=0)
+    side = int(rng.integers(4))
+    centre = (lo + hi) / 2
+    axis, sign = side % 2, (1 if side < 2 else -1)
+    centre[axis] = (hi if sign > 0 else lo)[axis] + sign * 3.5
+    feet = Footprints([c.corners() for c in layout])
+    poses: list[Pose] = []
+    spread = 1.2
+    while len(poses) < count:
+        for _try in range(30):
+            o = centre + rng.normal(0, spread, 2)
+            pose = Pose(float(o[0]), float(o[1]), float(rng.uniform(0, 2 * math.pi)))
+            if (feet.gaps(pose.corners()) >= 0.15).all():
+                poses.append(pose)
+                feet.add(pose.corners())
+                break
+        else:
+            spread *= 1.3  # a crowded heap spreads out
+    return poses
 
 
 # -- reading frames from their truth ------------------------------------------------------------
@@ -300,14 +472,19 @@ def write_video(video: GameVideo, out: str | Path, mp4: bool = False, fps: float
     for frame in video.frames():
         name = f"{frame.name}.jpg"
         cv2.imwrite(str(out / "frames" / name), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        listing.append({"frame": name, "state": frame.state, "arm": frame.arm})
+        entry: dict[str, Any] = {"frame": name, "state": frame.state, "arm": frame.arm}
+        if frame.seat is not None:
+            entry["seat"] = frame.seat  # whose arm (dealt films: the truth of who played or drew)
+        if frame.event is not None:
+            entry["event"] = frame.event
+        listing.append(entry)
         if y4m:
             if y4m_writer is None:
                 y4m_writer = Y4mWriter(out / "video.y4m", video.width, video.height, fps)
             y4m_writer.write(frame.image)
         if mp4:
             if writer is None:
-                writer = cv2.VideoWriter(str(out / "video.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), fps,
+                writer = cv2.VideoWriter(str(out / "video.mp4"), cv2.VideoWriter.fourcc(*"mp4v"), fps,
                                          (video.width, video.height))
             writer.write(frame.image)
     if writer is not None:
@@ -318,6 +495,11 @@ def write_video(video: GameVideo, out: str | Path, mp4: bool = False, fps: float
         (out / "truth" / f"state-{state:03d}.json").write_text(json.dumps(truth))
     (out / "frames.json").write_text(json.dumps(listing))
     (out / "record.json").write_text(json.dumps(video.record, indent=1))
+    if video.game is not None:
+        # the seating: which side of the picture each seat's arm reaches in from
+        (out / "film.json").write_text(json.dumps({"variant": video.record["variant"], "sides": list(video.game.sides),
+                                                   "sides_named": "0 top, 1 right, 2 bottom, 3 left",
+                                                   "boneyard": video.game.boneyard}, indent=1))
     answer = score_record(video.record)
     (out / "answer.json").write_text(json.dumps(answer, indent=1))
     return {"frames": len(listing), "plays": video.plays, "variant": video.record["variant"], "totals": answer["totals"]}

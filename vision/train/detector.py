@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from vision.read.detector import ENLARGE_KEY, READ_ENLARGE, READ_SIDE
 
@@ -49,11 +50,21 @@ def offline(config_dir: Path = CONFIG_DIR) -> None:
     torch_utils.NUM_THREADS = max(1, len(os.sched_getaffinity(0)))
 
 
-def prepare(synths: Path | list[Path], out: Path) -> Path:
+#: what else the detector may learn to box (`prepare(ignored=True)`), classes 1-3 after the tile:
+#: what is not a face-up tile is never a tile (issue 35), and a detector that has a class for a
+#: back, a tile on edge or a printed picture puts those boxes there instead of on "tile"
+IGNORED_CLASSES = ("face_down", "edge", "printed")
+#: a back or a tile on edge is labelled only when at least this much of it is seen (as the tiles)
+IGNORED_VISIBLE = 0.6
+
+
+def prepare(synths: Path | list[Path], out: Path, ignored: bool = False) -> Path:
     """A tiles-only ultralytics OBB dataset beside the synthetic ones: images linked, labels derived.
 
     Several sets train together (each photo once per epoch); each gets its own folder under `out`,
-    named after the set, and the data yaml lists them all.
+    named after the set, and the data yaml lists them all. With `ignored`, face-down tiles, tiles
+    on edge and printed pictures are labelled too, as classes 1-3 (`IGNORED_CLASSES`), from the
+    truth every set already holds: no set needs rendering again.
     """
     synths = [synths] if isinstance(synths, Path) else list(synths)
     if not synths:
@@ -63,20 +74,37 @@ def prepare(synths: Path | list[Path], out: Path) -> Path:
         raise ValueError(f"two sets share a folder name ({', '.join(names)}): their images would mix")
     out = out.resolve()
     folders: dict[str, list[str]] = {"train": [], "val": []}
-    for synth, name in zip(synths, names):
+    for synth, name in zip(synths, names, strict=True):
         for split in ("train", "val"):
-            folders[split].append(str(_prepare_split(synth.resolve(), out / name, split)))
+            folders[split].append(str(_prepare_split(synth.resolve(), out / name, split, ignored)))
     data = out / "data.yaml"
+    names_yaml = "".join(f"  {i}: {n}\n" for i, n in enumerate(("tile", *IGNORED_CLASSES) if ignored else ("tile",)))
     data.write_text(
         f"path: {out}\n"
         f"train: {json.dumps(folders['train'])}\n"
         f"val: {json.dumps(folders['val'])}\n"
-        "names:\n  0: tile\n"
+        "names:\n" + names_yaml
     )
     return data
 
 
-def _prepare_split(synth: Path, out: Path, split: str) -> Path:
+def ignored_labels(truth: dict) -> list[tuple[int, list[list[float]]]]:  # type: ignore[type-arg]
+    """(class, corners) of each face-down tile, tile on edge and printed picture worth a label: seen
+    enough (`IGNORED_VISIBLE`) and lying inside the photo."""
+    width, height = truth["image"]["width"], truth["image"]["height"]
+
+    def inside(corners: list[list[float]]) -> bool:
+        return all(-0.5 <= x <= width + 0.5 and -0.5 <= y <= height + 0.5 for x, y in corners)
+
+    out = []
+    for cls, key in enumerate(("face_down", "on_edge", "printed"), start=1):
+        for item in truth.get(key, []):
+            if item.get("visible", 1.0) >= IGNORED_VISIBLE and inside(item["corners"]):
+                out.append((cls, item["corners"]))
+    return out
+
+
+def _prepare_split(synth: Path, out: Path, split: str, ignored: bool = False) -> Path:
     """Link one split's photos into `out/images/split` and write their tile labels; return the folder."""
     images = synth / "images" / split
     truth_dir = synth / "truth" / split
@@ -118,6 +146,8 @@ def _prepare_split(synth: Path, out: Path, split: str) -> Path:
             if tile.get("labelled"):
                 coords = " ".join(f"{x / width:.6f} {y / height:.6f}" for x, y in tile["corners"])
                 lines.append(f"0 {coords}")
+        for cls, corners in ignored_labels(truth) if ignored else []:
+            lines.append(f"{cls} " + " ".join(f"{x / width:.6f} {y / height:.6f}" for x, y in corners))
         (labels / f"{truth_path.stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
     return linked
 
@@ -207,15 +237,16 @@ def _bins_last() -> Iterator[None]:
 
     The head turns each box side's 16-bin distribution into a distance: a softmax over the bins,
     then their expectation. Ultralytics lays the bins on axis 1 of (batch, bins, 4, anchors),
-    which onnxruntime's Softmax handles slowly (6.2 ms of a 68 ms run at 640 x 480, measured with
-    its profiler); with the bins last the same numbers (equal to the bit on a test input) take
-    0.7 ms. Only the exported graph changes: the weights and training are ultralytics' own.
+    which onnxruntime's Softmax handles slowly (its profiler shows it as a large share of the
+    run); with the bins last it computes the same numbers (equal to the bit on a test input) in a
+    fraction of the time. Only the exported graph changes: the weights and training are
+    ultralytics' own.
     """
     from ultralytics.nn.modules.block import DFL
 
     original = DFL.forward
 
-    def forward(self: DFL, x: "torch.Tensor") -> "torch.Tensor":
+    def forward(self: DFL, x: torch.Tensor) -> torch.Tensor:
         batch, _, anchors = x.shape
         bins = x.view(batch, 4, self.c1, anchors).transpose(2, 3).softmax(-1)  # (batch, 4, anchors, bins)
         return (bins @ self.conv.weight.view(self.c1, 1)).view(batch, 4, anchors)  # the expectation

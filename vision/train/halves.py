@@ -4,9 +4,10 @@ Each labelled half of each rendered photo is cut out as the reader will cut it a
 (`crops.rectify`), several times, turned by a multiple of 90 degrees (a tile lies any way round)
 and with its box as a detector gives it, never exact. Every other copy has the half's own corners
 shaken by a few percent (a good box); the others cut the tile's box moved, stretched and turned
-the way the bundled detector's boxes miss the truth (`BOX_ERROR`, measured on synth-v1's
-validation photos: the centre off by a median 6 % of the tile's width and 33 % at the 95th
-percentile, each side 5-8 % long or short, the turn 2 degrees off, 16 at the 95th percentile)
+the way a detector's boxes miss the truth (`BOX_ERROR`, the spread of a trained detector's boxes
+on synth-v1's validation photos: the centre off by a median 6 % of the tile's width and 33 % at
+the 95th percentile, each side 5-8 % long or short, the turn 2 degrees off, 16 at the 95th
+percentile)
 and split in two as the reader splits it (`reading.split_halves`), so that the classifier has
 seen the halves the reader will really show it.
 
@@ -14,16 +15,17 @@ With `detector` (an exported tile detector, the one the classifier will be bundl
 photo is also read by it as the reader reads it, and the halves of its own boxes that lie on a
 labelled tile are cut too, each labelled with the true half it mostly shows: the detector's
 misses are not the Gaussian `BOX_ERROR` alone (a tile seen steeply is boxed with its side face,
-so its halves slide toward the camera; models/README.md, "The halves of the detector's own boxes").
+so its halves slide toward the camera; models/README.md, "Data").
 """
 from __future__ import annotations
 
 import json
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import cv2
 import numpy as np

@@ -1,6 +1,6 @@
 """A smaller detector cut from a trained one: structured channel pruning (needs the training extra).
 
-The read's time is the network's (78 %, `models/README.md`), and a network trained from scratch
+Most of a read's time is the detector's network, and a network trained from scratch
 at a smaller width needs the many epochs a CPU session cannot give. Pruning keeps what the
 trained network has learnt: torch-pruning (Torch-Pruning's dependency graph) removes the same
 fraction of channels from every prunable layer, those with the smallest weights, and fixes up

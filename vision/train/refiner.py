@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -53,7 +54,7 @@ def jittered(frame: BoxFrame, rng: np.random.Generator) -> BoxFrame:
     angle = frame.angle + float(np.radians(rng.normal(0, k * JITTER["turn"]))) + (np.pi if rng.random() < 0.5 else 0.0)
     size = (frame.length * float(np.exp(rng.normal(0, k * JITTER["length"]))),
             frame.width * float(np.exp(rng.normal(0, k * JITTER["width"]))))
-    return BoxFrame.of(center, size, angle)
+    return BoxFrame.of((float(center[0]), float(center[1])), size, angle)
 
 
 def photo_examples(photo: np.ndarray, truth: dict[str, Any], boxes: Sequence[Any], jitters: int,

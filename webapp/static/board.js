@@ -10,6 +10,9 @@
   if (!root) return;
   const bottom = document.getElementById("board-bottom");
   const status = document.getElementById("live");
+  const say = window.spinnerSay || ((key) => key);
+  // The live stream sends the board drawn in each of the page's languages: this page's is used.
+  const lang = root.dataset.lang || document.documentElement.lang || "en";
   let board = JSON.parse(document.getElementById("board-data").textContent);
   let version = board.version;
   const listeners = [];
@@ -17,7 +20,13 @@
   let pollTimer = null;
   let failures = 0;
 
-  function say(text) { if (status) status.textContent = text; }
+  function tell(key) {
+    if (!status) return;
+    // Offline wins: a page that cannot reach the server must not claim to be live.
+    const shown = navigator.onLine === false ? "offline" : key;
+    status.textContent = say(shown);
+    status.dataset.state = shown;
+  }
 
   // What the page shows now: the match's version, and for a tournament table what the tournament said.
   let shown = root.dataset.etag || `"${version}"`;
@@ -29,9 +38,10 @@
     shown = tag;
     board = data;
     version = data.version;
-    if (data.html) {
-      root.innerHTML = data.html.top;
-      if (bottom) bottom.innerHTML = data.html.bottom;
+    const html = (data.html_in && data.html_in[lang]) || data.html;
+    if (html) {
+      root.innerHTML = html.top;
+      if (bottom) bottom.innerHTML = html.bottom;
       localTimes();
       tickRound();
     }
@@ -39,15 +49,15 @@
     listeners.forEach((f) => f(board));
   }
 
+  // The browser revalidates the board itself (ETag, If-None-Match): a 304 reaches this script as
+  // the stored 200, so an unchanged board is neither a failed request nor a new drawing.
   async function poll() {
     try {
-      const response = await fetch(root.dataset.poll, {
-        headers: { "If-None-Match": shown }, cache: "no-store", credentials: "same-origin",
-      });
-      if (response.status === 200) apply(await response.json());
-      if (pollTimer) say("updating every 2 s");
+      const response = await fetch(root.dataset.poll, { cache: "no-cache", credentials: "same-origin" });
+      if (response.ok) apply(await response.json());
+      if (pollTimer) tell("polling");
     } catch (error) {
-      say("offline: trying again");
+      tell("offline");
     }
   }
 
@@ -61,16 +71,16 @@
   function startStream() {
     if (!("EventSource" in window)) { startPolling(); return; }
     source = new EventSource(root.dataset.stream);
-    source.addEventListener("board", (event) => { failures = 0; say("live"); apply(JSON.parse(event.data)); });
-    source.onopen = () => say("live");
+    source.addEventListener("board", (event) => { failures = 0; tell("live"); apply(JSON.parse(event.data)); });
+    source.onopen = () => tell("live");
     source.onerror = () => {
       failures += 1;
       if (source.readyState === EventSource.CLOSED || failures > 3) {
         source.close();
-        say("updating every 2 s");
+        tell("polling");
         startPolling();
       } else {
-        say("reconnecting…");
+        tell("reconnecting");
       }
     };
   }
@@ -125,5 +135,14 @@
     refresh: poll,
     apply,
   };
+  // Offline: say so at once (the stream may take a while to notice); back online: catch up.
+  window.addEventListener("offline", () => tell("offline"));
+  window.addEventListener("online", () => {
+    tell("reconnecting");
+    if (source && source.readyState !== EventSource.CLOSED) source.close();
+    poll();
+    if (!pollTimer) startStream();
+  });
+  tell("connecting");
   startStream();
 })();

@@ -7,6 +7,7 @@
   const box = document.getElementById("camera");
   if (!box || !window.spinnerBoard) return;
   const live = window.spinnerBoard;
+  const words = window.spinnerSay || ((key) => key);
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const url = box.dataset.frames;
   const result = document.getElementById("cam-result");
@@ -33,9 +34,21 @@
     ends.replaceChildren();
   }
 
+  // A photo with this many tiles the board has not got is of another table (or of a hand not
+  // scored here): nothing in it is offered for recording.
+  const OTHER_TABLE = 5;
+
   function ask(frame) {
-    asking = frame;
     const proposal = frame.proposal || {};
+    const fresh = (proposal.new || []).length;
+    if (fresh >= OTHER_TABLE) {
+      asking = null;
+      show(words("photo_other_table", { n: fresh }), "bad");
+      // Turned down at once, so the frame does not wait for an answer nobody can give.
+      post(`/${frame.id}/reject`, { why: "the photo does not show this table" }).catch(() => {});
+      return;
+    }
+    asking = frame;
     const event = (proposal.events || [])[0];
     show(frame.message, "ask");
     if (!event) return;

@@ -7,6 +7,7 @@
   const root = document.getElementById("board");
   if (!pad || !root || !window.spinnerBoard) return;
   const live = window.spinnerBoard;
+  const say = window.spinnerSay || ((key) => key);
   const api = root.dataset.api;
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const errorBox = document.getElementById("pad-error");
@@ -16,6 +17,12 @@
   let tile = null;
   const shown = new Set(); // tiles picked for "Show tiles" at the end of a hand
   let busy = false;
+  // The version the pad's choices were made on. Every event recorded (here, on another phone,
+  // an undo) moves the turn on: a seat or tile chosen before it must not carry over to the next
+  // tap, or a play lands on the wrong seat. The live stream may deliver the new board before
+  // our own POST answers, so this is checked on every render, not only after `send`.
+  let madeOn = null;
+  let why = ""; // why the last tile tapped cannot be played, said next to the tiles
 
   const $ = (selector) => pad.querySelector(selector);
   const $$ = (selector) => Array.from(pad.querySelectorAll(selector));
@@ -39,21 +46,18 @@
         },
         body: JSON.stringify({ ...body, source: "pad" }),
       });
-      const data = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+      const data = await response.json().catch(() => ({ error: say("server_said", { status: response.status }) }));
       if (!response.ok) {
-        fail(response.status === 409 && data.version
-          ? "Another phone changed the match first: check the board and tap again."
-          : data.error);
+        fail(response.status === 409 && data.version ? say("changed") : data.say || data.error);
         await live.refresh();
         return null;
       }
-      tile = null;
-      chosenSeat = false;
-      shown.clear();
+      forget();
       await live.refresh();
+      render(live.board); // the stream may have brought this version before the answer came
       return data;
     } catch (error) {
-      fail("No connection: nothing was recorded. Tap again when the network is back.");
+      fail(say("offline_tap"));
       return null;
     } finally {
       busy = false;
@@ -61,13 +65,24 @@
     }
   }
 
-  function current() { return live.board.current; }
   function inPlay() { return live.board.pad.in_play; }
+
+  function forget() {
+    why = "";
+    tile = null;
+    chosenSeat = false;
+    shown.clear();
+  }
 
   function render(board) {
     const cur = board.current;
+    if (madeOn !== board.version) {
+      if (madeOn !== null) forget();
+      madeOn = board.version;
+    }
     if (!chosenSeat) {
       if (cur && cur.end === null && cur.turn !== null && cur.turn !== undefined) seat = cur.turn;
+      else if (cur && cur.end === null) seat = null; // nobody's turn yet: the scorer taps who leads
       else if (cur && cur.awaiting_pips && cur.awaiting_pips.length) seat = cur.awaiting_pips[0];
       else if (seat === null) seat = 0;
     }
@@ -85,7 +100,10 @@
       b.classList.toggle("played", played);
       b.classList.toggle("nofit", !played && inPlay() && !fitting);
       b.classList.toggle("chosen", name === tile || shown.has(name));
-      b.disabled = played || (inPlay() ? !fitting : !cur);
+      // A tile that cannot be played now stays tappable, to say why (aria-disabled, not disabled).
+      const off = played || (inPlay() ? !fitting : !cur);
+      b.setAttribute("aria-disabled", off ? "true" : "false");
+      b.setAttribute("aria-pressed", name === tile || shown.has(name) ? "true" : "false");
     });
     const ends = cur ? cur.open_ends || {} : {};
     const choices = tile && fits[tile] ? fits[tile] : [];
@@ -95,13 +113,60 @@
       b.disabled = !choices.includes(end);
       b.classList.toggle("on", choices.includes(end));
     });
-    hint.textContent = !cur ? "Start the hand" : inPlay()
-      ? (tile ? `Where does ${tile} go?` : "Tap the tile played")
-      : (board.current.awaiting_pips || []).length ? "Tap the tiles left, then Show tiles" : "Hand over";
-    $("#pass").disabled = !inPlay();
-    $("#draw").disabled = !inPlay();
+    if (why) hint.textContent = why;
+    else if (!cur) hint.textContent = say("start_hand");
+    else if (inPlay()) {
+      hint.textContent = tile ? say("where", { tile })
+        : seat === null ? say("tap_leader") : say("tap_tile");
+    } else hint.textContent = (cur.awaiting_pips || []).length ? say("tap_left") : say("hand_over");
+    hint.classList.toggle("why", Boolean(why));
+    $("#pass").disabled = !board.pad.can_pass;
+    $("#draw").disabled = !board.pad.can_draw;
     $("#next-hand").hidden = !board.next_hand;
     $("#end-hand").open = Boolean(cur && cur.end !== null && (cur.awaiting_pips || []).length);
+    pipsForEveryone(board);
+  }
+
+  // The pips of every player still to count, in one step: a box each, one button.
+  function pipsForEveryone(board) {
+    const box = $("#pips-all");
+    const cur = board.current;
+    const waiting = cur && cur.end !== null ? cur.awaiting_pips || [] : [];
+    const key = `${board.version}:${waiting.join(",")}`;
+    $("#send-all-pips").hidden = waiting.length < 2;
+    if (box.dataset.key === key) return; // typed numbers stay while nothing changed
+    box.dataset.key = key;
+    box.replaceChildren(...(waiting.length < 2 ? [] : waiting.map((s) => {
+      const label = document.createElement("label");
+      label.textContent = board.players[s];
+      const input = document.createElement("input");
+      input.inputMode = "numeric";
+      input.maxLength = 3;
+      input.dataset.seat = String(s);
+      label.append(input);
+      return label;
+    })));
+  }
+
+  async function sendAllPips() {
+    const boxes = $$("#pips-all input");
+    if (!boxes.every((b) => /^\d+$/.test(b.value.trim()))) { fail(say("pips_number")); return; }
+    for (const b of boxes) { // one event each, in turn: each is checked as it lands
+      const done = await send("/events", { type: "pips", seat: Number(b.dataset.seat), pips: Number(b.value.trim()) });
+      if (!done) return;
+    }
+  }
+
+  // Why a tile cannot be played now, in words (the server's board says what fits; this only words it).
+  function whyNot(name) {
+    const board = live.board;
+    if (!inPlay()) return say("not_now");
+    if (board.pad.on_table.includes(name)) return say("on_table", { tile: name });
+    const lead = board.pad.lead;
+    if (lead) return lead.tile ? say("lead_tile", { lead: lead.tile }) : say("lead_double");
+    const ends = Object.entries(board.current.open_ends || {})
+      .map(([end, n]) => say("end_shows", { end: say(`end_${end}`), n })).join(", ");
+    return say("fits_nothing", { tile: name, ends });
   }
 
   function play(name, end) {
@@ -113,12 +178,17 @@
   pad.addEventListener("click", (event) => {
     const button = event.target.closest("button");
     if (!button || button.disabled) return;
-    if (button.classList.contains("seat")) {
+    why = "";
+    if (button.classList.contains("tilebtn") && button.getAttribute("aria-disabled") === "true") {
+      why = whyNot(button.dataset.tile);
+    } else if (button.classList.contains("seat")) {
       seat = Number(button.dataset.seat);
       chosenSeat = true;
     } else if (button.classList.contains("tilebtn")) {
       const name = button.dataset.tile;
-      if (!inPlay()) {
+      if (inPlay() && seat === null) {
+        why = say("tap_leader");
+      } else if (!inPlay()) {
         if (shown.has(name)) shown.delete(name); else shown.add(name);
       } else {
         const ends = live.board.pad.fits[name] || [];
@@ -135,18 +205,20 @@
       send("/undo", { why: "undo on the pad" }); return;
     } else if (button.id === "next-hand") {
       send("/hands", {}); return;
+    } else if (button.id === "send-all-pips") {
+      sendAllPips(); return;
     } else if (button.id === "reveal") {
       send("/events", { type: "reveal", seat, tiles: Array.from(shown) }); return;
     } else if (button.id === "send-pips") {
       const pips = $("#pips").value.trim();
-      if (!/^\d+$/.test(pips)) { fail("Type the pips left as a whole number."); return; }
+      if (!/^\d+$/.test(pips)) { fail(say("pips_number")); return; }
       send("/events", { type: "pips", seat, pips: Number(pips) }).then((ok) => { if (ok) $("#pips").value = ""; });
       return;
     } else if (button.id === "adjust") {
       const points = $("#adjust-points").value.trim();
       const reason = $("#adjust-reason").value.trim();
-      if (!/^[+-]?\d+$/.test(points)) { fail("Points are a whole number, such as 10 or -5."); return; }
-      if (!reason) { fail("An adjustment needs its reason."); return; }
+      if (!/^[+-]?\d+$/.test(points)) { fail(say("points_number")); return; }
+      if (!reason) { fail(say("reason_needed")); return; }
       const side = Number($("#adjust-side").value);
       const event = { type: "adjust", points: Number(points), reason };
       if (live.board.teams) event.team = side; else event.seat = side;
@@ -156,42 +228,6 @@
     render(live.board);
   });
 
-  // Correcting an event: the ✎ on a line of the hand (the board is re-rendered, so delegate).
-  const dialog = document.getElementById("fix-dialog");
-  let fixing = null;
-  document.getElementById("board-bottom").addEventListener("click", (event) => {
-    const button = event.target.closest(".fix");
-    if (!button || !dialog) return;
-    const hand = Number(button.dataset.hand);
-    const index = Number(button.dataset.event);
-    const row = (current().events || []).find((e) => e.event === index);
-    fixing = { hand, index };
-    document.getElementById("fix-what").textContent = `event ${index + 1}`;
-    document.getElementById("fix-event").value = JSON.stringify(row ? row.raw : {});
-    document.getElementById("fix-why").value = "";
-    document.getElementById("fix-error").textContent = "";
-    dialog.showModal();
-  });
-  if (dialog) {
-    dialog.addEventListener("click", async (event) => {
-      const button = event.target.closest("button");
-      if (!button || button.value === "cancel" || !fixing) return;
-      event.preventDefault();
-      const why = document.getElementById("fix-why").value.trim();
-      const box = document.getElementById("fix-error");
-      if (!why) { box.textContent = "Say why (it is kept in the history)."; return; }
-      const path = `/hands/${fixing.hand}/events/${fixing.index}`;
-      let body = { why };
-      if (button.value === "correct") {
-        try { body.event = JSON.parse(document.getElementById("fix-event").value); } catch (error) {
-          box.textContent = "The event is not valid JSON."; return;
-        }
-      }
-      const done = await send(path, body, button.value === "correct" ? "PUT" : "DELETE");
-      if (done) dialog.close(); else box.textContent = errorBox.textContent;
-    });
-  }
-
   const whoBox = document.getElementById("who");
   if (whoBox) {
     whoBox.value = localStorage.getItem("spinner-who") || "";
@@ -199,6 +235,6 @@
   }
 
   // The camera (camera.js) asks which seat the scorer chose, when the board does not know whose turn it is.
-  window.spinnerPad = { get seat() { return chosenSeat ? seat : null; }, fail };
+  window.spinnerPad = { get seat() { return chosenSeat ? seat : null; }, fail, send };
   live.onChange(render);
 })();

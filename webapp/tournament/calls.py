@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from scorer.tournament import TARGET, BellAction, MatchResult, Pairing, bell
+from scorer.tournament import TARGET, BellAction, Ending, MatchResult, Pairing, bell
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def _points(values: Any) -> tuple[int, int]:
 def _target(pairing: Pairing, answer: dict[str, Any]) -> Call:
     points = _points(answer["totals"])
     winner = pairing.team_a if answer["winner"] == 0 else pairing.team_b
-    result = MatchResult(pairing.table, pairing.team_a, pairing.team_b, points[0], points[1], winner, "target")
+    result = MatchResult(pairing.table, pairing.team_a, pairing.team_b, points[0], points[1], winner, Ending.TARGET)
     return Call(result, None, points, f"{winner} reached {TARGET}", len(answer["hands"]))
 
 
@@ -85,6 +85,6 @@ def call(pairing: Pairing, answer: dict[str, Any], round_start: datetime | None,
         rung = bell(round_start, now, hand_in_play=False, points=at)
         if rung.action is BellAction.DECIDE:
             winner = pairing.team_a if rung.winner == 0 else pairing.team_b
-            result = MatchResult(pairing.table, pairing.team_a, pairing.team_b, at[0], at[1], winner, "bell")
+            result = MatchResult(pairing.table, pairing.team_a, pairing.team_b, at[0], at[1], winner, Ending.BELL)
             return Call(result, None, at, f"{winner} led at the bell", k + 1)
         k += 1  # EXTRA_HAND: equal scores, the next hand decides

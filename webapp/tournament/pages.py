@@ -6,7 +6,6 @@ nothing recorded (post, redirect, get: a reload never posts twice).
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -22,7 +21,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from .. import csrf
+from .. import csrf, validate
 from ..auth import clean_text
 from ..db import db
 from ..errors import ApiError
@@ -56,8 +55,8 @@ def _shown_result() -> dict[str, Any] | None:
     """The result the correction form was opened on (the page's forms carry no tournament version:
     a table finishing elsewhere must not refuse the director's form; only this table's result may)."""
     try:
-        value = json.loads(request.form.get("expected") or "null")
-    except json.JSONDecodeError:
+        value = validate.loads(request.form.get("expected") or "null", "expected")
+    except ApiError:
         return None
     return value if isinstance(value, dict) else None
 
@@ -103,9 +102,9 @@ def import_file():  # type: ignore[no-untyped-def]
         if len(raw) > limit:
             raise ApiError(413, f"the tournament file is too large: at most {limit // 1024} KB")
         try:
-            data = json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise ApiError(400, f"{upload.filename} is not a JSON tournament file: {error}") from None
+            data = validate.loads(raw, "it")
+        except ApiError as error:
+            raise ApiError(400, f"{upload.filename} is not a JSON tournament file: {error.message}") from None
         row, token = transfer.load(data, who=_who())
     except ApiError as error:
         flash(error.message)
@@ -172,7 +171,7 @@ def close(tournament_id: str):  # type: ignore[no-untyped-def]
 @bp.post("/<tournament_id>/rounds")
 def start_round(tournament_id: str):  # type: ignore[no-untyped-def]
     seed = request.form.get("seed", "").strip() or None
-    seed_value: Any = int(seed) if seed is not None and seed.isdigit() else seed
+    seed_value: Any = int(seed) if seed is not None and seed.isascii() and seed.isdigit() and len(seed) <= 15 else seed
 
     # Ticked on the page only while the break runs: the director starts the round during it knowingly.
     during_break = request.form.get("during_break") == "1"

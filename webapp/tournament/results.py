@@ -16,6 +16,7 @@ from typing import Any
 from scorer.commands import replay
 from scorer.tournament import (
     ROUND_LENGTH,
+    Ending,
     MatchResult,
     Pairing,
     Round,
@@ -121,7 +122,7 @@ def sync(tournament_id: str) -> TournamentRow:
     return apply_change(tournament_id, None, plan, who=BY_MATCH, why="")[0]
 
 
-def result_from(data: dict[str, Any], t: Tournament, number: int, table: int, *, default_ending: str) -> MatchResult:
+def result_from(data: dict[str, Any], t: Tournament, number: int, table: int, *, default_ending: Ending) -> MatchResult:
     """A result typed by the director: points of each side, the winner, how it ended, the reason."""
     if not 1 <= number <= len(t.rounds):
         raise ApiError(404, f"there is no round {number} (rounds 1 to {len(t.rounds)} have started)"
@@ -134,7 +135,7 @@ def result_from(data: dict[str, Any], t: Tournament, number: int, table: int, *,
     points = []
     for key, team in (("points_a", pairing.team_a), ("points_b", pairing.team_b)):
         value = data.get(key)
-        if isinstance(value, str) and value.strip().isdigit():
+        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 6:
             value = int(value.strip())
         if not isinstance(value, int) or isinstance(value, bool):
             raise ApiError(400, f"table {table}: the points of {team!r} must be a whole number, not {value!r}")
@@ -160,7 +161,7 @@ def enter_result(tournament_id: str, number: int, table: int, data: dict[str, An
         raise ApiError(400, f"round {number}, table {table}: a result entered by hand needs its reason")
 
     def plan(row: TournamentRow, t: Tournament) -> Plan:
-        result = result_from(data, t, number, table, default_ending="director")
+        result = result_from(data, t, number, table, default_ending=Ending.DIRECTOR)
         if number != t.round_number:
             raise ApiError(409, f"round {number}, table {table} already has a result: correct it with a reason")
         existing = t.current_round.result(table) if t.current_round else None
@@ -174,7 +175,9 @@ def enter_result(tournament_id: str, number: int, table: int, data: dict[str, An
             if (number, table) in tables:
                 tables[(number, table)].result_at = clock()
 
-        return Plan(new, "result", round=number, table=table, after=new.current_round.result(table).to_dict(), write=write)
+        recorded = new.current_round.result(table) if new.current_round is not None else None
+        assert recorded is not None  # record_result has just put it in the current round
+        return Plan(new, "result", round=number, table=table, after=recorded.to_dict(), write=write)
 
     return apply_change(tournament_id, expected, plan, who=who, why=why)[0]
 
@@ -191,7 +194,7 @@ def correct(tournament_id: str, number: int, table: int, data: dict[str, Any], e
         raise ApiError(400, f"round {number}, table {table}: a correction needs its reason")
 
     def plan(row: TournamentRow, t: Tournament) -> Plan:
-        result = result_from(data, t, number, table, default_ending="director")
+        result = result_from(data, t, number, table, default_ending=Ending.DIRECTOR)
         before = t.rounds[number - 1].result(table)
         if shown is not None and before is not None and shown != before.to_dict():
             raise ApiError(409, f"round {number}, table {table}: the result changed while you corrected it "

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, overload
 
 from flask import current_app
 from sqlalchemy import select, update
@@ -52,6 +52,12 @@ def clock() -> datetime:
     return custom() if custom is not None else utc_now()
 
 
+@overload
+def aware(moment: datetime) -> datetime: ...
+@overload
+def aware(moment: None) -> None: ...
+@overload
+def aware(moment: datetime | None) -> datetime | None: ...
 def aware(moment: datetime | None) -> datetime | None:
     # SQLite hands back naive datetimes; they were written in UTC.
     if moment is None or moment.tzinfo is not None:
@@ -95,9 +101,10 @@ def round_ends(t: Tournament, tables: dict[tuple[int, int], TableRow]) -> list[d
         if not r.complete:
             break
         times = [aware(tables[(r.number, p.table)].result_at) for p in r.pairings if (r.number, p.table) in tables]
-        if not times or any(moment is None for moment in times):
+        known = [moment for moment in times if moment is not None]
+        if not times or len(known) != len(times):
             break
-        ends.append(max(times))  # type: ignore[type-var]
+        ends.append(max(known))
     return ends
 
 
@@ -189,7 +196,8 @@ def _apply_change_in_turn(tournament_id: str, expected: int | None,
             .values(version=old + 1, state=plan.state.to_dict(), updated_at=utc_now()),
             execution_options={"synchronize_session": False},
         )
-        if moved.rowcount == 1:
+        # an UPDATE's Result is a CursorResult at run time; Session.execute's stub says only Result
+        if moved.rowcount == 1:  # type: ignore[attr-defined]
             if plan.write is not None:
                 plan.write(old + 1)
             db.session.add(TournamentChange(
@@ -198,7 +206,10 @@ def _apply_change_in_turn(tournament_id: str, expected: int | None,
             ))
             try:
                 db.session.commit()
-                return db.session.get(TournamentRow, tournament_id, populate_existing=True), plan
+                fresh = db.session.get(TournamentRow, tournament_id, populate_existing=True)
+                if fresh is None:  # removed (a replacing import) since the change landed
+                    raise ApiError(404, f"no tournament {tournament_id!r} on this server")
+                return fresh, plan
             except IntegrityError:
                 pass
         db.session.rollback()
@@ -340,7 +351,7 @@ def start_round(tournament_id: str, seed: object, expected: int | None, director
             raise
 
         def write(version: int) -> None:
-            for pairing, game_id in zip(current.pairings, made):
+            for pairing, game_id in zip(current.pairings, made, strict=False):
                 db.session.add(TableRow(tournament_id=row.id, round=number, table=pairing.table, game_id=game_id))
 
         after: dict[str, Any] = {"seed": current.seed, "pairings": [p.to_dict() for p in current.pairings]}

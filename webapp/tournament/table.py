@@ -23,6 +23,7 @@ from scorer.tournament import (
     ROUND_LENGTH,
     ROUNDS,
     BellAction,
+    Ending,
     MatchResult,
     Round,
     Tournament,
@@ -62,17 +63,21 @@ def of_match(game: Game, snap: Snapshot) -> dict[str, Any] | None:
         row = _table_row(game.id)
         assert row is not None
         t, r, view = _read(row, snap, now)
-    tournament = db.session.get(TournamentRow, row.tournament_id)
-    return _shown(tournament, r, view, len(snap.answer.get("hands", [])), now)
+    return _shown(_tournament_of(row), r, view, len(snap.answer.get("hands", [])), now)
 
 
 def _table_row(game_id: str) -> TableRow | None:
     return db.session.scalars(select(TableRow).where(TableRow.game_id == game_id)).first()
 
 
-def _read(row: TableRow, snap: Snapshot, now: datetime) -> tuple[Tournament, Round, results.TableView]:
+def _tournament_of(row: TableRow) -> TournamentRow:
     tournament = db.session.get(TournamentRow, row.tournament_id)
-    t = state_of(tournament)
+    assert tournament is not None  # a table row goes with its tournament (ON DELETE CASCADE)
+    return tournament
+
+
+def _read(row: TableRow, snap: Snapshot, now: datetime) -> tuple[Tournament, Round, results.TableView]:
+    t = state_of(_tournament_of(row))
     r = t.rounds[row.round - 1]
     return t, r, results.read_table(r, r.pairing(row.table), row, now, snap.answer)
 
@@ -145,7 +150,7 @@ def _words(result: MatchResult | None, action: BellAction | None, rung: bool, co
 
 
 def _decided_note(result: MatchResult, counting: int | None, hands: int) -> str | None:
-    if result.ended.value == "director":
+    if result.ended is Ending.DIRECTOR:
         return f"The director's decision: {result.reason}" if result.reason else "The director's decision."
     if counting is None:
         return None
@@ -154,7 +159,7 @@ def _decided_note(result: MatchResult, counting: int | None, hands: int) -> str 
         named = ", ".join(str(h) for h in later)
         return (f"Hand {counting} decided it: hand{'s' if len(later) > 1 else ''} {named}, started after it, "
                 f"do{'' if len(later) > 1 else 'es'} not count.")
-    if result.ended.value == "bell":
+    if result.ended is Ending.BELL:
         return f"Hand {counting} decided it: a hand started after it does not count."
     return None
 

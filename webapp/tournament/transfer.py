@@ -16,13 +16,14 @@ seats them. Nothing is written unless the whole file passes.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from scorer import Match, RecordError
 from scorer.tournament import Tournament, TournamentError
 
-from .. import store
+from .. import schemas, store
 from ..auth import clean_text, digest, new_token
 from ..db import db
 from ..errors import ApiError
@@ -80,8 +81,11 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
         raise ApiError(422, f"this is not a tournament file (its format is not {FORMAT!r})")
     if data.get("version") != VERSION:
         raise ApiError(422, f"tournament file version {data.get('version')!r} is not supported (this server reads {VERSION})")
+    tournament = data.get("tournament")
     try:
-        t = Tournament.from_dict(data.get("tournament"))
+        if not isinstance(tournament, Mapping):
+            raise TournamentError("a tournament file must hold a mapping")  # as from_dict says
+        t = Tournament.from_dict(tournament)
     except TournamentError as error:
         raise ApiError(422, f"the tournament in the file breaks a rule: {error}") from None
     for r in t.rounds:
@@ -105,10 +109,12 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
         except TournamentError as error:
             raise ApiError(422, str(error)) from None
         record = entry.get("record")
+        schemas.check_record(record, f"{where}: the match record")
         try:
             Match.from_record(record)
         except RecordError as error:
             raise ApiError(422, f"{where}: the match record breaks a rule: {error}") from None
+        assert isinstance(record, dict)  # from_record takes nothing else
         expected = players_at(t, pairing.team_a, pairing.team_b)
         if record.get("variant") != VARIANT or [clean_text(p, 40) for p in record.get("players", [])] != expected:
             raise ApiError(422, f"{where}: the record is not the {VARIANT} match of {pairing.team_a} v "
@@ -150,9 +156,9 @@ def load(data: object, *, who: str) -> tuple[TournamentRow, str]:
     except Exception:
         db.session.rollback()
         for game_id in made:
-            game = db.session.get(Game, game_id)
-            if game is not None:
-                db.session.delete(game)
+            orphan = db.session.get(Game, game_id)
+            if orphan is not None:
+                db.session.delete(orphan)
         stale = db.session.get(TournamentRow, row.id)
         if stale is not None:
             db.session.delete(stale)

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import url_for
 
-from scorer.tournament import MAX_TEAMS, ROUND_LENGTH, ROUNDS, Tournament
+from scorer.tournament import MAX_TEAMS, ROUND_LENGTH, ROUNDS, Ending, Tournament
 
 from ..db import db
 from ..models import Game
@@ -56,7 +56,9 @@ def phase_of(t: Tournament, clock: dict[str, Any]) -> str:
         return "ready"
     if t.finished:
         return "finished"
-    if not t.current_round.complete:  # type: ignore[union-attr]
+    current = t.current_round
+    assert current is not None  # there are rounds
+    if not current.complete:
         return "round"
     return "break" if clock.get("break_until") else "between"
 
@@ -71,7 +73,7 @@ def _table(view: TableView, director: str | None) -> dict[str, Any]:
         "status": _status(view),
         "bell_hands": view.bell_hands,
     }
-    if result is not None and call is not None and call.result is not None and result.ended.value != "director":
+    if result is not None and call is not None and call.result is not None and result.ended is not Ending.DIRECTOR:
         said = call.result
         if (said.points_a, said.points_b, said.winner, said.ended) != (result.points_a, result.points_b, result.winner, result.ended):
             # The match and the recorded result disagree (a table fixed its record afterwards, or a

@@ -1,0 +1,101 @@
+"""Issue 36, defects 3 and 8: a correction is made by tapping, like a play (no JSON), and so is the
+settling of a dispute; an open dispute shows on the match page, for the scorer and for viewers."""
+from __future__ import annotations
+
+import pytest
+
+from tests.support.page import SMALL, record_of, start_match, tap_and_wait, version, wait_version
+
+pytestmark = pytest.mark.slow
+
+
+def two_plays(page, url: str) -> str:
+    game = start_match(page, url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')
+    tap_and_wait(page, '[data-tile="6-6"]')
+    tap_and_wait(page, '[data-tile="5-6"]')  # Ben, beside the lone spinner: one end, one tap
+    return game
+
+
+def open_fix(page, play: int) -> None:
+    page.click(f'#board-bottom .fix[data-event="{play - 1}"]')
+    page.wait_for_selector("#fix-dialog[open]")
+
+
+def test_a_correction_is_tapped_not_typed(live_server, open_page):
+    page = open_page(SMALL)
+    game = two_plays(page, live_server.url)
+    open_fix(page, 2)
+    assert page.locator("#fix-dialog textarea").count() == 0
+    assert page.inner_text("#fix-title") == "Correct: Hand 1, play 2"
+    assert page.inner_text("#fix-now") == "Recorded now: Ben played 5-6 on the west"
+    # What the table agrees: Ben played 4-6, on the west.
+    assert page.get_attribute('[data-fix-seat="1"]', "aria-checked") == "true"
+    page.click('[data-fix-tile="4-6"]')
+    assert page.get_attribute('[data-fix-end="west"]', "aria-checked") == "true"  # as recorded
+    page.fill("#fix-why", "it was the 4-6")
+    before = version(page)
+    page.click("#fix-save")
+    wait_version(page, before + 1)
+    page.wait_for_selector("#fix-dialog", state="hidden")
+    assert record_of(page, game)["hands"][0]["events"][1] == {"type": "play", "seat": 1, "tile": "4-6", "end": "west"}
+    assert page.locator(".plays li .what").first.inner_text().startswith("4-6")
+    # The dialog fits the small phone: nothing runs off its side.
+    open_fix(page, 2)
+    box = page.locator("#fix-dialog").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 320
+    assert page.evaluate("(() => { const d = document.getElementById('fix-dialog'); return d.scrollWidth <= d.clientWidth; })()")
+    page.click("#fix-cancel")
+
+
+def test_a_correction_to_a_pass_and_a_refusal_in_words(live_server, open_page):
+    page = open_page(SMALL)
+    game = two_plays(page, live_server.url)
+    open_fix(page, 2)
+    page.click('[data-kind="pass"]')
+    assert page.locator("#fix-tiles").is_hidden()
+    page.fill("#fix-why", "Ben passed")
+    page.click("#fix-save")  # a pass by Ben there leaves nothing to show for 5-6: still legal in partners
+    page.wait_for_selector("#fix-dialog", state="hidden")
+    assert record_of(page, game)["hands"][0]["events"][1] == {"type": "pass", "seat": 1}
+    open_fix(page, 1)
+    page.click('[data-fix-tile="1-2"]')
+    page.fill("#fix-why", "not 6-6")
+    page.click("#fix-save")  # partners' first lead is 6-6: refused, in words, and the dialog stays
+    page.wait_for_function("document.getElementById('fix-error').textContent.length > 0")
+    said = page.inner_text("#fix-error")
+    assert "The lead must be 6-6, not 1-2." in said and "seat" not in said
+    assert page.locator("#fix-dialog[open]").count() == 1
+
+
+def test_a_dispute_shows_on_the_match_page_and_is_settled_by_tapping(live_server, open_page):
+    page = open_page(SMALL)
+    game = two_plays(page, live_server.url)
+    viewer = open_page(SMALL)
+    viewer.goto(page.locator(".share .link a").first.get_attribute("href"))
+    viewer.wait_for_function("document.getElementById('live').textContent === 'live'")
+
+    open_fix(page, 2)
+    page.fill("#fix-why", "Dee says it was the 3-6")
+    before = version(page)
+    page.click("#fix-dispute")
+    wait_version(page, before + 1)
+    for phone in (page, viewer):
+        phone.wait_for_selector("#open-disputes")
+        said = " ".join(phone.inner_text("#open-disputes").split())
+        assert "Disputed Hand 1, play 2 (Ben played 5-6 on the west): “Dee says it was the 3-6”" in said
+    assert viewer.locator("#open-disputes .settle").is_hidden()  # viewers see it; the scorer settles it
+
+    page.click("#open-disputes .settle")
+    page.wait_for_selector("#fix-dialog[open]")
+    assert page.inner_text("#fix-title") == "Settle the dispute: Hand 1, play 2"
+    assert page.locator("#fix-remove").is_hidden() and page.locator("#fix-stands").is_visible()
+    page.click('[data-fix-seat="3"]')
+    page.click('[data-fix-tile="3-6"]')
+    page.fill("#fix-why", "Dee was right")
+    before = version(page)
+    page.click("#fix-save")
+    wait_version(page, before + 2)  # the correction, then the settling
+    page.wait_for_selector("#open-disputes", state="detached")
+    viewer.wait_for_selector("#open-disputes", state="detached")
+    assert record_of(page, game)["hands"][0]["events"][1] == {"type": "play", "seat": 3, "tile": "3-6", "end": "west"}

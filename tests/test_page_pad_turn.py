@@ -1,0 +1,61 @@
+"""Issue 36, defect 1: the pad follows the turn after every recorded event. A seat tapped for one
+play (a later seat, the leader) or a tile chosen before an undo must not carry over to the next tap."""
+from __future__ import annotations
+
+import pytest
+
+from tests.support.page import PHONE, import_record, record_of, start_match, tap_and_wait, version, wait_version
+from tests.support.records import LOW_TEAM0, hand, six_block
+
+pytestmark = pytest.mark.slow
+
+
+def chosen_seat(page) -> str:
+    return page.locator(".seat.on").inner_text()
+
+
+def test_partners_hand_two_a_tapped_seat_does_not_stick(live_server, open_page):
+    page = open_page(PHONE)
+    rec = six_block(LOW_TEAM0, variant="partners")
+    rec["hands"].append(hand())  # hand 2: Ben leads (the lead passes to the next seat)
+    game = import_record(page, live_server.url, rec)
+    assert chosen_seat(page) == "Ben"
+    tap_and_wait(page, '[data-tile="5-5"]')
+    assert chosen_seat(page) == "Cruz"
+    # Cruz and Dee passed: the scorer taps Ana, then her tile (one end only: one tap).
+    page.click('.seat[data-seat="0"]')
+    tap_and_wait(page, '[data-tile="5-6"]')
+    page.wait_for_function("document.querySelector('.seat.on').textContent === 'Ben'")
+    assert "Ben" in page.inner_text(".status")
+    tap_and_wait(page, '[data-tile="4-5"]')
+    events = record_of(page, game)["hands"][1]["events"]
+    assert [(e["seat"], e["tile"]) for e in events] == [(1, "5-5"), (0, "5-6"), (1, "4-5")]
+
+
+def test_all_fives_the_leader_tapped_is_not_sent_for_later_plays(live_server, open_page):
+    page = open_page(PHONE)
+    game = start_match(page, live_server.url, ["Eve", "Finn"], variant="all-fives")
+    page.click('.seat[data-seat="1"]')  # Finn leads
+    tap_and_wait(page, '[data-tile="5-5"]')
+    page.wait_for_function("document.querySelector('.seat.on').textContent === 'Eve'")
+    tap_and_wait(page, '[data-tile="0-5"]')
+    page.wait_for_function("document.querySelector('.seat.on').textContent === 'Finn'")
+    seats = [e["seat"] for e in record_of(page, game)["hands"][0]["events"]]
+    assert seats == [1, 0]
+
+
+def test_after_undo_the_undone_tile_is_not_left_chosen(live_server, open_page):
+    page = open_page(PHONE)
+    start_match(page, live_server.url, ["Eve", "Finn"], variant="all-fives")
+    page.click('.seat[data-seat="0"]')  # Eve leads
+    tap_and_wait(page, '[data-tile="5-5"]')
+    tap_and_wait(page, '[data-tile="0-5"]')  # one end only beside a lone spinner: one tap
+    tap_and_wait(page, '[data-tile="1-5"]')  # the other side of the spinner
+    page.click('[data-tile="0-1"]')  # 0 on the west, 1 on the east: the pad asks where
+    assert "0-1" in page.inner_text("#tiles-hint")
+    before = version(page)
+    page.click("#undo")
+    wait_version(page, before + 1)
+    page.wait_for_function("!document.querySelector('.tilebtn.chosen')")
+    assert "0-1" not in page.inner_text("#tiles-hint")
+    assert page.locator(".end.on").count() == 0

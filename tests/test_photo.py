@@ -1,0 +1,107 @@
+"""The one photo loader (`vision.read.photo`): EXIF orientation, reduced decoding, refusals."""
+from __future__ import annotations
+
+import io
+import struct
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.read.photo import READ_LEAST, PhotoError, decode, load, read_header, reduction_for
+from vision.read.reader import ReadError, load_photo
+
+
+def exif_block(orientation: int, order: str = "II") -> bytes:
+    """An APP1 segment holding an EXIF block whose IFD0 has the orientation tag alone."""
+    fmt = "<" if order == "II" else ">"
+    tiff = order.encode() + struct.pack(fmt + "HI", 42, 8)
+    tiff += struct.pack(fmt + "H", 1) + struct.pack(fmt + "HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(fmt + "I", 0)
+    payload = b"Exif\x00\x00" + tiff
+    return b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+
+
+def jpeg(image: np.ndarray, orientation: int | None = None, order: str = "II") -> bytes:
+    data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+    return data if orientation is None else data[:2] + exif_block(orientation, order) + data[2:]
+
+
+def marked(height: int = 60, width: int = 100) -> np.ndarray:
+    """Grey, with a white block in the stored photo's top-left corner."""
+    image = np.full((height, width, 3), 60, np.uint8)
+    image[: height // 4, : width // 4] = 255
+    return image
+
+
+def corner_of_mark(image: np.ndarray) -> str:
+    h, w = image.shape[:2]
+    corners = {"TL": image[: h // 8, : w // 8], "TR": image[: h // 8, -w // 8 :],
+               "BL": image[-h // 8 :, : w // 8], "BR": image[-h // 8 :, -w // 8 :]}
+    return max(corners, key=lambda k: corners[k].mean())
+
+
+# where the stored top-left corner ends up once turned upright (EXIF 2.3, "Orientation")
+WHERE = {1: "TL", 2: "TR", 3: "BR", 4: "BL", 5: "TL", 6: "TR", 7: "BR", 8: "BL"}
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+@pytest.mark.parametrize("order", ["II", "MM"])
+def test_every_exif_orientation_is_turned_upright(orientation, order):
+    photo = decode(jpeg(marked(), orientation, order))
+    sideways = orientation >= 5
+    assert photo.image.shape[:2] == ((100, 60) if sideways else (60, 100))
+    assert (photo.width, photo.height) == ((60, 100) if sideways else (100, 60))
+    assert corner_of_mark(photo.image) == WHERE[orientation] and photo.orientation == orientation
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_turned_as_pillow_turns_it(orientation):
+    image_module = pytest.importorskip("PIL.Image")
+    ops = pytest.importorskip("PIL.ImageOps")
+    data = jpeg(marked(), orientation)
+    theirs = np.asarray(ops.exif_transpose(image_module.open(io.BytesIO(data))))[:, :, ::-1]
+    ours = decode(data).image
+    assert ours.shape == theirs.shape
+    assert np.abs(ours.astype(int) - theirs.astype(int)).mean() < 2
+
+
+def test_the_header_is_read_without_decoding():
+    data = jpeg(marked(300, 500), 6)
+    header = read_header(data[:400])  # the frame header comes before the scan
+    assert header is not None and (header.width, header.height, header.orientation) == (500, 300, 6)
+    png = cv2.imencode(".png", marked())[1].tobytes()
+    assert read_header(png) is not None and (read_header(png).width, read_header(png).height) == (100, 60)
+    assert read_header(b"not a photo") is None
+
+
+def test_a_large_jpeg_is_decoded_at_reduced_size_and_keeps_its_own_size():
+    assert reduction_for(4080, 3072) == 2 and reduction_for(8160, 6120) == 4 and reduction_for(1280, 960) == 1
+    assert reduction_for(4080, 3072, None) == 1 and reduction_for(12000, 9000, 1000) == 8
+    photo = decode(jpeg(marked(1950, 2600), 8))
+    assert photo.reduction == 2 and photo.image.shape[:2] == (1300, 975)
+    assert (photo.width, photo.height) == (1950, 2600) and photo.scale == pytest.approx(2.0)
+    assert corner_of_mark(photo.image) == "BL"
+    whole = decode(jpeg(marked(1950, 2600)), least=None)
+    assert whole.reduction == 1 and whole.image.shape[:2] == (1950, 2600)
+    assert READ_LEAST <= 1300
+
+
+def test_a_photo_over_the_limit_is_refused_from_its_header_alone():
+    data = jpeg(marked(2000, 3000))
+    with pytest.raises(PhotoError, match="more than 1 megapixels") as refused:
+        decode(data[:600], "big.jpg", max_pixels=1_000_000)  # no scan at all: never decoded
+    assert refused.value.kind == "too_large"
+
+
+@pytest.mark.parametrize("data, kind", [(b"", "empty"), (b"not a photo", "not_image")])
+def test_bad_bytes_say_why(data, kind):
+    with pytest.raises(PhotoError) as refused:
+        decode(data, "the upload")
+    assert refused.value.kind == kind and str(refused.value).startswith("the upload:")
+
+
+def test_load_photo_is_the_loader(tmp_path):
+    path = tmp_path / "turned.jpg"
+    path.write_bytes(jpeg(marked(), 6))
+    assert load_photo(path).shape == (100, 60, 3) and load(path).width == 60
+    assert ReadError is PhotoError

@@ -1,0 +1,81 @@
+"""The styles benchmark's photos (`vision.synth.styles`) and their truth."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.tiles import Tile
+from vision.read.photo import decode
+from vision.read.reading import HalfReading, Reading, TileReading, scaled
+from vision.synth.styles import (
+    BY_NAME,
+    CONDITIONS,
+    exif_orientation,
+    make_style_sample,
+    seed_of,
+    squash_truth,
+    turned_for,
+)
+
+
+def test_every_condition_has_its_own_seed_none_a_training_or_held_out_one():
+    seeds = [seed_of(c) for c in CONDITIONS]
+    assert len(set(seeds)) == len(CONDITIONS)
+    assert not set(seeds) & {*range(0, 12), 9001, 4242}
+
+
+def test_a_squashed_truth_moves_every_point_with_the_photo():
+    truth = {"image": {"width": 100, "height": 50, "file": "a.jpg"},
+             "tiles": [{"value": "1-2", "corners": [[10, 10], [30, 10], [30, 20], [10, 20]], "center": [20, 15],
+                        "halves": [{"value": 1, "corners": [[10, 10], [20, 10], [20, 20], [10, 20]], "center": [15, 15]}]}],
+             "face_down": [], "on_edge": [{"corners": [[0, 0], [2, 0], [2, 2], [0, 2]], "outline": [[0, 0], [4, 4]]}],
+             "printed": []}
+    out = squash_truth(truth, 0.5, 1.0, 50, 50)
+    assert out["tiles"][0]["center"] == [10, 15] and out["tiles"][0]["halves"][0]["center"] == [7.5, 15]
+    assert out["on_edge"][0]["outline"] == [[0, 0], [2, 4]] and out["image"]["width"] == 50
+    assert truth["tiles"][0]["center"] == [20, 15]  # the original untouched
+
+
+@pytest.mark.parametrize("orientation", [3, 6, 8])
+def test_a_phone_photo_stored_turned_comes_back_upright(orientation):
+    upright = np.full((60, 100, 3), 50, np.uint8)
+    upright[:15, :25] = 255
+    stored = turned_for(upright, orientation)
+    data = cv2.imencode(".jpg", stored)[1].tobytes()
+    back = decode(data[:2] + exif_orientation(orientation) + data[2:]).image
+    assert back.shape == upright.shape and back[:15, :25].mean() > 200
+
+
+def test_a_squashed_sample_and_its_truth_agree():
+    sample = make_style_sample(BY_NAME["squashed"], 0)
+    image = cv2.imdecode(np.frombuffer(sample.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert (image.shape[1], image.shape[0]) == (sample.truth["image"]["width"], sample.truth["image"]["height"])
+    assert image.shape[:2] != (960, 1280)
+    for tile in sample.truth["tiles"]:
+        if tile["labelled"]:
+            assert all(0 <= x <= image.shape[1] + 1 and 0 <= y <= image.shape[0] + 1 for x, y in tile["corners"])
+
+
+def test_a_reading_of_a_reduced_photo_moves_back_to_the_photos_pixels():
+    half = HalfReading(1, (10.0, 5.0), ((0.0, 0.0), (10.0, 0.0)), (0.0, 1.0) + (0.0,) * 5)
+    tile = TileReading(Tile.of(1, 1), (10.0, 5.0), ((0.0, 0.0), (20.0, 10.0)), (half, half), 0.9, unsure=True)
+    reading = scaled(Reading("a", 100, 50, (tile,)), 2.0, 200, 100)
+    moved = reading.tiles[0]
+    assert (reading.width, reading.height) == (200, 100) and moved.center == (20.0, 10.0)
+    assert moved.corners[1] == (40.0, 20.0) and moved.halves[0].corners[1] == (20.0, 0.0)
+    assert moved.unsure and moved.to_json()["unsure"] is True
+
+
+def test_a_styled_training_set_takes_conditions_but_never_the_benchmarks_seeds(tmp_path):
+    import json
+
+    from vision.synth.dataset import generate_dataset
+    from vision.synth.styles import TRAINING_CONDITIONS, make_styled_sample
+
+    generate_dataset(tmp_path / "styled", 3, 12, 320, 240, 0.0, workers=1, progress=False, styled=True)
+    truths = [json.loads(p.read_text()) for p in sorted((tmp_path / "styled" / "truth" / "train").glob("*.json"))]
+    assert len(truths) == 3 and all(t["params"]["styles"] in {c.name for c in TRAINING_CONDITIONS} for t in truths)
+    assert all(t["params"]["seed"] == 12 for t in truths)
+    with pytest.raises(ValueError, match="never train on it"):
+        make_styled_sample(seed_of(BY_NAME["steep"]), 0)

@@ -1,0 +1,374 @@
+"""Bad input, as an attacker or a careless client sends it: a clear 4xx naming the problem, never a
+500, and nothing of it recorded (issue 37)."""
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+import struct
+import zipfile
+import zlib
+
+import pytest
+
+from tests.support.camera import photo, send
+from tests.support.records import play, record
+from tests.support.web import PLAYERS, Table, app_on_fresh_sqlite
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def games(client) -> list:
+    return client.get("/api/games").get_json()["games"]
+
+
+# -- JSON that Python's parser takes and the server could not ---------------------------------
+
+@pytest.mark.parametrize("raw, words", [
+    ('{"variant": "partners", "players": ' + nested(5000) + "}", "nests"),
+    ('{"variant": "partners", "players": ' + nested(40) + "}", "nests"),
+    ('{"variant": "partners", "players": ["A","B","C","D"], "options": {"target": ' + "9" * 5000 + "}}", "too large"),
+    ('{"variant": "partners", "players": ["A","B","C","D"], "options": {"target": NaN}}', "NaN is not JSON"),
+    ('{"variant": "partners", "players": ["A","B","C","D"], "options": {"target": 1e999}}', "out of range"),
+])
+def test_json_past_any_record_is_refused(client, raw, words):
+    response = client.post("/api/games", data=raw, content_type="application/json")
+    assert response.status_code == 400 and words in response.get_json()["error"], response.get_json()
+    assert games(client) == []
+
+
+@pytest.mark.parametrize("spec, field", [
+    ({"variant": ["partners"], "players": PLAYERS}, "variant"),
+    ({"variant": "partners", "players": PLAYERS, "options": "x"}, "options"),
+    ({"variant": "partners", "players": PLAYERS, "options": {"target": 10**30}}, "too large"),
+    ({"variant": "partners", "players": PLAYERS, "hands": [{"events": [[1]]}]}, "hands[0].events[0]"),
+    ({"variant": "partners", "players": PLAYERS, "hands": [{"events": [{"type": []}]}]}, "hands[0].events[0].type"),
+    ({"variant": "partners", "players": PLAYERS, "hands": [{"events": [play(0, "６-６")]}]}, "ASCII digits"),
+    ({"variant": "partners", "players": PLAYERS, "hands": "x"}, "hands"),
+])
+def test_a_record_of_the_wrong_shape_names_its_field(client, spec, field):
+    response = client.post("/api/games", json=spec) if "too large" not in field else \
+        client.post("/api/games", data=json.dumps(spec), content_type="application/json")
+    assert response.status_code == 400, response.get_json()
+    assert field in response.get_json()["error"] or "digits" in response.get_json()["error"], response.get_json()
+    assert games(client) == []
+
+
+@pytest.mark.parametrize("event, words", [
+    ({"type": []}, "type"),
+    ({"type": {}}, "type"),
+    ({"type": "play", "seat": 0, "tile": "５-６"}, "ASCII digits"),
+    ({"type": "play", "seat": 0, "tile": " 6-6"}, "ASCII digits"),
+    ({"type": "adjust", "team": 0, "points": 10**6, "reason": "x"}, "10000 points"),
+    ({"type": "play", "seat": "0", "tile": "6-6"}, "seat"),
+])
+def test_an_event_of_the_wrong_shape_is_refused(table, event, words):
+    response = table.event(event)
+    assert response.status_code == 400 and words in response.get_json()["error"], response.get_json()
+    assert table.version() == 2 and table.record()["hands"][0]["events"] == []
+
+
+def test_an_adjustment_of_ten_to_the_400_is_refused(table):
+    raw = '{"type": "adjust", "team": 0, "points": 1' + "0" * 400 + ', "reason": "x"}'
+    response = table.post("/events", data=raw, content_type="application/json")
+    assert response.status_code == 400 and "too large" in response.get_json()["error"]
+    assert table.version() == 2
+
+
+def test_a_new_hand_of_the_wrong_shape_is_refused(table):
+    for body in ({"leader": "0"}, {"deal": "x"}, {"deal": [["６-６"]]}):
+        response = table.post("/hands", body)
+        assert response.status_code == 400, response.get_json()
+    assert table.version() == 2
+
+
+# -- numbers in headers, queries and paths ---------------------------------------------------------
+
+def test_unicode_digits_and_huge_numbers_are_refused(table):
+    assert table.event(play(0, "6-6"), headers={"If-Match": '"²"'}).status_code == 400
+    assert table.event(play(0, "6-6"), headers={"If-Match": '"' + "9" * 30 + '"'}).status_code == 400
+    big = str(2**64)
+    assert table.get(f"/frames/{big}").status_code == 404
+    assert table.get(f"/frames/{big}/image").status_code == 404
+    assert table.get(f"/frames?hand={big}").status_code == 400
+    assert table.get("/frames?hand=²").status_code == 400
+    assert table.get(f"/record?version={big}").status_code == 400
+    assert table.client.delete(f"/api/games/{table.id}/hands/{big}/events/0", headers=table.auth,
+                               json={"why": "x"}).status_code == 404
+    response = send(table, photo(), "?seat=²")
+    assert response.status_code == 400 and "seat" in response.get_json()["error"]
+    assert table.version() == 2
+
+
+def test_a_wrong_key_is_forbidden_and_no_key_asks_for_one(client):
+    created = client.post("/api/games", json={"variant": "partners", "players": PLAYERS, "private": True}).get_json()
+    url = f"/api/games/{created['id']}/score"
+    assert client.get(url).status_code == 401
+    assert client.get(f"{url}?key=wrong").status_code == 403
+
+
+# -- photos ----------------------------------------------------------------------------------------
+
+def png_claiming(width: int, height: int) -> bytes:
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    ihdr = struct.pack(">I", 13) + b"IHDR" + header + struct.pack(">I", zlib.crc32(b"IHDR" + header))
+    idat_data = zlib.compress(b"\x00" * 64)
+    idat = struct.pack(">I", len(idat_data)) + b"IDAT" + idat_data + struct.pack(">I", zlib.crc32(b"IDAT" + idat_data))
+    return b"\x89PNG\r\n\x1a\n" + ihdr + idat + struct.pack(">I", 0) + b"IEND" + struct.pack(">I", zlib.crc32(b"IEND"))
+
+
+def frame_count(table: Table) -> int:
+    return len(table.get("/frames").get_json()["frames"])
+
+
+def test_a_photo_whose_header_claims_60000_by_60000_is_refused_unread(table):
+    response = send(table, png_claiming(60000, 60000))
+    assert response.status_code == 413 and "60000x60000" in response.get_json()["error"]
+    assert frame_count(table) == 0
+
+
+def test_a_chunked_photo_over_the_limit_is_refused_and_not_kept(tmp_path):
+    import http.client
+    from urllib.parse import urlsplit
+
+    from tests.support.servers import start
+
+    server, running = start(tmp_path, threads=8, SPINNER_READER=lambda variant: None)
+    try:
+        client = running.app.test_client()
+        t = Table(client, client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json())
+        assert t.post("/hands", {}).status_code == 201
+        running.app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
+        big = photo(900, 700, ".png") + b"\0" * (80 * 1024)
+        address = urlsplit(running.url)
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+        # No Content-Length: the body arrives chunked, its length known only once read.
+        connection.request("POST", f"/api/games/{t.id}/frames?wait=0", body=iter([big[i:i + 8192] for i in range(0, len(big), 8192)]),
+                           headers={**t.auth, "Content-Type": "image/png"}, encode_chunked=True)
+        response = connection.getresponse()
+        assert response.status == 413, response.read()
+        connection.close()
+        assert frame_count(t) == 0
+    finally:
+        server.stop()
+
+
+# -- archives --------------------------------------------------------------------------------------
+
+RECORD = json.dumps(record("partners", {"events": [play(0, "6-6")]})).encode()
+
+
+def zipped(members: list[tuple[str, bytes]], method: int = zipfile.ZIP_DEFLATED) -> bytes:
+    import warnings
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", method) as archive, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of a duplicate name it was told to write
+        for name, data in members:
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def patched(data: bytes, find: bytes, replace: bytes, count: int = -1) -> bytes:
+    assert find in data
+    return data.replace(find, replace, count)
+
+
+def local_and_central(data: bytes, offset_in_header: int, value: bytes) -> bytes:
+    """Set a field in every local header (PK\\3\\4) and the same field of the central directory (PK\\1\\2)."""
+    out = bytearray(data)
+    i = out.find(b"PK\x03\x04")
+    while i >= 0:
+        out[i + offset_in_header:i + offset_in_header + len(value)] = value
+        i = out.find(b"PK\x03\x04", i + 4)
+    i = out.find(b"PK\x01\x02")
+    while i >= 0:
+        out[i + offset_in_header + 2:i + offset_in_header + 2 + len(value)] = value
+        i = out.find(b"PK\x01\x02", i + 4)
+    return bytes(out)
+
+
+def bad_crc() -> bytes:
+    data = bytearray(zipped([("record.json", RECORD)]))
+    # the CRC in the local header (offset 14) and in the central directory (offset 16)
+    crc = struct.pack("<I", zlib.crc32(RECORD))
+    assert data.count(crc) == 2
+    return bytes(data).replace(crc, struct.pack("<I", zlib.crc32(RECORD) ^ 1))
+
+
+def corrupt_stream() -> bytes:
+    data = zipped([("record.json", RECORD * 20)])
+    start = data.find(b"record.json") + len("record.json")
+    middle = start + 20
+    return data[:middle] + bytes(b ^ 0x55 for b in data[middle:middle + 30]) + data[middle + 30:]
+
+
+def lying_size(size: int) -> bytes:
+    data = zipped([("record.json", RECORD)])
+    # uncompressed size: offset 22 in a local header, 24 in a central one
+    return local_and_central(data, 22, struct.pack("<I", size))
+
+
+def bomb(size: int) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("record.json", "w", force_zip64=True) as member:
+            member.write(b'{"variant": "partners", "players": ["A", "B", "C", "D"], "title": "')
+            block = b" " * (1024 * 1024)
+            for _ in range(size // len(block)):
+                member.write(block)
+            member.write(b'"}')
+    return out.getvalue()
+
+
+def frames_json(*names: str) -> bytes:
+    return json.dumps({"format": "spinner-frames/1", "frames": [{"file": n, "hand": 0} for n in names]}).encode()
+
+
+ARCHIVES = {
+    "bad CRC": (bad_crc(), 400, "damaged"),
+    "encrypted": (local_and_central(zipped([("record.json", RECORD)]), 6, b"\x01\x00"), 400, "encrypted"),
+    "deflate64": (local_and_central(zipped([("record.json", RECORD)]), 8, b"\x09\x00"), 400, "method 9"),
+    "bzip2": (zipped([("record.json", RECORD)], zipfile.ZIP_BZIP2), 400, "method 12"),
+    "corrupt stream": (corrupt_stream(), 400, "damaged"),
+    "size too small": (lying_size(10), 400, "damaged"),
+    "size too large": (lying_size(len(RECORD) + 1000), 400, "damaged"),
+    "bomb": (bomb(40 * 1024 * 1024), 413, "record.json unpacks to"),
+    "NaN": (zipped([("record.json", RECORD.replace(b'"options": {}', b'"options": {"target": NaN}'))]), 400, "NaN"),
+    "deep": (zipped([("record.json", RECORD.replace(b'"options": {}', b'"options": ' + nested(3000).encode()))]),
+             400, "nests"),
+    "huge integer": (zipped([("record.json", RECORD.replace(b'"options": {}', b'"options": {"target": ' + b"7" * 5000 + b"}"))]),
+                     400, "too large"),
+    "a list as an event": (zipped([("record.json", RECORD.replace(b'"events": [', b'"events": [[1], '))]), 400,
+                           "hands[0].events[0]"),
+    "twice the same member": (zipped([("record.json", RECORD), ("record.json", RECORD)]), 400, "twice"),
+    "one photo named twice": (zipped([("record.json", RECORD), ("frames.json", frames_json("frames/1.jpg", "frames/1.jpg")),
+                                      ("frames/1.jpg", photo())]), 400, "which an earlier frame names"),
+    "a photo claiming 60000x60000": (zipped([("record.json", RECORD), ("frames.json", frames_json("frames/1.png")),
+                                             ("frames/1.png", png_claiming(60000, 60000))]), 413, "60000x60000"),
+}
+
+
+@pytest.mark.parametrize("case", list(ARCHIVES))
+def test_a_bad_archive_is_refused_and_nothing_is_kept(app, client, case):
+    data, status, words = ARCHIVES[case]
+    response = client.post("/api/games", data=data, content_type="application/zip")
+    assert response.status_code == status and words in response.get_json()["error"], response.get_json()
+    assert games(client) == []
+    frames = app.config["SPINNER_DATA"] / "frames"
+    assert not frames.exists() or not any(frames.rglob("*.*"))
+
+
+def test_a_good_archive_still_comes_in_with_its_photo(client):
+    data = zipped([("record.json", RECORD), ("frames.json", frames_json("frames/1.jpg")), ("frames/1.jpg", photo())])
+    response = client.post("/api/games", data=data, content_type="application/zip")
+    assert response.status_code == 201, response.get_json()
+    t = Table(client, response.get_json())
+    assert [f["hand"] for f in t.get("/frames").get_json()["frames"]] == [0]
+    assert t.client.get(t.get("/frames").get_json()["frames"][0]["image"]).data == photo()
+
+
+def test_the_page_form_refuses_a_bad_archive_without_a_500(client):
+    page = client.get("/").text
+    token = page.split('name="csrf_token" value="')[1].split('"')[0]
+    for name, (data, _, words) in ARCHIVES.items():
+        if name == "twice the same member":
+            continue
+        response = client.post("/import", data={"csrf_token": token, "record": (io.BytesIO(data), "match.zip")},
+                               content_type="multipart/form-data", follow_redirects=True)
+        assert response.status_code == 200 and words in response.text, name
+    assert games(client) == []
+
+
+@pytest.mark.parametrize("target", ["²", "9" * 5000, "-5", "１００"])
+def test_the_new_match_form_refuses_a_strange_target(client, target):
+    page = client.get("/").text
+    token = page.split('name="csrf_token" value="')[1].split('"')[0]
+    form = {"csrf_token": token, "variant": "partners", "player": PLAYERS, "target": target}
+    response = client.post("/games", data=form, follow_redirects=True)
+    assert response.status_code == 200 and "the target is a whole number" in response.text
+    assert games(client) == []
+
+
+# -- the database busy elsewhere ------------------------------------------------------------------
+
+@pytest.fixture
+def busy_app(tmp_path):
+    yield from app_on_fresh_sqlite(tmp_path, SQLITE_BUSY_TIMEOUT=0.05)
+
+
+def test_a_database_locked_by_another_process_answers_503_and_nothing_is_lost(busy_app, tmp_path):
+    client = busy_app.test_client()
+    created = client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json()
+    t = Table(client, created)
+    assert t.post("/hands", {}).status_code == 201
+    other = sqlite3.connect(tmp_path / "test.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another server process writing
+    try:
+        response = t.event(play(0, "6-6"))
+        assert response.status_code == 503 and response.headers["Retry-After"].isdigit(), response.get_json()
+        assert "nothing was recorded" in response.get_json()["error"]
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert t.event(play(0, "6-6")).status_code == 201
+    assert t.record()["hands"][0]["events"] == [play(0, "6-6")]
+
+
+def test_every_pooled_connection_taken_answers_503_not_a_500_after_30_s(tmp_path):
+    held = app_on_fresh_sqlite(tmp_path, SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 1, "max_overflow": 0,
+                                                                    "pool_timeout": 0.05})
+    app = next(held)
+    client = app.test_client()
+    created = client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json()
+    from webapp.db import db
+
+    with app.app_context():
+        connection = db.engine.connect()  # the pool's only connection, taken by another request
+        try:
+            response = client.get(f"/api/games/{created['id']}/score")
+        finally:
+            connection.close()
+    assert response.status_code == 503 and "Retry-After" in response.headers
+    assert client.get(f"/api/games/{created['id']}/score").status_code == 200
+    next(held, None)
+
+
+# -- tournament files ------------------------------------------------------------------------------
+
+def test_a_tournament_file_with_strange_json_is_refused(tmp_path):
+    from tests.support.tournament import Clock, Director, started
+
+    app = next(app_on_fresh_sqlite(tmp_path, TOURNAMENT_CLOCK=Clock()))
+    client = app.test_client()
+    from tests.support.tournament import TEAMS
+
+    director = Director(client, client.post("/api/tournaments", json={"title": "Night"}).get_json())
+    started(director, TEAMS[:4])
+    exported = client.get(director.url("/export"), headers=director.auth).get_json()
+    text = json.dumps(exported)
+    first_events = '"events": ['
+    cases = {
+        "NaN": text.replace('"version": 1', '"version": NaN', 1),
+        "deep": text.replace('"title": ', '"deep": ' + nested(3000) + ', "title": ', 1),
+        "huge": text.replace('"version": 1', '"version": ' + "1" * 5000, 1),
+        "list as event": json.dumps(_with_list_event(exported)),
+    }
+    assert first_events in text
+    for name, body in cases.items():
+        response = client.post("/api/tournaments/import", data=body, content_type="application/json")
+        assert 400 <= response.status_code < 500, (name, response.status_code)
+    token = client.get("/t").text.split('name="csrf_token" value="')[1].split('"')[0]
+    for name, body in cases.items():
+        response = client.post("/t/import", data={"csrf_token": token, "file": (io.BytesIO(body.encode()), "night.json")},
+                               content_type="multipart/form-data")
+        assert response.status_code == 302, name
+
+
+def _with_list_event(exported: dict) -> dict:
+    copy = json.loads(json.dumps(exported))
+    copy["tables"][0]["record"]["hands"] = [{"events": [[1]]}]
+    return copy
+

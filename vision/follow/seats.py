@@ -1,0 +1,279 @@
+"""Who laid the tile: the side of the picture the arm reached in from, and where each seat sits.
+
+No photo of the table shows a pass, so the turn order alone cannot say who played after one. A
+camera filming the game sees more: between two still stretches the arm that lays the tile
+crosses the edge of the picture on its player's side of the table. This module reads that, and
+nothing else, from the thumbnails the motion test already makes (`motion.thumbnail`):
+
+- `ArmWatch` is fed every thumbnail. Frames that differ from the last still frame are an arm
+  over the table; the changed pixels in a thin band along each border of the picture say which
+  border it crossed. One stretch of movement between two still stretches is one `ArmSighting`.
+- `Seating` is the side each seat sits at: given (the table says) or learnt from plays whose seat
+  the rules leave sure (`Seating.learn`), on the assumption that players sit around the table in
+  play order (RULES.md "Seats": play goes counter-clockwise; two players face to face).
+- `seat_of_play` names the seat the sighting points at, if the rules allow that seat to have
+  played (`scorer.moves.who_played`'s candidates), with how sure it is; or None, and then a
+  question is better than a guess.
+
+Pure and cheap: a few array operations on a 160-pixel-wide thumbnail per frame.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+#: picture sides, as `vision.synth` films record them (`HandSpec.edge`): 0 top, 1 right, 2 bottom, 3 left
+SIDES = ("top", "right", "bottom", "left")
+
+#: relative brightness step that counts as a changed pixel (as `motion.MotionDetector.pixel`)
+PIXEL = 0.08
+#: share of thumbnail pixels that makes a frame differ from the one before (as `MotionDetector.moving_share`)
+MOVING_SHARE = 0.001
+#: the border band, in thumbnail pixels, in which an arm crossing the edge is counted
+BAND = 3
+#: the share of each border, at both ends, that counts for neither side (see `border_touches`)
+CORNER = 0.12
+#: share of the border evidence that one side must hold for the sighting to name it
+LEAST_SURE = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class ArmSighting:
+    """One stretch of movement: the side the arm crossed, how sure, and what it reached.
+
+    `touches`: changed pixels in each side's border band, summed over the stretch's frames (the
+    evidence); `sure`: the named side's share of it; `reach`: the changed pixel farthest from
+    that side, as a share of the picture's width and height (about where the hand was), or None."""
+
+    side: int
+    sure: float
+    frames: int
+    touches: tuple[float, float, float, float]
+    reach: tuple[float, float] | None = None
+
+    @property
+    def side_name(self) -> str:
+        return SIDES[self.side]
+
+
+def border_touches(mask: np.ndarray, band: int = BAND, corner: float = CORNER) -> np.ndarray:
+    """Changed pixels in the band along each border (top, right, bottom, left) of a boolean mask,
+    leaving out the `corner` share at each end of a border: an arm that comes in near a corner
+    crosses the band of the other side there too."""
+    h, w = mask.shape
+    b = max(1, min(band, h // 4, w // 4))
+    cx, cy = int(round(corner * w)), int(round(corner * h))
+    return np.array([mask[:b, cx:w - cx].sum(), mask[cy:h - cy, -b:].sum(), mask[-b:, cx:w - cx].sum(),
+                     mask[cy:h - cy, :b].sum()], dtype=np.float64)
+
+
+def sighting(masks: Iterable[np.ndarray], band: int = BAND) -> ArmSighting | None:
+    """The side an arm crossed, from the changed-pixel masks of one stretch of movement; None
+    where nothing crossed a border (the hand stayed inside the picture, or nothing moved)."""
+    touches = np.zeros(4)
+    frames = 0
+    union: np.ndarray | None = None
+    for mask in masks:
+        frames += 1
+        touches += border_touches(mask, band)
+        union = mask.copy() if union is None else union | mask
+    total = float(touches.sum())
+    if not total or union is None:
+        return None
+    side = int(np.argmax(touches))
+    return ArmSighting(side, float(touches[side]) / total, frames, tuple(float(t) for t in touches),  # type: ignore[arg-type]
+                       _reach(union, side))
+
+
+def _reach(mask: np.ndarray, side: int) -> tuple[float, float] | None:
+    """The changed pixel farthest from `side` (fractions of width and height)."""
+    ys, xs = np.nonzero(mask)
+    if not len(xs):
+        return None
+    h, w = mask.shape
+    depth = [ys, w - 1 - xs, h - 1 - ys, xs][side]
+    k = int(np.argmax(depth))
+    return (float(xs[k]) + 0.5) / w, (float(ys[k]) + 0.5) / h
+
+
+@dataclass
+class ArmWatch:
+    """Feed it every frame's thumbnail (`update`); it keeps one `ArmSighting` per stretch of movement.
+
+    A frame that differs from the one before it is moving; the frames from a moving one until
+    `settle` frames in a row are the same are a stretch (with `settle` above 2, a hand that rests
+    for a frame is still in it; as the camera's `MotionDetector.settle`).
+    When the stretch ends, each of its frames is compared with the still
+    frames on both sides: a pixel counts as the arm only where it differs from both, so a tile
+    laid (in the still frame after), a camera that moved or light that changed at one end of the
+    stretch do not count, only what came and went. `take()` hands over the sightings since the
+    last take (oldest first). At most `keep` frames of a stretch are kept (evenly spread)."""
+
+    pixel: float = PIXEL
+    moving_share: float = MOVING_SHARE
+    band: int = BAND
+    keep: int = 16
+    settle: int = 2
+    before: np.ndarray | None = None
+    previous: np.ndarray | None = None
+    frames: list[np.ndarray] = field(default_factory=list)
+    moving: int = 0
+    still_run: int = 0
+    done: list[ArmSighting] = field(default_factory=list)
+
+    def update(self, thumb: np.ndarray) -> ArmSighting | None:
+        """One frame; returns the sighting of a stretch that this (still) frame ends, if any."""
+        previous, self.previous = self.previous, thumb
+        if previous is None or previous.shape != thumb.shape:
+            self.before, self.frames, self.moving = thumb, [], 0
+            return None
+        if _share(thumb, previous, self.pixel) >= self.moving_share:
+            self.moving += 1
+            self.still_run = 1  # the first frame of what may be a still run
+            self._keep(thumb)
+            return None
+        self.still_run += 1
+        if self.frames and self.still_run < self.settle:
+            self._keep(thumb)  # perhaps a hand at rest for a moment
+            return None
+        before, self.before = self.before, thumb
+        frames, self.frames = self.frames, []
+        count, self.moving = self.moving, 0
+        if not frames or before is None:
+            return None
+        masks = (np.minimum(_change(f, before), _change(f, thumb)) > self.pixel for f in frames)
+        seen = sighting(masks, self.band)
+        if seen is None:
+            return None
+        seen = replace(seen, frames=count)
+        self.done.append(seen)
+        return seen
+
+    def take(self) -> list[ArmSighting]:
+        out, self.done = self.done, []
+        return out
+
+    def _keep(self, thumb: np.ndarray) -> None:
+        self.frames.append(thumb)
+        if len(self.frames) > self.keep:
+            del self.frames[1::2]  # a long stretch: every other frame is enough to see the arm
+
+
+def _change(frame: np.ndarray, still: np.ndarray) -> np.ndarray:
+    """How much each pixel of `frame` differs from `still`, their brightness matched on the
+    median pixel: thumbnails are scaled to mean 1, and an arm that fills a good part of the
+    picture moves the mean of all the rest by more than a pixel's step."""
+    # (every third pixel each way is plenty for a median, and nine times cheaper)
+    ratio = float(np.median(frame[::3, ::3] / np.maximum(still[::3, ::3], 1e-3)))
+    return np.abs(frame - still * ratio)
+
+
+def _share(a: np.ndarray, b: np.ndarray, pixel: float) -> float:
+    return float(np.count_nonzero(np.abs(a - b) > pixel)) / a.size
+
+
+def laying_arm(sightings: Sequence[ArmSighting], point: tuple[float, float] | None = None) -> ArmSighting | None:
+    """Of the stretches since the last play, the one that laid the new tile: the one that reached
+    nearest `point` (the tile's centre, as shares of the picture's width and height), else the last.
+    (A draw from the boneyard or an arm passing over the table is a stretch too.)"""
+    if not sightings:
+        return None
+    if point is None:
+        return sightings[-1]
+    reached = [s for s in sightings if s.reach is not None]
+    if not reached:
+        return sightings[-1]
+    return min(reached, key=lambda s: (s.reach[0] - point[0]) ** 2 + (s.reach[1] - point[1]) ** 2)  # type: ignore[index]
+
+
+# -- where the seats sit --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """The picture side each seat sits at (`sides[seat]`, 0 top, 1 right, 2 bottom, 3 left; None
+    where not known). `agree` / `against`: how many sightings it was learnt from fit it or not."""
+
+    sides: tuple[int | None, ...]
+    agree: int = 0
+    against: int = 0
+
+    def seat_at(self, side: int) -> int | None:
+        seats = [s for s, at in enumerate(self.sides) if at == side]
+        return seats[0] if len(seats) == 1 else None
+
+    @classmethod
+    def given(cls, sides: Sequence[int]) -> Seating:
+        if len(set(sides)) != len(sides) or not all(0 <= s < 4 for s in sides):
+            raise ValueError(f"each seat sits at its own side of the picture (0..3), not {list(sides)}")
+        return cls(tuple(sides))
+
+    @classmethod
+    def learn(cls, players: int, seen: Sequence[tuple[int | Sequence[int], int]], least: int = 3) -> Seating | None:
+        """The seating that explains `seen` best, among the ways `players` sit around the table in
+        play order (either way round; two face to face), or None while the sightings do not tell.
+
+        Each item of `seen` is (seats, side): the seat that laid a tile (an int: sure by the rules,
+        or told by a person), or the seats that may have laid it in turn order (`who_played`'s
+        candidates, the turn seat first), and the side its arm came from. A seating explains an
+        item where the seat at that side is one of its seats; of two seatings that explain as many,
+        the one implying fewer passes is likelier (a seat plays far more often than it passes).
+        A seating is given once it explains at least `least` items, more than it leaves
+        unexplained, and is likelier than every other: so a seating is learnt from the first
+        plays without a question where no pass muddles them, and otherwise from the answers."""
+        if not seen:
+            return None
+        items = [((s,) if isinstance(s, int) else tuple(s), side) for s, side in seen]
+        scored = []
+        for sides in arrangements(players):
+            at = {side: seat for seat, side in enumerate(sides)}
+            explained = passes = 0
+            for seats, side in items:
+                seat = at.get(side)
+                if seat is not None and seat in seats:
+                    explained += 1
+                    passes += seats.index(seat)
+            scored.append((-explained, passes, sides))
+        scored.sort()
+        explained, passes, sides = -scored[0][0], scored[0][1], scored[0][2]
+        if explained < least or explained <= len(items) - explained:
+            return None
+        if len(scored) > 1 and scored[1][:2] == scored[0][:2]:
+            return None  # two seatings explain the sightings equally well
+        return cls(sides, explained, len(items) - explained)
+
+
+def arrangements(players: int) -> list[tuple[int, ...]]:
+    """Every way `players` may sit at the four sides in play order: each first side, each way
+    round (RULES.md: counter-clockwise, but a picture may be taken from below the table or
+    mirrored), two players face to face."""
+    out: list[tuple[int, ...]] = []
+    steps = (2,) if players == 2 else (-1, 1)
+    for first in range(4):
+        for step in steps:
+            sides = tuple((first + step * s) % 4 for s in range(players))
+            if sides not in out:
+                out.append(sides)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEvidence:
+    seat: int
+    sure: float
+    sighting: ArmSighting
+
+
+def seat_of_play(seating: Seating | None, seen: ArmSighting | None, candidates: Sequence[int],
+                 least: float = LEAST_SURE) -> SeatEvidence | None:
+    """The seat that laid the tile, from the arm that laid it, if the rules allow that seat
+    (`candidates`: `who_played(...).seats`); None where there is no seating or sighting, the
+    sighting is unsure, the side has no seat, or the seat cannot have played (then ask)."""
+    if seating is None or seen is None or seen.sure < least:
+        return None
+    seat = seating.seat_at(seen.side)
+    if seat is None or seat not in candidates:
+        return None
+    return SeatEvidence(seat, seen.sure, seen)

@@ -1,0 +1,201 @@
+"""One way in for every photo: `spinner read`, `spinner watch`, the evaluations and the page's upload.
+
+A phone stores its photo as the sensor saw it and says in the EXIF orientation tag how to turn
+it; a photo read without turning it shows the reader a table on its side, or mirrored (a mirrored
+tile still reads, but its layout does not). OpenCV applies the tag in some versions and not in
+others, so the tag is read here, OpenCV told to ignore it, and the photo turned by us: the same
+upright photo whatever OpenCV is installed.
+
+A phone's photo is 12 to 50 megapixels and the detector reads it at 896 pixels long: a JPEG is
+decoded at a half, a quarter or an eighth of its size directly (the decoder skips the detail;
+several times faster than decoding it whole and shrinking it) as far as the photo keeps at least
+`READ_LEAST` pixels along its long side, what the halves are cut from. The header is read
+before anything is decoded, so a photo too large is refused without decoding any of it.
+
+Pure functions and one dataclass; `load` alone touches the disk.
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+#: the largest photo read: a 50-megapixel phone's full size (8192 x 6144); larger ones are refused
+#: before decoding (a panorama or a scan is not a photo of a table).
+MAX_PIXELS = 8192 * 6144
+#: the largest file read at all
+MAX_BYTES = 200 * 1024 * 1024
+#: the least long side a photo is decoded at: the training photos are 1280 x 960 and the real
+#: board's photos 1360 x 1024, read as they are; a phone's 4080 x 3072 photo is decoded at half
+#: (2040 x 1536), a 50-megapixel one at a quarter. The halves and the box refiner cut from these
+#: pixels, the detector reads at 896 whatever the size.
+READ_LEAST = 1280
+
+#: EXIF orientation (1-8) -> how to turn the stored pixels upright, as Pillow's `exif_transpose`
+_TURNS = {
+    2: lambda a: cv2.flip(a, 1),
+    3: lambda a: cv2.rotate(a, cv2.ROTATE_180),
+    4: lambda a: cv2.flip(a, 0),
+    5: lambda a: cv2.transpose(a),
+    6: lambda a: cv2.rotate(a, cv2.ROTATE_90_CLOCKWISE),
+    7: lambda a: cv2.flip(cv2.transpose(a), -1),
+    8: lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE),
+}
+_REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+class PhotoError(ValueError):
+    """A photo that cannot be read. `kind` says why, for the page's HTTP status: "empty" (400),
+    "not_image" (415), "too_large" (413), "damaged" (415), "missing" (a path only)."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """What a photo's first bytes say: its stored size and how to turn it."""
+
+    format: str  # "jpeg" or "png"
+    width: int  # as stored, before turning
+    height: int
+    orientation: int = 1  # EXIF 1-8; 1 upright
+
+    @property
+    def turned(self) -> bool:
+        """Whether turning it upright swaps width and height."""
+        return self.orientation in (5, 6, 7, 8)
+
+
+@dataclass(frozen=True, slots=True)
+class Photo:
+    """A photo decoded upright. `image` may be smaller than the photo by `reduction`."""
+
+    image: np.ndarray  # BGR, upright
+    width: int  # the photo's own size, upright
+    height: int
+    reduction: int = 1  # the image is the photo's size divided by this (1, 2, 4 or 8)
+    orientation: int = 1  # the EXIF orientation it was turned by
+
+    @property
+    def scale(self) -> float:
+        """Image pixels to the photo's own pixels."""
+        return self.width / self.image.shape[1]
+
+
+def read_header(data: bytes) -> Header | None:
+    """The size and orientation of a JPEG or a PNG from its header alone; None for anything else
+    (WebP, BMP, TIFF are decoded whole and measured after) or a header cut short."""
+    if data[:2] == b"\xff\xd8":
+        return _jpeg_header(data)
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24 and data[12:16] == b"IHDR":
+        width, height = struct.unpack(">II", data[16:24])
+        return Header("png", width, height)
+    return None
+
+
+def _jpeg_header(data: bytes) -> Header | None:
+    orientation, at = 1, 2
+    while at + 4 <= len(data):
+        if data[at] != 0xFF:
+            return None
+        marker = data[at + 1]
+        if marker == 0xFF:  # fill byte
+            at += 1
+            continue
+        if marker in (0x01, *range(0xD0, 0xD9)):  # markers without a length
+            at += 2
+            continue
+        (length,) = struct.unpack(">H", data[at + 2 : at + 4])
+        segment = data[at + 4 : at + 2 + length]
+        if marker == 0xE1 and segment[:6] == b"Exif\x00\x00":
+            orientation = _exif_orientation(segment[6:]) or orientation
+        elif 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a start of frame
+            if len(segment) < 5:
+                return None
+            height, width = struct.unpack(">HH", segment[1:5])
+            return Header("jpeg", width, height, orientation)
+        elif marker == 0xDA:  # the scan began before any frame header: not a JPEG we know
+            return None
+        at += 2 + length
+    return None
+
+
+def _exif_orientation(tiff: bytes) -> int | None:
+    """Tag 0x0112 of IFD0 in an EXIF block (a TIFF header and its first directory)."""
+    if len(tiff) < 8 or tiff[:2] not in (b"II", b"MM"):
+        return None
+    order = "<" if tiff[:2] == b"II" else ">"
+    (ifd,) = struct.unpack(order + "I", tiff[4:8])
+    if ifd + 2 > len(tiff):
+        return None
+    (count,) = struct.unpack(order + "H", tiff[ifd : ifd + 2])
+    for i in range(count):
+        entry = ifd + 2 + 12 * i
+        if entry + 12 > len(tiff):
+            return None
+        tag, kind = struct.unpack(order + "HH", tiff[entry : entry + 4])
+        if tag == 0x0112 and kind == 3:  # SHORT
+            (value,) = struct.unpack(order + "H", tiff[entry + 8 : entry + 10])
+            return int(value) if 1 <= value <= 8 else None
+    return None
+
+
+def reduction_for(width: int, height: int, least: int | None = READ_LEAST) -> int:
+    """The most a JPEG may be shrunk in decoding (1, 2, 4 or 8) and keep `least` pixels along
+    its long side (None: decoded whole)."""
+    if least is None:
+        return 1
+    long = max(width, height)
+    return next((r for r in (8, 4, 2) if long // r >= least), 1)
+
+
+def upright(image: np.ndarray, orientation: int) -> np.ndarray:
+    """The stored pixels turned as the EXIF orientation says."""
+    turn = _TURNS.get(orientation)
+    return image if turn is None else turn(image)
+
+
+def decode(data: bytes, name: str = "the photo", least: int | None = READ_LEAST, max_pixels: int = MAX_PIXELS) -> Photo:
+    """The photo in `data` (a file's bytes, an upload) decoded upright, a JPEG at reduced size
+    where `least` allows; a PhotoError saying what is wrong otherwise."""
+    if not data:
+        raise PhotoError(f"{name}: is an empty file: send a photo (JPEG, PNG or WebP)", "empty")
+    if len(data) > MAX_BYTES:
+        raise PhotoError(f"{name}: is {len(data) / 2**20:.0f} MiB, more than the {MAX_BYTES // 2**20} MiB a photo may be", "too_large")
+    header = read_header(data)
+    if header is not None and header.width * header.height > max_pixels:
+        raise PhotoError(f"{name}: is {header.width}x{header.height} pixels, more than {max_pixels / 1e6:.0f} megapixels", "too_large")
+    reduction = reduction_for(header.width, header.height, least) if header is not None and header.format == "jpeg" else 1
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    image = cv2.imdecode(buffer, _REDUCED[reduction] | cv2.IMREAD_IGNORE_ORIENTATION)
+    if image is None:
+        if header is None:
+            raise PhotoError(f"{name}: is not an image OpenCV can decode (JPEG, PNG, WebP, BMP, TIFF...)", "not_image")
+        raise PhotoError(f"{name}: is cut short or damaged: it could not be decoded", "damaged")
+    if header is None:
+        if image.shape[0] * image.shape[1] > max_pixels:
+            raise PhotoError(f"{name}: is {image.shape[1]}x{image.shape[0]} pixels, more than {max_pixels / 1e6:.0f} megapixels", "too_large")
+        header = Header("other", image.shape[1], image.shape[0])
+    image = upright(image, header.orientation)
+    width, height = (header.height, header.width) if header.turned else (header.width, header.height)
+    return Photo(image=image, width=width, height=height, reduction=reduction, orientation=header.orientation)
+
+
+def load(path: str | Path, least: int | None = READ_LEAST, max_pixels: int = MAX_PIXELS) -> Photo:
+    """The photo at `path` decoded upright (`decode`), or a PhotoError naming the file."""
+    path = Path(path)
+    if path.is_dir():
+        raise PhotoError(f"{path}: is a folder, not a photo", "not_image")
+    if not path.exists():
+        raise PhotoError(f"{path}: no such file", "missing")
+    size = path.stat().st_size
+    if size == 0:
+        raise PhotoError(f"{path}: is an empty file", "empty")
+    if size > MAX_BYTES:
+        raise PhotoError(f"{path}: is {size / 2**20:.0f} MiB, more than the {MAX_BYTES // 2**20} MiB a photo may be", "too_large")
+    return decode(path.read_bytes(), str(path), least, max_pixels)

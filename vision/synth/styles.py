@@ -1,0 +1,396 @@
+"""The styles benchmark's photos: one rendered set per condition a player's table may show.
+
+Each photo starts as a held-out training scene (`build_scene` with `TRAINING`, drawn from the
+same generator as every dataset) and is then changed as its condition says, with draws from a
+generator of its own: the training sets' draws stay exactly as they were. A condition is what
+the training photos seldom or never show: coloured pip schemes other than the one the renderer
+knows, black and coloured bodies, a pin with no divider, close-ups and far shots, white, dark,
+glossy and busy tables, a steep view, squashed photos, rows of face-down tiles, standing hands,
+printed pictures, glare, motion blur, and a phone's 12-megapixel photo stored sideways.
+
+The seeds (`STYLE_SEED` + the condition's number) are never trained on: measuring only
+(`spinner dataset styles`, `spinner eval --styles`; docs/styles.md).
+"""
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .camera import Camera
+from .dataset import GENERATOR, Sample, encode_jpeg, image_rng, write_sample
+from .geometry import Pose
+from .labels import build_truth, yolo_lines
+from .printed import Board
+from .render import render_scene
+from .scene import (
+    TRAINING,
+    Body,
+    Scene,
+    _Free,
+    _lead_on,
+    _poly_contains,
+    _row,
+    _sample_point,
+    _shrink,
+    build_scene,
+    ruled,
+)
+from .tiles import _FACES
+
+#: the styles benchmark's seeds are this plus the condition's place in `CONDITIONS`: never a
+#: training seed (those are 1-11), nor the held-out set's (9001) nor synth-calib's (4242)
+STYLE_SEED = 35_000
+
+#: pip colour schemes (BGR, value 0..6) of real coloured sets
+PIP_SCHEMES: dict[str, tuple[tuple[int, int, int], ...]] = {
+    # the issue's set: light blue 1, green 2, red 3, tan 4, dark blue 5, (brown) 6
+    "tan-four": ((0, 0, 0), (230, 180, 90), (60, 150, 40), (40, 40, 200), (120, 170, 210), (150, 50, 20), (30, 60, 110)),
+    # a rainbow: red 1, orange 2, yellow 3, green 4, blue 5, purple 6
+    "rainbow": ((0, 0, 0), (40, 40, 210), (30, 130, 240), (30, 200, 230), (50, 160, 40), (200, 90, 30), (150, 40, 130)),
+    # dark jewel tones: each value a dark colour, close to black under dim light
+    "jewel": ((0, 0, 0), (120, 30, 30), (30, 90, 30), (30, 30, 120), (90, 30, 90), (100, 80, 20), (20, 60, 100)),
+}
+
+#: the tile lengths (px at 1280 wide) a close-up shows: one tile up to the whole frame's width
+CLOSE_UP = (320.0, 1150.0)
+#: a far shot's tile length
+FAR = (18.0, 24.0)
+#: a steep view's tilt from straight down
+STEEP_DEG = (55.0, 68.0)
+#: a squashed photo's one axis shrunk by this (a 2:1 tile along it looks 1.4-1.6:1)
+SQUASH = (0.7, 0.8)
+#: the phone's photo size (a 12.5-megapixel 4:3 sensor)
+PHONE = (4080, 3072)
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """A rendered style photo before encoding: the scene, and what is done after rendering."""
+
+    scene: Scene
+    squash: tuple[float, float] = (1.0, 1.0)  # x and y scale applied to the rendered photo
+    orientation: int = 1  # EXIF orientation the JPEG is stored with (its pixels turned to match)
+
+
+def _aimed(camera: Camera, target: tuple[float, float], tile_px: float, tilt: float | None = None) -> Camera:
+    """The camera looking at `target` with a tile there `tile_px` long (and tilted `tilt`)."""
+    tilt = camera.tilt if tilt is None else tilt
+    cam = Camera(camera.width, camera.height, camera.focal, target, 2 * camera.focal / tile_px, tilt, camera.azimuth, camera.roll)
+    return replace(cam, distance=cam.distance * cam.tile_px() / tile_px)
+
+
+def _in_view(scene: Scene, camera: Camera) -> Scene:
+    """The scene with only the bodies a moved camera sees near its frame: one brought close
+    would project the far ones off to thousands of frames away."""
+    centres = np.array([[b.pose.x, b.pose.y, 0.0] for b in scene.bodies]).reshape(-1, 3)
+    if not len(centres):
+        return replace(scene, camera=camera)
+    depth = camera.depth(centres)
+    pixels = camera.project(centres)
+    w, h = camera.width, camera.height
+    near = (depth > 0.5) & (pixels[:, 0] > -w) & (pixels[:, 0] < 2 * w) & (pixels[:, 1] > -h) & (pixels[:, 1] < 2 * h)
+    return replace(scene, camera=camera, bodies=[b for b, keep in zip(scene.bodies, near) if keep])
+
+
+def _face_up(scene: Scene) -> list[Body]:
+    return [b for b in scene.bodies if b.kind == "up"]
+
+
+def _add_rows(scene: Scene, rng: np.random.Generator, kind: str, rows: int) -> None:
+    """Rows of face-down tiles, or of tiles standing on edge with their backs to the camera,
+    where the table is free in view."""
+    view_in = _shrink(scene.camera.footprint(), 0.85)
+    free = _Free(scene.bodies)
+    th = scene.tile_style.thickness
+    for _ in range(rows):
+        for _try in range(30):
+            o = _sample_point(rng, view_in)
+            ang = float(rng.uniform(0, 2 * math.pi))
+            n = int(rng.integers(3, 8))
+            if kind == "edge":
+                if float(np.dot(scene.camera.centre[:2] - o, [-math.sin(ang), math.cos(ang)])) > 0:
+                    ang += math.pi
+                poses = _row(o, ang, n, 2.1, ang, 2.0, th)
+            else:
+                poses = _row(o, ang + math.pi / 2, n, float(rng.uniform(1.03, 1.2)), ang)
+            if not free.clear(poses, 0.3) or not all(_poly_contains(view_in, np.array([[p.x, p.y]]))[0] for p in poses):
+                continue
+            free.add(poses)
+            for p in poses:
+                scene.bodies.append(Body(kind, p, 1.0 if kind == "edge" else th, None if kind == "down" else _spare_values(scene, rng),
+                                         kind if kind == "edge" else "down", None, int(rng.integers(2**31))))
+            break
+
+
+def _spare_values(scene: Scene, rng: np.random.Generator) -> tuple[int, int]:
+    a, b = (int(v) for v in rng.integers(0, 7, 2))
+    return a, b
+
+
+def coloured_pips(scene: Scene, rng: np.random.Generator) -> Shot:
+    name = str(rng.choice(list(PIP_SCHEMES)))
+    face = _FACES[str(rng.choice(["ivory", "white", "cream"]))][0]
+    style = replace(scene.tile_style, name=f"{name}-coloured", face=face, coloured=True, pip_colours=PIP_SCHEMES[name])
+    return Shot(replace(scene, tile_style=style))
+
+
+def dark_tiles(scene: Scene, rng: np.random.Generator) -> Shot:
+    name = str(rng.choice(["black", "black", "blue", "red", "green"]))
+    face, pip = _FACES[name]
+    style = replace(scene.tile_style, name=name, face=face, pip=pip, coloured=False, painted_divider=False)
+    return Shot(replace(scene, tile_style=style))
+
+
+def pin_no_divider(scene: Scene, rng: np.random.Generator) -> Shot:
+    style = replace(scene.tile_style, pin=True, divider=0.0, painted_divider=False)
+    return Shot(replace(scene, tile_style=style))
+
+
+def close_up(scene: Scene, rng: np.random.Generator) -> Shot:
+    """One to four tiles filling up to the whole frame: the camera moved over one face-up tile and
+    turned, as a person framing it does, to lie along the photo (give or take 8 degrees)."""
+    tiles = _face_up(scene)
+    target = tiles[int(rng.integers(len(tiles)))].pose if tiles else Pose(0.0, 0.0, 0.0)
+    length = float(np.exp(rng.uniform(*np.log(CLOSE_UP)))) * scene.width / 1280
+    tilt = math.radians(rng.uniform(0, 25))
+    camera = _aimed(scene.camera, (target.x, target.y), length, tilt)
+    ends = camera.project(np.array([[target.x - math.cos(target.angle), target.y - math.sin(target.angle), 0.0],
+                                    [target.x + math.cos(target.angle), target.y + math.sin(target.angle), 0.0]]))
+    along = math.atan2(ends[1, 1] - ends[0, 1], ends[1, 0] - ends[0, 0])
+    # roll turns the picture: take the tile's angle in the photo off it, to the nearest half turn
+    turn = along - math.pi * round(along / math.pi) + math.radians(rng.normal(0, 4))
+    camera = _aimed(replace(camera, roll=camera.roll - turn), (target.x, target.y), length, tilt)
+    return Shot(replace(_in_view(scene, camera), hands=[]))
+
+
+def far(scene: Scene, rng: np.random.Generator) -> Shot:
+    length = float(rng.uniform(*FAR)) * scene.width / 1280
+    return Shot(_in_view(scene, _aimed(scene.camera, scene.camera.target, length)))
+
+
+def table(kind: str) -> Callable[[Scene, np.random.Generator], Shot]:
+    def change(scene: Scene, rng: np.random.Generator) -> Shot:
+        return Shot(replace(scene, table=kind, board=None))
+
+    change.__name__ = f"{kind}_table"
+    return change
+
+
+def steep(scene: Scene, rng: np.random.Generator) -> Shot:
+    # the far edge of the frame stays below the horizon (at 85 degrees): a table, not a room
+    half_view = math.degrees(math.atan(scene.height / 2 / scene.camera.focal))
+    tilt = math.radians(min(rng.uniform(*STEEP_DEG), 85 - half_view))
+    return Shot(_in_view(scene, _aimed(scene.camera, scene.camera.target, scene.camera.tile_px(), tilt)))
+
+
+def squashed(scene: Scene, rng: np.random.Generator) -> Shot:
+    """The photo shrunk along one axis, as a phone's wrong aspect or a stretched frame shows it."""
+    by = float(rng.uniform(*SQUASH))
+    return Shot(scene, squash=(by, 1.0) if rng.random() < 0.5 else (1.0, by))
+
+
+def face_down(scene: Scene, rng: np.random.Generator) -> Shot:
+    """Rows of face-down tiles, the backs with a maker's logo, beside the face-up ones."""
+    style = replace(scene.tile_style, back=str(rng.choice(["logo-ring", "logo-diamond", "logo-word"])))
+    scene = replace(scene, tile_style=style, bodies=list(scene.bodies))
+    _add_rows(scene, rng, "down", int(rng.integers(1, 4)))
+    return Shot(scene)
+
+
+def standing(scene: Scene, rng: np.random.Generator) -> Shot:
+    """Players' hands standing on edge, their backs to the camera."""
+    scene = replace(scene, bodies=list(scene.bodies))
+    _add_rows(scene, rng, "edge", int(rng.integers(1, 4)))
+    return Shot(scene)
+
+
+def printed(scene: Scene, rng: np.random.Generator) -> Shot:
+    """A game board with its track of printed domino pictures under the tiles, and cards."""
+    view = scene.camera.footprint()
+    size = float(np.sqrt(abs(np.cross(view[1] - view[0], view[3] - view[0]))))
+    side = float(rng.uniform(0.6, 1.0)) * size
+    board = Board(float(scene.camera.target[0]), float(scene.camera.target[1]), float(rng.uniform(0, 2 * math.pi)), side,
+                  float(rng.uniform(2.0, 2.8)))
+    board = ruled(np.random.default_rng([scene.seed, 2]), board, None)
+    board = replace(board, lettered=True, lead=_lead_on(board, scene.bodies))
+    cards = []
+    for _ in range(int(rng.integers(1, 3))):
+        x, y = (float(v) for v in _sample_point(rng, view))
+        cards.append(Pose(x, y, float(rng.uniform(0, 2 * math.pi)), 6.0, 4.0))
+    return Shot(replace(scene, board=board, cards=cards))
+
+
+def glare(scene: Scene, rng: np.random.Generator) -> Shot:
+    """A flash or a lamp overhead: a highlight on every tile top, the light from the camera."""
+    light = replace(scene.light, glare=1.0, elevation=math.radians(rng.uniform(70, 88)), exposure=scene.light.exposure * 1.1)
+    return Shot(replace(scene, light=light))
+
+
+def blur(scene: Scene, rng: np.random.Generator) -> Shot:
+    length = float(rng.uniform(5, 14)) * scene.width / 1280
+    finish = replace(scene.finish, motion=length, motion_angle=float(rng.uniform(0, 180)), sharpen=0.0)
+    return Shot(replace(scene, finish=finish))
+
+
+def phone(scene: Scene, rng: np.random.Generator) -> Shot:
+    """Drawn at `PHONE` size (`CONDITIONS` says so), stored turned with an EXIF orientation."""
+    return Shot(scene, orientation=int(rng.choice([3, 6, 8])))
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    name: str
+    change: Callable[[Scene, np.random.Generator], Shot]
+    size: tuple[int, int] = (1280, 960)
+    about: str = ""
+
+
+CONDITIONS: tuple[Condition, ...] = (
+    Condition("plain", lambda s, r: Shot(s), about="the held-out generator as it is: the reference"),
+    Condition("coloured-pips", coloured_pips, about="ivory, white or cream bodies, pips coloured by value in three schemes"),
+    Condition("dark-tiles", dark_tiles, about="black bodies with white pips, or blue, red, green bodies"),
+    Condition("pin-no-divider", pin_no_divider, about="a brass pin and no divider line"),
+    Condition("close-up", close_up, about="one face-up tile 450-1250 px long at 1280 wide: one to four tiles fill the frame"),
+    Condition("far", far, about="tiles 18-24 px long"),
+    Condition("white-table", table("white"), about="a plain white table"),
+    Condition("busy-table", table("busy"), about="a busy printed cloth: blobs and marks the size of pips and tiles"),
+    Condition("glossy-table", table("glossy"), about="a plain table with broad bright reflections"),
+    Condition("dark-table", table("dark"), about="a near-black table"),
+    Condition("steep", steep, about="the camera tilted 55-68 degrees from straight down"),
+    Condition("squashed", squashed, about="the photo shrunk to 0.7-0.8 along one axis (tiles down to 1.4:1)"),
+    Condition("face-down", face_down, about="one to three rows of face-down tiles with a maker's logo"),
+    Condition("standing", standing, about="one to three rows of tiles standing on edge, backs to the camera"),
+    Condition("printed", printed, about="a game board's printed domino track under the tiles, and cards"),
+    Condition("glare", glare, about="a highlight on every tile top, the light from over the camera"),
+    Condition("blur", blur, about="motion blur 5-14 px"),
+    Condition("phone-12mp", phone, size=PHONE, about="4080x3072 JPEG stored turned, EXIF orientation 3, 6 or 8"),
+)
+BY_NAME = {c.name: c for c in CONDITIONS}
+
+
+def seed_of(condition: Condition) -> int:
+    return STYLE_SEED + CONDITIONS.index(condition)
+
+
+def make_style_sample(condition: Condition, index: int, seed: int | None = None,
+                      size: tuple[int, int] | None = None) -> Sample:
+    """Photo `index` of a condition's set: rendered, labelled, and encoded as it is stored
+    (`seed` and `size`: the condition's own unless given, as `make_styled_sample` gives them)."""
+    seed = seed_of(condition) if seed is None else seed
+    width, height = condition.size if size is None else size
+    scene = build_scene(image_rng(seed, index), width, height, TRAINING)
+    shot = condition.change(scene, np.random.default_rng([seed, index, 1]))
+    scene = shot.scene
+    rendered = render_scene(scene)
+    params = {"generator": GENERATOR, "styles": condition.name, "seed": seed, "index": index, "sets": scene.sets,
+              "tile_style": scene.tile_style.name, "table": scene.table, "camera": scene.camera.describe()}
+    truth = build_truth(scene, rendered, params)
+    image = rendered.image
+    if shot.squash != (1.0, 1.0):
+        sx, sy = shot.squash
+        image = cv2.resize(image, (round(width * sx), round(height * sy)), interpolation=cv2.INTER_AREA)
+        truth = squash_truth(truth, sx, sy, image.shape[1], image.shape[0])
+    jpeg = encode_jpeg(turned_for(image, shot.orientation), scene.finish.jpeg_quality)
+    if shot.orientation != 1:
+        jpeg = jpeg[:2] + exif_orientation(shot.orientation) + jpeg[2:]
+    name = f"{index:06d}"
+    truth["image"]["file"] = f"{name}.jpg"
+    label = "".join(line + "\n" for line in yolo_lines(truth))
+    return Sample(name, jpeg, label, truth)
+
+
+#: the conditions a styled training photo draws from (a plain photo is any training photo; the
+#: phone's size is the reading's business, not the detector's)
+TRAINING_CONDITIONS = tuple(c for c in CONDITIONS if c.name not in ("plain", "phone-12mp"))
+
+
+def make_styled_sample(seed: int, index: int, width: int = 1280, height: int = 960) -> Sample:
+    """A training photo with one condition of the styles benchmark, drawn by (seed, index): the
+    set a detector that is to read every set and table learns from (`spinner dataset synth
+    --styled`). The benchmark's own seeds are refused: they are never trained on."""
+    if STYLE_SEED <= seed < STYLE_SEED + len(CONDITIONS):
+        raise ValueError(f"seed {seed} is one of the styles benchmark's ({STYLE_SEED}-{STYLE_SEED + len(CONDITIONS) - 1}): never train on it")
+    pick = np.random.default_rng([seed, index, 2])
+    condition = TRAINING_CONDITIONS[int(pick.integers(len(TRAINING_CONDITIONS)))]
+    sample = make_style_sample(condition, index, seed=seed, size=(width, height))
+    sample.truth["params"]["styles"] = condition.name
+    return sample
+
+
+def squash_truth(truth: dict[str, Any], sx: float, sy: float, width: int, height: int) -> dict[str, Any]:
+    """The truth of a photo resized by (sx, sy): every point moved with it."""
+
+    def move(value: Any) -> Any:
+        if isinstance(value, list) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
+            return [round(value[0] * sx, 2), round(value[1] * sy, 2)]
+        if isinstance(value, list):
+            return [move(v) for v in value]
+        if isinstance(value, dict):
+            return {k: (move(v) if k in ("corners", "center", "outline", "halves") else v) for k, v in value.items()}
+        return value
+
+    out = dict(truth)
+    for key in ("tiles", "face_down", "on_edge", "printed"):
+        out[key] = [move(item) for item in truth.get(key, [])]
+    out["image"] = {**truth["image"], "width": width, "height": height}
+    return out
+
+
+#: EXIF orientation -> how the upright photo is turned to the pixels a phone stores
+_STORED = {3: lambda a: cv2.rotate(a, cv2.ROTATE_180), 6: lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE),
+           8: lambda a: cv2.rotate(a, cv2.ROTATE_90_CLOCKWISE)}
+
+
+def turned_for(image: np.ndarray, orientation: int) -> np.ndarray:
+    turn = _STORED.get(orientation)
+    return image if turn is None else turn(image)
+
+
+def exif_orientation(value: int) -> bytes:
+    """A JPEG APP1 segment whose EXIF block holds the orientation tag alone."""
+    tiff = b"II" + struct.pack("<HI", 42, 8) + struct.pack("<H", 1) + struct.pack("<HHIHH", 0x0112, 3, 1, value, 0) + struct.pack("<I", 0)
+    payload = b"Exif\x00\x00" + tiff
+    return b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+
+
+def _job(args: tuple[str, str, int]) -> int:
+    out, name, index = args
+    write_sample(Path(out) / name, "val", make_style_sample(BY_NAME[name], index))
+    return index
+
+
+def generate_styles(out: str | Path, images: int, names: list[str] | None = None, workers: int = 2,
+                    progress: bool = True) -> list[Path]:
+    """`images` photos of each condition under `out/CONDITION/` (all in the val split)."""
+    root = Path(out)
+    chosen = [BY_NAME[n] for n in names] if names else list(CONDITIONS)
+    jobs = []
+    for condition in chosen:
+        for kind in ("images", "labels", "truth"):
+            (root / condition.name / kind / "val").mkdir(parents=True, exist_ok=True)
+        jobs += [(str(root), condition.name, i) for i in range(images)
+                 if not (root / condition.name / "truth" / "val" / f"{i:06d}.json").exists()]
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(jobs), unit="img", desc="styles", disable=not progress)
+    if workers <= 1:
+        for job in jobs:
+            _job(job)
+            bar.update(1)
+    else:
+        import multiprocessing as mp
+
+        from .dataset import _init_worker
+
+        with mp.get_context("fork").Pool(workers, initializer=_init_worker) as pool:
+            for _ in pool.imap_unordered(_job, jobs, chunksize=1):
+                bar.update(1)
+    bar.close()
+    return [root / c.name for c in chosen]

@@ -1,0 +1,65 @@
+"""The resume list's housekeeping: renaming a match and deleting it (the scorer's, from the list).
+
+A rename is a change like any other (its own version, so every open page redraws the title,
+and a line in the history). A delete takes the match, its history and its photos away for good;
+a tournament's table is kept, since the tournament's results are read from it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import current_app
+from sqlalchemy import delete as sql_delete
+from sqlalchemy import select
+
+from . import frames, store
+from .auth import clean_text
+from .db import db
+from .errors import ApiError
+from .models import Change, EventRow, Frame, Game, HandRow
+
+
+def rename(game_id: str, title: object, *, who: str) -> store.Done:
+    name = clean_text(title, 120)
+
+    def plan(game: Game, snap: store.Snapshot) -> store.Plan:
+        def write(version: int) -> None:
+            game.title = name
+
+        return store.Plan(snap.record, write, "rename", "renaming the match", before={"title": game.title},
+                          after={"title": name})
+
+    return store._change(game_id, None, plan, who=who, why="", source="pad")
+
+
+def delete(game_id: str) -> None:
+    game = store.get_game(game_id)
+    if _in_tournament(game.id):
+        raise ApiError(409, "this match is a tournament table: the tournament keeps it")
+    data = frames.folder(current_app._get_current_object())  # type: ignore[attr-defined]
+    paths = [row.path for row in db.session.scalars(select(Frame).where(Frame.game_id == game.id)) if row.path]
+    for table in (Frame, Change, EventRow, HandRow):
+        db.session.execute(sql_delete(table).where(table.game_id == game.id))
+    db.session.delete(game)
+    db.session.commit()
+    store.cache.clear()
+    for path in paths:  # after the commit: a photo left behind costs disk, a missing one would break the match
+        _unlink(data / path, data)
+
+
+def _in_tournament(game_id: str) -> bool:
+    try:
+        from .tournament.models import TableRow
+    except ImportError:  # no tournaments on this server
+        return False
+    return db.session.scalar(select(TableRow.id).where(TableRow.game_id == game_id)) is not None
+
+
+def _unlink(path: Path, inside: Path) -> None:
+    try:
+        resolved = path.resolve()
+        if inside.resolve() in resolved.parents:  # only files under the frames folder
+            resolved.unlink(missing_ok=True)
+    except OSError:
+        pass
+

@@ -1,0 +1,141 @@
+// Correcting a recorded event, settling a dispute, or marking one, by tapping as on the pad: who,
+// what (a play with its tile and end, a pass, a draw, pips, the tiles left), and why. The event
+// made is GAME_RECORD.md's, sent through the pad's `send`; the server checks it like any other.
+(() => {
+  "use strict";
+  const dialog = document.getElementById("fix-dialog");
+  const pad = window.spinnerPad;
+  if (!dialog || !pad || !window.spinnerBoard) return;
+  const live = window.spinnerBoard;
+  const say = window.spinnerSay || ((key) => key);
+  const $ = (selector) => dialog.querySelector(selector);
+  const $$ = (selector) => Array.from(dialog.querySelectorAll(selector));
+  const errorBox = $("#fix-error");
+  // What is being fixed: {mode: "correct" | "settle", hand, index, version (a dispute's)}, and the event as tapped.
+  let target = null;
+  let draft = null;
+
+  function eventOf(hand, index) {
+    const cur = live.board.current;
+    if (!cur || cur.number !== hand) return null;
+    const row = (cur.events || []).find((e) => e.event === index);
+    return row ? { raw: row.raw, words: row.words } : null;
+  }
+
+  function draftOf(raw) {
+    const d = { type: "play", seat: 0, tile: null, end: null, pips: "", tiles: new Set(), count: 1 };
+    if (!raw) return d;
+    d.type = ["play", "pass", "draw", "pips", "reveal"].includes(raw.type) ? raw.type : "play";
+    if (Number.isInteger(raw.seat)) d.seat = raw.seat;
+    if (raw.type === "play") { d.tile = normal(raw.tile); d.end = raw.end || null; }
+    if (raw.type === "draw") { d.tile = raw.tile ? normal(raw.tile) : null; d.count = raw.count || 1; }
+    if (raw.type === "pips") d.pips = String(raw.pips ?? "");
+    if (raw.type === "reveal") (raw.tiles || []).forEach((t) => d.tiles.add(normal(t)));
+    return d;
+  }
+
+  // "6-4" and "4-6" are one tile: the buttons name it low first.
+  function normal(text) {
+    const parts = String(text || "").split("-").map(Number);
+    return parts.length === 2 && parts.every(Number.isInteger) ? `${Math.min(...parts)}-${Math.max(...parts)}` : null;
+  }
+
+  function built() {
+    const e = { type: draft.type, seat: draft.seat };
+    if (draft.type === "play") {
+      if (!draft.tile) return null;
+      e.tile = draft.tile;
+      if (draft.end) e.end = draft.end;
+    } else if (draft.type === "draw") {
+      if (draft.tile) e.tile = draft.tile; else e.count = draft.count;
+    } else if (draft.type === "pips") {
+      if (!/^\d+$/.test(draft.pips)) return null;
+      e.pips = Number(draft.pips);
+    } else if (draft.type === "reveal") {
+      e.tiles = Array.from(draft.tiles);
+    }
+    return e;
+  }
+
+  function render() {
+    $$("[data-fix-seat]").forEach((b) => b.setAttribute("aria-checked", Number(b.dataset.fixSeat) === draft.seat ? "true" : "false"));
+    $$("[data-kind]").forEach((b) => b.setAttribute("aria-checked", b.dataset.kind === draft.type ? "true" : "false"));
+    const tiles = ["play", "draw", "reveal"].includes(draft.type);
+    $("#fix-tiles").hidden = !tiles;
+    $$("[data-fix-tile]").forEach((b) => {
+      const name = b.dataset.fixTile;
+      const on = draft.type === "reveal" ? draft.tiles.has(name) : name === draft.tile;
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      b.classList.toggle("chosen", on);
+    });
+    $("#fix-ends").hidden = draft.type !== "play";
+    $$("[data-fix-end]").forEach((b) => b.setAttribute("aria-checked", b.dataset.fixEnd === draft.end ? "true" : "false"));
+    $("#fix-pips-row").hidden = draft.type !== "pips";
+    $("#fix-pips").value = draft.pips;
+    const settling = target.mode === "settle";
+    $("#fix-stands").hidden = !settling;
+    $("#fix-dispute").hidden = settling;
+    $("#fix-remove").hidden = settling;
+    $("#fix-save").disabled = !built();
+  }
+
+  function open(mode, hand, index, version) {
+    target = { mode, hand, index, version };
+    const found = index === null ? null : eventOf(hand, index);
+    draft = draftOf(found ? found.raw : null);
+    const place = index === null ? say("hand_n", { n: hand + 1 }) : say("hand_play", { hand: hand + 1, play: index + 1 });
+    $("#fix-title").textContent = mode === "settle" ? say("settle_title", { where: place }) : say("correct_title", { where: place });
+    $("#fix-now").textContent = found ? say("now_recorded", { what: found.words }) : "";
+    $("#fix-why").value = "";
+    errorBox.textContent = "";
+    render();
+    dialog.showModal();
+  }
+
+  // ✎ on a line of the hand, and Settle on an open dispute: both are re-drawn with the board, so delegate.
+  document.addEventListener("click", (event) => {
+    const fix = event.target.closest("#board-bottom .fix");
+    if (fix) { open("correct", Number(fix.dataset.hand), Number(fix.dataset.event), null); return; }
+    const settle = event.target.closest("#board .settle");
+    if (settle && settle.dataset.hand !== "") {
+      open("settle", Number(settle.dataset.hand), settle.dataset.event === "" ? null : Number(settle.dataset.event),
+        Number(settle.dataset.version));
+    }
+  });
+
+  dialog.addEventListener("click", async (event) => {
+    const button = event.target.closest("button");
+    if (!button || button.disabled || !target) return;
+    if (button.dataset.fixSeat !== undefined) draft.seat = Number(button.dataset.fixSeat);
+    else if (button.dataset.kind) draft.type = button.dataset.kind;
+    else if (button.dataset.fixTile) {
+      const name = button.dataset.fixTile;
+      if (draft.type === "reveal") { if (draft.tiles.has(name)) draft.tiles.delete(name); else draft.tiles.add(name); }
+      else draft.tile = draft.tile === name ? null : name;
+    } else if (button.dataset.fixEnd) draft.end = draft.end === button.dataset.fixEnd ? null : button.dataset.fixEnd;
+    else if (button.value === "cancel") { dialog.close(); return; }
+    else if (button.value) { await submit(button.value); return; }
+    render();
+  });
+  $("#fix-pips").addEventListener("input", () => { draft.pips = $("#fix-pips").value.trim(); render(); });
+
+  async function submit(action) {
+    const why = $("#fix-why").value.trim();
+    if (!why) { errorBox.textContent = say("why_needed"); $("#fix-why").focus(); return; }
+    const { hand, index } = target;
+    let done;
+    if (action === "correct" && target.mode === "settle") {
+      done = await pad.send(`/disputes/${target.version}/settle`, { event: built(), why });
+    } else if (action === "stands") {
+      done = await pad.send(`/disputes/${target.version}/settle`, { why });
+    } else if (action === "correct") {
+      done = await pad.send(`/hands/${hand}/events/${index}`, { event: built(), why }, "PUT");
+    } else if (action === "remove") {
+      done = await pad.send(`/hands/${hand}/events/${index}`, { why }, "DELETE");
+    } else if (action === "dispute") {
+      done = await pad.send("/disputes", { hand, event: index, why });
+    }
+    if (done) dialog.close();
+    else errorBox.textContent = document.getElementById("pad-error").textContent;
+  }
+})();

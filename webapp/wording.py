@@ -1,0 +1,348 @@
+"""The page's words for players: names for seats, numbers from 1, in the page's language.
+
+The rules engine says what is wrong with a code and its parameters (scorer.errors.RecordError);
+this module words each code for the table ("Ben cannot pass: 14 tiles are in the boneyard"),
+where the command line keeps the engine's precise sentence. Events, hands and sides are worded
+here too. Every sentence goes through Flask-Babel, so the catalogue (webapp/translations) holds
+them all; a code with no sentence here falls back to the engine's own message.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as L
+from flask_babel import ngettext
+
+from scorer.variants import VARIANTS as _RULES
+
+#: Which games are played in teams (their sides are named "Ana & Cruz").
+VARIANTS_TEAMS = {name: v.teams for name, v in _RULES.items()}
+#: Numbers as said aloud, for a tile's spoken name ("five-five").
+NUMBERS = (L("blank"), L("one"), L("two"), L("three"), L("four"), L("five"), L("six"))
+ENDS = {"west": L("west"), "north": L("north"), "south": L("south"), "east": L("east"), "lead": L("lead")}
+
+VARIANTS = {
+    "partners": L("Partners (fives, spinner; 4 in teams, 250)"),
+    "partners-block": L("Partners block (4 in teams, 100)"),
+    "all-fives": L("All fives (2–4 alone, boneyard)"),
+    "all-fives-bonus": L("All fives, bonus (2–4, over 100)"),
+    "block": L("Block (2–4 alone, 100)"),
+    "draw": L("Draw (2–4 alone)"),
+    "cross": L("Cross (penalties, elimination at 100)"),
+}
+#: The house rules of the new-match form: each option and each of its choices, in words.
+OPTIONS = {
+    "preset": L("Preset"),
+    "end_at_target": L("When a side reaches the target"),
+    "spinner_order": L("The spinner's arms"),
+    "sniff": L("Sniff (the first double may be played crosswise)"),
+    "round_each_hand": L("Round each hand's points to five"),
+    "tie": L("A blocked hand with equal pips"),
+    "winners_score": L("The winners of a blocked hand score"),
+}
+CHOICES: dict[str, dict[Any, Any]] = {
+    "end_at_target": {"at_once": L("the match ends at once"), "end_of_hand": L("the hand is played out first")},
+    "spinner_order": {"sides_first": L("west and east first, then north and south"), "any": L("any arm, any time")},
+    "sniff": {False: L("no"), True: L("yes")},
+    "round_each_hand": {False: L("no"), True: L("yes")},
+    "tie": {"no_score": L("nobody scores"), "leading_team_wins": L("the team that led wins")},
+    "winners_score": {"losers": L("the losers' pips"), "all": L("every pip left")},
+}
+
+
+def spoken(tile: str) -> str:
+    """A tile's name as a screen reader says it: "five-five"."""
+    try:
+        a, b = (int(v) for v in str(tile).split("-"))
+        return f"{NUMBERS[a]}-{NUMBERS[b]}"
+    except (ValueError, IndexError):
+        return str(tile)
+
+
+def end(name: object) -> str:
+    return str(ENDS.get(name, name)) if isinstance(name, str) else ""
+
+
+class Table:
+    """The names at one table: players by seat, sides (teams) by number."""
+
+    def __init__(self, players: Sequence[str], sides: Sequence[str] | None = None) -> None:
+        self.players = list(players)
+        self.sides = list(sides) if sides else list(players)
+
+    def seat(self, seat: object) -> str:
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.players):
+            return self.players[seat]
+        return _("seat %(n)s", n=seat + 1) if isinstance(seat, int) else str(seat)
+
+    def side(self, side: object) -> str:
+        if isinstance(side, int) and not isinstance(side, bool) and 0 <= side < len(self.sides):
+            return self.sides[side]
+        return str(side)
+
+    def seats(self, seats: Sequence[int]) -> str:
+        return ", ".join(self.seat(s) for s in seats)
+
+
+def where(hand: int | None, event: int | None) -> str:
+    """Where in the match, as players count: "Hand 2, play 6"."""
+    if hand is None:
+        return ""
+    if event is None:
+        return _("Hand %(hand)s", hand=hand + 1)
+    return _("Hand %(hand)s, play %(play)s", hand=hand + 1, play=event + 1)
+
+
+def event_words(event: dict[str, Any], table: Table) -> str:
+    """One event of the record in players' words: "Ben passed", "Ana played 4-6 on the west"."""
+    try:
+        return _event_words(event, table)
+    except (TypeError, ValueError):  # an odd field in an old record: still a page, never a 500
+        return _("an event the page does not know")
+
+
+def _event_words(event: dict[str, Any], table: Table) -> str:
+    kind = event.get("type")
+    who = table.seat(event.get("seat")) if "seat" in event else table.side(event.get("team"))
+    if kind == "play":
+        if isinstance(event.get("end"), str):
+            return _("%(who)s played %(tile)s on the %(end)s", who=who, tile=event.get("tile"), end=end(event["end"]))
+        return _("%(who)s played %(tile)s", who=who, tile=event.get("tile"))
+    if kind == "pass":
+        return _("%(who)s passed", who=who)
+    if kind == "draw":
+        if event.get("tile"):
+            return _("%(who)s drew %(tile)s", who=who, tile=event["tile"])
+        count = event.get("count", 1)
+        count = count if isinstance(count, int) and not isinstance(count, bool) else 1
+        return ngettext("%(who)s drew a tile", "%(who)s drew %(num)s tiles", count, who=who)
+    if kind == "reveal":
+        tiles = ", ".join(map(str, event.get("tiles") or []))
+        return _("%(who)s showed %(tiles)s", who=who, tiles=tiles) if tiles else _("%(who)s showed no tiles", who=who)
+    if kind == "pips":
+        pips = event.get("pips")
+        return ngettext("%(who)s had %(num)s pip left", "%(who)s had %(num)s pips left",
+                        pips if isinstance(pips, int) else 2, who=who)
+    if kind == "adjust":
+        return _("%(points)+d for %(who)s: %(reason)s", points=event.get("points") or 0, who=who,
+                 reason=event.get("reason") or "")
+    return _("an event the page does not know")
+
+
+def inferred_pass(seat: int, table: Table) -> str:
+    return _("%(who)s passed (seen from the next play)", who=table.seat(seat))
+
+
+# -- the rules engine's refusals -----------------------------------------------------------------
+
+def _why_end(p: dict[str, Any], t: Table) -> str:
+    reason = p.get("reason", "")
+    words = {
+        "no_spinner_yet": _("there is no spinner yet"),
+        "no_spinner": _("this game has no spinner"),
+        "sides_first": _("the spinner's west and east sides come first"),
+        "not_open": _("that end is not open"),
+        "shows": _("it shows %(n)s", n=p.get("shows")),
+        "cross_sides": _("all four sides of the spinner come first"),
+        "cross_double": _("it shows %(n)s, and that double is not down yet", n=p.get("shows")),
+    }
+    return _("%(tile)s does not fit the %(end)s end: %(why)s", tile=p.get("tile"), end=end(p.get("end")),
+             why=words.get(reason, _("not allowed")))
+
+
+def _ends(values: dict[str, int]) -> str:
+    return ", ".join(_("%(end)s shows %(n)s", end=end(k), n=v) for k, v in values.items())
+
+
+def _passer(p: dict[str, Any], t: Table) -> str:
+    """Who passed: a pass tapped, or one the engine sees from a later seat's play."""
+    if p.get("inferred") is not None:
+        return _("It is %(who)s's turn: %(who)s cannot have passed", who=t.seat(p.get("seat")))
+    return _("%(who)s cannot pass", who=t.seat(p.get("seat")))
+
+
+#: Each code of scorer.errors.RecordError: its words for players, from its params and the table.
+RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
+    "event_shape": lambda p, t: _("That is not an event the score keeps."),
+    "event_type": lambda p, t: _("That is not an event the score keeps."),
+    "seat_field": lambda p, t: _("Choose who played."),
+    "seat_eliminated": lambda p, t: _("%(who)s is out of the match and does not play.", who=t.seat(p.get("seat"))),
+    "tile_text": lambda p, t: _("%(text)s is not a tile.", text=p.get("text")),
+    "after_end": lambda p, t: (_("The hand is over: %(who)s went out.", who=t.seat(p.get("seat"))) if p.get("end") == "out"
+                               else _("The hand is over: it was blocked.") if p.get("end") == "blocked"
+                               else _("The hand is over: the match was won in it.")),
+    "on_table": lambda p, t: _("%(tile)s is already on the table (play %(play)s).", tile=p.get("tile"),
+                               play=(p.get("at") or 0) + 1),
+    "revealed_by": lambda p, t: _("%(who)s showed %(tile)s already.", who=t.seat(p.get("seat")), tile=p.get("tile")),
+    "held_by": lambda p, t: _("%(who)s holds %(tile)s.", who=t.seat(p.get("seat")), tile=p.get("tile")),
+    "in_boneyard": lambda p, t: _("%(who)s does not hold %(tile)s: it is in the boneyard.", who=t.seat(p.get("seat")),
+                                  tile=p.get("tile")),
+    "not_held": lambda p, t: _("%(who)s does not hold %(tile)s.", who=t.seat(p.get("seat")), tile=p.get("tile")),
+    "cannot_play": lambda p, t: _("%(who)s cannot play %(tile)s.", who=t.seat(p.get("seat")), tile=p.get("tile")),
+    "already_blocked": lambda p, t: _("Everybody else passed since the last tile: the hand is blocked."),
+    "pass_drawn_fits": lambda p, t: _("%(passer)s: %(tile)s was drawn and fits, so it is played at once.",
+                                      passer=_passer(p, t), tile=p.get("tile")),
+    "pass_boneyard": lambda p, t: ngettext(
+        "%(passer)s: %(num)s tile is in the boneyard, so a player who cannot play draws.",
+        "%(passer)s: %(num)s tiles are in the boneyard, so a player who cannot play draws until a tile fits.",
+        p.get("boneyard") or 0, passer=_passer(p, t)),
+    "pass_can_play": lambda p, t: _("%(passer)s: %(tile)s fits the %(end)s end, and a player who can play must play.",
+                                    passer=_passer(p, t), tile=p.get("tile"), end=end(p.get("end"))),
+    "lead_seat": lambda p, t: _("%(leader)s leads this hand, not %(who)s.", leader=t.seat(p.get("leader")),
+                                who=t.seat(p.get("seat"))),
+    "lead_tile": lambda p, t: _("The lead must be %(lead)s, not %(tile)s.", lead=p.get("lead"), tile=p.get("tile")),
+    "lead_double": lambda p, t: _("The lead must be a double, not %(tile)s.", tile=p.get("tile")),
+    "must_play_drawn": lambda p, t: _("%(who)s drew %(tile)s, which fits: it is played at once.",
+                                      who=t.seat(p.get("seat")), tile=p.get("tile")),
+    "no_tiles_left": lambda p, t: _("%(who)s has no tiles left.", who=t.seat(p.get("seat"))),
+    "lead_end": lambda p, t: _("The lead goes in the middle: it has no end."),
+    "end_name": lambda p, t: _("Choose one of the open ends."),
+    "end_no_fit": _why_end,
+    "fits_nothing": lambda p, t: _("%(tile)s fits no open end (%(ends)s).", tile=p.get("tile"), ends=_ends(p.get("ends") or {})),
+    "name_end": lambda p, t: _("%(tile)s fits more than one end: choose where it goes.", tile=p.get("tile")),
+    "pass_before_lead": lambda p, t: _("Nobody passes before the lead: the leader plays any tile."),
+    "no_boneyard": lambda p, t: _("This game has no boneyard to draw from."),
+    "draw_before_lead": lambda p, t: _("Nobody draws before the lead."),
+    "draw_turn": lambda p, t: _("It is %(turn)s's turn, not %(who)s's.", turn=t.seat(p.get("turn")), who=t.seat(p.get("seat"))),
+    "draw_count": lambda p, t: _("A draw is of one tile or more."),
+    "draw_name": lambda p, t: _("This match names every tile drawn."),
+    "boneyard_short": lambda p, t: ngettext("The boneyard holds %(num)s tile.", "The boneyard holds %(num)s tiles.",
+                                            p.get("boneyard") or 0),
+    "draw_can_play": lambda p, t: _("%(who)s holds %(tile)s, which fits: a player who can play must play.",
+                                    who=t.seat(p.get("seat")), tile=p.get("tile")),
+    "holds_already": lambda p, t: _("%(who)s holds %(tile)s already.", who=t.seat(p.get("seat")), tile=p.get("tile")),
+    "set_aside": lambda p, t: _("%(tile)s is set aside, not in the boneyard.", tile=p.get("tile")),
+    "not_in_boneyard": lambda p, t: _("%(tile)s is not in the boneyard.", tile=p.get("tile")),
+    "reveal_field": lambda p, t: _("Tap the tiles left, then Show tiles."),
+    "reveal_twice": lambda p, t: _("%(tile)s was shown twice.", tile=p.get("tile")),
+    "reveal_count": lambda p, t: ngettext("%(who)s holds %(num)s tile, but %(shown)s were shown.",
+                                          "%(who)s holds %(num)s tiles, but %(shown)s were shown.",
+                                          p.get("holds") or 0, who=t.seat(p.get("seat")), shown=p.get("shown")),
+    "reveal_not_dealt": lambda p, t: _("%(who)s was not dealt those tiles: %(who)s holds %(tiles)s.",
+                                       who=t.seat(p.get("seat")), tiles=p.get("holds")),
+    "reveal_missing": lambda p, t: _("%(who)s drew %(tile)s in sight: show it too.", who=t.seat(p.get("seat")),
+                                     tile=p.get("tile")),
+    "passed_holding": lambda p, t: _("%(who)s passed at play %(play)s while holding %(tile)s, which fitted the %(end)s end.",
+                                     who=t.seat(p.get("seat")), play=(p.get("at") or 0) + 1, tile=p.get("tile"),
+                                     end=end(p.get("end"))),
+    "reveal_won": lambda p, t: _("The match was won in this hand: nothing more is shown."),
+    "reveal_early": lambda p, t: _("The hand is not over yet: tiles are shown when somebody goes out or nobody can play."),
+    "reveal_out": lambda p, t: _("%(who)s went out and holds nothing.", who=t.seat(p.get("seat"))),
+    "counted_already": lambda p, t: _("%(who)s's tiles are counted already.", who=t.seat(p.get("seat"))),
+    "pips_field": lambda p, t: _("Type the pips left as a whole number."),
+    "pips_range": lambda p, t: ngettext(
+        "%(who)s holds %(num)s tile: that cannot make %(pips)s pips (from %(least)s to %(most)s).",
+        "%(who)s holds %(num)s tiles: together they cannot make %(pips)s pips (from %(least)s to %(most)s).",
+        p.get("holds") or 0, who=t.seat(p.get("seat")), pips=p.get("pips"), least=p.get("least"), most=p.get("most")),
+    "pips_deal": lambda p, t: _("%(who)s holds %(known)s pips, not %(pips)s.", who=t.seat(p.get("seat")),
+                                known=p.get("known"), pips=p.get("pips")),
+    "pips_total": lambda p, t: _("The pips add up to %(total)s, but %(off)s are off the table: a count is wrong.",
+                                 total=p.get("total"), off=p.get("off")),
+    "adjust_side": lambda p, t: _("Choose who the adjustment is for."),
+    "adjust_points": lambda p, t: _("Points are a whole number, such as 10 or -5."),
+    "adjust_reason": lambda p, t: _("An adjustment needs its reason."),
+    "reshuffle": lambda p, t: _("Nobody was dealt a double: shuffle and deal again."),
+    "match_won": lambda p, t: _("The match is over: %(side)s won.", side=t.side(p.get("side"))),
+    "hand_open": lambda p, t: _("This hand has not ended yet."),
+    "leader_field": lambda p, t: _("Choose who leads."),
+    "no_hand": lambda p, t: _("No hand has started."),
+    "pips_needed": lambda p, t: _("The last hand still needs the tiles or pips of %(who)s.",
+                                  who=t.seats(p.get("seats") or [])),
+}
+
+
+def rule(code: str | None, params: dict[str, Any] | None, message: str, table: Table) -> str:
+    """The engine's refusal in players' words; its own message where the code has none here."""
+    say = RULES.get(code or "")
+    if say is None:
+        return message
+    try:
+        return say(dict(params or {}), table)
+    except (KeyError, TypeError, ValueError):  # odd params from an old record: the engine's words still say it
+        return message
+
+
+def refusal(error: dict[str, Any], table: Table) -> str:
+    """A whole refusal: where it happened, then why ("Hand 2, play 6: Ben cannot pass: ...")."""
+    said = rule(error.get("code"), error.get("params"), str(error.get("error", "")), table)
+    place = where(error.get("hand"), error.get("event"))
+    return _("%(where)s: %(why)s", where=place, why=said) if place else said
+
+
+def say_refusal(error: dict[str, Any], record: dict[str, Any]) -> str:
+    """`refusal` for a record (the names at its table), in the request's language; the engine's
+    own words outside a request (a command, a background task)."""
+    from flask import has_request_context
+
+    if not has_request_context():
+        return str(error.get("error", ""))
+    players = [str(p) for p in record.get("players") or []] if isinstance(record.get("players"), list) else []
+    variant = VARIANTS_TEAMS.get(record.get("variant", ""), False)
+    sides = [" & ".join(players[side::2]) for side in range(2)] if variant else players
+    return refusal(error, Table(players, sides))
+
+
+#: What each change of the history did, for the history page.
+ACTIONS = {
+    "create": L("Match started"), "import": L("Match imported"), "hand": L("New hand"), "event": L("Recorded"),
+    "correct": L("Corrected"), "remove": L("Removed"), "undo": L("Undone"), "dispute": L("Disputed"),
+    "settle": L("Settled"), "rename": L("Renamed"),
+}
+
+
+def change_words(change: Any, table: Table) -> dict[str, str]:
+    """A change of the history in players' words: what was done, where, what it was and is now."""
+
+    def said(value: Any) -> str:
+        if isinstance(value, dict) and "type" in value:
+            return event_words(value, table)
+        if isinstance(value, dict) and "title" in value:
+            return str(value["title"])
+        return ""
+
+    return {"action": str(ACTIONS.get(change.action, change.action)), "where": where(change.hand, change.event),
+            "before": said(change.before), "after": said(change.after)}
+
+
+def chart_words() -> dict[str, str]:
+    return {"hand": _("Hand"), "points": _("Points"), "label": _("Score after each hand")}
+
+
+def script_words() -> dict[str, str]:
+    """What pad.js and board.js say, in the page's language (handed over as JSON data)."""
+    return {
+        "where": _("Where does %(tile)s go?", tile="{tile}"),
+        "tap_tile": _("Tap the tile played"),
+        "tap_leader": _("Tap who leads, then the tile"),
+        "start_hand": _("Start the hand"),
+        "tap_left": _("Tap the tiles left, then Show tiles"),
+        "hand_over": _("Hand over"),
+        "on_table": _("%(tile)s is already on the table.", tile="{tile}"),
+        "lead_tile": _("The lead must be %(lead)s.", lead="{lead}"),
+        "lead_double": _("The lead must be a double."),
+        "fits_nothing": _("%(tile)s fits no open end (%(ends)s).", tile="{tile}", ends="{ends}"),
+        "end_shows": _("%(end)s shows %(n)s", end="{end}", n="{n}"),
+        "not_now": _("No tile is played now."),
+        "changed": _("Another phone changed the match first: check the board and tap again."),
+        "offline_tap": _("No connection: nothing was recorded. Tap again when the network is back."),
+        "pips_number": _("Type the pips left as a whole number."),
+        "points_number": _("Points are a whole number, such as 10 or -5."),
+        "reason_needed": _("An adjustment needs its reason."),
+        "why_needed": _("Say why (it is kept in the history)."),
+        "live": _("live"),
+        "connecting": _("connecting…"),
+        "reconnecting": _("reconnecting…"),
+        "polling": _("updating every 2 s"),
+        "offline": _("offline: the board may be behind"),
+        "server_said": _("the server answered %(status)s", status="{status}"),
+        "photo_other_table": _("This photo does not show this table: %(n)s tiles are new. Take it again, or score on the pad.",
+                               n="{n}"),
+        "hand_n": _("Hand %(hand)s", hand="{n}"),
+        "hand_play": _("Hand %(hand)s, play %(play)s", hand="{hand}", play="{play}"),
+        "correct_title": _("Correct: %(where)s", where="{where}"),
+        "settle_title": _("Settle the dispute: %(where)s", where="{where}"),
+        "now_recorded": _("Recorded now: %(what)s", what="{what}"),
+        **{f"end_{k}": str(v) for k, v in ENDS.items()},
+    }
