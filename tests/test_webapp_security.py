@@ -133,6 +133,7 @@ def test_the_pad_works_with_the_policy_in_force(live_server, open_page):
     page.on("console", lambda message: said.append(message.text))
     page.on("pageerror", lambda error: said.append(str(error)))
     start_match(page, live_server.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')  # who leads: the pad asks before the first tile
     page.click('[data-tile="6-6"]')
     page.wait_for_selector(".plays li")
     assert page.locator(".plays li").count() == 1
