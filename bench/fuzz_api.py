@@ -7,6 +7,7 @@ coverage phases, valid and invalid requests) with more examples than `make test`
 every answer, and prints per operation how many requests were sent and how many answered 5xx.
 The test itself fails on the first 5xx, so a clean run prints 0 server errors everywhere.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,11 +29,29 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "answers.txt"
-        env = {**os.environ, "SPINNER_FUZZ_EXAMPLES": str(args.examples), "SPINNER_FUZZ_LOG": str(log),
-               "SPINNER_FUZZ_COVERAGE": "0" if args.no_coverage else "1"}
+        env = {
+            **os.environ,
+            "SPINNER_FUZZ_EXAMPLES": str(args.examples),
+            "SPINNER_FUZZ_LOG": str(log),
+            "SPINNER_FUZZ_COVERAGE": "0" if args.no_coverage else "1",
+        }
         started = time.perf_counter()
-        result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-                                 "tests/test_webapp_fuzz.py", "-k", "server_error"], cwd=ROOT, env=env)
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-x",
+                "-p",
+                "no:cacheprovider",
+                "tests/test_webapp_fuzz.py",
+                "-k",
+                "server_error",
+            ],
+            cwd=ROOT,
+            env=env,
+        )
         took = time.perf_counter() - started
         sent: collections.Counter[str] = collections.Counter()
         errors: collections.Counter[str] = collections.Counter()
@@ -47,8 +66,10 @@ def main() -> int:
     print(f"{'operation':<{width}}  requests  5xx")
     for operation in sorted(sent):
         print(f"{operation:<{width}}  {sent[operation]:>8}  {errors[operation]:>3}")
-    print(f"{sum(sent.values())} requests over {len(sent)} operations in {took:.0f} s; "
-          f"{sum(errors.values())} server errors; statuses {dict(sorted(statuses.items()))}")
+    print(
+        f"{sum(sent.values())} requests over {len(sent)} operations in {took:.0f} s; "
+        f"{sum(errors.values())} server errors; statuses {dict(sorted(statuses.items()))}"
+    )
     return result.returncode
 
 

@@ -9,6 +9,7 @@ follows it stay in float: its boxes, scores and angles share outputs whose range
 hold (quantised too, no tile was found at all). Left out: the boxes lose the precision the
 board's small halves need (bench/README.md, "An int8 detector").
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,9 +57,16 @@ def quantise(detector: Path, photos: list[Path], out: Path) -> Path:
         model = onnx.load(str(prepared))
         layer = re.compile(r"/model\.(\d+)/")
         nodes = [n.name for n in model.graph.node if (m := layer.match(n.name)) and int(m.group(1)) < HEAD]
-        quantize_static(str(prepared), str(out), Photos(model.graph.input[0].name), quant_format=QuantFormat.QDQ,
-                        per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                        nodes_to_quantize=nodes)
+        quantize_static(
+            str(prepared),
+            str(out),
+            Photos(model.graph.input[0].name),
+            quant_format=QuantFormat.QDQ,
+            per_channel=True,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+            nodes_to_quantize=nodes,
+        )
     quantised = onnx.load(str(out))
     del quantised.metadata_props[:]
     quantised.metadata_props.extend(onnx.load(str(detector)).metadata_props)  # the reading size, the enlargement
@@ -84,7 +92,9 @@ def network_ms(model: Path, runs: int = 20) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--detector", type=Path, default=DEFAULT_DETECTOR)
-    parser.add_argument("--photos", type=Path, required=True, help="a folder of JPEGs to calibrate on (not a measuring set)")
+    parser.add_argument(
+        "--photos", type=Path, required=True, help="a folder of JPEGs to calibrate on (not a measuring set)"
+    )
     parser.add_argument("--count", type=int, default=48, help="how many of them")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
@@ -93,7 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no JPEG photos in {args.photos}")
     quantise(args.detector, photos, args.out)
     for turn in (1, 2):  # taking turns: the machine's load moves both alike
-        print(f"turn {turn}: float {network_ms(args.detector):.1f} ms, int8 {network_ms(args.out):.1f} ms (network alone, 800x608)")
+        print(
+            f"turn {turn}: float {network_ms(args.detector):.1f} ms, int8 {network_ms(args.out):.1f} ms (network alone, 800x608)"
+        )
     return 0
 
 

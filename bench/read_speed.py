@@ -15,6 +15,7 @@ figure is the median, with the detector (the second look and the box refiner inc
 half-classifier shares, and how many photos were looked at again. Target (the reader issue): 60 ms or less
 on this 2-core machine.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,13 +41,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photos", type=Path, default=None, help="a folder of JPEGs (default: the held-out set)")
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads (default: all cores)")
-    parser.add_argument("--detector", type=Path, default=DEFAULT_DETECTOR, help="an exported detector (default: the bundled one)")
-    parser.add_argument("--size", type=int, default=None, help="the long side photos are read at (default: the detector's own)")
+    parser.add_argument(
+        "--detector", type=Path, default=DEFAULT_DETECTOR, help="an exported detector (default: the bundled one)"
+    )
+    parser.add_argument(
+        "--size", type=int, default=None, help="the long side photos are read at (default: the detector's own)"
+    )
     parser.add_argument("--no-zoom", action="store_true", help="never read a photo again closer (`vision.read.zoom`)")
-    parser.add_argument("--refiner", type=Path, default=DEFAULT_REFINER, help="a box refiner (default: the bundled one)")
+    parser.add_argument(
+        "--refiner", type=Path, default=DEFAULT_REFINER, help="a box refiner (default: the bundled one)"
+    )
     parser.add_argument("--no-refine", action="store_true", help="read the boxes as found (`vision.read.refine`)")
-    parser.add_argument("--phone", type=int, nargs="?", const=10, default=None,
-                        help="read N rendered 12-megapixel JPEGs with EXIF orientation instead (default 10)")
+    parser.add_argument(
+        "--phone",
+        type=int,
+        nargs="?",
+        const=10,
+        default=None,
+        help="read N rendered 12-megapixel JPEGs with EXIF orientation instead (default 10)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.phone:
@@ -83,7 +96,9 @@ def render_phone(folder: Path, count: int) -> list[Path]:
     print(f"rendering {count} photos at {PHONE_SIZE[0]}x{PHONE_SIZE[1]} (a few seconds each)", file=sys.stderr)
     paths = []
     for index in range(count):
-        upright = cv2.imdecode(np.frombuffer(make_sample(HELDOUT_SEED, index, *PHONE_SIZE).jpeg, np.uint8), cv2.IMREAD_COLOR)
+        upright = cv2.imdecode(
+            np.frombuffer(make_sample(HELDOUT_SEED, index, *PHONE_SIZE).jpeg, np.uint8), cv2.IMREAD_COLOR
+        )
         # the sensor's pixels: orientation 6 says "turn 90 degrees clockwise to view"
         stored = cv2.rotate(upright, cv2.ROTATE_90_COUNTERCLOCKWISE)
         data = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
@@ -97,14 +112,25 @@ def exif_orientation(value: int) -> bytes:
     """A JPEG APP1 segment whose EXIF block holds the orientation tag alone."""
     import struct
 
-    tiff = b"II" + struct.pack("<HI", 42, 8) + struct.pack("<H", 1) + struct.pack("<HHIHH", 0x0112, 3, 1, value, 0) + struct.pack("<I", 0)
+    tiff = (
+        b"II"
+        + struct.pack("<HI", 42, 8)
+        + struct.pack("<H", 1)
+        + struct.pack("<HHIHH", 0x0112, 3, 1, value, 0)
+        + struct.pack("<I", 0)
+    )
     payload = b"Exif\x00\x00" + tiff
     return b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
 
 
 def measure(args: argparse.Namespace, photos: list[Path]) -> int:
-    reader = Reader(args.detector, threads=args.threads, side=args.size, zoom=None if args.no_zoom else ZOOM,
-                    refiner=None if args.no_refine else args.refiner)
+    reader = Reader(
+        args.detector,
+        threads=args.threads,
+        side=args.size,
+        zoom=None if args.no_zoom else ZOOM,
+        refiner=None if args.no_refine else args.refiner,
+    )
     reader.read_path(photos[0])  # warm-up
     total, detect, halves, tiles, zoomed = [], [], [], [], 0
     for photo in photos:
@@ -131,9 +157,11 @@ def measure(args: argparse.Namespace, photos: list[Path]) -> int:
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
-        print(f"{figures['photos']} photos of {figures['size']} decoded at {figures['decoded_at']}, read at {figures['read_at']}: whole read {figures['median_ms']} ms median "
-              f"(detector {figures['detect_median_ms']} ms, halves {figures['halves_median_ms']} ms; "
-              f"{figures['tiles_median']} tiles per photo; {zoomed} looked at again; slowest {figures['slowest_ms']} ms)")
+        print(
+            f"{figures['photos']} photos of {figures['size']} decoded at {figures['decoded_at']}, read at {figures['read_at']}: whole read {figures['median_ms']} ms median "
+            f"(detector {figures['detect_median_ms']} ms, halves {figures['halves_median_ms']} ms; "
+            f"{figures['tiles_median']} tiles per photo; {zoomed} looked at again; slowest {figures['slowest_ms']} ms)"
+        )
     return 0
 
 

@@ -7,6 +7,7 @@ the process's peak resident set (Linux: /proc/PID/clear_refs) and reads it back 
 answers: how far above its resting size the server went. No case is expected to take it more
 than 64 MB above rest (the issue's bound). Linux only (it reads /proc).
 """
+
 from __future__ import annotations
 
 import io
@@ -68,8 +69,21 @@ def main() -> int:
         port = 18000 + os.getpid() % 1000
         env = {**os.environ, "SPINNER_DATA": data, "PYTHONPATH": str(ROOT)}
         env.pop("DATABASE_URL", None)
-        server = subprocess.Popen([sys.executable, "-c", "from spinner.cli import main; main()", "serve", "--host",
-                                   "127.0.0.1", "--port", str(port), "--no-qr"], env=env, stdout=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "from spinner.cli import main; main()",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--no-qr",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+        )
         base = f"http://127.0.0.1:{port}"
         try:
             for _ in range(300):
@@ -78,13 +92,21 @@ def main() -> int:
                     break
                 except OSError:
                     time.sleep(0.1)  # the server is starting
-            game = json.loads(urllib.request.urlopen(urllib.request.Request(
-                f"{base}/api/games", data=json.dumps({"variant": "partners", "players": ["A", "B", "C", "D"]}).encode(),
-                headers={"Content-Type": "application/json"})).read())
+            game = json.loads(
+                urllib.request.urlopen(
+                    urllib.request.Request(
+                        f"{base}/api/games",
+                        data=json.dumps({"variant": "partners", "players": ["A", "B", "C", "D"]}).encode(),
+                        headers={"Content-Type": "application/json"},
+                    )
+                ).read()
+            )
             frames = f"{base}/api/games/{game['id']}/frames?wait=0"
             the_bomb = bomb(500)
             cases = {
-                f"ZIP bomb ({len(the_bomb) // 1024} KB, record.json 500 MB)": [(f"{base}/api/games", the_bomb, "application/zip", None)],
+                f"ZIP bomb ({len(the_bomb) // 1024} KB, record.json 500 MB)": [
+                    (f"{base}/api/games", the_bomb, "application/zip", None)
+                ],
                 "four ZIP bombs at once": [(f"{base}/api/games", the_bomb, "application/zip", None)] * 4,
                 "100 MP JPEG": [(frames, photo(10000, 10000, ".jpg"), "image/jpeg", game["token"])],
                 "100 MP PNG": [(frames, photo(10000, 10000, ".png"), "image/png", game["token"])],
@@ -101,8 +123,10 @@ def main() -> int:
                 for thread in threads:
                     thread.join()
                 peak = kb(server.pid, "VmHWM")
-                print(f"{name:<40} {','.join(map(str, sorted(answers))):<16} {rest / 1024:>8.0f} {peak / 1024:>8.0f} "
-                      f"{(peak - rest) / 1024:>9.0f}")
+                print(
+                    f"{name:<40} {','.join(map(str, sorted(answers))):<16} {rest / 1024:>8.0f} {peak / 1024:>8.0f} "
+                    f"{(peak - rest) / 1024:>9.0f}"
+                )
         finally:
             server.terminate()
             server.wait(30)

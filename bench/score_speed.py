@@ -17,6 +17,7 @@ runs, in hands per second; the ratio is ours / dominoes of those medians. Both s
 agree on every game (checked once, untimed) or the benchmark stops. Ours must be at least as
 fast: `--check` makes the exit status 1 when it is not.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -62,6 +63,7 @@ def play_games(count: int, seed: int) -> list[tuple[list[list[Any]], int, Any]]:
 
 def to_record(dealt: list[list[Any]], leader: int, game: Any) -> dict[str, Any]:
     """Our record of one dominoes game (the mapping is explained in tests/test_oracle.py)."""
+
     def name(d: Any) -> str:
         return f"{d.first}-{d.second}"
 
@@ -169,8 +171,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
-        print(f"{args.games} random Puerto Rican block games ({figures['blocked']} blocked), "
-              f"median of {args.repeat} runs, full-information hands scored per second:")
+        print(
+            f"{args.games} random Puerto Rican block games ({figures['blocked']} blocked), "
+            f"median of {args.repeat} runs, full-information hands scored per second:"
+        )
         print(f"  dominoes {figures['dominoes_hands_per_s']:>10,.0f} hands/s  (new Game from the deal + make_move)")
         print(f"  ours     {figures['ours_hands_per_s']:>10,.0f} hands/s  (score_record)")
         verdict = "at least as fast" if figures["ours_at_least_as_fast"] else "SLOWER"

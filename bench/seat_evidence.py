@@ -26,6 +26,7 @@ time of `ArmWatch.update` per frame (ms; the frame's thumbnail is made anyway by
 Targets (issue 34): wrong 0; with hands in view at least 95 % of after_pass inferred; with
 --photos at most one question per pass.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,8 +57,19 @@ def follow_seats(video: Any, photos: bool, given: bool, verbose: bool = False) -
     watch = ArmWatch()
     seating = Seating.given(video.sides) if given else None
     known: list[tuple[Any, int]] = []  # (seat or candidate seats, side) of each play with an arm seen
-    out = {"plays": 0, "after_pass": 0, "inferred_after_pass": 0, "questions": 0, "wrong": 0, "passes": 0,
-           "draws": 0, "draws_wrong": 0, "unsure_arms": 0, "seatings_learnt": 0, "pass_possible": 0}
+    out = {
+        "plays": 0,
+        "after_pass": 0,
+        "inferred_after_pass": 0,
+        "questions": 0,
+        "wrong": 0,
+        "passes": 0,
+        "draws": 0,
+        "draws_wrong": 0,
+        "unsure_arms": 0,
+        "seatings_learnt": 0,
+        "pass_possible": 0,
+    }
     times: list[float] = []
     ends: list[float] = []  # the frames that ended a stretch of movement (the dearest)
     sightings: list[ArmSighting] = []
@@ -65,8 +77,9 @@ def follow_seats(video: Any, photos: bool, given: bool, verbose: bool = False) -
 
     deferred: list[tuple[Any, ...]] = []
 
-    def decide(k: int, event: dict[str, Any], answer: Any, arm: ArmSighting | None, after_pass: bool,
-               sure: int | None = None) -> None:
+    def decide(
+        k: int, event: dict[str, Any], answer: Any, arm: ArmSighting | None, after_pass: bool, sure: int | None = None
+    ) -> None:
         """Record the play's seat: sure by the rules, from the arm, or asked (the truth answers)."""
         seat = sure
         if seat is None:
@@ -77,9 +90,17 @@ def follow_seats(video: Any, photos: bool, given: bool, verbose: bool = False) -
         if seat is None:
             out["questions"] += 1
             if verbose:
-                why = "no arm seen" if arm is None else "no seating yet" if seating is None else (
-                    f"arm unsure ({arm.sure:.2f})" if arm.sure < LEAST_SURE else
-                    f"the arm's seat {seating.seat_at(arm.side)} is no candidate {answer.seats}")
+                why = (
+                    "no arm seen"
+                    if arm is None
+                    else "no seating yet"
+                    if seating is None
+                    else (
+                        f"arm unsure ({arm.sure:.2f})"
+                        if arm.sure < LEAST_SURE
+                        else f"the arm's seat {seating.seat_at(arm.side)} is no candidate {answer.seats}"
+                    )
+                )
                 print(f"  event {k} {event}: asked ({why})", file=sys.stderr)
         elif seat != event["seat"]:
             out["wrong"] += 1

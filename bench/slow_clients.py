@@ -8,6 +8,7 @@ that send half a request head and then nothing, and times `--changes` scorer cha
 then its undo, each on a new connection) while they are all held. `--plain` runs cheroot's own
 connection manager instead of `webapp.headfirst`, for the comparison.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,9 +43,12 @@ def serve(port: int, data: str, plain: bool) -> None:
 
 
 def call(url: str, method: str = "GET", body: object = None, token: str | None = None, timeout: float = 120) -> dict:
-    request = urllib.request.Request(url, method=method, data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Content-Type": "application/json",
-                                              **({"Authorization": f"Bearer {token}"} if token else {})})
+    request = urllib.request.Request(
+        url,
+        method=method,
+        data=json.dumps(body).encode() if body is not None else None,
+        headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})},
+    )
     with urllib.request.urlopen(request, timeout=timeout) as response:
         return json.loads(response.read() or b"{}")
 
@@ -66,8 +70,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as data:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         env.pop("DATABASE_URL", None)
-        server = subprocess.Popen([sys.executable, __file__, "--serve", str(port), data] + (["--plain"] if args.plain else []),
-                                  stdout=subprocess.PIPE, env=env, text=True)
+        server = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(port), data] + (["--plain"] if args.plain else []),
+            stdout=subprocess.PIPE,
+            env=env,
+            text=True,
+        )
         held: list[socket.socket] = []
         try:
             assert server.stdout.readline().strip() == "ready"
@@ -96,15 +104,22 @@ def main() -> int:
             for i in range(args.changes):
                 started = time.perf_counter()
                 if i % 2 == 0:
-                    call(f"{base}/api/games/{game['id']}/events", "POST", {"type": "play", "seat": 0, "tile": "6-6"}, game["token"])
+                    call(
+                        f"{base}/api/games/{game['id']}/events",
+                        "POST",
+                        {"type": "play", "seat": 0, "tile": "6-6"},
+                        game["token"],
+                    )
                 else:
                     call(f"{base}/api/games/{game['id']}/undo", "POST", {}, game["token"])
                 times.append(time.perf_counter() - started)
             times.sort()
             p99 = times[min(len(times) - 1, int(round(0.99 * (len(times) - 1))))]
-            print(f"{'cheroot' if args.plain else 'headfirst'}: {opened} streams open, {args.half} half-sent requests; "
-                  f"{len(times)} scorer changes: median {statistics.median(times) * 1000:.1f} ms, "
-                  f"p99 {p99 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms")
+            print(
+                f"{'cheroot' if args.plain else 'headfirst'}: {opened} streams open, {args.half} half-sent requests; "
+                f"{len(times)} scorer changes: median {statistics.median(times) * 1000:.1f} ms, "
+                f"p99 {p99 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms"
+            )
         finally:
             for sock in held:
                 sock.close()

@@ -15,6 +15,7 @@ applying the play). Figures, each a median over the game's frames of that kind:
 
 Target (the watch issue): changed step under 150 ms median, skipped frames cheap.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -99,10 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
-        print(f"{figures['frames']} frames of {figures['size']} ({figures['changed_frames']} changed), reader "
-              f"{figures['reader']}: changed frame -> score {figures['changed_median_ms']} ms median "
-              f"(following itself {figures['follower_median_ms']} ms); skipped frame {figures['skipped_median_ms']} ms "
-              f"median; target {figures['target_ms']} ms")
+        print(
+            f"{figures['frames']} frames of {figures['size']} ({figures['changed_frames']} changed), reader "
+            f"{figures['reader']}: changed frame -> score {figures['changed_median_ms']} ms median "
+            f"(following itself {figures['follower_median_ms']} ms); skipped frame {figures['skipped_median_ms']} ms "
+            f"median; target {figures['target_ms']} ms"
+        )
     return 0
 
 

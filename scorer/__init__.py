@@ -8,6 +8,7 @@
 
 Nothing else in Spinner computes a score.
 """
+
 from .errors import RecordError
 from .hand import Hand, LeadRule
 from .layout import ENDS, End, Layout, LayoutRules, Placement
@@ -16,7 +17,27 @@ from .tiles import FULL_SET, SET_PIPS, Tile, pips, round5
 from .variants import ALL_VARIANTS, VARIANTS, OptionError, Rules, Variant, get_variant, make_rules
 
 __all__ = [
-    "ALL_VARIANTS", "ENDS", "End", "FULL_SET", "Hand", "Layout", "LayoutRules", "LeadRule", "Match",
-    "OptionError", "Placement", "RECORD_FORMAT", "RecordError", "Rules", "SET_PIPS", "Tile", "VARIANTS",
-    "Variant", "get_variant", "make_rules", "pips", "round5", "score_record",
+    "ALL_VARIANTS",
+    "ENDS",
+    "End",
+    "FULL_SET",
+    "Hand",
+    "Layout",
+    "LayoutRules",
+    "LeadRule",
+    "Match",
+    "OptionError",
+    "Placement",
+    "RECORD_FORMAT",
+    "RecordError",
+    "Rules",
+    "SET_PIPS",
+    "Tile",
+    "VARIANTS",
+    "Variant",
+    "get_variant",
+    "make_rules",
+    "pips",
+    "round5",
+    "score_record",
 ]

@@ -1,4 +1,5 @@
 """`spinner score`, `spinner simulate` and `spinner demo`."""
+
 from __future__ import annotations
 
 import json
@@ -27,7 +28,9 @@ def read_record(path: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise click.ClickException(f"{path}: not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
+        raise click.ClickException(
+            f"{path}: not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
+        ) from None
 
 
 def replay(record: Any) -> tuple[Match | None, RecordError | None]:
@@ -86,10 +89,20 @@ def score(record: str, partial: bool, indent: int) -> None:
 @click.option("--players", type=int, default=None, help="Players (default: the variant's largest table).")
 @click.option("--matches", type=int, default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Match i uses seed SEED+i.")
-@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A house rule option (JSON value), repeatable.")
+@click.option(
+    "--option", "options", multiple=True, metavar="NAME=VALUE", help="A house rule option (JSON value), repeatable."
+)
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Write each record to OUT/match-NNNN.json.")
 @click.option("--observed", is_flag=True, help="Write what a table sees (no deal, unseen draws, reveals) instead.")
-def simulate(variant: str, players: int | None, matches: int, seed: int, options: tuple[str, ...], out: str | None, observed: bool) -> None:
+def simulate(
+    variant: str,
+    players: int | None,
+    matches: int,
+    seed: int,
+    options: tuple[str, ...],
+    out: str | None,
+    observed: bool,
+) -> None:
     """Play random legal matches (full information, seeded) and print or write their records."""
     opts = _parse_options(options)
     if variant == "twelve":

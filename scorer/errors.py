@@ -1,4 +1,5 @@
 """The one error a record can raise: it names the hand, the event and the rule in plain words."""
+
 from __future__ import annotations
 
 
@@ -14,8 +15,9 @@ class RecordError(ValueError):
     `code` is "record" where nothing more precise is given (the page then shows `message`).
     """
 
-    def __init__(self, message: str, hand: int | None = None, event: int | None = None, *,
-                 code: str = "record", **params: object) -> None:
+    def __init__(
+        self, message: str, hand: int | None = None, event: int | None = None, *, code: str = "record", **params: object
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.hand = hand

@@ -20,6 +20,7 @@ drawn at least one tile unseen (an inferred draw); if it ends there, or the play
 they hold, the seat went out. A pass while the boneyard may hold tiles means the passer took the
 rest of it unseen first (RULES.md, Draw games).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -268,7 +269,8 @@ class Hand:
         handler = EVENT_HANDLERS.get(event.get("type"))  # type: ignore[arg-type]
         if handler is None:
             raise RecordError(
-                f"unknown event type {event.get('type')!r} (GAME_RECORD.md knows {', '.join(EVENT_TYPES)})", event=index,
+                f"unknown event type {event.get('type')!r} (GAME_RECORD.md knows {', '.join(EVENT_TYPES)})",
+                event=index,
                 code="event_type",
             )
         try:
@@ -283,11 +285,16 @@ class Hand:
         if type(seat) is int and seat in self._next:
             return seat  # the usual case: a seat still in the match
         if type(seat) is not int or not 0 <= seat < self.rules.players:
-            raise RecordError(f"{event['type']} needs '{field}', a seat from 0 to {self.rules.players - 1}, not {seat!r}",
-                              code="seat_field")
+            raise RecordError(
+                f"{event['type']} needs '{field}', a seat from 0 to {self.rules.players - 1}, not {seat!r}",
+                code="seat_field",
+            )
         if seat not in self.active:
-            raise RecordError(f"seat {seat} is out of the match (eliminated) and takes no part in this hand",
-                              code="seat_eliminated", seat=seat)
+            raise RecordError(
+                f"seat {seat} is out of the match (eliminated) and takes no part in this hand",
+                code="seat_eliminated",
+                seat=seat,
+            )
         return seat
 
     def _tile(self, event: dict[str, Any], field: str = "tile") -> tuple[Tile, tuple[int, int]]:
@@ -298,8 +305,12 @@ class Hand:
 
     def _not_playing(self, what: str) -> None:
         if self.end is not None:
-            raise RecordError(f"{what} after the end of the hand ({self._end_words()})", code="after_end",
-                              end=self.end, seat=self.out_seat)
+            raise RecordError(
+                f"{what} after the end of the hand ({self._end_words()})",
+                code="after_end",
+                end=self.end,
+                seat=self.out_seat,
+            )
 
     def _end_words(self) -> str:
         if self.end == "out":
@@ -312,18 +323,31 @@ class Hand:
         """Why `seat` cannot have `tile`, if it cannot (`said`: what the message says first)."""
         first = f"{said}, but " if said else ""
         if tile in self.on_table:
-            return RecordError(f"{first}{tile} is already on the table (played at event {self.on_table[tile]})",
-                               code="on_table", tile=str(tile), at=self.on_table[tile])
+            return RecordError(
+                f"{first}{tile} is already on the table (played at event {self.on_table[tile]})",
+                code="on_table",
+                tile=str(tile),
+                at=self.on_table[tile],
+            )
         other = self.owner.get(tile, seat)
         if other != seat:
             if self.revealed[other] is not None:
-                return RecordError(f"{first}seat {other} revealed {tile} too (event {self.revealed[other]})",
-                                   code="revealed_by", tile=str(tile), seat=other, at=self.revealed[other])
+                return RecordError(
+                    f"{first}seat {other} revealed {tile} too (event {self.revealed[other]})",
+                    code="revealed_by",
+                    tile=str(tile),
+                    seat=other,
+                    at=self.revealed[other],
+                )
             return RecordError(f"{first}{tile} is in seat {other}'s hand", code="held_by", tile=str(tile), seat=other)
         if self.full and tile not in self.owner:
             if self.boneyard_tiles is not None and tile in self.boneyard_tiles:
-                return RecordError(f"{first}seat {seat} does not hold {tile} (it is in the boneyard)",
-                                   code="in_boneyard", tile=str(tile), seat=seat)
+                return RecordError(
+                    f"{first}seat {seat} does not hold {tile} (it is in the boneyard)",
+                    code="in_boneyard",
+                    tile=str(tile),
+                    seat=seat,
+                )
             return RecordError(f"{first}seat {seat} does not hold {tile}", code="not_held", tile=str(tile), seat=seat)
         return None
 
@@ -339,22 +363,33 @@ class Hand:
         if self.passes_in_row + len(skipped) >= len(self.active):
             raise RecordError(
                 f"seat {seat} cannot play: every other seat passed since the last tile, so the hand was already blocked",
-                code="already_blocked", seat=seat,
+                code="already_blocked",
+                seat=seat,
             )
         return skipped
 
     def _check_pass(self, seat: int, inferred_by: int | None = None) -> None:
-        said = f"seat {seat} passed" if inferred_by is None else (
-            f"seat {seat} must have passed (a later seat played at event {inferred_by})"
+        said = (
+            f"seat {seat} passed"
+            if inferred_by is None
+            else (f"seat {seat} must have passed (a later seat played at event {inferred_by})")
         )
         if self.must_play is not None and self.must_play[0] == seat:
-            raise RecordError(f"{said}, but it drew {self.must_play[1]}, which fits, and must play it at once",
-                              code="pass_drawn_fits", seat=seat, tile=str(self.must_play[1]), inferred=inferred_by)
+            raise RecordError(
+                f"{said}, but it drew {self.must_play[1]}, which fits, and must play it at once",
+                code="pass_drawn_fits",
+                seat=seat,
+                tile=str(self.must_play[1]),
+                inferred=inferred_by,
+            )
         if self.boneyard > 0 and not self.unseen_draws:
             raise RecordError(
                 f"{said} with {self.boneyard} tiles in the boneyard: "
                 "a player who cannot play draws until a tile fits (RULES.md, Draw games)",
-                code="pass_boneyard", seat=seat, boneyard=self.boneyard, inferred=inferred_by,
+                code="pass_boneyard",
+                seat=seat,
+                boneyard=self.boneyard,
+                inferred=inferred_by,
             )
         if self.full and self.can_play(seat):
             for tile in sorted(self.held[seat]):
@@ -363,7 +398,11 @@ class Hand:
                     raise RecordError(
                         f"{said} while holding {tile}, which fits the {ends[0]} end: "
                         "a player who can play must play (RULES.md, Turn)",
-                        code="pass_can_play", seat=seat, tile=str(tile), end=ends[0], inferred=inferred_by,
+                        code="pass_can_play",
+                        seat=seat,
+                        tile=str(tile),
+                        end=ends[0],
+                        inferred=inferred_by,
                     )
 
     def _lead_allowed(self, tile: Tile) -> bool:
@@ -376,11 +415,19 @@ class Hand:
         rule = self.lead_rule
         if self.leader is not None and seat != self.leader:
             why = f" ({rule.why})" if rule.seat is not None and rule.why else ""
-            raise RecordError(f"seat {seat} led, but seat {self.leader} leads this hand{why}",
-                              code="lead_seat", seat=seat, leader=self.leader)
+            raise RecordError(
+                f"seat {seat} led, but seat {self.leader} leads this hand{why}",
+                code="lead_seat",
+                seat=seat,
+                leader=self.leader,
+            )
         if rule.tile is not None and tile is not rule.tile:  # tiles are interned: identity is equality
-            raise RecordError(f"the lead must be {rule.tile} ({rule.why}), not {tile}",
-                              code="lead_tile", tile=str(tile), lead=str(rule.tile))
+            raise RecordError(
+                f"the lead must be {rule.tile} ({rule.why}), not {tile}",
+                code="lead_tile",
+                tile=str(tile),
+                lead=str(rule.tile),
+            )
         if rule.doubles_only and not tile.is_double:
             raise RecordError(f"the lead must be a double ({rule.why}), not {tile}", code="lead_double", tile=str(tile))
 
@@ -403,12 +450,17 @@ class Hand:
             self._not_playing("a play")
         if self.must_play is not None and self.must_play != (seat, tile):
             drawer, drawn = self.must_play
-            raise RecordError(f"seat {drawer} drew {drawn}, which fits, and must play it at once",
-                              code="must_play_drawn", seat=drawer, tile=str(drawn))
+            raise RecordError(
+                f"seat {drawer} drew {drawn}, which fits, and must play it at once",
+                code="must_play_drawn",
+                seat=drawer,
+                tile=str(drawn),
+            )
         owner = self.owner.get(tile)
         if owner != seat and (owner is not None or self.full or tile in self.on_table):
-            raise self._where_is(tile, seat) or RecordError(f"seat {seat} cannot play {tile}", code="cannot_play",
-                                                             seat=seat, tile=str(tile))
+            raise self._where_is(tile, seat) or RecordError(
+                f"seat {seat} cannot play {tile}", code="cannot_play", seat=seat, tile=str(tile)
+            )
         counts = self.counts
         if counts[seat] == 0:
             raise RecordError(f"seat {seat} has no tiles left to play", code="no_tiles_left", seat=seat)
@@ -634,15 +686,29 @@ class Hand:
             if end in layout.fits(tile):
                 return end  # type: ignore[return-value]
             why, reason = self._why_not(tile, end)  # type: ignore[arg-type]
-            raise RecordError(f"{tile} does not fit the {end} end: {why}", code="end_no_fit", tile=str(tile), end=end,
-                              reason=reason, shows=layout.end_value(end))  # type: ignore[arg-type]
+            raise RecordError(
+                f"{tile} does not fit the {end} end: {why}",
+                code="end_no_fit",
+                tile=str(tile),
+                end=end,
+                reason=reason,
+                shows=layout.end_value(end),
+            )  # type: ignore[arg-type]
         ends = layout.distinct_fits(tile)
         if not ends:
-            raise RecordError(f"{tile} fits no open end ({layout.describe_ends()})", code="fits_nothing", tile=str(tile),
-                              ends=dict(layout.open_ends()))
+            raise RecordError(
+                f"{tile} fits no open end ({layout.describe_ends()})",
+                code="fits_nothing",
+                tile=str(tile),
+                ends=dict(layout.open_ends()),
+            )
         if len(ends) > 1:
-            raise RecordError(f"{tile} fits the {' and '.join(ends)} ends: the play must name its end", code="name_end",
-                              tile=str(tile), ends=list(ends))
+            raise RecordError(
+                f"{tile} fits the {' and '.join(ends)} ends: the play must name its end",
+                code="name_end",
+                tile=str(tile),
+                ends=list(ends),
+            )
         return ends[0]
 
     def _why_not(self, tile: Tile, end: End) -> tuple[str, str]:
@@ -662,7 +728,10 @@ class Hand:
         if self.rules.variant.cross_rules:
             empty = layout.empty_spinner_sides()
             if empty and end not in empty:
-                return "all four sides of the spinner must be covered before an arm grows (RULES.md, cross)", "cross_sides"
+                return (
+                    "all four sides of the spinner must be covered before an arm grows (RULES.md, cross)",
+                    "cross_sides",
+                )
             return f"it shows {value}, and {value}-{value} is not in the layout yet (RULES.md, cross)", "cross_double"
         return "not allowed", "not_allowed"
 
@@ -683,8 +752,11 @@ class Hand:
         seat = self._seat(event)
         self._not_playing("a pass")
         if not self.layout.placements:
-            raise RecordError(f"seat {seat} passed before the lead: the leader plays any tile it likes",
-                              code="pass_before_lead", seat=seat)
+            raise RecordError(
+                f"seat {seat} passed before the lead: the leader plays any tile it likes",
+                code="pass_before_lead",
+                seat=seat,
+            )
         skipped = self._infer_passes(seat, index) if self.turn is not None and seat != self.turn else []
         self._check_pass(seat)
         for passer in skipped:
@@ -706,18 +778,34 @@ class Hand:
         seat = self._seat(event)
         self._not_playing("a draw")
         if self.rules.variant.leftovers != "boneyard":
-            where = "there is no boneyard" if self.rules.variant.leftovers == "none" else "the tiles left over are set aside"
-            raise RecordError(f"seat {seat} drew, but in {self.rules.name} {where}", code="no_boneyard", seat=seat,
-                              aside=self.rules.variant.leftovers != "none")
+            where = (
+                "there is no boneyard"
+                if self.rules.variant.leftovers == "none"
+                else "the tiles left over are set aside"
+            )
+            raise RecordError(
+                f"seat {seat} drew, but in {self.rules.name} {where}",
+                code="no_boneyard",
+                seat=seat,
+                aside=self.rules.variant.leftovers != "none",
+            )
         if not self.layout.placements:
-            raise RecordError(f"seat {seat} drew before the lead: the leader plays any tile it likes",
-                              code="draw_before_lead", seat=seat)
+            raise RecordError(
+                f"seat {seat} drew before the lead: the leader plays any tile it likes",
+                code="draw_before_lead",
+                seat=seat,
+            )
         if self.turn is not None and seat != self.turn:
-            raise RecordError(f"seat {seat} drew, but it is seat {self.turn}'s turn", code="draw_turn", seat=seat,
-                              turn=self.turn)
+            raise RecordError(
+                f"seat {seat} drew, but it is seat {self.turn}'s turn", code="draw_turn", seat=seat, turn=self.turn
+            )
         if self.must_play is not None:
-            raise RecordError(f"seat {seat} drew {self.must_play[1]}, which fits, and must play it before drawing again",
-                              code="must_play_drawn", seat=seat, tile=str(self.must_play[1]))
+            raise RecordError(
+                f"seat {seat} drew {self.must_play[1]}, which fits, and must play it before drawing again",
+                code="must_play_drawn",
+                seat=seat,
+                tile=str(self.must_play[1]),
+            )
         has_tile = "tile" in event
         if has_tile:
             tile, _ = self._tile(event)
@@ -726,29 +814,46 @@ class Hand:
             tile = None
             count = event.get("count", 1)
             if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-                raise RecordError(f"a draw names its 'tile' or a 'count' of unseen tiles of at least 1, not {count!r}",
-                                  code="draw_count")
+                raise RecordError(
+                    f"a draw names its 'tile' or a 'count' of unseen tiles of at least 1, not {count!r}",
+                    code="draw_count",
+                )
             if self.full:
-                raise RecordError("a full-information record (one with a deal) names every drawn tile", code="draw_name")
+                raise RecordError(
+                    "a full-information record (one with a deal) names every drawn tile", code="draw_name"
+                )
         if count > self.boneyard:
-            raise RecordError(f"seat {seat} drew {count} tiles, but the boneyard holds {self.boneyard}",
-                              code="boneyard_short", seat=seat, count=count, boneyard=self.boneyard)
+            raise RecordError(
+                f"seat {seat} drew {count} tiles, but the boneyard holds {self.boneyard}",
+                code="boneyard_short",
+                seat=seat,
+                count=count,
+                boneyard=self.boneyard,
+            )
         if self.full:
             playable = [t for t in sorted(self.held[seat]) if self.layout.fits(t)]
             if playable:
                 raise RecordError(
                     f"seat {seat} drew while holding {playable[0]}, which fits: a player who can play must play",
-                    code="draw_can_play", seat=seat, tile=str(playable[0]),
+                    code="draw_can_play",
+                    seat=seat,
+                    tile=str(playable[0]),
                 )
             assert self.boneyard_tiles is not None and tile is not None
             if tile not in self.boneyard_tiles:
                 if tile in self.held[seat]:
-                    raise RecordError(f"seat {seat} already holds {tile}", code="holds_already", seat=seat, tile=str(tile))
+                    raise RecordError(
+                        f"seat {seat} already holds {tile}", code="holds_already", seat=seat, tile=str(tile)
+                    )
                 if tile in self.aside:
-                    raise RecordError(f"{tile} is not in the boneyard: it is set aside (an eliminated player's share)",
-                                      code="set_aside", tile=str(tile))
-                raise self._where_is(tile, seat) or RecordError(f"{tile} is not in the boneyard", code="not_in_boneyard",
-                                                                 tile=str(tile))
+                    raise RecordError(
+                        f"{tile} is not in the boneyard: it is set aside (an eliminated player's share)",
+                        code="set_aside",
+                        tile=str(tile),
+                    )
+                raise self._where_is(tile, seat) or RecordError(
+                    f"{tile} is not in the boneyard", code="not_in_boneyard", tile=str(tile)
+                )
             self.boneyard_tiles.discard(tile)
         elif tile is not None:
             problem = self._where_is(tile, seat)
@@ -793,16 +898,27 @@ class Hand:
             raise RecordError(
                 f"seat {seat} should hold {self.counts[seat]} tiles ({self._count_words(seat)}), "
                 f"but {len(tiles)} were revealed",
-                code="reveal_count", seat=seat, holds=self.counts[seat], shown=len(tiles),
+                code="reveal_count",
+                seat=seat,
+                holds=self.counts[seat],
+                shown=len(tiles),
             )
         if self.full and seen != self.held[seat]:
             shown = ", ".join(str(t) for t in sorted(self.held[seat])) or "nothing"
-            raise RecordError(f"seat {seat} revealed tiles it was not dealt: it holds {shown}", code="reveal_not_dealt",
-                              seat=seat, holds=shown)
+            raise RecordError(
+                f"seat {seat} revealed tiles it was not dealt: it holds {shown}",
+                code="reveal_not_dealt",
+                seat=seat,
+                holds=shown,
+            )
         missing = sorted(self.held[seat] - seen)
         if missing:
-            raise RecordError(f"seat {seat} drew {missing[0]} in sight and did not play it, but did not reveal it",
-                              code="reveal_missing", seat=seat, tile=str(missing[0]))
+            raise RecordError(
+                f"seat {seat} drew {missing[0]} in sight and did not play it, but did not reveal it",
+                code="reveal_missing",
+                seat=seat,
+                tile=str(missing[0]),
+            )
         for passed in self.passes[seat]:
             if passed.layout is None:
                 continue
@@ -812,7 +928,11 @@ class Hand:
                     raise RecordError(
                         f"seat {seat} passed at event {passed.event} while holding {tile}, "
                         f"which fitted the {ends[0]} end: a player who can play must play (RULES.md, Turn)",
-                        code="passed_holding", seat=seat, at=passed.event, tile=str(tile), end=ends[0],
+                        code="passed_holding",
+                        seat=seat,
+                        at=passed.event,
+                        tile=str(tile),
+                        end=ends[0],
                     )
         self._check_pip_total(seat, sum(t.pips for t in tiles))
         if extra:  # drawn unseen: from those a pass took, else from what the boneyard was thought to hold
@@ -839,13 +959,19 @@ class Hand:
             raise RecordError(
                 f"seat {seat} showed its tiles before the hand ended ({waiting}); "
                 "a hand ends when a player goes out or every seat passes in succession",
-                code="reveal_early", seat=seat, turn=self.turn,
+                code="reveal_early",
+                seat=seat,
+                turn=self.turn,
             )
         if self.revealed[seat] is not None:
             if self.out_seat == seat:
                 raise RecordError(f"seat {seat} went out: it holds nothing to reveal", code="reveal_out", seat=seat)
-            raise RecordError(f"seat {seat}'s tiles were already counted at event {self.revealed[seat]}",
-                              code="counted_already", seat=seat, at=self.revealed[seat])
+            raise RecordError(
+                f"seat {seat}'s tiles were already counted at event {self.revealed[seat]}",
+                code="counted_already",
+                seat=seat,
+                at=self.revealed[seat],
+            )
 
     def _pips(self, event: dict[str, Any], index: int) -> None:
         if self.maybe_out is not None:  # the players say what they hold: the hand is over
@@ -859,19 +985,31 @@ class Hand:
             raise RecordError(f"pips needs 'pips', a whole number of at least 0, not {value!r}", code="pips_field")
         count = self.counts[seat]
         unplayed = sorted((t.pips for t in FULL_SET if t not in self.on_table), reverse=True)
-        most = sum(unplayed[: count + self.unseen + (self.boneyard if self.unseen_draws else 0)])  # (unseen draws: more)
+        most = sum(
+            unplayed[: count + self.unseen + (self.boneyard if self.unseen_draws else 0)]
+        )  # (unseen draws: more)
         least = sum(sorted(unplayed)[:count])
         if not least <= value <= most:
             raise RecordError(
                 f"seat {seat} holds {count} tiles ({self._count_words(seat)}), "
                 f"which cannot total {value} pips (between {least} and {most} with the tiles not yet played)",
-                code="pips_range", seat=seat, holds=count, pips=value, least=least, most=most,
+                code="pips_range",
+                seat=seat,
+                holds=count,
+                pips=value,
+                least=least,
+                most=most,
             )
         if self.full:
             known = sum(t.pips for t in self.held[seat])
             if value != known:
-                raise RecordError(f"seat {seat} holds {known} pips by the deal, not {value}", code="pips_deal", seat=seat,
-                                  known=known, pips=value)
+                raise RecordError(
+                    f"seat {seat} holds {known} pips by the deal, not {value}",
+                    code="pips_deal",
+                    seat=seat,
+                    known=known,
+                    pips=value,
+                )
         self._check_pip_total(seat, value)
         self.revealed[seat] = index
         self.pips[seat] = value
@@ -894,7 +1032,9 @@ class Hand:
             raise RecordError(
                 f"the players' pips total {total}, but {off_table} pips are off the table "
                 f"({SET_PIPS} in the set): a count or a reveal is wrong",
-                code="pips_total", total=total, off=off_table,
+                code="pips_total",
+                total=total,
+                off=off_table,
             )
 
     def _adjust(self, event: dict[str, Any], index: int) -> Adjustment:
@@ -905,7 +1045,9 @@ class Hand:
             raise RecordError(f"adjust needs '{field}', from 0 to {rules.sides - 1}, not {side!r}", code="adjust_side")
         points = event.get("points")
         if not isinstance(points, int) or isinstance(points, bool) or points == 0:
-            raise RecordError(f"adjust needs 'points', a whole number other than 0, not {points!r}", code="adjust_points")
+            raise RecordError(
+                f"adjust needs 'points', a whole number other than 0, not {points!r}", code="adjust_points"
+            )
         reason = event.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             raise RecordError("adjust needs a 'reason': a correction is never silent", code="adjust_reason")
@@ -982,10 +1124,16 @@ def lead_rule(
     seat = winner_side
     for _ in active:
         if any(t.is_double for t in deal[seat]):
-            return LeadRule(seat=seat, doubles_only=True, why="the last hand's winner, or the next seat with a double, leads a double")
+            return LeadRule(
+                seat=seat,
+                doubles_only=True,
+                why="the last hand's winner, or the next seat with a double, leads a double",
+            )
         seat = _next_active(seat, active)
-    raise RecordError("nobody was dealt a double, so nobody can lead: the tiles must be reshuffled (RULES.md, cross)",
-                      code="reshuffle")
+    raise RecordError(
+        "nobody was dealt a double, so nobody can lead: the tiles must be reshuffled (RULES.md, cross)",
+        code="reshuffle",
+    )
 
 
 def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...], when: str) -> LeadRule:
@@ -1008,8 +1156,10 @@ def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...
             for seat in active:
                 if double in deal[seat]:
                     return LeadRule(seat=seat, tile=double, why=why)
-        raise RecordError("nobody was dealt a double, so nobody can lead: the tiles must be reshuffled (RULES.md, cross)",
-                      code="reshuffle")
+        raise RecordError(
+            "nobody was dealt a double, so nobody can lead: the tiles must be reshuffled (RULES.md, cross)",
+            code="reshuffle",
+        )
     return LeadRule(why=f"the leader is chosen at random {when}")
 
 

@@ -6,6 +6,7 @@ arms too. A spinner that is not the lead sits inside the west or east arm, and t
 on past it. Each arm is the list of its placements from the centre outwards, so an arm's open
 end is simply its last tile, or the tile it grows from while it is still empty.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -67,7 +68,12 @@ class Layout:
     def __init__(self, rules: LayoutRules = LayoutRules()) -> None:
         self.rules = rules
         self.placements: list[Placement] = []
-        self.arms: dict[End, list[int]] = {"west": [], "east": [], "north": [], "south": []}  # ENDS, as a literal: cheaper
+        self.arms: dict[End, list[int]] = {
+            "west": [],
+            "east": [],
+            "north": [],
+            "south": [],
+        }  # ENDS, as a literal: cheaper
         #: index of the spinner in `placements`, once a double has become it.
         self.spinner: int | None = None
         self._doubles: set[int] = set()  # values n whose n-n lies in the layout

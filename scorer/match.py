@@ -5,6 +5,7 @@
 `score_record(record)` gives the scorer's answer. The same `Match` can be grown one event at
 a time (`start_hand`, `apply`), which is what the web page and the camera pipeline do.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -65,7 +66,9 @@ class Match:
             if not isinstance(events, list):
                 raise RecordError("events must be a list", hand=h)
             try:
-                match.start_hand(leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=hand.get("unseen_draws", False))
+                match.start_hand(
+                    leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=hand.get("unseen_draws", False)
+                )
                 match.replay_events(events)
                 match.close_hand()
             except RecordError as error:
@@ -87,14 +90,19 @@ class Match:
         (the hand record's `"unseen_draws": true`; see `Hand`)."""
         index = len(self.hands)
         if self.over:
-            raise RecordError(f"the match was already won ({self._won_words()}): no hand follows", hand=index,
-                              code="match_won", side=self.winner)
+            raise RecordError(
+                f"the match was already won ({self._won_words()}): no hand follows",
+                hand=index,
+                code="match_won",
+                side=self.winner,
+            )
         previous = self.current
         if previous is not None:
             previous.settle_out()  # a seat that perhaps went out (unseen draws) did: nothing more was played
             if not previous.over:
-                raise RecordError("the hand before has not ended: a new hand starts only after it", hand=index,
-                                  code="hand_open")
+                raise RecordError(
+                    "the hand before has not ended: a new hand starts only after it", hand=index, code="hand_open"
+                )
             self._require_bonus(len(self.hands) - 1, previous)
         try:
             if not isinstance(unseen_draws, bool):
@@ -105,10 +113,21 @@ class Match:
                 if not isinstance(leader, int) or isinstance(leader, bool) or leader not in self.active:
                     raise RecordError(f"leader must be a seat still in the match, not {leader!r}", code="leader_field")
                 if rule.seat is not None and leader != rule.seat:
-                    raise RecordError(f"the record says seat {leader} leads, but seat {rule.seat} does: {rule.why}",
-                                      code="lead_seat", seat=leader, leader=rule.seat)
-            hand = Hand(self.rules, rule, leader=leader, deal=tiles, active=self.active, layout_rules=self.layout_rules,
-                        unseen_draws=unseen_draws)
+                    raise RecordError(
+                        f"the record says seat {leader} leads, but seat {rule.seat} does: {rule.why}",
+                        code="lead_seat",
+                        seat=leader,
+                        leader=rule.seat,
+                    )
+            hand = Hand(
+                self.rules,
+                rule,
+                leader=leader,
+                deal=tiles,
+                active=self.active,
+                layout_rules=self.layout_rules,
+                unseen_draws=unseen_draws,
+            )
         except RecordError as error:
             raise error.at(hand=index) from None
         self.hands.append(hand)
@@ -128,8 +147,9 @@ class Match:
         if self.winner is not None and not (
             type(event) is dict and event.get("type") in ("reveal", "pips") and hand.end != "target"
         ):
-            raise RecordError(f"the match was already won ({self._won_words()})", hand=h, event=e, code="match_won",
-                              side=self.winner)
+            raise RecordError(
+                f"the match was already won ({self._won_words()})", hand=h, event=e, code="match_won", side=self.winner
+            )
         try:
             result = hand.apply(event, e)
         except RecordError as error:
@@ -220,7 +240,9 @@ class Match:
             raise RecordError(
                 f"hand {h} ended, but its score needs the tiles or pips of seat {missing}: "
                 "reveal them before the next hand",
-                hand=h + 1, code="pips_needed", seats=hand.missing_pips(),
+                hand=h + 1,
+                code="pips_needed",
+                seats=hand.missing_pips(),
             )
 
     def _end_of_hand(self, h: int) -> None:
@@ -364,4 +386,3 @@ def _read_dealt(text: object) -> tuple[Tile, tuple[int, int]]:
 def score_record(record: object) -> dict[str, Any]:
     """Replay a match record and give the scorer's answer (GAME_RECORD.md)."""
     return Match.from_record(record).answer()
-

@@ -5,6 +5,7 @@ rules still narrow it down: a seat that passed while a tile fitted cannot hold i
 seat whose tiles are all accounted for holds none, and a play by a later seat means the seats
 between passed (RULES.md, "Turn") unless a boneyard was there to draw from.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -47,9 +48,13 @@ def legal_moves(hand: Hand, leader: int = 0) -> list[Move]:
     if not layout.placements:
         seat = hand.leader if hand.leader is not None else (hand.turn if hand.turn is not None else leader)
         rule = hand.lead_rule
-        return [Move(seat, t, None) for t in FULL_SET
-                if (rule.tile is None or t is rule.tile) and not (rule.doubles_only and not t.is_double)
-                and could_hold(hand, seat, t)]
+        return [
+            Move(seat, t, None)
+            for t in FULL_SET
+            if (rule.tile is None or t is rule.tile)
+            and not (rule.doubles_only and not t.is_double)
+            and could_hold(hand, seat, t)
+        ]
     if hand.must_play is not None:
         seat, tile = hand.must_play
         return [Move(seat, tile, e) for e in layout.distinct_fits(tile)]

@@ -5,6 +5,7 @@ arguments give the same record. `observe` turns such a record into what a table 
 written down without seeing the hands, so the two kinds of record can be checked against
 each other.
 """
+
 from __future__ import annotations
 
 import random
@@ -72,9 +73,11 @@ def simulate_match(
     }
     while not match.over and len(match.hands) < max_hands:
         deal = deal_tiles(match, rng)
-        hand = match.start_hand(deal=[[str(t) for t in h] for h in deal], leader=None) if _leader_known(
-            match, deal
-        ) else match.start_hand(deal=[[str(t) for t in h] for h in deal], leader=rng.choice(match.active))
+        hand = (
+            match.start_hand(deal=[[str(t) for t in h] for h in deal], leader=None)
+            if _leader_known(match, deal)
+            else match.start_hand(deal=[[str(t) for t in h] for h in deal], leader=rng.choice(match.active))
+        )
         events: list[dict[str, Any]] = []
         while not hand.over:
             event = choose_event(hand, rng)

@@ -1,4 +1,5 @@
 """Tiles of a double-six set, and the pip arithmetic every variant shares."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -98,9 +99,7 @@ for _a in range(MAX_PIP + 1):
         object.__setattr__(_TILES[_a][_b], "high", _b)
 
 #: Every tile name as usually written, "a-b" for 0 <= a, b <= 6, parsed once.
-_WRITTEN: dict[str, tuple[int, int]] = {
-    f"{a}-{b}": (a, b) for a in range(MAX_PIP + 1) for b in range(MAX_PIP + 1)
-}
+_WRITTEN: dict[str, tuple[int, int]] = {f"{a}-{b}": (a, b) for a in range(MAX_PIP + 1) for b in range(MAX_PIP + 1)}
 
 #: The same names, each with its interned tile and its halves as written (the hot path of a replay).
 #: Read it, never change it.

@@ -40,6 +40,7 @@ Where RULES.md is silent, this module decides as a club director would:
   actual end, plus ten minutes after round two. The `Tournament` records a round's start time
   when given but does not enforce the schedule: the director calls the players back.
 """
+
 from __future__ import annotations
 
 import random
@@ -149,12 +150,8 @@ class Team:
         if not isinstance(self.players, (tuple, list)):
             raise TournamentError(f"team {name!r}: players must be a pair of names")
         if len(self.players) != 2:
-            raise TournamentError(
-                f"team {name!r} must have exactly two players, not {len(self.players)}"
-            )
-        players = tuple(
-            _required_text(p, f"a player's name in team {name!r}") for p in self.players
-        )
+            raise TournamentError(f"team {name!r} must have exactly two players, not {len(self.players)}")
+        players = tuple(_required_text(p, f"a player's name in team {name!r}") for p in self.players)
         if _key(players[0]) == _key(players[1]):
             raise TournamentError(f"team {name!r} lists player {players[0]!r} twice")
         object.__setattr__(self, "name", name)
@@ -256,8 +253,7 @@ class MatchResult:
         if ended is Ending.TARGET:
             if winner_points < TARGET:
                 raise TournamentError(
-                    f"{where}: {winner!r} won at the target with {winner_points} points; "
-                    f"the target is {TARGET}"
+                    f"{where}: {winner!r} won at the target with {winner_points} points; the target is {TARGET}"
                 )
             if loser_points >= TARGET:
                 raise TournamentError(
@@ -393,9 +389,7 @@ class Round:
         for pairing in self.pairings:
             if pairing.table == table:
                 return pairing
-        raise TournamentError(
-            f"round {self.number} has no table {table} (tables 1 to {len(self.pairings)})"
-        )
+        raise TournamentError(f"round {self.number} has no table {table} (tables 1 to {len(self.pairings)})")
 
     def result(self, table: int) -> MatchResult | None:
         self.pairing(table)
@@ -460,10 +454,7 @@ def pair_at_random(teams: Sequence[str], seed: int | str) -> tuple[Pairing, ...]
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise TournamentError(f"round 1 needs a seed that is a whole number or text, not {seed!r}")
     random.Random(seed).shuffle(names)
-    return tuple(
-        Pairing(table=i // 2 + 1, team_a=names[i], team_b=names[i + 1])
-        for i in range(0, len(names), 2)
-    )
+    return tuple(Pairing(table=i // 2 + 1, team_a=names[i], team_b=names[i + 1]) for i in range(0, len(names), 2))
 
 
 def pair_by_wins(
@@ -511,9 +502,7 @@ def pair_by_wins(
             pairs.pop()
 
     search(list(range(n)), [], 0, 0)
-    return tuple(
-        Pairing(table=t, team_a=names[i], team_b=names[j]) for t, (i, j) in enumerate(best, 1)
-    )
+    return tuple(Pairing(table=t, team_a=names[i], team_b=names[j]) for t, (i, j) in enumerate(best, 1))
 
 
 def _check_pairable(names: list[str]) -> None:
@@ -567,9 +556,7 @@ def bell(
     if pa < 0 or pb < 0:
         raise TournamentError(f"points cannot be negative ({pa}, {pb})")
     if max(pa, pb) >= TARGET:
-        raise TournamentError(
-            f"a team has {max(pa, pb)} points: the match ended at the target of {TARGET}"
-        )
+        raise TournamentError(f"a team has {max(pa, pb)} points: the match ended at the target of {TARGET}")
     rings_at = round_start + ROUND_LENGTH
     if now < rings_at:
         return Bell(False, rings_at, rings_at - now, BellAction.PLAY_ON)
@@ -594,9 +581,7 @@ def schedule(start: datetime, round_ends: Sequence[datetime]) -> tuple[datetime,
     starts = [start]
     for number, end in enumerate(ends, 1):
         if end < starts[-1]:
-            raise TournamentError(
-                f"round {number} cannot end at {end}: it may not start before {starts[-1]}"
-            )
+            raise TournamentError(f"round {number} cannot end at {end}: it may not start before {starts[-1]}")
         if number < ROUNDS:
             starts.append(end + BREAKS.get(number, timedelta(0)))
     return tuple(starts)
@@ -668,17 +653,13 @@ class Tournament:
     def start_round(self, seed: int | str | None = None, *, at: datetime | None = None) -> Tournament:
         number = len(self.rounds) + 1
         if not self.registration_closed:
-            raise TournamentError(
-                f"registration is still open ({len(self.teams)} teams); close it before round 1"
-            )
+            raise TournamentError(f"registration is still open ({len(self.teams)} teams); close it before round 1")
         if number > ROUNDS:
             raise TournamentError(f"the tournament has {ROUNDS} rounds; round {ROUNDS} was the last")
         previous = self.current_round
         if previous is not None and not previous.complete:
             tables = ", ".join(str(t) for t in previous.missing)
-            raise TournamentError(
-                f"round {previous.number} is not finished: table(s) {tables} have no result"
-            )
+            raise TournamentError(f"round {previous.number} is not finished: table(s) {tables} have no result")
         if at is not None:
             _check_times(at)
             earlier = [r.started_at for r in self.rounds if r.started_at is not None]
@@ -686,8 +667,7 @@ class Tournament:
                 _check_times(at, *earlier)
                 if at < max(earlier):
                     raise TournamentError(
-                        f"round {number} cannot start at {at}, before an earlier round started "
-                        f"({max(earlier)})"
+                        f"round {number} cannot start at {at}, before an earlier round started ({max(earlier)})"
                     )
         names = [t.name for t in self.teams]
         if number == 1:
@@ -696,9 +676,7 @@ class Tournament:
             pairings = pair_at_random(names, seed)
         else:
             if seed is not None:
-                raise TournamentError(
-                    f"round {number} is paired by wins, not at random; it takes no seed"
-                )
+                raise TournamentError(f"round {number} is paired by wins, not at random; it takes no seed")
             table = self.standings()
             ranking = [line.team for line in table]
             wins = {line.team: line.wins for line in table}
@@ -708,9 +686,7 @@ class Tournament:
 
     def met(self) -> frozenset[frozenset[str]]:
         """Every pair of teams that has been paired so far (whether or not the result is in)."""
-        return frozenset(
-            frozenset(p.teams) for r in self.rounds for p in r.pairings
-        )
+        return frozenset(frozenset(p.teams) for r in self.rounds for p in r.pairings)
 
     # -- results
 
@@ -744,9 +720,7 @@ class Tournament:
             raise TournamentError("no round has started; there is nothing to correct")
         number = len(self.rounds) if round_number is None else _count(round_number, "a round number")
         if not 1 <= number <= len(self.rounds):
-            raise TournamentError(
-                f"there is no round {number} to correct (rounds 1 to {len(self.rounds)} exist)"
-            )
+            raise TournamentError(f"there is no round {number} to correct (rounds 1 to {len(self.rounds)} exist)")
         target_round = self.rounds[number - 1]
         if not isinstance(result, MatchResult):
             raise TournamentError(f"a correction must be a MatchResult, not {result!r}")
@@ -758,13 +732,9 @@ class Tournament:
         result = _as_paired(number, pairing, result)
         existing = target_round.result(table)
         if existing is None:
-            raise TournamentError(
-                f"round {number}, table {table} has no result to correct; record it first"
-            )
+            raise TournamentError(f"round {number}, table {table} has no result to correct; record it first")
         if existing == result:
-            raise TournamentError(
-                f"round {number}, table {table}: the correction is the result already recorded"
-            )
+            raise TournamentError(f"round {number}, table {table}: the correction is the result already recorded")
         correction = Correction(number, table, existing, result, reason, by)
         # One step: a tournament whose result and correction history disagree is never built.
         return replace(
@@ -805,13 +775,9 @@ class Tournament:
         """The team(s) in first place after round four; equal teams split the prize."""
         if not self.finished:
             if len(self.rounds) < ROUNDS:
-                raise TournamentError(
-                    f"no champion yet: {len(self.rounds)} of {ROUNDS} rounds have started"
-                )
+                raise TournamentError(f"no champion yet: {len(self.rounds)} of {ROUNDS} rounds have started")
             tables = ", ".join(str(t) for t in self.rounds[-1].missing)
-            raise TournamentError(
-                f"no champion yet: round {ROUNDS}, table(s) {tables} have no result"
-            )
+            raise TournamentError(f"no champion yet: round {ROUNDS}, table(s) {tables} have no result")
         return tuple(s.team for s in self.standings() if s.place == 1)
 
     # -- serialisation
@@ -905,15 +871,11 @@ class Tournament:
                     )
             previous = last.get((c.round_number, c.table))
             if previous is not None and previous != c.before:
-                raise TournamentError(
-                    f"round {r.number}, table {c.table}: the corrections do not follow one another"
-                )
+                raise TournamentError(f"round {r.number}, table {c.table}: the corrections do not follow one another")
             last[(c.round_number, c.table)] = c.after
         for (number, table), result in last.items():
             if self.rounds[number - 1].result(table) != result:
-                raise TournamentError(
-                    f"round {number}, table {table}: the result differs from its last correction"
-                )
+                raise TournamentError(f"round {number}, table {table}: the result differs from its last correction")
 
 
 def _check_new_team(registered: Iterable[Team], team: Team) -> None:
@@ -927,9 +889,7 @@ def _check_new_team(registered: Iterable[Team], team: Team) -> None:
     for player in team.players:
         other = teams_of.get(_key(player))
         if other is not None:
-            raise TournamentError(
-                f"player {player!r} of team {team.name!r} already plays for team {other!r}"
-            )
+            raise TournamentError(f"player {player!r} of team {team.name!r} already plays for team {other!r}")
 
 
 def _check_closable(count: int) -> None:
@@ -947,9 +907,7 @@ def _check_round(r: Round, number: int, names: set[str]) -> None:
         raise TournamentError(f"round {number} is numbered {r.number}")
     tables = [p.table for p in r.pairings]
     if tables != list(range(1, len(names) // 2 + 1)):
-        raise TournamentError(
-            f"round {number} must have tables 1 to {len(names) // 2} in order, not {tables}"
-        )
+        raise TournamentError(f"round {number} must have tables 1 to {len(names) // 2} in order, not {tables}")
     playing = [n for p in r.pairings for n in p.teams]
     for name in playing:
         if name not in names:

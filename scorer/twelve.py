@@ -5,6 +5,7 @@ the player goes again, otherwise they are turned back. The record's one hand hol
 events, `{"type": "flip", "tiles": ["6-6", "0-0"], "time": 3.5}` (seconds since the start,
 optional), and the game ends when every tile is removed. Option `sets`: 1 (28 tiles) or 2 (56).
 """
+
 from __future__ import annotations
 
 import random
@@ -64,7 +65,9 @@ def score_twelve(record: Any) -> dict[str, Any]:
                 raise RecordError(f"{tile} is no longer face down on the table (it was removed)", hand=0, event=e)
         time = event.get("time", last_time)
         if not isinstance(time, (int, float)) or isinstance(time, bool) or time < last_time:
-            raise RecordError(f"time must be seconds since the start, never going back (was {last_time})", hand=0, event=e)
+            raise RecordError(
+                f"time must be seconds since the start, never going back (was {last_time})", hand=0, event=e
+            )
         last_time = float(time)
         attempts += 1
         if sum(t.pips for t in tiles) == PAIR_TOTAL:

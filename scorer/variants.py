@@ -4,6 +4,7 @@ A `Variant` says who plays, how the tiles are dealt, what the layout looks like 
 hand and a match are scored; `Rules` is a variant with a table's house rule options applied
 (the defaults of RULES.md unless the record's `options` say otherwise).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -154,16 +155,13 @@ class PipsMissing(Exception):
 
 # -- end-of-hand scoring ---------------------------------------------------------------------
 
+
 def _partnership_bonus(rounded: bool) -> Callable[[HandOutcome, Rules], list[int]]:
     def bonus(outcome: HandOutcome, rules: Rules) -> list[int]:
         points = [0, 0]
         if outcome.winner is None:
             return points
-        counted = (
-            list(outcome.active)
-            if rules.winners_score == "all"
-            else rules.seats_of(1 - outcome.winner)
-        )
+        counted = list(outcome.active) if rules.winners_score == "all" else rules.seats_of(1 - outcome.winner)
         pips = outcome.pips_of(counted)
         points[outcome.winner] = rules.rounded(pips) if rounded else sum(pips)
         return points
@@ -217,9 +215,18 @@ VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
         Variant(
-            name="partners", players=(4,), teams=True, hand_size={4: 7}, leftovers="none",
-            spinner=True, fives=True, target={4: 250}, end_at_target="at_once",
-            first_lead="six_six", next_lead="next_seat", bonus=_partnership_bonus(rounded=True),
+            name="partners",
+            players=(4,),
+            teams=True,
+            hand_size={4: 7},
+            leftovers="none",
+            spinner=True,
+            fives=True,
+            target={4: 250},
+            end_at_target="at_once",
+            first_lead="six_six",
+            next_lead="next_seat",
+            bonus=_partnership_bonus(rounded=True),
             options=_PARTNER_OPTIONS | {"spinner_order", "sniff", "end_at_target"},
             presets={
                 "doscientos": {"target": 200, "winners_score": "all"},
@@ -228,40 +235,97 @@ VARIANTS: dict[str, Variant] = {
             },
         ),
         Variant(
-            name="partners-block", players=(4,), teams=True, hand_size={4: 7}, leftovers="none",
-            spinner=False, fives=False, target={4: 100}, end_at_target="at_once",
-            first_lead="six_six", next_lead="next_seat", bonus=_partnership_bonus(rounded=False),
+            name="partners-block",
+            players=(4,),
+            teams=True,
+            hand_size={4: 7},
+            leftovers="none",
+            spinner=False,
+            fives=False,
+            target={4: 100},
+            end_at_target="at_once",
+            first_lead="six_six",
+            next_lead="next_seat",
+            bonus=_partnership_bonus(rounded=False),
             options=_PARTNER_OPTIONS - {"round_each_hand"},
         ),
         Variant(
-            name="all-fives", players=(2, 3, 4), teams=False, hand_size={2: 9, 3: 7, 4: 5},
-            leftovers="boneyard", spinner=True, fives=True, target={2: 250, 3: 200, 4: 200},
-            end_at_target="at_once", first_lead="chosen", next_lead="first_out",
-            bonus=_all_fives_bonus, options=_FIVES_OPTIONS,
+            name="all-fives",
+            players=(2, 3, 4),
+            teams=False,
+            hand_size={2: 9, 3: 7, 4: 5},
+            leftovers="boneyard",
+            spinner=True,
+            fives=True,
+            target={2: 250, 3: 200, 4: 200},
+            end_at_target="at_once",
+            first_lead="chosen",
+            next_lead="first_out",
+            bonus=_all_fives_bonus,
+            options=_FIVES_OPTIONS,
         ),
         Variant(
-            name="all-fives-bonus", players=(2, 3, 4), teams=False, hand_size={2: 7, 3: 7, 4: 7},
-            leftovers="boneyard", spinner=True, fives=True, target={2: 100, 3: 100, 4: 100},
-            end_at_target="end_of_hand", target_strict=True, first_lead="chosen",
-            next_lead="winner", bonus=_hundred_bonus, options=_FIVES_OPTIONS - {"end_at_target"},
+            name="all-fives-bonus",
+            players=(2, 3, 4),
+            teams=False,
+            hand_size={2: 7, 3: 7, 4: 7},
+            leftovers="boneyard",
+            spinner=True,
+            fives=True,
+            target={2: 100, 3: 100, 4: 100},
+            end_at_target="end_of_hand",
+            target_strict=True,
+            first_lead="chosen",
+            next_lead="winner",
+            bonus=_hundred_bonus,
+            options=_FIVES_OPTIONS - {"end_at_target"},
         ),
         Variant(
-            name="block", players=(2, 3, 4), teams=False, hand_size={2: 7, 3: 7, 4: 7},
-            leftovers="aside", spinner=False, fives=False, target={2: 100, 3: 100, 4: 100},
-            end_at_target="at_once", first_lead="chosen", next_lead="winner",
-            bonus=_others_minus_own, options=_SOLO_OPTIONS,
+            name="block",
+            players=(2, 3, 4),
+            teams=False,
+            hand_size={2: 7, 3: 7, 4: 7},
+            leftovers="aside",
+            spinner=False,
+            fives=False,
+            target={2: 100, 3: 100, 4: 100},
+            end_at_target="at_once",
+            first_lead="chosen",
+            next_lead="winner",
+            bonus=_others_minus_own,
+            options=_SOLO_OPTIONS,
         ),
         Variant(
-            name="draw", players=(2, 3, 4), teams=False, hand_size={2: 7, 3: 5, 4: 5},
-            leftovers="boneyard", spinner=False, fives=False, target={2: 50, 3: 100, 4: 100},
-            end_at_target="at_once", first_lead="chosen", next_lead="winner",
-            bonus=_others_minus_own, options=_SOLO_OPTIONS,
+            name="draw",
+            players=(2, 3, 4),
+            teams=False,
+            hand_size={2: 7, 3: 5, 4: 5},
+            leftovers="boneyard",
+            spinner=False,
+            fives=False,
+            target={2: 50, 3: 100, 4: 100},
+            end_at_target="at_once",
+            first_lead="chosen",
+            next_lead="winner",
+            bonus=_others_minus_own,
+            options=_SOLO_OPTIONS,
         ),
         Variant(
-            name="cross", players=(2, 3, 4), teams=False, hand_size={2: 7, 3: 7, 4: 7},
-            leftovers="boneyard", spinner=True, fives=False, target={2: 100, 3: 100, 4: 100},
-            end_at_target="end_of_hand", first_lead="highest_double", next_lead="cross",
-            bonus=_cross_penalties, scoring="penalty", cross_rules=True, options=frozenset(),
+            name="cross",
+            players=(2, 3, 4),
+            teams=False,
+            hand_size={2: 7, 3: 7, 4: 7},
+            leftovers="boneyard",
+            spinner=True,
+            fives=False,
+            target={2: 100, 3: 100, 4: 100},
+            end_at_target="end_of_hand",
+            first_lead="highest_double",
+            next_lead="cross",
+            bonus=_cross_penalties,
+            scoring="penalty",
+            cross_rules=True,
+            options=frozenset(),
         ),
     )
 }

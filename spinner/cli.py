@@ -1,5 +1,6 @@
 """`spinner --help` lists every subcommand. Each part of the project owns its commands:
 they are imported lazily, so `spinner score` never pays for importing OpenCV or Flask."""
+
 from __future__ import annotations
 
 import importlib
@@ -12,13 +13,33 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "simulate": ("scorer.commands", "simulate", "Play random legal matches and print or write their records."),
     "demo": ("scorer.commands", "demo", "Play one simulated match and show its running score."),
     "read": ("vision.commands.read", "read", "Read every tile in photos of a table (--json, --annotate DIR)."),
-    "train": ("vision.commands.read", "train", "Train the reader's models: spinner train detector|halves (training extra)."),
-    "eval": ("vision.commands.read", "evaluate", "Measure the reader on held-out synthetic photos and the real photos."),
+    "train": (
+        "vision.commands.read",
+        "train",
+        "Train the reader's models: spinner train detector|halves (training extra).",
+    ),
+    "eval": (
+        "vision.commands.read",
+        "evaluate",
+        "Measure the reader on held-out synthetic photos and the real photos.",
+    ),
     "export": ("vision.commands.read", "export", "Export the trained detector to ONNX for the companion."),
     "serve": ("webapp.serve", "serve", "Start the companion page for phones at the table (--https for the camera)."),
-    "dataset": ("vision.synth.commands", "dataset", "Make synthetic data: spinner dataset synth|video --out DIR --seed S."),
-    "watch": ("vision.commands.watch", "watch", "Follow a game from a camera, a video or photos: plays, asks and the running score."),
-    "watch-eval": ("vision.commands.watch", "watch_eval", "Follow synthetic game videos: moves right, asked and wrong against the truth."),
+    "dataset": (
+        "vision.synth.commands",
+        "dataset",
+        "Make synthetic data: spinner dataset synth|video --out DIR --seed S.",
+    ),
+    "watch": (
+        "vision.commands.watch",
+        "watch",
+        "Follow a game from a camera, a video or photos: plays, asks and the running score.",
+    ),
+    "watch-eval": (
+        "vision.commands.watch",
+        "watch_eval",
+        "Follow synthetic game videos: moves right, asked and wrong against the truth.",
+    ),
 }
 
 

@@ -1,4 +1,5 @@
 """Box geometry shared by every stage: an oriented box is its four corners in order (4x2)."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -5,6 +5,7 @@
 blueprints, `api` (the JSON API the page itself uses) and `pages` (the HTML for phones).
 `spinner serve` runs it on a production WSGI server (`webapp.serve`).
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -5,6 +5,7 @@ CSRF token); reads need nothing for a listed match, and the viewer or scorer tok
 private one. A change may name the version it was made on (`If-Match: "7"` or `"version": 7`):
 on any other version it is refused with 409 and nothing is recorded.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,6 +29,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 # -- reading a request ------------------------------------------------------------------------
+
 
 def body() -> dict[str, Any]:
     """The request's JSON object, or a 400 that says where the JSON breaks (parsed once per request)."""
@@ -57,7 +59,7 @@ def expected_version(data: dict[str, Any]) -> int | None:
     if header:
         text = header.strip().removeprefix("W/").strip('"').removeprefix("v")
         if not (text.isascii() and text.isdigit()) or len(text) > 15:
-            raise ApiError(400, f"If-Match must be the match's version, such as \"7\", not {header[:40]!r}")
+            raise ApiError(400, f'If-Match must be the match\'s version, such as "7", not {header[:40]!r}')
         return int(text)
     value = data.get("version")
     if value is None:
@@ -83,12 +85,14 @@ def scorer_game(game_id: str) -> Game:
 
 
 def changed(done: store.Done, status: int = 200) -> Response:
-    response = jsonify({
-        "id": done.change.game_id,
-        "version": done.version,
-        "change": change_json(done.change),
-        "score": done.snapshot.answer,
-    })
+    response = jsonify(
+        {
+            "id": done.change.game_id,
+            "version": done.version,
+            "change": change_json(done.change),
+            "score": done.snapshot.answer,
+        }
+    )
     response.status_code = status
     response.headers["ETag"] = f'"{done.version}"'
     return response
@@ -103,9 +107,16 @@ def iso(moment: Any) -> str | None:
 
 def change_json(change: Any) -> dict[str, Any]:
     return {
-        "version": change.version, "action": change.action, "hand": change.hand, "event": change.event,
-        "before": change.before, "after": change.after, "who": change.who, "why": change.why,
-        "source": change.source, "at": iso(change.at),
+        "version": change.version,
+        "action": change.action,
+        "hand": change.hand,
+        "event": change.event,
+        "before": change.before,
+        "after": change.after,
+        "who": change.who,
+        "why": change.why,
+        "source": change.source,
+        "at": iso(change.at),
     }
 
 
@@ -124,16 +135,18 @@ def create_game():  # type: ignore[no-untyped-def]
         data = body()
         created = store.create(data, who=auth.who(data), source="import" if data.get("hands") else "api")
     game = created.game
-    response = jsonify({
-        "id": game.id,
-        "token": created.scorer_token,
-        "viewer_token": created.viewer_token,
-        "version": game.version,
-        "links": {
-            "scorer": url_for("pages.claim", game_id=game.id, key=created.scorer_token, _external=True),
-            "viewer": url_for("pages.claim", game_id=game.id, key=created.viewer_token, _external=True),
-        },
-    })
+    response = jsonify(
+        {
+            "id": game.id,
+            "token": created.scorer_token,
+            "viewer_token": created.viewer_token,
+            "version": game.version,
+            "links": {
+                "scorer": url_for("pages.claim", game_id=game.id, key=created.scorer_token, _external=True),
+                "viewer": url_for("pages.claim", game_id=game.id, key=created.viewer_token, _external=True),
+            },
+        }
+    )
     response.status_code = 201
     response.headers["Location"] = url_for("api.game", game_id=game.id)
     return response
@@ -146,8 +159,14 @@ def games():  # type: ignore[no-untyped-def]
 
 
 def summary(game: Game) -> dict[str, Any]:
-    return {"id": game.id, "title": game.title, "variant": game.variant, "players": game.players,
-            "version": game.version, "updated_at": iso(game.updated_at)}
+    return {
+        "id": game.id,
+        "title": game.title,
+        "variant": game.variant,
+        "players": game.players,
+        "version": game.version,
+        "updated_at": iso(game.updated_at),
+    }
 
 
 @bp.get("/games/<game_id>")
@@ -161,8 +180,15 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
 def start_hand(game_id: str):  # type: ignore[no-untyped-def]
     data = body()
     scorer_game(game_id)
-    done = store.start_hand(game_id, data.get("leader"), data.get("deal"), expected_version(data),
-                            who=auth.who(data), why=reason(data), source=source(data))
+    done = store.start_hand(
+        game_id,
+        data.get("leader"),
+        data.get("deal"),
+        expected_version(data),
+        who=auth.who(data),
+        why=reason(data),
+        source=source(data),
+    )
     return changed(done, 201)
 
 
@@ -174,8 +200,9 @@ def add_event(game_id: str):  # type: ignore[no-untyped-def]
     event = data if "type" in data else data.get("event")
     if "type" in data:
         event = {k: v for k, v in data.items() if k not in ("version", "who", "why", "source")}
-    done = store.append_event(game_id, event, expected_version(data), who=auth.who(data), why=reason(data),
-                              source=source(data))
+    done = store.append_event(
+        game_id, event, expected_version(data), who=auth.who(data), why=reason(data), source=source(data)
+    )
     return changed(done, 201)
 
 
@@ -183,8 +210,16 @@ def add_event(game_id: str):  # type: ignore[no-untyped-def]
 def correct_event(game_id: str, hand: int, index: int):  # type: ignore[no-untyped-def]
     data = body()
     scorer_game(game_id)
-    done = store.correct_event(game_id, hand, index, data.get("event"), expected_version(data),
-                               who=auth.who(data), why=reason(data), source=source(data))
+    done = store.correct_event(
+        game_id,
+        hand,
+        index,
+        data.get("event"),
+        expected_version(data),
+        who=auth.who(data),
+        why=reason(data),
+        source=source(data),
+    )
     return changed(done)
 
 
@@ -195,8 +230,9 @@ def remove_event(game_id: str, hand: int, index: int):  # type: ignore[no-untype
     why = reason(data)
     if not why:
         raise ApiError(400, "removing an event needs its reason (why)")
-    done = store.remove_event(game_id, hand, index, expected_version(data), who=auth.who(data), why=why,
-                              source=source(data))
+    done = store.remove_event(
+        game_id, hand, index, expected_version(data), who=auth.who(data), why=why, source=source(data)
+    )
     return changed(done)
 
 
@@ -212,8 +248,16 @@ def undo(game_id: str):  # type: ignore[no-untyped-def]
 def dispute(game_id: str):  # type: ignore[no-untyped-def]
     data = body()
     scorer_game(game_id)
-    done = store.note(game_id, "dispute", data.get("hand"), data.get("event"), expected_version(data),
-                      who=auth.who(data), why=reason(data), source=source(data))
+    done = store.note(
+        game_id,
+        "dispute",
+        data.get("hand"),
+        data.get("event"),
+        expected_version(data),
+        who=auth.who(data),
+        why=reason(data),
+        source=source(data),
+    )
     return changed(done, 201)
 
 
@@ -222,12 +266,21 @@ def settle(game_id: str, version: int):  # type: ignore[no-untyped-def]
     """Settle a dispute, with a correction of the disputed event when the table agreed on one."""
     data = body()
     scorer_game(game_id)
-    done = store.settle(game_id, version, data.get("event"), expected_version(data), who=auth.who(data),
-                        why=reason(data), source=source(data), correct="event" in data)
+    done = store.settle(
+        game_id,
+        version,
+        data.get("event"),
+        expected_version(data),
+        who=auth.who(data),
+        why=reason(data),
+        source=source(data),
+        correct="event" in data,
+    )
     return changed(done)
 
 
 # -- reading ----------------------------------------------------------------------------------
+
 
 def readable(game_id: str) -> Game:
     found = store.get_game(game_id)
@@ -273,7 +326,9 @@ def export(game_id: str):  # type: ignore[no-untyped-def]
 @bp.get("/games/<game_id>/history")
 def history(game_id: str):  # type: ignore[no-untyped-def]
     found = readable(game_id)
-    return jsonify({"id": found.id, "version": found.version, "changes": [change_json(c) for c in store.history(found.id)]})
+    return jsonify(
+        {"id": found.id, "version": found.version, "changes": [change_json(c) for c in store.history(found.id)]}
+    )
 
 
 @bp.get("/games/<game_id>/board")

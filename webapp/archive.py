@@ -9,6 +9,7 @@ Importing checks everything before keeping anything: the names in the archive, t
 they unpack (`webapp.safezip`: a small ZIP may unpack to gigabytes), the record (the scorer replays it) and that each
 photo decodes. Nothing of a refused archive is kept.
 """
+
 from __future__ import annotations
 
 import io
@@ -49,10 +50,22 @@ def export(game: Game) -> bytes:
                 continue
             name = f"frames/{frame.id}{path.suffix}"
             archive.write(path, name, compress_type=zipfile.ZIP_STORED)  # photos are compressed already
-            listing.append({"file": name, "hand": frame.hand, "event": frame.event, "source": frame.source,
-                            "status": frame.status, "message": frame.message, "who": frame.who,
-                            "width": frame.width, "height": frame.height, "at": frame.at.isoformat() if frame.at else None,
-                            "reading": frame.reading, "proposal": frame.proposal})
+            listing.append(
+                {
+                    "file": name,
+                    "hand": frame.hand,
+                    "event": frame.event,
+                    "source": frame.source,
+                    "status": frame.status,
+                    "message": frame.message,
+                    "who": frame.who,
+                    "width": frame.width,
+                    "height": frame.height,
+                    "at": frame.at.isoformat() if frame.at else None,
+                    "reading": frame.reading,
+                    "proposal": frame.proposal,
+                }
+            )
         archive.writestr("frames.json", json.dumps({"format": FORMAT, "frames": listing}, indent=1) + "\n")
     return out.getvalue()
 
@@ -76,13 +89,17 @@ def read(file: IO[bytes], name: str, spool: Path) -> Contents:
     names = archive.names()
     if "record.json" not in archive:
         raise ApiError(400, f"{name} has no record.json: export a match from Spinner to get one")
-    strange = sorted(n for n in names if n not in ("record.json", "frames.json") and not _FRAME_NAME.match(n)
-                     and not n.endswith("/"))
+    strange = sorted(
+        n for n in names if n not in ("record.json", "frames.json") and not _FRAME_NAME.match(n) and not n.endswith("/")
+    )
     if strange:
         raise ApiError(400, f"{name} holds files a Spinner archive does not: {', '.join(strange[:5])}")
     record = validate.loads(archive.read("record.json", config["MAX_JSON_BYTES"]), f"{name}: record.json")
-    listing = (validate.loads(archive.read("frames.json", MAX_LISTING), f"{name}: frames.json")
-               if "frames.json" in archive else {"format": FORMAT, "frames": []})
+    listing = (
+        validate.loads(archive.read("frames.json", MAX_LISTING), f"{name}: frames.json")
+        if "frames.json" in archive
+        else {"format": FORMAT, "frames": []}
+    )
     if not isinstance(listing, dict) or listing.get("format") != FORMAT or not isinstance(listing.get("frames"), list):
         raise ApiError(400, f"{name}: frames.json is not a {FORMAT} list of frames")
     if len(listing["frames"]) > MAX_FRAMES:
@@ -127,11 +144,16 @@ def _keep(contents: Contents, *, who: str) -> store.Created:
         for entry, photo in contents.frames:
             hand = _int_or_none(entry.get("hand"))
             frame = Frame(
-                game_id=game.id, hand=hand if hand is not None and hand < hands else None, version=1,
-                event=_int_or_none(entry.get("event")), source="import",
+                game_id=game.id,
+                hand=hand if hand is not None and hand < hands else None,
+                version=1,
+                event=_int_or_none(entry.get("event")),
+                source="import",
                 status=entry.get("status") if entry.get("status") in _STATUSES else "nothing",
-                message=str(entry.get("message") or "")[:500], who=str(entry.get("who") or "")[:60],
-                width=_int_or_none(entry.get("width")) or 0, height=_int_or_none(entry.get("height")) or 0,
+                message=str(entry.get("message") or "")[:500],
+                who=str(entry.get("who") or "")[:60],
+                width=_int_or_none(entry.get("width")) or 0,
+                height=_int_or_none(entry.get("height")) or 0,
                 reading=entry.get("reading") if isinstance(entry.get("reading"), dict) else None,
                 proposal=entry.get("proposal") if isinstance(entry.get("proposal"), dict) else None,
             )

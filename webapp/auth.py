@@ -6,6 +6,7 @@ which cannot send headers), or from the session cookie that opening a link fills
 made on the strength of the cookie must also carry the CSRF token (see `webapp.csrf`): a
 cookie is sent by the browser on its own, a bearer token never is.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -9,6 +9,7 @@ A tournament table's board also says what the tournament says of it (`tournament
 match changing, so the live board is cached per match version *and* tournament state, and its
 ETag names both.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -37,10 +38,24 @@ def _events(record_hand: dict[str, Any], answer_hand: dict[str, Any], table: wor
     rows: list[dict[str, Any]] = []
     for index, event in enumerate(record_hand.get("events", [])):
         for seat in inferred.get(index, []):
-            rows.append({"event": None, "type": "pass", "seat": seat, "inferred": True,
-                         "who": _name(players, seat), "words": wording.inferred_pass(seat, table)})
-        row: dict[str, Any] = {"event": index, "raw": event, "type": event.get("type"), "seat": event.get("seat"),
-                               "who": _name(players, event.get("seat")), "words": wording.event_words(event, table)}
+            rows.append(
+                {
+                    "event": None,
+                    "type": "pass",
+                    "seat": seat,
+                    "inferred": True,
+                    "who": _name(players, seat),
+                    "words": wording.inferred_pass(seat, table),
+                }
+            )
+        row: dict[str, Any] = {
+            "event": index,
+            "raw": event,
+            "type": event.get("type"),
+            "seat": event.get("seat"),
+            "who": _name(players, event.get("seat")),
+            "words": wording.event_words(event, table),
+        }
         play = plays.get(index)
         if play is not None:
             row.update(tile=play["tile"], end=play.get("end"), count=play["count"], points=play["points"])
@@ -92,15 +107,23 @@ def _pad(snap: Snapshot) -> dict[str, Any]:
     rule = hand.lead_rule
     lead = None
     if leading:
-        lead = {"tile": str(rule.tile) if rule.tile is not None else None, "doubles_only": rule.doubles_only,
-                "seat": hand.leader}
+        lead = {
+            "tile": str(rule.tile) if rule.tile is not None else None,
+            "doubles_only": rule.doubles_only,
+            "seat": hand.leader,
+        }
     has_boneyard = hand.rules.variant.leftovers == "boneyard"
     in_play = hand.end is None
-    return {"on_table": sorted(on_table), "fits": fits, "in_play": in_play, "lead": lead,
-            "can_draw": in_play and has_boneyard and not leading and hand.boneyard > 0,
-            "can_pass": in_play and not leading and not (has_boneyard and hand.boneyard > 0),
-            "boneyard": hand.boneyard if has_boneyard else None,
-            "counts": [hand.counts[s] if s in hand.active else None for s in range(len(hand.counts))]}
+    return {
+        "on_table": sorted(on_table),
+        "fits": fits,
+        "in_play": in_play,
+        "lead": lead,
+        "can_draw": in_play and has_boneyard and not leading and hand.boneyard > 0,
+        "can_pass": in_play and not leading and not (has_boneyard and hand.boneyard > 0),
+        "boneyard": hand.boneyard if has_boneyard else None,
+        "counts": [hand.counts[s] if s in hand.active else None for s in range(len(hand.counts))],
+    }
 
 
 def build(game: Game, snap: Snapshot, tournament: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -141,15 +164,18 @@ def _match_board(game: Game, snap: Snapshot) -> dict[str, Any]:
             # The count after the last play (fives games), shown big: what the table argues about.
             "count": plays[-1].get("count") if plays else None,
             "lead": pad.get("lead"),
-            "tiles_left": [{"name": players[s], "tiles": n} for s, n in enumerate(pad.get("counts") or []) if n is not None],
+            "tiles_left": [
+                {"name": players[s], "tiles": n} for s, n in enumerate(pad.get("counts") or []) if n is not None
+            ],
             "boneyard": pad.get("boneyard"),
         }
         hand = snap.match.current if snap.match is not None else None
         layout_svg = picture.layout_svg(hand.layout if hand is not None else None, last.get("open_ends"))
     sides = table.sides
     winner = answer.get("winner")
-    next_hand = (answer.get("winner") is None and (not hands or (hands[-1].get("end") in ("out", "blocked")
-                 and not hands[-1].get("awaiting_pips"))))
+    next_hand = answer.get("winner") is None and (
+        not hands or (hands[-1].get("end") in ("out", "blocked") and not hands[-1].get("awaiting_pips"))
+    )
     error = dict(snap.error) if snap.error else None
     if error:
         error["say"] = wording.refusal(error, table)
@@ -167,7 +193,13 @@ def _match_board(game: Game, snap: Snapshot) -> dict[str, Any]:
         "winner": winner,
         "winner_name": sides[winner] if isinstance(winner, int) and winner < len(sides) else None,
         "hands": [
-            {"number": i, "winner": hh.get("winner"), "bonus": hh.get("bonus"), "totals": hh.get("totals"), "end": hh.get("end")}
+            {
+                "number": i,
+                "winner": hh.get("winner"),
+                "bonus": hh.get("bonus"),
+                "totals": hh.get("totals"),
+                "end": hh.get("end"),
+            }
             for i, hh in enumerate(hands)
         ],
         "current": current,
@@ -177,8 +209,12 @@ def _match_board(game: Game, snap: Snapshot) -> dict[str, Any]:
         "disputes": _disputes(game, snap, table),
         "svg": {
             "layout": layout_svg,
-            "chart": picture.chart_svg(sides, [hh.get("totals") or [0] * len(sides) for hh in hands], answer.get("target"),
-                                       wording.chart_words()),
+            "chart": picture.chart_svg(
+                sides,
+                [hh.get("totals") or [0] * len(sides) for hh in hands],
+                answer.get("target"),
+                wording.chart_words(),
+            ),
         },
     }
     with _lock:
@@ -200,9 +236,17 @@ def _disputes(game: Game, snap: Snapshot, table: wording.Table) -> list[dict[str
         if change.hand is not None and change.event is not None and change.hand < len(snap.record["hands"]):
             events = snap.record["hands"][change.hand]["events"]
             event = events[change.event] if change.event < len(events) else None
-        out.append({"version": change.version, "hand": change.hand, "event": change.event, "why": change.why,
-                    "who": change.who, "where": wording.where(change.hand, change.event),
-                    "what": wording.event_words(event, table) if isinstance(event, dict) else ""})
+        out.append(
+            {
+                "version": change.version,
+                "hand": change.hand,
+                "event": change.event,
+                "why": change.why,
+                "who": change.who,
+                "where": wording.where(change.hand, change.event),
+                "what": wording.event_words(event, table) if isinstance(event, dict) else "",
+            }
+        )
     return out
 
 
@@ -231,8 +275,10 @@ def live(game: Game, snap: Snapshot, tournament: dict[str, Any] | None = None) -
         for code in languages:
             with force_locale(code):
                 built = build(game, snap, tournament)
-                html[code] = {"top": render_template("_board_top.html", b=built),
-                              "bottom": render_template("_board_bottom.html", b=built)}
+                html[code] = {
+                    "top": render_template("_board_top.html", b=built),
+                    "bottom": render_template("_board_bottom.html", b=built),
+                }
         with force_locale("en"):
             payload = {**build(game, snap, tournament), "etag": tag, "html": html.pop("en"), "html_in": html}
         text = json.dumps(payload, separators=(",", ":"))

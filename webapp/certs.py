@@ -5,6 +5,7 @@ table there is no certificate authority, so the server signs its own; each phone
 once (README: "Using the phone's camera"). It is kept, so phones are not asked again, and made
 anew only when it is about to expire or the machine's address is not in it.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -52,8 +53,12 @@ def ensure(folder: Path, hosts: list[str]) -> tuple[Path, Path, bool]:
         except ValueError:
             pass  # unreadable: make a new one
     key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Spinner at the table"),
-                      x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Spinner (self-signed)")])
+    name = x509.Name(
+        [
+            x509.NameAttribute(NameOID.COMMON_NAME, "Spinner at the table"),
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Spinner (self-signed)"),
+        ]
+    )
     now = dt.datetime.now(dt.UTC)
     cert = (
         x509.CertificateBuilder()
@@ -68,8 +73,9 @@ def ensure(folder: Path, hosts: list[str]) -> tuple[Path, Path, bool]:
         .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
         .sign(key, hashes.SHA256())
     )
-    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
+    key_path.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
     key_path.chmod(0o600)
     cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
     return cert_path, key_path, True
@@ -78,4 +84,4 @@ def ensure(folder: Path, hosts: list[str]) -> tuple[Path, Path, bool]:
 def fingerprint(cert_path: Path) -> str:
     cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
     digest = cert.fingerprint(hashes.SHA256()).hex().upper()
-    return ":".join(digest[i:i + 2] for i in range(0, len(digest), 2))
+    return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))

@@ -4,6 +4,7 @@
 the HTTPS certificate, the session key); `DATABASE_URL` points elsewhere when a table wants
 PostgreSQL. Both default to places under the working folder, so `make run` needs nothing set.
 """
+
 from __future__ import annotations
 
 import os
@@ -31,9 +32,9 @@ def database_url(data: Path, value: str | None = None) -> str:
     url = value or os.environ.get("DATABASE_URL") or f"sqlite:///{data / 'spinner.db'}"
     # Hosting services still hand out postgres://; SQLAlchemy wants postgresql+driver://.
     if url.startswith("postgres://"):
-        url = "postgresql://" + url[len("postgres://"):]
+        url = "postgresql://" + url[len("postgres://") :]
     if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
     return url
 
 

@@ -4,6 +4,7 @@ The token lives in the signed session cookie; a form posts it back as `csrf_toke
 JavaScript as the `X-CSRF-Token` header. A request authenticated by a bearer token does not
 need it: nothing sends that header on the user's behalf.
 """
+
 from __future__ import annotations
 
 import hmac

@@ -1,4 +1,5 @@
 """The database handle and the migrations that the app applies to itself at start."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,5 @@
 """Errors the API answers in JSON: what went wrong in plain words, and nothing recorded."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,7 +31,8 @@ class Stale(ApiError):
     def __init__(self, made_on: int | None, now: int) -> None:
         said = f"version {made_on}" if made_on is not None else "the version you saw"
         super().__init__(
-            409, f"the match changed since {said} (it is at version {now} now): nothing was recorded; reload and try again",
+            409,
+            f"the match changed since {said} (it is at version {now} now): nothing was recorded; reload and try again",
             version=now,
         )
 
@@ -39,7 +41,11 @@ def record_error(error: RecordError, *, what: str = "") -> ApiError:
     """A rule broken: 422 naming the hand, the event and the rule (the scorer's own words)."""
     prefix = f"{what}: " if what else ""
     return ApiError(
-        422, f"{prefix}{error}", rule=error.message, hand=error.hand, event=error.event,
+        422,
+        f"{prefix}{error}",
+        rule=error.message,
+        hand=error.hand,
+        event=error.event,
     )
 
 

@@ -10,6 +10,7 @@ shares: no new service to run, and a notification cannot overtake the change it 
 stream still looks at the database every heartbeat (`webapp.api.stream`), the fallback for a
 listening connection that dropped and for SQLite, which has no NOTIFY (one process only).
 """
+
 from __future__ import annotations
 
 import logging
@@ -37,8 +38,9 @@ def is_postgresql(url: str) -> bool:
 def announce(session: Any, game_id: str, version: int) -> None:
     """Queue a notification of `version` of the match; PostgreSQL sends it when `session` commits."""
     if session.get_bind().dialect.name == "postgresql":
-        session.execute(text("SELECT pg_notify(:channel, :payload)"),
-                        {"channel": CHANNEL, "payload": f"{game_id} {version}"})
+        session.execute(
+            text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": f"{game_id} {version}"}
+        )
 
 
 def parse(payload: str) -> tuple[str, int] | None:

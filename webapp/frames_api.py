@@ -10,6 +10,7 @@ waits two seconds at most and is kept only once the reader takes it: until then 
 unsure one is recorded by `POST .../frames/N/accept` (optionally with a corrected `event`) or
 turned down by `POST .../frames/N/reject`.
 """
+
 from __future__ import annotations
 
 import threading
@@ -41,8 +42,11 @@ def _upload() -> bytes:
         return uploads.read_all(photo.stream, current_app.config["MAX_CONTENT_LENGTH"])
     if request.mimetype.startswith("image/") or request.mimetype == "application/octet-stream":
         return uploads.body(current_app.config["MAX_CONTENT_LENGTH"])
-    raise ApiError(415, "send a photo: multipart/form-data with a 'photo' field, or the image as the body "
-                        f"(image/jpeg, image/png...), not {request.mimetype or 'no content type'}")
+    raise ApiError(
+        415,
+        "send a photo: multipart/form-data with a 'photo' field, or the image as the body "
+        f"(image/jpeg, image/png...), not {request.mimetype or 'no content type'}",
+    )
 
 
 def _slots(app) -> threading.BoundedSemaphore:  # type: ignore[no-untyped-def]
@@ -81,10 +85,21 @@ def send(game_id: str):  # type: ignore[no-untyped-def]
     frame_id = job.frame_id
     if frame_id is None:  # a live frame not taken by the reader yet, skipped for a newer one, or unreadable here
         asking = frames.asking(game_id)
-        status, message = (("no-reader", unreadable) if unreadable else
-                           ("skipped", frames.SKIPPED) if job.skipped else ("queued", "waiting for the reader"))
-        response = jsonify({"id": None, "status": status, "message": message,
-                            "asks": frames.to_json(asking, reading=False) if asking is not None else None})
+        status, message = (
+            ("no-reader", unreadable)
+            if unreadable
+            else ("skipped", frames.SKIPPED)
+            if job.skipped
+            else ("queued", "waiting for the reader")
+        )
+        response = jsonify(
+            {
+                "id": None,
+                "status": status,
+                "message": message,
+                "asks": frames.to_json(asking, reading=False) if asking is not None else None,
+            }
+        )
         response.status_code = 201 if unreadable else 202
         return response
     frame = frames.get(game_id, frame_id)
@@ -116,8 +131,7 @@ def image(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
     path = frames.file_of(frame)
     if path is None or not path.is_file():
         raise ApiError(404, f"frame {frame_id}'s photo was not kept")
-    response = send_file(path, mimetype=frames.MIMETYPES.get(path.suffix[1:], "application/octet-stream"),
-                         max_age=3600)
+    response = send_file(path, mimetype=frames.MIMETYPES.get(path.suffix[1:], "application/octet-stream"), max_age=3600)
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
 
@@ -126,8 +140,9 @@ def image(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
 def accept(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
     data = body()
     scorer_game(game_id)
-    frame = frames.answer(game_id, frame_id, True, data.get("event"), who=auth.who(data),
-                          why=auth.clean_text(data.get("why"), 300))
+    frame = frames.answer(
+        game_id, frame_id, True, data.get("event"), who=auth.who(data), why=auth.clean_text(data.get("why"), 300)
+    )
     return jsonify(frames.to_json(frame))
 
 

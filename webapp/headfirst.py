@@ -12,6 +12,7 @@ not complete within the server's `timeout` of the connection's arrival (or of it
 kept alive) is dropped. The body of a request, once its head has come, is read by the worker as
 before; the live streams each hold a worker too, and are capped below the pool (`webapp.live`).
 """
+
 from __future__ import annotations
 
 import io
@@ -120,8 +121,9 @@ class HeadFirst(connections.ConnectionManager):
     def _expire(self, threshold: float) -> None:
         # Cheroot's stubs type `connections` as None; it yields (fd, connection) pairs.
         registered = cast(Iterator[tuple[int, Any]], self._selector.connections)
-        for fd, conn in [(fd, conn) for fd, conn in registered
-                         if conn is not self.server and conn.last_used < threshold]:
+        for fd, conn in [
+            (fd, conn) for fd, conn in registered if conn is not self.server and conn.last_used < threshold
+        ]:
             self._drop(fd, conn)
 
     def _run(self, expiration_interval: float) -> None:

@@ -5,6 +5,7 @@ The catalogue is webapp/translations/es/LC_MESSAGES/messages.po (English is the 
 rules engine's message codes (webapp/wording.py), and tests/test_page_words.py fails when one is
 missing from it. The switch keeps the choice in a cookie, so a page in Spanish stays Spanish.
 """
+
 from __future__ import annotations
 
 from flask import Flask, request

@@ -6,6 +6,7 @@ companion keeps (JPEG, PNG, GIF, BMP, WebP) and a photo over the limit is refuse
 decoder sees it. A format whose header is not one of these is refused too: the decoder would
 have to be trusted with it.
 """
+
 from __future__ import annotations
 
 import struct
@@ -34,11 +35,11 @@ def _jpeg(data: bytes) -> tuple[int, int] | None:
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # no length
             i += 2
             continue
-        length = struct.unpack(">H", data[i + 2:i + 4])[0]
+        length = struct.unpack(">H", data[i + 2 : i + 4])[0]
         if marker in _SOF:
             if i + 9 > len(data):
                 return None
-            height, width = struct.unpack(">HH", data[i + 5:i + 9])
+            height, width = struct.unpack(">HH", data[i + 5 : i + 9])
             return width, height
         if length < 2:
             return None

@@ -7,6 +7,7 @@ process (a second server on the same PostgreSQL) still arrives, just later.
 Each open stream holds one of waitress's threads (see `webapp.serve`), so the number of
 streams is capped; past the cap the stream answers 503 and the page polls instead.
 """
+
 from __future__ import annotations
 
 import threading

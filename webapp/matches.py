@@ -4,6 +4,7 @@ A rename is a change like any other (its own version, so every open page redraws
 and a line in the history). A delete takes the match, its history and its photos away for good;
 a tournament's table is kept, since the tournament's results are read from it.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,8 +27,9 @@ def rename(game_id: str, title: object, *, who: str) -> store.Done:
         def write(version: int) -> None:
             game.title = name
 
-        return store.Plan(snap.record, write, "rename", "renaming the match", before={"title": game.title},
-                          after={"title": name})
+        return store.Plan(
+            snap.record, write, "rename", "renaming the match", before={"title": game.title}, after={"title": name}
+        )
 
     return store._change(game_id, None, plan, who=who, why="", source="pad")
 
@@ -62,4 +64,3 @@ def _unlink(path: Path, inside: Path) -> None:
             resolved.unlink(missing_ok=True)
     except OSError:
         pass
-

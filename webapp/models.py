@@ -5,6 +5,7 @@ the rest, one row per hand and per event, each stamped with the version of the m
 added it and, once undone or corrected, the version that removed it. The record at any
 version is therefore still there to read. `changes` says who made each version, when and why.
 """
+
 from __future__ import annotations
 
 from datetime import UTC, datetime

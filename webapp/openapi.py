@@ -6,6 +6,7 @@ runs, `check_request` holds the request to its operation here: the integer query
 (ASCII digits, bounded) and the JSON body (bounded by `webapp.validate`, then its schema). The
 views still check what only they can know (the token, the match's version, the scorer's rules).
 """
+
 from __future__ import annotations
 
 import copy
@@ -22,7 +23,12 @@ from . import schemas, validate
 bp = Blueprint("openapi", __name__)
 
 INTEGER = {"type": "integer", "minimum": 0, "maximum": validate.MAX_INT}
-VERSION = {"type": "integer", "minimum": 1, "maximum": validate.MAX_INT, "description": "the version the change was made on"}
+VERSION = {
+    "type": "integer",
+    "minimum": 1,
+    "maximum": validate.MAX_INT,
+    "description": "the version the change was made on",
+}
 TEXT = {"type": "string", "maxLength": 1000}
 REF = {name: {"$ref": f"#/components/schemas/{name}"} for name in ("Record", "Hand", "Event", "Error")}
 
@@ -47,66 +53,236 @@ Operation = tuple[str, str, str, str, "dict[str, Any] | None", "dict[str, dict[s
 G = "/api/games/{game_id}"
 T = "/api/tournaments/{tournament_id}"
 OPERATIONS: list[Operation] = [
-    ("post", "/api/games", "Create a match (a variant and players, or a whole record), or import an exported ZIP",
-     "anyone", {"allOf": [REF["Record"]]}, {}, ("application/zip",)),
+    (
+        "post",
+        "/api/games",
+        "Create a match (a variant and players, or a whole record), or import an exported ZIP",
+        "anyone",
+        {"allOf": [REF["Record"]]},
+        {},
+        ("application/zip",),
+    ),
     ("get", "/api/games", "The listed matches, newest first", "anyone", None, {}, ()),
     ("get", G, "A match's summary and the caller's role", "reader", None, {}, ()),
-    ("post", f"{G}/hands", "Start a hand", "scorer",
-     _object({**CHANGE, "leader": {"anyOf": [schemas.SEAT, {"type": "null"}]}, "deal": schemas.HAND["properties"]["deal"]}),
-     {}, ()),
-    ("post", f"{G}/events", "Record an event (bare, or as {event, version, who, why})", "scorer",
-     {**_object({**CHANGE, "event": REF["Event"], **schemas.EVENT["properties"]})}, {}, ()),
-    ("put", f"{G}/hands/{{hand}}/events/{{index}}", "Correct an event (needs why)", "scorer", _event_with(True), {}, ()),
-    ("delete", f"{G}/hands/{{hand}}/events/{{index}}", "Remove an event (needs why)", "scorer", _object(CHANGE), {}, ()),
+    (
+        "post",
+        f"{G}/hands",
+        "Start a hand",
+        "scorer",
+        _object(
+            {
+                **CHANGE,
+                "leader": {"anyOf": [schemas.SEAT, {"type": "null"}]},
+                "deal": schemas.HAND["properties"]["deal"],
+            }
+        ),
+        {},
+        (),
+    ),
+    (
+        "post",
+        f"{G}/events",
+        "Record an event (bare, or as {event, version, who, why})",
+        "scorer",
+        {**_object({**CHANGE, "event": REF["Event"], **schemas.EVENT["properties"]})},
+        {},
+        (),
+    ),
+    (
+        "put",
+        f"{G}/hands/{{hand}}/events/{{index}}",
+        "Correct an event (needs why)",
+        "scorer",
+        _event_with(True),
+        {},
+        (),
+    ),
+    (
+        "delete",
+        f"{G}/hands/{{hand}}/events/{{index}}",
+        "Remove an event (needs why)",
+        "scorer",
+        _object(CHANGE),
+        {},
+        (),
+    ),
     ("post", f"{G}/undo", "Take back the last thing recorded", "scorer", _object(CHANGE), {}, ()),
-    ("post", f"{G}/disputes", "Mark a hand or an event as disputed (needs why)", "scorer",
-     _object({**CHANGE, "hand": INTEGER, "event": INTEGER}), {}, ()),
-    ("post", f"{G}/disputes/{{version}}/settle", "Settle a dispute, with a correction if agreed", "scorer",
-     _event_with(), {}, ()),
+    (
+        "post",
+        f"{G}/disputes",
+        "Mark a hand or an event as disputed (needs why)",
+        "scorer",
+        _object({**CHANGE, "hand": INTEGER, "event": INTEGER}),
+        {},
+        (),
+    ),
+    (
+        "post",
+        f"{G}/disputes/{{version}}/settle",
+        "Settle a dispute, with a correction if agreed",
+        "scorer",
+        _event_with(),
+        {},
+        (),
+    ),
     ("get", f"{G}/score", "The scorer's answer (GAME_RECORD.md)", "reader", None, {}, ()),
-    ("get", f"{G}/record", "The match record, now or at ?version=N", "reader", None,
-     {"version": VERSION, "download": {"type": "string", "maxLength": 8}}, ()),
+    (
+        "get",
+        f"{G}/record",
+        "The match record, now or at ?version=N",
+        "reader",
+        None,
+        {"version": VERSION, "download": {"type": "string", "maxLength": 8}},
+        (),
+    ),
     ("get", f"{G}/export", "The record with its frames, as a ZIP", "reader", None, {}, ()),
     ("get", f"{G}/history", "Every version: who, when, why", "reader", None, {}, ()),
     ("get", f"{G}/board", "The board the live page draws (304 while unchanged)", "reader", None, {}, ()),
     ("get", f"{G}/stream", "Server-sent events: the board after every change", "reader", None, {}, ()),
-    ("post", f"{G}/frames", "Send a photo to be read (multipart 'photo', or the image as the body)", "scorer", None,
-     {"source": {"type": "string", "enum": ["photo", "camera"]}, "seat": {"type": "integer", "minimum": 0, "maximum": 9},
-      "wait": {"type": "string", "maxLength": 1}},
-     ("multipart/form-data", "image/jpeg", "image/png", "image/webp")),
+    (
+        "post",
+        f"{G}/frames",
+        "Send a photo to be read (multipart 'photo', or the image as the body)",
+        "scorer",
+        None,
+        {
+            "source": {"type": "string", "enum": ["photo", "camera"]},
+            "seat": {"type": "integer", "minimum": 0, "maximum": 9},
+            "wait": {"type": "string", "maxLength": 1},
+        },
+        ("multipart/form-data", "image/jpeg", "image/png", "image/webp"),
+    ),
     ("get", f"{G}/frames", "The match's kept frames", "reader", None, {"hand": INTEGER}, ()),
     ("get", f"{G}/frames/{{frame_id}}", "One frame with its reading and proposal", "reader", None, {}, ()),
     ("get", f"{G}/frames/{{frame_id}}/image", "The frame's photo", "reader", None, {}, ()),
-    ("post", f"{G}/frames/{{frame_id}}/accept", "Record the frame's proposed play (or a corrected event)", "scorer",
-     _object({"event": REF["Event"], "who": TEXT, "why": TEXT}), {}, ()),
-    ("post", f"{G}/frames/{{frame_id}}/reject", "Turn the frame's proposal down", "scorer",
-     _object({"who": TEXT, "why": TEXT}), {}, ()),
-    ("post", "/api/tournaments", "Create a tournament (answers the director's token)", "anyone",
-     _object({"title": TEXT, "who": TEXT}), {}, ()),
-    ("post", "/api/tournaments/import", "A new tournament from an exported file", "anyone",
-     _object({"format": {"type": "string", "maxLength": 64}, "version": INTEGER, "title": TEXT,
-              "tables": {"type": "array", "maxItems": 10_000,
-                         "items": _object({"round": INTEGER, "table": INTEGER, "record": REF["Record"],
-                                           "bell_hands": {"anyOf": [INTEGER, {"type": "null"}]}})}},
-             ("format",)), {}, ()),
+    (
+        "post",
+        f"{G}/frames/{{frame_id}}/accept",
+        "Record the frame's proposed play (or a corrected event)",
+        "scorer",
+        _object({"event": REF["Event"], "who": TEXT, "why": TEXT}),
+        {},
+        (),
+    ),
+    (
+        "post",
+        f"{G}/frames/{{frame_id}}/reject",
+        "Turn the frame's proposal down",
+        "scorer",
+        _object({"who": TEXT, "why": TEXT}),
+        {},
+        (),
+    ),
+    (
+        "post",
+        "/api/tournaments",
+        "Create a tournament (answers the director's token)",
+        "anyone",
+        _object({"title": TEXT, "who": TEXT}),
+        {},
+        (),
+    ),
+    (
+        "post",
+        "/api/tournaments/import",
+        "A new tournament from an exported file",
+        "anyone",
+        _object(
+            {
+                "format": {"type": "string", "maxLength": 64},
+                "version": INTEGER,
+                "title": TEXT,
+                "tables": {
+                    "type": "array",
+                    "maxItems": 10_000,
+                    "items": _object(
+                        {
+                            "round": INTEGER,
+                            "table": INTEGER,
+                            "record": REF["Record"],
+                            "bell_hands": {"anyOf": [INTEGER, {"type": "null"}]},
+                        }
+                    ),
+                },
+            },
+            ("format",),
+        ),
+        {},
+        (),
+    ),
     ("get", T, "The tournament as it stands", "anyone", None, {}, ()),
     ("get", f"{T}/standings", "The standings", "anyone", None, {}, ()),
-    ("post", f"{T}/teams", "Register a team", "director",
-     _object({"version": VERSION, "who": TEXT, "name": TEXT, "players": {"type": "array", "maxItems": 8, "items": TEXT}}),
-     {}, ()),
+    (
+        "post",
+        f"{T}/teams",
+        "Register a team",
+        "director",
+        _object(
+            {"version": VERSION, "who": TEXT, "name": TEXT, "players": {"type": "array", "maxItems": 8, "items": TEXT}}
+        ),
+        {},
+        (),
+    ),
     ("post", f"{T}/close", "Close registration", "director", _object({"version": VERSION, "who": TEXT}), {}, ()),
-    ("post", f"{T}/rounds", "Pair and start the next round", "director",
-     _object({"version": VERSION, "who": TEXT, "during_break": {"type": "boolean", "description": "during_break is true or false"},
-              "seed": {"type": ["integer", "string", "null"], "maxLength": 64, "minimum": 0, "maximum": validate.MAX_INT}}),
-     {}, ()),
-    ("post", f"{T}/rounds/{{number}}/tables/{{table}}/result", "Enter a table's result by hand", "director",
-     _object({"version": VERSION, "who": TEXT, "points_a": {"type": ["integer", "string"], "maxLength": 8},
-              "points_b": {"type": ["integer", "string"], "maxLength": 8}, "winner": TEXT, "ended": TEXT, "reason": TEXT}),
-     {}, ()),
-    ("put", f"{T}/rounds/{{number}}/tables/{{table}}/result", "Correct a table's result", "director",
-     _object({"version": VERSION, "who": TEXT, "points_a": {"type": ["integer", "string"], "maxLength": 8},
-              "points_b": {"type": ["integer", "string"], "maxLength": 8}, "winner": TEXT, "ended": TEXT, "reason": TEXT}),
-     {}, ()),
+    (
+        "post",
+        f"{T}/rounds",
+        "Pair and start the next round",
+        "director",
+        _object(
+            {
+                "version": VERSION,
+                "who": TEXT,
+                "during_break": {"type": "boolean", "description": "during_break is true or false"},
+                "seed": {
+                    "type": ["integer", "string", "null"],
+                    "maxLength": 64,
+                    "minimum": 0,
+                    "maximum": validate.MAX_INT,
+                },
+            }
+        ),
+        {},
+        (),
+    ),
+    (
+        "post",
+        f"{T}/rounds/{{number}}/tables/{{table}}/result",
+        "Enter a table's result by hand",
+        "director",
+        _object(
+            {
+                "version": VERSION,
+                "who": TEXT,
+                "points_a": {"type": ["integer", "string"], "maxLength": 8},
+                "points_b": {"type": ["integer", "string"], "maxLength": 8},
+                "winner": TEXT,
+                "ended": TEXT,
+                "reason": TEXT,
+            }
+        ),
+        {},
+        (),
+    ),
+    (
+        "put",
+        f"{T}/rounds/{{number}}/tables/{{table}}/result",
+        "Correct a table's result",
+        "director",
+        _object(
+            {
+                "version": VERSION,
+                "who": TEXT,
+                "points_a": {"type": ["integer", "string"], "maxLength": 8},
+                "points_b": {"type": ["integer", "string"], "maxLength": 8},
+                "winner": TEXT,
+                "ended": TEXT,
+                "reason": TEXT,
+            }
+        ),
+        {},
+        (),
+    ),
     ("get", f"{T}/export", "The whole night as one file", "director", None, {}, ()),
     ("get", f"{T}/history", "Every change of the tournament", "director", None, {}, ()),
     ("get", "/api/openapi.json", "This document", "anyone", None, {}, ()),
@@ -126,11 +302,21 @@ def _parameters(path: str, query: dict[str, dict[str, Any]]) -> list[dict[str, A
 
 
 def _responses(method: str, who: str) -> dict[str, Any]:
-    error = {"description": "refused, in plain words; nothing recorded",
-             "content": {"application/json": {"schema": REF["Error"]}}}
-    out: dict[str, Any] = {"200": {"description": "done"}, "201": {"description": "made"},
-                           "400": error, "404": error, "409": error, "413": error, "415": error, "422": error,
-                           "503": {**error, "description": "busy: try again after Retry-After seconds"}}
+    error = {
+        "description": "refused, in plain words; nothing recorded",
+        "content": {"application/json": {"schema": REF["Error"]}},
+    }
+    out: dict[str, Any] = {
+        "200": {"description": "done"},
+        "201": {"description": "made"},
+        "400": error,
+        "404": error,
+        "409": error,
+        "413": error,
+        "415": error,
+        "422": error,
+        "503": {**error, "description": "busy: try again after Retry-After seconds"},
+    }
     if who != "anyone":
         out["401"] = out["403"] = error
     return out
@@ -140,27 +326,37 @@ def document() -> dict[str, Any]:
     """The OpenAPI 3.1 document of the JSON API."""
     paths: dict[str, dict[str, Any]] = {}
     for method, path, summary, who, body, query, media in OPERATIONS:
-        operation: dict[str, Any] = {"summary": summary, "parameters": _parameters(path, query),
-                                     "responses": _responses(method, who)}
+        operation: dict[str, Any] = {
+            "summary": summary,
+            "parameters": _parameters(path, query),
+            "responses": _responses(method, who),
+        }
         if who != "anyone":
             operation["description"] = f"Needs the {who}'s token (Authorization: Bearer TOKEN)" + (
-                "; a listed match needs none to read" if who == "reader" else "")
+                "; a listed match needs none to read" if who == "reader" else ""
+            )
             operation["security"] = [{"bearer": []}]
         content: dict[str, Any] = {}
         if body is not None:
             content["application/json"] = {"schema": body}
         for kind in media:
-            content[kind] = {"schema": _object({"photo": {"type": "string", "format": "binary"}})
-                             if kind == "multipart/form-data" else {"type": "string", "format": "binary"}}
+            content[kind] = {
+                "schema": _object({"photo": {"type": "string", "format": "binary"}})
+                if kind == "multipart/form-data"
+                else {"type": "string", "format": "binary"}
+            }
         if content:
             operation["requestBody"] = {"required": method == "post" and body is None, "content": content}
         paths.setdefault(path, {})[method] = operation
     record = {k: v for k, v in copy.deepcopy(schemas.RECORD).items() if k != "$schema"}
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Spinner companion API", "version": "1",
-                 "description": "Scorekeeping for dominoes at a real table. The record is GAME_RECORD.md's; "
-                                "every change goes through the scorer, and every refusal is JSON {error, status}."},
+        "info": {
+            "title": "Spinner companion API",
+            "version": "1",
+            "description": "Scorekeeping for dominoes at a real table. The record is GAME_RECORD.md's; "
+            "every change goes through the scorer, and every refusal is JSON {error, status}.",
+        },
         "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
         "paths": paths,
         "components": {
@@ -171,6 +367,7 @@ def document() -> dict[str, Any]:
 
 
 # -- checking a request against its operation ------------------------------------------------------
+
 
 def _resolved(schema: Any) -> Any:
     """`schema` with its component references replaced (jsonschema then needs no registry)."""
@@ -187,7 +384,9 @@ def _resolved(schema: Any) -> Any:
 
 
 def _flask_rule(path: str) -> str:
-    return re.sub(r"{(\w+)}", lambda m: f"<int:{m.group(1)}>" if m.group(1) in INTEGER_PATHS else f"<{m.group(1)}>", path)
+    return re.sub(
+        r"{(\w+)}", lambda m: f"<int:{m.group(1)}>" if m.group(1) in INTEGER_PATHS else f"<{m.group(1)}>", path
+    )
 
 
 _CHECKS: dict[tuple[str, str], tuple[dict[str, Any] | None, dict[str, dict[str, Any]]]] = {
@@ -227,8 +426,13 @@ def init_app(app: Flask) -> None:
 def _uncovered(app: Flask) -> list[str]:
     """API routes this document does not describe (a test keeps this empty)."""
     known = {key for key in _CHECKS}
-    return sorted(f"{method} {rule.rule}" for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/")
-                  for method in _methods(rule) - {"HEAD", "OPTIONS"} if (method, rule.rule) not in known)
+    return sorted(
+        f"{method} {rule.rule}"
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/")
+        for method in _methods(rule) - {"HEAD", "OPTIONS"}
+        if (method, rule.rule) not in known
+    )
 
 
 def _methods(rule: Rule) -> set[str]:

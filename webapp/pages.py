@@ -4,6 +4,7 @@ The pages read through the same store as the API, and the pad changes the match 
 API itself (with the session and its CSRF token instead of a bearer token), so there is one
 way in for every change and the scorer checks each one.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -42,9 +43,16 @@ KEPT_LINKS = 12
 
 @bp.app_context_processor
 def helpers() -> dict[str, Any]:
-    return {"csrf_token": csrf.token, "tile_svg": picture.tile_svg, "qr": qr_svg, "spoken": wording.spoken,
-            "end_name": wording.end, "script_words": wording.script_words, "option_label": option_label,
-            "variant_name": variant_name}
+    return {
+        "csrf_token": csrf.token,
+        "tile_svg": picture.tile_svg,
+        "qr": qr_svg,
+        "spoken": wording.spoken,
+        "end_name": wording.end,
+        "script_words": wording.script_words,
+        "option_label": option_label,
+        "variant_name": variant_name,
+    }
 
 
 def variant_name(name: str) -> str:
@@ -115,10 +123,21 @@ def links(game: Game) -> dict[str, str | None]:
 @bp.get("/")
 def index():  # type: ignore[no-untyped-def]
     roles = session.get("roles", {})
-    query = select(Game).where(Game.private.is_(False) | Game.id.in_(list(roles))).order_by(Game.updated_at.desc()).limit(100)
+    query = (
+        select(Game)
+        .where(Game.private.is_(False) | Game.id.in_(list(roles)))
+        .order_by(Game.updated_at.desc())
+        .limit(100)
+    )
     variants = [
-        {"name": v.name, "label": str(LABELS.get(v.name, v.name)), "players": v.players, "teams": v.teams,
-         "options": sorted(v.options), "presets": sorted(v.presets)}
+        {
+            "name": v.name,
+            "label": str(LABELS.get(v.name, v.name)),
+            "players": v.players,
+            "teams": v.teams,
+            "options": sorted(v.options),
+            "presets": sorted(v.presets),
+        }
         for v in VARIANTS.values()
     ]
     presets = sorted({p for v in VARIANTS.values() for p in v.presets})
@@ -136,9 +155,14 @@ def resume_line(game: Game, scorer: bool) -> dict[str, Any]:
         table, totals = wording.Table(list(game.players)), []
     title = game.title or " v ".join(table.sides)
     score = " – ".join(str(t) for t in totals)
-    return {"game": game, "title": title, "score": score, "scorer": scorer,
-            "variant": variant_name(game.variant),
-            "when": format_datetime(game.updated_at, "d MMM, HH:mm")}
+    return {
+        "game": game,
+        "title": title,
+        "score": score,
+        "scorer": scorer,
+        "variant": variant_name(game.variant),
+        "when": format_datetime(game.updated_at, "d MMM, HH:mm"),
+    }
 
 
 def spec_from_form() -> dict[str, Any]:
@@ -159,8 +183,13 @@ def spec_from_form() -> dict[str, Any]:
             except ApiError:
                 raise ApiError(400, f"{name}: choose one of the listed values") from None
     players = [name for name in form.getlist("player") if name.strip()]
-    return {"variant": form.get("variant"), "players": players, "options": options,
-            "title": form.get("title", ""), "private": form.get("private") == "1"}
+    return {
+        "variant": form.get("variant"),
+        "players": players,
+        "options": options,
+        "title": form.get("title", ""),
+        "private": form.get("private") == "1",
+    }
 
 
 @bp.post("/games")
@@ -199,8 +228,9 @@ def import_record():  # type: ignore[no-untyped-def]
             try:
                 record = validate.loads(raw, "it")
             except ApiError as error:
-                raise ApiError(400, f"{upload.filename or 'the file'} is not a JSON record nor a Spinner ZIP: "
-                                    f"{error.message}") from None
+                raise ApiError(
+                    400, f"{upload.filename or 'the file'} is not a JSON record nor a Spinner ZIP: {error.message}"
+                ) from None
             created = store.create(record, who=auth.who(), source="import")
     except ApiError as error:
         flash(said(error))
@@ -256,8 +286,15 @@ def match(game_id: str):  # type: ignore[no-untyped-def]
     role = auth.require_reader(game)
     snap = store.snapshot(game)
     tournament = tournament_table.of_match(game, snap)
-    return render_template("game.html", game=game, role=role, b=board.build(game, snap, tournament),
-                           etag=board.etag(snap.version, tournament), links=links(game), **tournament_table.page_clock())
+    return render_template(
+        "game.html",
+        game=game,
+        role=role,
+        b=board.build(game, snap, tournament),
+        etag=board.etag(snap.version, tournament),
+        links=links(game),
+        **tournament_table.page_clock(),
+    )
 
 
 @bp.get("/g/<game_id>/history")
@@ -284,9 +321,20 @@ def replay(game_id: str, hand: int):  # type: ignore[no-untyped-def]
     events = board.hand_events(snap, hand)
     made = next((e for e in events if frame is not None and e["event"] is not None and e["event"] == frame.event), None)
     disputes = [c for c in store.open_disputes(game.id) if c.hand == hand]
-    return render_template("replay.html", game=game, role=role, hand=hand, hands=hands, frames=kept, at=at,
-                           frame=frame, made=made, events=events, disputes=disputes,
-                           overlay=picture.reading_svg(frame.reading, frame.width, frame.height, frame.proposal) if frame else "")
+    return render_template(
+        "replay.html",
+        game=game,
+        role=role,
+        hand=hand,
+        hands=hands,
+        frames=kept,
+        at=at,
+        frame=frame,
+        made=made,
+        events=events,
+        disputes=disputes,
+        overlay=picture.reading_svg(frame.reading, frame.width, frame.height, frame.proposal) if frame else "",
+    )
 
 
 def _back_to_replay(game_id: str, hand: int | None):  # type: ignore[no-untyped-def]
@@ -302,8 +350,16 @@ def dispute(game_id: str, hand: int):  # type: ignore[no-untyped-def]
     auth.require_scorer(game)  # the session's scorer role, with the form's CSRF token
     event = request.form.get("event", type=int)
     try:
-        store.note(game.id, "dispute", hand, event, None, who=auth.who(), why=auth.clean_text(request.form.get("why"), 300),
-                   source="pad")
+        store.note(
+            game.id,
+            "dispute",
+            hand,
+            event,
+            None,
+            who=auth.who(),
+            why=auth.clean_text(request.form.get("why"), 300),
+            source="pad",
+        )
     except ApiError as error:
         flash(said(error))
     return _back_to_replay(game.id, hand)
@@ -319,8 +375,16 @@ def settle(game_id: str, version: int):  # type: ignore[no-untyped-def]
         event = None
         if text:
             event = validate.loads(text, "the corrected event")
-        store.settle(game.id, version, event, None, who=auth.who(), why=auth.clean_text(request.form.get("why"), 300),
-                     source="pad", correct=bool(text))
+        store.settle(
+            game.id,
+            version,
+            event,
+            None,
+            who=auth.who(),
+            why=auth.clean_text(request.form.get("why"), 300),
+            source="pad",
+            correct=bool(text),
+        )
     except ApiError as error:
         flash(said(error))
     return _back_to_replay(game.id, hand)

@@ -3,6 +3,7 @@
 They are drawn on the server from what the scorer holds (its layout and its answer), so the
 live page only swaps in finished markup. Only numbers go into them: nothing a player typed.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -39,8 +40,11 @@ def _tile(a: int, b: int, x: float, y: float, vertical: bool, css: str = "") -> 
     """Tile a|b with its top-left at (x, y): a on the left (or top), b on the right (or bottom)."""
     w, h = (U, 2 * U) if vertical else (2 * U, U)
     second = (x, y + U) if vertical else (x + U, y)
-    line = (f'<line x1="{x + 3}" y1="{y + U}" x2="{x + U - 3}" y2="{y + U}"/>' if vertical
-            else f'<line x1="{x + U}" y1="{y + 3}" x2="{x + U}" y2="{y + U - 3}"/>')
+    line = (
+        f'<line x1="{x + 3}" y1="{y + U}" x2="{x + U - 3}" y2="{y + U}"/>'
+        if vertical
+        else f'<line x1="{x + U}" y1="{y + 3}" x2="{x + U}" y2="{y + U - 3}"/>'
+    )
     return (
         f'<g class="tile{(" " + css) if css else ""}"><rect x="{x + 0.5}" y="{y + 0.5}" width="{w - 1}" height="{h - 1}" rx="3"/>'
         f'{line}<g class="pips">{_half(a, x, y, U)}{_half(b, *second, U)}</g></g>'
@@ -62,8 +66,10 @@ def _directions(layout: Layout) -> tuple[Item | None, dict[End, list[Item]]]:
     placements = layout.placements
     if not placements:
         return None, {}
-    arm = {end: [(placements[i].inner, placements[i].outer, placements[i].is_double) for i in layout.arms[end]]
-           for end in layout.arms}
+    arm = {
+        end: [(placements[i].inner, placements[i].outer, placements[i].is_double) for i in layout.arms[end]]
+        for end in layout.arms
+    }
     lead = placements[0]
     spinner = layout.spinner
     if spinner is None or spinner == 0:
@@ -76,7 +82,7 @@ def _directions(layout: Layout) -> tuple[Item | None, dict[End, list[Item]]]:
     lead_item = (lead.outer, lead.inner, lead.is_double) if home == "east" else (lead.inner, lead.outer, lead.is_double)
     centre = placements[spinner]
     return (centre.inner, centre.outer, True), {
-        home: arm[home][k + 1:],
+        home: arm[home][k + 1 :],
         back: towards_lead + [lead_item] + arm[back],
         "north": arm["north"],
         "south": arm["south"],
@@ -90,8 +96,10 @@ def layout_svg(layout: Layout | None, open_ends: dict[str, int] | None) -> str:
     """The layout around its centre, the last few tiles of each arm, and each open end's number."""
     centre, runs = _directions(layout) if layout is not None else (None, {})
     if centre is None:
-        return '<svg class="layout" viewBox="-60 -30 120 60" role="img" aria-label="no tile played yet">' \
-               '<text x="0" y="5" class="empty">lead any tile</text></svg>'
+        return (
+            '<svg class="layout" viewBox="-60 -30 120 60" role="img" aria-label="no tile played yet">'
+            '<text x="0" y="5" class="empty">lead any tile</text></svg>'
+        )
     parts: list[str] = []
     inner, outer, double = centre
     # The centre: a crosswise double stands upright in the west-east line, an ordinary lead lies flat.
@@ -104,7 +112,7 @@ def layout_svg(layout: Layout | None, open_ends: dict[str, int] | None) -> str:
         hidden = max(0, len(items) - SHOWN)
         shown = items[hidden:]
         # Start at the centre tile's edge on that side.
-        pos = (cw / 2 if dx else ch / 2)
+        pos = cw / 2 if dx else ch / 2
         if hidden:
             gap = U
             cx, cy = dx * (pos + gap / 2), dy * (pos + gap / 2)
@@ -145,8 +153,9 @@ def layout_svg(layout: Layout | None, open_ends: dict[str, int] | None) -> str:
     )
 
 
-def chart_svg(sides: list[str], totals_by_hand: Iterable[list[int]], target: int | None,
-              words: dict[str, str] | None = None) -> str:
+def chart_svg(
+    sides: list[str], totals_by_hand: Iterable[list[int]], target: int | None, words: dict[str, str] | None = None
+) -> str:
     """The score of each side after each hand, as lines (the scorer's totals, nothing else), with
     axes: hands along the bottom, points up the side, the target dashed. `words` names the axes and
     the picture (in the page's language); the legend is the page's, beside the picture."""
@@ -166,24 +175,32 @@ def chart_svg(sides: list[str], totals_by_hand: Iterable[list[int]], target: int
         return height - bottom_pad - (v - bottom) * (height - top_pad - bottom_pad) / span
 
     base = height - bottom_pad
-    parts = [f'<line class="axis-line" x1="{left}" x2="{width - right}" y1="{base}" y2="{base}"/>',
-             f'<line class="axis-line" x1="{left}" x2="{left}" y1="{top_pad}" y2="{base}"/>']
+    parts = [
+        f'<line class="axis-line" x1="{left}" x2="{width - right}" y1="{base}" y2="{base}"/>',
+        f'<line class="axis-line" x1="{left}" x2="{left}" y1="{top_pad}" y2="{base}"/>',
+    ]
     step = max(1, -(-n // 8))  # at most about 8 hand numbers along the bottom
     for i in range(0, n + 1, step):
         parts.append(f'<text class="axis" x="{x(i):.1f}" y="{base + 17}" text-anchor="middle">{i}</text>')
-    parts.append(f'<text class="axis" x="{(left + width - right) / 2:.1f}" y="{height - 3}" text-anchor="middle">'
-                 f'{escape(words["hand"])}</text>')
+    parts.append(
+        f'<text class="axis" x="{(left + width - right) / 2:.1f}" y="{height - 3}" text-anchor="middle">'
+        f"{escape(words['hand'])}</text>"
+    )
     for value in sorted({bottom, top}):
         parts.append(f'<text class="axis" x="{left - 5}" y="{y(value) + 5:.1f}" text-anchor="end">{value}</text>')
     if target:
-        parts.append(f'<line class="target" x1="{left}" x2="{width - right}" y1="{y(target):.1f}" y2="{y(target):.1f}"/>')
+        parts.append(
+            f'<line class="target" x1="{left}" x2="{width - right}" y1="{y(target):.1f}" y2="{y(target):.1f}"/>'
+        )
     for side in range(len(sides)):
         line = " ".join(f"{x(i):.1f},{y(row[side]):.1f}" for i, row in enumerate(rows))
         parts.append(f'<polyline class="side side{side}" points="{line}"/>')
         parts.append(f'<circle class="side{side}" cx="{x(len(rows) - 1):.1f}" cy="{y(rows[-1][side]):.1f}" r="4"/>')
     said = "; ".join(f"{name} {rows[-1][i]}" for i, name in enumerate(sides))
-    return (f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-            f'aria-label="{escape(words["label"])}: {escape(said)}">{"".join(parts)}</svg>')
+    return (
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{escape(words["label"])}: {escape(said)}">{"".join(parts)}</svg>'
+    )
 
 
 def reading_svg(reading: dict[str, Any] | None, width: int, height: int, proposal: dict[str, Any] | None = None) -> str:
@@ -195,7 +212,9 @@ def reading_svg(reading: dict[str, Any] | None, width: int, height: int, proposa
         return ""
     new = {item["tile"] for item in (proposal or {}).get("new") or []}
     size = max(12, round(min(width, height) / 30))
-    parts = [f'<svg class="reading" viewBox="0 0 {int(width)} {int(height)}" preserveAspectRatio="none" aria-hidden="true">']
+    parts = [
+        f'<svg class="reading" viewBox="0 0 {int(width)} {int(height)}" preserveAspectRatio="none" aria-hidden="true">'
+    ]
     for tile in reading.get("tiles") or []:
         try:
             corners = [(float(x), float(y)) for x, y in tile["corners"]]
@@ -207,7 +226,9 @@ def reading_svg(reading: dict[str, Any] | None, width: int, height: int, proposa
         cx = sum(x for x, _ in corners) / len(corners)
         cy = sum(y for _, y in corners) / len(corners)
         css = ' class="new"' if name in new else ""
-        parts.append(f'<polygon{css} points="{points}"/>'
-                     f'<text x="{cx:.1f}" y="{cy + size / 3:.1f}" font-size="{size}">{a}-{b}</text>')
+        parts.append(
+            f'<polygon{css} points="{points}"/>'
+            f'<text x="{cx:.1f}" y="{cy + size / 3:.1f}" font-size="{size}">{a}-{b}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)

@@ -10,6 +10,7 @@ second would silently win). A damaged member (a bad CRC, a broken deflate stream
 size the data does not fill) is a 400 naming it. Nothing here keeps anything: the caller
 decides what to keep once everything is read.
 """
+
 from __future__ import annotations
 
 import zipfile
@@ -43,10 +44,15 @@ class Archive:
             if info.filename in self.members:
                 raise ApiError(400, f"{name} holds {info.filename!r} twice")
             if info.flag_bits & 0x1:
-                raise ApiError(400, f"{name}: {info.filename!r} is encrypted; export the match again without a password")
+                raise ApiError(
+                    400, f"{name}: {info.filename!r} is encrypted; export the match again without a password"
+                )
             if info.compress_type not in _METHODS:
-                raise ApiError(400, f"{name}: {info.filename!r} is compressed with method {info.compress_type}; "
-                                    "a Spinner archive uses stored or deflate only")
+                raise ApiError(
+                    400,
+                    f"{name}: {info.filename!r} is compressed with method {info.compress_type}; "
+                    "a Spinner archive uses stored or deflate only",
+                )
             self.members[info.filename] = info
 
     def __contains__(self, member: str) -> bool:

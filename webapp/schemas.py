@@ -5,6 +5,7 @@ in a sane range, lists of a bounded length. Whether a record is *legal* (whose t
 what scores) stays the scorer's to say; a record that passes here may still be refused by it,
 with the rule it breaks. The OpenAPI document (`webapp.openapi`) publishes the same schemas.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,20 +23,25 @@ def _int(low: int, high: int, description: str) -> dict[str, Any]:
 
 
 TILE = {
-    "type": "string", "pattern": "^[0-9]{1,2}-[0-9]{1,2}$", "maxLength": 5,
-    "description": "a tile is two pip values in ASCII digits, like \"3-5\"",
+    "type": "string",
+    "pattern": "^[0-9]{1,2}-[0-9]{1,2}$",
+    "maxLength": 5,
+    "description": 'a tile is two pip values in ASCII digits, like "3-5"',
 }
 SEAT = _int(0, MAX_PLAYERS - 1, "a seat number (0 for the first player)")
 
 EVENT: dict[str, Any] = {
     "title": "Event",
-    "description": "an event is a JSON object such as {\"type\": \"play\", \"seat\": 0, \"tile\": \"6-6\"} "
-                   "(GAME_RECORD.md: play, pass, draw, reveal, pips or adjust)",
+    "description": 'an event is a JSON object such as {"type": "play", "seat": 0, "tile": "6-6"} '
+    "(GAME_RECORD.md: play, pass, draw, reveal, pips or adjust)",
     "type": "object",
     "required": ["type"],
     "properties": {
-        "type": {"type": "string", "maxLength": 16,
-                 "description": "the event's type: play, pass, draw, reveal, pips or adjust"},
+        "type": {
+            "type": "string",
+            "maxLength": 16,
+            "description": "the event's type: play, pass, draw, reveal, pips or adjust",
+        },
         "seat": SEAT,
         "team": _int(0, 1, "a team number (0 or 1)"),
         "tile": TILE,
@@ -53,9 +59,12 @@ HAND: dict[str, Any] = {
     "type": "object",
     "properties": {
         "leader": {"anyOf": [SEAT, {"type": "null"}]},
-        "deal": {"anyOf": [{"type": "array", "maxItems": MAX_PLAYERS,
-                            "items": {"type": "array", "items": TILE, "maxItems": 28}},
-                           {"type": "null"}]},
+        "deal": {
+            "anyOf": [
+                {"type": "array", "maxItems": MAX_PLAYERS, "items": {"type": "array", "items": TILE, "maxItems": 28}},
+                {"type": "null"},
+            ]
+        },
         "events": {"type": "array", "items": EVENT, "maxItems": MAX_EVENTS},
     },
 }
@@ -81,8 +90,12 @@ RECORD: dict[str, Any] = {
         "format": {"type": "string", "maxLength": 40},
         "variant": {"type": "string", "maxLength": 40, "description": "the variant's name (RULES.md)"},
         "options": OPTIONS,
-        "players": {"type": "array", "items": {"type": "string", "maxLength": 200}, "minItems": 1,
-                    "maxItems": MAX_PLAYERS},
+        "players": {
+            "type": "array",
+            "items": {"type": "string", "maxLength": 200},
+            "minItems": 1,
+            "maxItems": MAX_PLAYERS,
+        },
         "hands": {"type": "array", "items": HAND, "maxItems": MAX_HANDS},
         "title": {"type": "string", "maxLength": 1000},
         "private": {"type": "boolean"},

@@ -11,6 +11,7 @@ roles. Flask signs its cookie but anyone holding it can read it (base64 and zlib
 sealed with Fernet (AES and HMAC, from `cryptography`), its key derived from the app's secret
 key, so it is unreadable as well as unforgeable.
 """
+
 from __future__ import annotations
 
 import base64
@@ -23,18 +24,20 @@ from flask import Flask, Response
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature
 
-CSP = "; ".join([
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "media-src 'self' blob:",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-])
+CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "media-src 'self' blob:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
 HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Frame-Options": "DENY",

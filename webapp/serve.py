@@ -13,6 +13,7 @@ streams (`--threads`, default 320: 50 tables x 4 viewers, a camera upload waitin
 at each table, and room for ordinary requests), and
 `webapp.live` caps streams below it; past the cap a page falls back to polling.
 """
+
 from __future__ import annotations
 
 import signal
@@ -56,10 +57,26 @@ def print_qr(url: str) -> None:
 
 
 @click.command()
-@click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on (0.0.0.0: every network, so phones can reach it).")
+@click.option(
+    "--host",
+    default="0.0.0.0",
+    show_default=True,
+    help="Address to listen on (0.0.0.0: every network, so phones can reach it).",
+)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--https", "use_https", is_flag=True, help="Serve HTTPS with a self-signed certificate kept under SPINNER_DATA (phones need it for the camera).")
-@click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(8, 4096), help="Worker threads (each live page holds one).")
+@click.option(
+    "--https",
+    "use_https",
+    is_flag=True,
+    help="Serve HTTPS with a self-signed certificate kept under SPINNER_DATA (phones need it for the camera).",
+)
+@click.option(
+    "--threads",
+    default=DEFAULT_THREADS,
+    show_default=True,
+    type=click.IntRange(8, 4096),
+    help="Worker threads (each live page holds one).",
+)
 @click.option("--no-qr", is_flag=True, help="Do not print the QR code.")
 def serve(host: str, port: int, use_https: bool, threads: int, no_qr: bool) -> None:
     """Start the companion page: the database from DATABASE_URL, files under SPINNER_DATA."""
@@ -68,8 +85,9 @@ def serve(host: str, port: int, use_https: bool, threads: int, no_qr: bool) -> N
     # Over HTTPS the session cookie is never sent in the clear.
     app = create_app({"SSE_MAX_STREAMS": max(1, threads - SPARE_THREADS), "SESSION_COOKIE_SECURE": use_https})
     data = app.config["SPINNER_DATA"]
-    server = headfirst.Server((host, port), app, numthreads=threads, max=threads, server_name="spinner",
-                         request_queue_size=256)
+    server = headfirst.Server(
+        (host, port), app, numthreads=threads, max=threads, server_name="spinner", request_queue_size=256
+    )
     scheme = "http"
     if use_https:
         from cheroot.ssl.builtin import BuiltinSSLAdapter

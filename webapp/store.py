@@ -6,6 +6,7 @@ if it is legal are rows written. The version bump is a guarded UPDATE (`... WHER
 of two phones that both built on version v, one wins and the other is told the match moved on
 (or, when it named no version, is replayed on the new one), so no event is ever lost.
 """
+
 from __future__ import annotations
 
 import json
@@ -85,6 +86,7 @@ cache = _Cache()
 
 # -- reading ----------------------------------------------------------------------------------
 
+
 def get_game(game_id: str) -> Game:
     game = db.session.get(Game, game_id) if isinstance(game_id, str) and len(game_id) <= 32 else None
     if game is None:
@@ -143,6 +145,7 @@ def snapshot(game: Game) -> Snapshot:
 
 # -- creating ---------------------------------------------------------------------------------
 
+
 @dataclass
 class Created:
     game: Game
@@ -192,20 +195,29 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
     db.session.flush()
     count = 0
     for number, hand in enumerate(hands):
-        db.session.add(HandRow(game_id=game.id, number=number, leader=hand.get("leader"), deal=hand.get("deal"), created_version=1))
+        db.session.add(
+            HandRow(game_id=game.id, number=number, leader=hand.get("leader"), deal=hand.get("deal"), created_version=1)
+        )
         for position, event in enumerate(hand.get("events", [])):
             db.session.add(EventRow(game_id=game.id, hand=number, position=position, body=event, created_version=1))
             count += 1
     action = "import" if hands else "create"
-    db.session.add(Change(
-        game_id=game.id, version=1, action=action, who=who, source=source,
-        after={"variant": game.variant, "players": game.players, "hands": len(hands), "events": count},
-    ))
+    db.session.add(
+        Change(
+            game_id=game.id,
+            version=1,
+            action=action,
+            who=who,
+            source=source,
+            after={"variant": game.variant, "players": game.players, "hands": len(hands), "events": count},
+        )
+    )
     db.session.commit()
     return Created(game, scorer_token, viewer_token)
 
 
 # -- changing ---------------------------------------------------------------------------------
+
 
 @dataclass
 class Plan:
@@ -233,16 +245,18 @@ def _game_lock(game_id: str) -> threading.RLock:
         return _GAME_LOCKS.setdefault(game_id, threading.RLock())
 
 
-def _change(game_id: str, expected: int | None, plan_for: Callable[[Game, Snapshot], Plan], *,
-            who: str, why: str, source: str) -> Done:
+def _change(
+    game_id: str, expected: int | None, plan_for: Callable[[Game, Snapshot], Plan], *, who: str, why: str, source: str
+) -> Done:
     # Changes to one match take turns inside this process, so two phones never race each other
     # into the retry limit; the version check below still settles races between processes.
     with _game_lock(game_id):
         return _change_in_turn(game_id, expected, plan_for, who=who, why=why, source=source)
 
 
-def _change_in_turn(game_id: str, expected: int | None, plan_for: Callable[[Game, Snapshot], Plan], *,
-                    who: str, why: str, source: str) -> Done:
+def _change_in_turn(
+    game_id: str, expected: int | None, plan_for: Callable[[Game, Snapshot], Plan], *, who: str, why: str, source: str
+) -> Done:
     for attempt in range(RETRIES):
         game = db.session.get(Game, game_id, populate_existing=True)
         if game is None:
@@ -270,8 +284,16 @@ def _change_in_turn(game_id: str, expected: int | None, plan_for: Callable[[Game
             continue
         plan.write(new)
         change = Change(
-            game_id=game_id, version=new, action=plan.action, hand=plan.hand, event=plan.event,
-            before=plan.before, after=plan.after, who=who, why=why, source=source,
+            game_id=game_id,
+            version=new,
+            action=plan.action,
+            hand=plan.hand,
+            event=plan.event,
+            before=plan.before,
+            after=plan.after,
+            who=who,
+            why=why,
+            source=source,
         )
         db.session.add(change)
         fanout.announce(db.session, game_id, new)  # sent by PostgreSQL when this commits
@@ -305,7 +327,9 @@ def _copy(record: dict[str, Any]) -> dict[str, Any]:
 
 def _check_event(event: object) -> dict[str, Any]:
     if not isinstance(event, dict):
-        raise ApiError(400, "an event is a JSON object such as {\"type\": \"play\", \"seat\": 0, \"tile\": \"6-6\"} (GAME_RECORD.md)")
+        raise ApiError(
+            400, 'an event is a JSON object such as {"type": "play", "seat": 0, "tile": "6-6"} (GAME_RECORD.md)'
+        )
     schemas.check_event(event)
     if len(json.dumps(event)) > MAX_EVENT_BYTES:
         raise ApiError(413, f"an event is at most {MAX_EVENT_BYTES} bytes of JSON")
@@ -316,9 +340,9 @@ def _check_event(event: object) -> dict[str, Any]:
 
 
 def _event_rows(game_id: str, hand: int) -> list[EventRow]:
-    return list(db.session.scalars(
-        _standing(EventRow, game_id, None).where(EventRow.hand == hand).order_by(EventRow.position)
-    ))
+    return list(
+        db.session.scalars(_standing(EventRow, game_id, None).where(EventRow.hand == hand).order_by(EventRow.position))
+    )
 
 
 def _locate(record: dict[str, Any], hand: object, event: object) -> tuple[int, int]:
@@ -331,8 +355,11 @@ def _locate(record: dict[str, Any], hand: object, event: object) -> tuple[int, i
     return hand, event
 
 
-def start_hand(game_id: str, leader: object, deal: object, expected: int | None, *, who: str, why: str = "", source: str = "api") -> Done:
+def start_hand(
+    game_id: str, leader: object, deal: object, expected: int | None, *, who: str, why: str = "", source: str = "api"
+) -> Done:
     schemas.check_hand({"leader": leader, "deal": deal}, "the new hand")
+
     def plan(game: Game, snap: Snapshot) -> Plan:
         record = _copy(snap.record)
         number = len(record["hands"])
@@ -346,13 +373,21 @@ def start_hand(game_id: str, leader: object, deal: object, expected: int | None,
         def write(version: int) -> None:
             db.session.add(HandRow(game_id=game.id, number=number, leader=leader, deal=deal, created_version=version))
 
-        return Plan(record, write, "hand", f"hand {number} cannot start", hand=number,
-                    after={k: v for k, v in hand.items() if k != "events"})
+        return Plan(
+            record,
+            write,
+            "hand",
+            f"hand {number} cannot start",
+            hand=number,
+            after={k: v for k, v in hand.items() if k != "events"},
+        )
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
 
-def append_event(game_id: str, event: object, expected: int | None, *, who: str, why: str = "", source: str = "api") -> Done:
+def append_event(
+    game_id: str, event: object, expected: int | None, *, who: str, why: str = "", source: str = "api"
+) -> Done:
     event = _check_event(event)
 
     def plan(game: Game, snap: Snapshot) -> Plan:
@@ -367,16 +402,32 @@ def append_event(game_id: str, event: object, expected: int | None, *, who: str,
             last = db.session.scalar(
                 select(func.max(EventRow.position)).where(EventRow.game_id == game.id, EventRow.hand == h)
             )
-            db.session.add(EventRow(game_id=game.id, hand=h, position=(last if last is not None else -1) + 1,
-                                    body=event, created_version=version))
+            db.session.add(
+                EventRow(
+                    game_id=game.id,
+                    hand=h,
+                    position=(last if last is not None else -1) + 1,
+                    body=event,
+                    created_version=version,
+                )
+            )
 
         return Plan(record, write, "event", "", hand=h, event=e, after=event)
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
 
-def correct_event(game_id: str, hand: object, index: object, event: object, expected: int | None, *,
-                  who: str, why: str, source: str = "api") -> Done:
+def correct_event(
+    game_id: str,
+    hand: object,
+    index: object,
+    event: object,
+    expected: int | None,
+    *,
+    who: str,
+    why: str,
+    source: str = "api",
+) -> Done:
     event = _check_event(event)
     if not why:
         raise ApiError(400, "a correction needs its reason (why)")
@@ -390,16 +441,35 @@ def correct_event(game_id: str, hand: object, index: object, event: object, expe
         def write(version: int) -> None:
             row = _event_rows(game.id, h)[e]
             row.removed_version = version
-            db.session.add(EventRow(game_id=game.id, hand=h, position=row.position, body=event, created_version=version))
+            db.session.add(
+                EventRow(game_id=game.id, hand=h, position=row.position, body=event, created_version=version)
+            )
 
-        return Plan(record, write, "correct", f"correcting hand {h}, event {e} to {_words(event)} would break a rule",
-                    hand=h, event=e, before=before, after=event)
+        return Plan(
+            record,
+            write,
+            "correct",
+            f"correcting hand {h}, event {e} to {_words(event)} would break a rule",
+            hand=h,
+            event=e,
+            before=before,
+            after=event,
+        )
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
 
-def remove_event(game_id: str, hand: object, index: object, expected: int | None, *, who: str, why: str,
-                 source: str = "api", action: str = "remove") -> Done:
+def remove_event(
+    game_id: str,
+    hand: object,
+    index: object,
+    expected: int | None,
+    *,
+    who: str,
+    why: str,
+    source: str = "api",
+    action: str = "remove",
+) -> Done:
     def plan(game: Game, snap: Snapshot) -> Plan:
         record = _copy(snap.record)
         h, e = _locate(record, hand, index)
@@ -408,8 +478,15 @@ def remove_event(game_id: str, hand: object, index: object, expected: int | None
         def write(version: int) -> None:
             _event_rows(game.id, h)[e].removed_version = version
 
-        return Plan(record, write, action, f"removing hand {h}, event {e} ({_words(before)}) would break a rule",
-                    hand=h, event=e, before=before)
+        return Plan(
+            record,
+            write,
+            action,
+            f"removing hand {h}, event {e} ({_words(before)}) would break a rule",
+            hand=h,
+            event=e,
+            before=before,
+        )
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
@@ -430,21 +507,39 @@ def undo(game_id: str, expected: int | None, *, who: str, why: str = "", source:
             def write(version: int) -> None:
                 _event_rows(game.id, h)[e].removed_version = version
 
-            return Plan(record, write, "undo", f"undoing hand {h}, event {e} would break a rule", hand=h, event=e, before=before)
+            return Plan(
+                record, write, "undo", f"undoing hand {h}, event {e} would break a rule", hand=h, event=e, before=before
+            )
         hand = record["hands"].pop()
 
         def write_hand(version: int) -> None:
             row = db.session.scalars(_standing(HandRow, game.id, None).where(HandRow.number == h)).one()
             row.removed_version = version
 
-        return Plan(record, write_hand, "undo", f"undoing the start of hand {h} would break a rule", hand=h,
-                    before={k: v for k, v in hand.items() if k != "events"})
+        return Plan(
+            record,
+            write_hand,
+            "undo",
+            f"undoing the start of hand {h} would break a rule",
+            hand=h,
+            before={k: v for k, v in hand.items() if k != "events"},
+        )
 
     return _change(game_id, expected, plan, who=who, why=why or "undo", source=source)
 
 
-def note(game_id: str, action: str, hand: object, index: object, expected: int | None, *, who: str, why: str,
-         settles: int | None = None, source: str = "api") -> Done:
+def note(
+    game_id: str,
+    action: str,
+    hand: object,
+    index: object,
+    expected: int | None,
+    *,
+    who: str,
+    why: str,
+    settles: int | None = None,
+    source: str = "api",
+) -> Done:
     """A dispute marked on an event (or a hand), or settled: history only, the record stays as it is."""
     if not why:
         raise ApiError(400, f"a {action} needs its reason (why)")
@@ -459,8 +554,17 @@ def note(game_id: str, action: str, hand: object, index: object, expected: int |
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
 
-def settle(game_id: str, version: int, event: object, expected: int | None, *, who: str, why: str,
-           source: str = "api", correct: bool = False) -> Done:
+def settle(
+    game_id: str,
+    version: int,
+    event: object,
+    expected: int | None,
+    *,
+    who: str,
+    why: str,
+    source: str = "api",
+    correct: bool = False,
+) -> Done:
     """Settle the dispute opened at `version`, first correcting the disputed event when the table agreed on one."""
     opened = next((c for c in history(game_id) if c.version == version and c.action == "dispute"), None)
     if opened is None:
@@ -472,7 +576,9 @@ def settle(game_id: str, version: int, event: object, expected: int | None, *, w
             raise ApiError(400, "this dispute is about a whole hand: correct one of its events instead")
         done = correct_event(game_id, opened.hand, opened.event, event, expected, who=who, why=why, source=source)
         expected = done.version
-    return note(game_id, "settle", opened.hand, opened.event, expected, who=who, why=why, settles=version, source=source)
+    return note(
+        game_id, "settle", opened.hand, opened.event, expected, who=who, why=why, settles=version, source=source
+    )
 
 
 def open_disputes(game_id: str) -> list[Change]:

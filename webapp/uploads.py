@@ -6,6 +6,7 @@ run past the limit the request is refused with 413 and nothing of it is kept. Re
 is allowed and then stopping would keep a photo cut short and answer as if it were whole.
 Large bodies (imported archives) go to a temporary file, not to memory.
 """
+
 from __future__ import annotations
 
 import tempfile

@@ -7,6 +7,7 @@ refuses all of them with a 400 naming the problem, before any of it reaches the 
 scorer or the database. `check` holds a value to a JSON Schema (`webapp.schemas`) and names the
 first place it breaks.
 """
+
 from __future__ import annotations
 
 import json
@@ -69,7 +70,9 @@ def loads(raw: bytes | str, what: str = "the JSON") -> Any:
     except UnicodeDecodeError:
         raise ApiError(400, f"{what} is not text: send JSON in UTF-8") from None
     except json.JSONDecodeError as error:
-        raise ApiError(400, f"{what} is not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
+        raise ApiError(
+            400, f"{what} is not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
+        ) from None
     except RecursionError:
         raise ApiError(400, f"{what} nests lists and objects more than {MAX_DEPTH} deep") from None
     except ValueError as error:  # any other number Python will not make

@@ -6,6 +6,7 @@ where the command line keeps the engine's precise sentence. Events, hands and si
 here too. Every sentence goes through Flask-Babel, so the catalogue (webapp/translations) holds
 them all; a code with no sentence here falls back to the engine's own message.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -123,11 +124,19 @@ def _event_words(event: dict[str, Any], table: Table) -> str:
         return _("%(who)s showed %(tiles)s", who=who, tiles=tiles) if tiles else _("%(who)s showed no tiles", who=who)
     if kind == "pips":
         pips = event.get("pips")
-        return ngettext("%(who)s had %(num)s pip left", "%(who)s had %(num)s pips left",
-                        pips if isinstance(pips, int) else 2, who=who)
+        return ngettext(
+            "%(who)s had %(num)s pip left",
+            "%(who)s had %(num)s pips left",
+            pips if isinstance(pips, int) else 2,
+            who=who,
+        )
     if kind == "adjust":
-        return _("%(points)+d for %(who)s: %(reason)s", points=event.get("points") or 0, who=who,
-                 reason=event.get("reason") or "")
+        return _(
+            "%(points)+d for %(who)s: %(reason)s",
+            points=event.get("points") or 0,
+            who=who,
+            reason=event.get("reason") or "",
+        )
     return _("an event the page does not know")
 
 
@@ -136,6 +145,7 @@ def inferred_pass(seat: int, table: Table) -> str:
 
 
 # -- the rules engine's refusals -----------------------------------------------------------------
+
 
 def _why_end(p: dict[str, Any], t: Table) -> str:
     reason = p.get("reason", "")
@@ -148,8 +158,12 @@ def _why_end(p: dict[str, Any], t: Table) -> str:
         "cross_sides": _("all four sides of the spinner come first"),
         "cross_double": _("it shows %(n)s, and that double is not down yet", n=p.get("shows")),
     }
-    return _("%(tile)s does not fit the %(end)s end: %(why)s", tile=p.get("tile"), end=end(p.get("end")),
-             why=words.get(reason, _("not allowed")))
+    return _(
+        "%(tile)s does not fit the %(end)s end: %(why)s",
+        tile=p.get("tile"),
+        end=end(p.get("end")),
+        why=words.get(reason, _("not allowed")),
+    )
 
 
 def _ends(values: dict[str, int]) -> str:
@@ -170,76 +184,123 @@ RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
     "seat_field": lambda p, t: _("Choose who played."),
     "seat_eliminated": lambda p, t: _("%(who)s is out of the match and does not play.", who=t.seat(p.get("seat"))),
     "tile_text": lambda p, t: _("%(text)s is not a tile.", text=p.get("text")),
-    "after_end": lambda p, t: (_("The hand is over: %(who)s went out.", who=t.seat(p.get("seat"))) if p.get("end") == "out"
-                               else _("The hand is over: it was blocked.") if p.get("end") == "blocked"
-                               else _("The hand is over: the match was won in it.")),
-    "on_table": lambda p, t: _("%(tile)s is already on the table (play %(play)s).", tile=p.get("tile"),
-                               play=(p.get("at") or 0) + 1),
+    "after_end": lambda p, t: (
+        _("The hand is over: %(who)s went out.", who=t.seat(p.get("seat")))
+        if p.get("end") == "out"
+        else _("The hand is over: it was blocked.")
+        if p.get("end") == "blocked"
+        else _("The hand is over: the match was won in it.")
+    ),
+    "on_table": lambda p, t: _(
+        "%(tile)s is already on the table (play %(play)s).", tile=p.get("tile"), play=(p.get("at") or 0) + 1
+    ),
     "revealed_by": lambda p, t: _("%(who)s showed %(tile)s already.", who=t.seat(p.get("seat")), tile=p.get("tile")),
     "held_by": lambda p, t: _("%(who)s holds %(tile)s.", who=t.seat(p.get("seat")), tile=p.get("tile")),
-    "in_boneyard": lambda p, t: _("%(who)s does not hold %(tile)s: it is in the boneyard.", who=t.seat(p.get("seat")),
-                                  tile=p.get("tile")),
+    "in_boneyard": lambda p, t: _(
+        "%(who)s does not hold %(tile)s: it is in the boneyard.", who=t.seat(p.get("seat")), tile=p.get("tile")
+    ),
     "not_held": lambda p, t: _("%(who)s does not hold %(tile)s.", who=t.seat(p.get("seat")), tile=p.get("tile")),
     "cannot_play": lambda p, t: _("%(who)s cannot play %(tile)s.", who=t.seat(p.get("seat")), tile=p.get("tile")),
     "already_blocked": lambda p, t: _("Everybody else passed since the last tile: the hand is blocked."),
-    "pass_drawn_fits": lambda p, t: _("%(passer)s: %(tile)s was drawn and fits, so it is played at once.",
-                                      passer=_passer(p, t), tile=p.get("tile")),
+    "pass_drawn_fits": lambda p, t: _(
+        "%(passer)s: %(tile)s was drawn and fits, so it is played at once.", passer=_passer(p, t), tile=p.get("tile")
+    ),
     "pass_boneyard": lambda p, t: ngettext(
         "%(passer)s: %(num)s tile is in the boneyard, so a player who cannot play draws.",
         "%(passer)s: %(num)s tiles are in the boneyard, so a player who cannot play draws until a tile fits.",
-        p.get("boneyard") or 0, passer=_passer(p, t)),
-    "pass_can_play": lambda p, t: _("%(passer)s: %(tile)s fits the %(end)s end, and a player who can play must play.",
-                                    passer=_passer(p, t), tile=p.get("tile"), end=end(p.get("end"))),
-    "lead_seat": lambda p, t: _("%(leader)s leads this hand, not %(who)s.", leader=t.seat(p.get("leader")),
-                                who=t.seat(p.get("seat"))),
+        p.get("boneyard") or 0,
+        passer=_passer(p, t),
+    ),
+    "pass_can_play": lambda p, t: _(
+        "%(passer)s: %(tile)s fits the %(end)s end, and a player who can play must play.",
+        passer=_passer(p, t),
+        tile=p.get("tile"),
+        end=end(p.get("end")),
+    ),
+    "lead_seat": lambda p, t: _(
+        "%(leader)s leads this hand, not %(who)s.", leader=t.seat(p.get("leader")), who=t.seat(p.get("seat"))
+    ),
     "lead_tile": lambda p, t: _("The lead must be %(lead)s, not %(tile)s.", lead=p.get("lead"), tile=p.get("tile")),
     "lead_double": lambda p, t: _("The lead must be a double, not %(tile)s.", tile=p.get("tile")),
-    "must_play_drawn": lambda p, t: _("%(who)s drew %(tile)s, which fits: it is played at once.",
-                                      who=t.seat(p.get("seat")), tile=p.get("tile")),
+    "must_play_drawn": lambda p, t: _(
+        "%(who)s drew %(tile)s, which fits: it is played at once.", who=t.seat(p.get("seat")), tile=p.get("tile")
+    ),
     "no_tiles_left": lambda p, t: _("%(who)s has no tiles left.", who=t.seat(p.get("seat"))),
     "lead_end": lambda p, t: _("The lead goes in the middle: it has no end."),
     "end_name": lambda p, t: _("Choose one of the open ends."),
     "end_no_fit": _why_end,
-    "fits_nothing": lambda p, t: _("%(tile)s fits no open end (%(ends)s).", tile=p.get("tile"), ends=_ends(p.get("ends") or {})),
+    "fits_nothing": lambda p, t: _(
+        "%(tile)s fits no open end (%(ends)s).", tile=p.get("tile"), ends=_ends(p.get("ends") or {})
+    ),
     "name_end": lambda p, t: _("%(tile)s fits more than one end: choose where it goes.", tile=p.get("tile")),
     "pass_before_lead": lambda p, t: _("Nobody passes before the lead: the leader plays any tile."),
     "no_boneyard": lambda p, t: _("This game has no boneyard to draw from."),
     "draw_before_lead": lambda p, t: _("Nobody draws before the lead."),
-    "draw_turn": lambda p, t: _("It is %(turn)s's turn, not %(who)s's.", turn=t.seat(p.get("turn")), who=t.seat(p.get("seat"))),
+    "draw_turn": lambda p, t: _(
+        "It is %(turn)s's turn, not %(who)s's.", turn=t.seat(p.get("turn")), who=t.seat(p.get("seat"))
+    ),
     "draw_count": lambda p, t: _("A draw is of one tile or more."),
     "draw_name": lambda p, t: _("This match names every tile drawn."),
-    "boneyard_short": lambda p, t: ngettext("The boneyard holds %(num)s tile.", "The boneyard holds %(num)s tiles.",
-                                            p.get("boneyard") or 0),
-    "draw_can_play": lambda p, t: _("%(who)s holds %(tile)s, which fits: a player who can play must play.",
-                                    who=t.seat(p.get("seat")), tile=p.get("tile")),
+    "boneyard_short": lambda p, t: ngettext(
+        "The boneyard holds %(num)s tile.", "The boneyard holds %(num)s tiles.", p.get("boneyard") or 0
+    ),
+    "draw_can_play": lambda p, t: _(
+        "%(who)s holds %(tile)s, which fits: a player who can play must play.",
+        who=t.seat(p.get("seat")),
+        tile=p.get("tile"),
+    ),
     "holds_already": lambda p, t: _("%(who)s holds %(tile)s already.", who=t.seat(p.get("seat")), tile=p.get("tile")),
     "set_aside": lambda p, t: _("%(tile)s is set aside, not in the boneyard.", tile=p.get("tile")),
     "not_in_boneyard": lambda p, t: _("%(tile)s is not in the boneyard.", tile=p.get("tile")),
     "reveal_field": lambda p, t: _("Tap the tiles left, then Show tiles."),
     "reveal_twice": lambda p, t: _("%(tile)s was shown twice.", tile=p.get("tile")),
-    "reveal_count": lambda p, t: ngettext("%(who)s holds %(num)s tile, but %(shown)s were shown.",
-                                          "%(who)s holds %(num)s tiles, but %(shown)s were shown.",
-                                          p.get("holds") or 0, who=t.seat(p.get("seat")), shown=p.get("shown")),
-    "reveal_not_dealt": lambda p, t: _("%(who)s was not dealt those tiles: %(who)s holds %(tiles)s.",
-                                       who=t.seat(p.get("seat")), tiles=p.get("holds")),
-    "reveal_missing": lambda p, t: _("%(who)s drew %(tile)s in sight: show it too.", who=t.seat(p.get("seat")),
-                                     tile=p.get("tile")),
-    "passed_holding": lambda p, t: _("%(who)s passed at play %(play)s while holding %(tile)s, which fitted the %(end)s end.",
-                                     who=t.seat(p.get("seat")), play=(p.get("at") or 0) + 1, tile=p.get("tile"),
-                                     end=end(p.get("end"))),
+    "reveal_count": lambda p, t: ngettext(
+        "%(who)s holds %(num)s tile, but %(shown)s were shown.",
+        "%(who)s holds %(num)s tiles, but %(shown)s were shown.",
+        p.get("holds") or 0,
+        who=t.seat(p.get("seat")),
+        shown=p.get("shown"),
+    ),
+    "reveal_not_dealt": lambda p, t: _(
+        "%(who)s was not dealt those tiles: %(who)s holds %(tiles)s.", who=t.seat(p.get("seat")), tiles=p.get("holds")
+    ),
+    "reveal_missing": lambda p, t: _(
+        "%(who)s drew %(tile)s in sight: show it too.", who=t.seat(p.get("seat")), tile=p.get("tile")
+    ),
+    "passed_holding": lambda p, t: _(
+        "%(who)s passed at play %(play)s while holding %(tile)s, which fitted the %(end)s end.",
+        who=t.seat(p.get("seat")),
+        play=(p.get("at") or 0) + 1,
+        tile=p.get("tile"),
+        end=end(p.get("end")),
+    ),
     "reveal_won": lambda p, t: _("The match was won in this hand: nothing more is shown."),
-    "reveal_early": lambda p, t: _("The hand is not over yet: tiles are shown when somebody goes out or nobody can play."),
+    "reveal_early": lambda p, t: _(
+        "The hand is not over yet: tiles are shown when somebody goes out or nobody can play."
+    ),
     "reveal_out": lambda p, t: _("%(who)s went out and holds nothing.", who=t.seat(p.get("seat"))),
     "counted_already": lambda p, t: _("%(who)s's tiles are counted already.", who=t.seat(p.get("seat"))),
     "pips_field": lambda p, t: _("Type the pips left as a whole number."),
     "pips_range": lambda p, t: ngettext(
         "%(who)s holds %(num)s tile: that cannot make %(pips)s pips (from %(least)s to %(most)s).",
         "%(who)s holds %(num)s tiles: together they cannot make %(pips)s pips (from %(least)s to %(most)s).",
-        p.get("holds") or 0, who=t.seat(p.get("seat")), pips=p.get("pips"), least=p.get("least"), most=p.get("most")),
-    "pips_deal": lambda p, t: _("%(who)s holds %(known)s pips, not %(pips)s.", who=t.seat(p.get("seat")),
-                                known=p.get("known"), pips=p.get("pips")),
-    "pips_total": lambda p, t: _("The pips add up to %(total)s, but %(off)s are off the table: a count is wrong.",
-                                 total=p.get("total"), off=p.get("off")),
+        p.get("holds") or 0,
+        who=t.seat(p.get("seat")),
+        pips=p.get("pips"),
+        least=p.get("least"),
+        most=p.get("most"),
+    ),
+    "pips_deal": lambda p, t: _(
+        "%(who)s holds %(known)s pips, not %(pips)s.",
+        who=t.seat(p.get("seat")),
+        known=p.get("known"),
+        pips=p.get("pips"),
+    ),
+    "pips_total": lambda p, t: _(
+        "The pips add up to %(total)s, but %(off)s are off the table: a count is wrong.",
+        total=p.get("total"),
+        off=p.get("off"),
+    ),
     "adjust_side": lambda p, t: _("Choose who the adjustment is for."),
     "adjust_points": lambda p, t: _("Points are a whole number, such as 10 or -5."),
     "adjust_reason": lambda p, t: _("An adjustment needs its reason."),
@@ -248,8 +309,9 @@ RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
     "hand_open": lambda p, t: _("This hand has not ended yet."),
     "leader_field": lambda p, t: _("Choose who leads."),
     "no_hand": lambda p, t: _("No hand has started."),
-    "pips_needed": lambda p, t: _("The last hand still needs the tiles or pips of %(who)s.",
-                                  who=t.seats(p.get("seats") or [])),
+    "pips_needed": lambda p, t: _(
+        "The last hand still needs the tiles or pips of %(who)s.", who=t.seats(p.get("seats") or [])
+    ),
 }
 
 
@@ -286,9 +348,16 @@ def say_refusal(error: dict[str, Any], record: dict[str, Any]) -> str:
 
 #: What each change of the history did, for the history page.
 ACTIONS = {
-    "create": L("Match started"), "import": L("Match imported"), "hand": L("New hand"), "event": L("Recorded"),
-    "correct": L("Corrected"), "remove": L("Removed"), "undo": L("Undone"), "dispute": L("Disputed"),
-    "settle": L("Settled"), "rename": L("Renamed"),
+    "create": L("Match started"),
+    "import": L("Match imported"),
+    "hand": L("New hand"),
+    "event": L("Recorded"),
+    "correct": L("Corrected"),
+    "remove": L("Removed"),
+    "undo": L("Undone"),
+    "dispute": L("Disputed"),
+    "settle": L("Settled"),
+    "rename": L("Renamed"),
 }
 
 
@@ -302,8 +371,12 @@ def change_words(change: Any, table: Table) -> dict[str, str]:
             return str(value["title"])
         return ""
 
-    return {"action": str(ACTIONS.get(change.action, change.action)), "where": where(change.hand, change.event),
-            "before": said(change.before), "after": said(change.after)}
+    return {
+        "action": str(ACTIONS.get(change.action, change.action)),
+        "where": where(change.hand, change.event),
+        "before": said(change.before),
+        "after": said(change.after),
+    }
 
 
 def chart_words() -> dict[str, str]:
@@ -337,8 +410,9 @@ def script_words() -> dict[str, str]:
         "polling": _("updating every 2 s"),
         "offline": _("offline: the board may be behind"),
         "server_said": _("the server answered %(status)s", status="{status}"),
-        "photo_other_table": _("This photo does not show this table: %(n)s tiles are new. Take it again, or score on the pad.",
-                               n="{n}"),
+        "photo_other_table": _(
+            "This photo does not show this table: %(n)s tiles are new. Take it again, or score on the pad.", n="{n}"
+        ),
         "hand_n": _("Hand %(hand)s", hand="{n}"),
         "hand_play": _("Hand %(hand)s, play %(play)s", hand="{hand}", play="{play}"),
         "correct_title": _("Correct: %(where)s", where="{where}"),

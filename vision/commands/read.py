@@ -1,4 +1,5 @@
 """`spinner read`, `spinner train` and `spinner export`."""
+
 from __future__ import annotations
 
 import json
@@ -18,27 +19,86 @@ LAYOUT_VARIANTS = tuple(VARIANTS)
 @click.command()
 @click.argument("photos", nargs=-1, required=True, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per photo, one per line.")
-@click.option("--annotate", type=click.Path(file_okay=False), default=None, help="Write each photo with what was read drawn on it.")
+@click.option(
+    "--annotate",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Write each photo with what was read drawn on it.",
+)
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
-@click.option("--confidence", type=click.FloatRange(0, 1), default=BOX_CONFIDENCE, show_default=True, help="Least box confidence kept.")
-@click.option("--sure", type=click.FloatRange(0, 1), default=SURE_BOX, show_default=True,
-              help="Boxes under this confidence only add tiles the set has left; they never change a surer box's reading.")
-@click.option("--sets", type=click.IntRange(min=1), default=1, show_default=True, help="Double-six sets on the table: each tile is read at most this many times.")
-@click.option("--variant", type=click.Choice(LAYOUT_VARIANTS), default="partners", show_default=True,
-              help="Whose layout rules rebuild the layout (block and draw have no spinner).")
-@click.option("--size", type=click.IntRange(min=32), default=None,
-              help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).")
-@click.option("--enlarge", type=click.FloatRange(min=1), default=None,
-              help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).")
-@click.option("--zoom/--no-zoom", default=True, show_default=True,
-              help="Read again, closer, the part of a photo whose tiles came out small (models/README.md, \"A second look at small tiles\").")
-@click.option("--refiner", type=click.Path(dir_okay=False), default=str(DEFAULT_REFINER), show_default=True,
-              help="The box refiner, which moves each box onto its tile before its halves are read.")
-@click.option("--refine/--no-refine", default=True, show_default=True, help="Refine the boxes (--no-refine: read them as found).")
-def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector: str, halves: str, confidence: float,
-         sure: float, sets: int, variant: str, size: int | None, enlarge: float | None, zoom: bool, refiner: str,
-         refine: bool) -> None:
+@click.option(
+    "--confidence",
+    type=click.FloatRange(0, 1),
+    default=BOX_CONFIDENCE,
+    show_default=True,
+    help="Least box confidence kept.",
+)
+@click.option(
+    "--sure",
+    type=click.FloatRange(0, 1),
+    default=SURE_BOX,
+    show_default=True,
+    help="Boxes under this confidence only add tiles the set has left; they never change a surer box's reading.",
+)
+@click.option(
+    "--sets",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Double-six sets on the table: each tile is read at most this many times.",
+)
+@click.option(
+    "--variant",
+    type=click.Choice(LAYOUT_VARIANTS),
+    default="partners",
+    show_default=True,
+    help="Whose layout rules rebuild the layout (block and draw have no spinner).",
+)
+@click.option(
+    "--size",
+    type=click.IntRange(min=32),
+    default=None,
+    help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).",
+)
+@click.option(
+    "--enlarge",
+    type=click.FloatRange(min=1),
+    default=None,
+    help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).",
+)
+@click.option(
+    "--zoom/--no-zoom",
+    default=True,
+    show_default=True,
+    help='Read again, closer, the part of a photo whose tiles came out small (models/README.md, "A second look at small tiles").',
+)
+@click.option(
+    "--refiner",
+    type=click.Path(dir_okay=False),
+    default=str(DEFAULT_REFINER),
+    show_default=True,
+    help="The box refiner, which moves each box onto its tile before its halves are read.",
+)
+@click.option(
+    "--refine/--no-refine", default=True, show_default=True, help="Refine the boxes (--no-refine: read them as found)."
+)
+def read(
+    photos: tuple[str, ...],
+    as_json: bool,
+    annotate: str | None,
+    detector: str,
+    halves: str,
+    confidence: float,
+    sure: float,
+    sets: int,
+    variant: str,
+    size: int | None,
+    enlarge: float | None,
+    zoom: bool,
+    refiner: str,
+    refine: bool,
+) -> None:
     """Read every tile in each photo: which tile, where, and how it is turned, and the layout.
 
     A photo that cannot be read is reported (on standard error, and with --json as an object
@@ -52,8 +112,18 @@ def read(photos: tuple[str, ...], as_json: bool, annotate: str | None, detector:
     from vision.read.reading import scaled
 
     try:
-        reader = Reader(detector, halves, confidence=confidence, sure=sure, sets=sets, variant=variant, side=size, enlarge=enlarge,
-                        zoom=ZOOM if zoom else None, refiner=refiner if refine else None)
+        reader = Reader(
+            detector,
+            halves,
+            confidence=confidence,
+            sure=sure,
+            sets=sets,
+            variant=variant,
+            side=size,
+            enlarge=enlarge,
+            zoom=ZOOM if zoom else None,
+            refiner=refiner if refine else None,
+        )
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     folder = Path(annotate) if annotate else None
@@ -108,8 +178,13 @@ def train() -> None:
 
 
 @train.command("detector")
-@click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, multiple=True,
-              help="A `spinner dataset synth` folder; give it again to train on several sets together.")
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False, exists=True),
+    required=True,
+    multiple=True,
+    help="A `spinner dataset synth` folder; give it again to train on several sets together.",
+)
 @click.option("--project", type=click.Path(file_okay=False), default="runs", show_default=True)
 @click.option("--name", default="detector", show_default=True)
 @click.option("--epochs", type=click.IntRange(min=1), default=100, show_default=True)
@@ -117,28 +192,73 @@ def train() -> None:
 @click.option("--batch", type=click.IntRange(min=1), default=16, show_default=True)
 @click.option("--resume", is_flag=True, help="Go on from PROJECT/NAME/weights/last.pt.")
 @click.option("--device", default=None, help="cpu, or a GPU index (default: a GPU when there is one).")
-@click.option("--model", "model_cfg", default="yolo11n-obb.yaml", show_default=True, help="A model yaml (from scratch) or our own earlier weights (.pt) to go on from.")
-@click.option("--hours", type=click.FloatRange(min=0.01), default=None, help="Train for this long instead of --epochs (the schedule is fitted to it).")
-@click.option("--lr", type=click.FloatRange(min=1e-6, max=1.0), default=None,
-              help="Starting learning rate, AdamW (default: ultralytics' own choice; lower to go on gently from trained weights).")
-@click.option("--ignored", is_flag=True,
-              help="Also learn face-down tiles, tiles on edge and printed pictures (classes 1-3), which `spinner read` then lists under \"ignored\", never as tiles.")
-def train_detector(data: tuple[str, ...], project: str, name: str, epochs: int, imgsz: int, batch: int, resume: bool, device: str | None, model_cfg: str, hours: float | None, lr: float | None,
-                   ignored: bool) -> None:
+@click.option(
+    "--model",
+    "model_cfg",
+    default="yolo11n-obb.yaml",
+    show_default=True,
+    help="A model yaml (from scratch) or our own earlier weights (.pt) to go on from.",
+)
+@click.option(
+    "--hours",
+    type=click.FloatRange(min=0.01),
+    default=None,
+    help="Train for this long instead of --epochs (the schedule is fitted to it).",
+)
+@click.option(
+    "--lr",
+    type=click.FloatRange(min=1e-6, max=1.0),
+    default=None,
+    help="Starting learning rate, AdamW (default: ultralytics' own choice; lower to go on gently from trained weights).",
+)
+@click.option(
+    "--ignored",
+    is_flag=True,
+    help='Also learn face-down tiles, tiles on edge and printed pictures (classes 1-3), which `spinner read` then lists under "ignored", never as tiles.',
+)
+def train_detector(
+    data: tuple[str, ...],
+    project: str,
+    name: str,
+    epochs: int,
+    imgsz: int,
+    batch: int,
+    resume: bool,
+    device: str | None,
+    model_cfg: str,
+    hours: float | None,
+    lr: float | None,
+    ignored: bool,
+) -> None:
     """Train the tile detector (ultralytics YOLO OBB, from scratch, offline)."""
     import vision.train.detector as td
 
     data_yaml = td.prepare([Path(d) for d in data], Path(project) / f"{name}-data", ignored=ignored)
-    best = td.train(data_yaml, Path(project), name, epochs, imgsz, batch, resume, device, model_cfg=model_cfg, hours=hours, lr=lr)
+    best = td.train(
+        data_yaml, Path(project), name, epochs, imgsz, batch, resume, device, model_cfg=model_cfg, hours=hours, lr=lr
+    )
     click.echo(f"weights: {best}")
 
 
 @train.command("prune")
-@click.option("--weights", type=click.Path(dir_okay=False, exists=True), required=True, help="A trained detector (.pt).")
+@click.option(
+    "--weights", type=click.Path(dir_okay=False, exists=True), required=True, help="A trained detector (.pt)."
+)
 @click.option("--out", type=click.Path(dir_okay=False), required=True, help="Where the smaller network is saved (.pt).")
-@click.option("--ratio", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.5, show_default=True,
-              help="The share of each prunable layer's channels removed (those with the smallest weights).")
-@click.option("--imgsz", type=click.IntRange(min=32), default=READ_SIDE, show_default=True, help="The long side its work is counted at.")
+@click.option(
+    "--ratio",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.5,
+    show_default=True,
+    help="The share of each prunable layer's channels removed (those with the smallest weights).",
+)
+@click.option(
+    "--imgsz",
+    type=click.IntRange(min=32),
+    default=READ_SIDE,
+    show_default=True,
+    help="The long side its work is counted at.",
+)
 def train_prune(weights: str, out: str, ratio: float, imgsz: int) -> None:
     """Cut a smaller, faster detector from a trained one (train it on with `train detector --model OUT`)."""
     from vision.train.prune import prune_checkpoint
@@ -147,54 +267,125 @@ def train_prune(weights: str, out: str, ratio: float, imgsz: int) -> None:
 
 
 @train.command("halves")
-@click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, multiple=True,
-              help="A `spinner dataset synth` folder; give it more than once to train on several.")
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False, exists=True),
+    required=True,
+    multiple=True,
+    help="A `spinner dataset synth` folder; give it more than once to train on several.",
+)
 @click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
 @click.option("--epochs", type=click.IntRange(min=1), default=8, show_default=True)
 @click.option("--copies", type=click.IntRange(min=1), default=3, show_default=True, help="Jittered crops per half.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Use only the first N photos of each split.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--detector", type=click.Path(dir_okay=False, exists=True), default=None,
-              help="Also cut the halves of this detector's own boxes (the one the classifier will read behind).")
-@click.option("--detected-copies", type=click.IntRange(min=1, max=4), default=2, show_default=True,
-              help="With --detector: turned copies of each of its halves.")
-def train_halves(data: tuple[str, ...], out: str, epochs: int, copies: int, limit: int | None, seed: int, detector: str | None,
-                 detected_copies: int) -> None:
+@click.option(
+    "--detector",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="Also cut the halves of this detector's own boxes (the one the classifier will read behind).",
+)
+@click.option(
+    "--detected-copies",
+    type=click.IntRange(min=1, max=4),
+    default=2,
+    show_default=True,
+    help="With --detector: turned copies of each of its halves.",
+)
+def train_halves(
+    data: tuple[str, ...],
+    out: str,
+    epochs: int,
+    copies: int,
+    limit: int | None,
+    seed: int,
+    detector: str | None,
+    detected_copies: int,
+) -> None:
     """Train the half classifier on crops of the synthetic truth and export it to ONNX."""
     import vision.train.halves as th
 
-    figures = th.train([Path(d) for d in data], Path(out), epochs=epochs, copies=copies, seed=seed, limit=limit, log=click.echo,
-                       detector=Path(detector) if detector else None, detected_copies=detected_copies)
+    figures = th.train(
+        [Path(d) for d in data],
+        Path(out),
+        epochs=epochs,
+        copies=copies,
+        seed=seed,
+        limit=limit,
+        log=click.echo,
+        detector=Path(detector) if detector else None,
+        detected_copies=detected_copies,
+    )
     click.echo(json.dumps(figures))
 
 
 @train.command("refiner")
-@click.option("--data", type=click.Path(file_okay=False, exists=True), required=True, multiple=True,
-              help="A `spinner dataset synth` folder; give it more than once to train on several.")
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False, exists=True),
+    required=True,
+    multiple=True,
+    help="A `spinner dataset synth` folder; give it more than once to train on several.",
+)
 @click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_REFINER), show_default=True)
 @click.option("--epochs", type=click.IntRange(min=1), default=8, show_default=True)
-@click.option("--jitters", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Deliberately missed copies of each true box, beside the detector's own boxes.")
+@click.option(
+    "--jitters",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Deliberately missed copies of each true box, beside the detector's own boxes.",
+)
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Use only the first N photos of each split.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--detector", type=click.Path(dir_okay=False, exists=True), default=str(DEFAULT_DETECTOR), show_default=True,
-              help="The detector whose boxes it learns to correct (the one it will be bundled with).")
-def train_refiner(data: tuple[str, ...], out: str, epochs: int, jitters: int, limit: int | None, seed: int, detector: str) -> None:
+@click.option(
+    "--detector",
+    type=click.Path(dir_okay=False, exists=True),
+    default=str(DEFAULT_DETECTOR),
+    show_default=True,
+    help="The detector whose boxes it learns to correct (the one it will be bundled with).",
+)
+def train_refiner(
+    data: tuple[str, ...], out: str, epochs: int, jitters: int, limit: int | None, seed: int, detector: str
+) -> None:
     """Train the box refiner on the detector's boxes and the synthetic truth, and export it to ONNX."""
     import vision.train.refiner as tr
 
-    figures = tr.train([Path(d) for d in data], Path(out), epochs=epochs, jitters=jitters, seed=seed, limit=limit,
-                       detector=Path(detector), log=click.echo)
+    figures = tr.train(
+        [Path(d) for d in data],
+        Path(out),
+        epochs=epochs,
+        jitters=jitters,
+        seed=seed,
+        limit=limit,
+        detector=Path(detector),
+        log=click.echo,
+    )
     click.echo(json.dumps(figures))
 
 
 @click.command()
-@click.option("--weights", type=click.Path(dir_okay=False, exists=True), required=True, help="best.pt of `spinner train detector`.")
+@click.option(
+    "--weights",
+    type=click.Path(dir_okay=False, exists=True),
+    required=True,
+    help="best.pt of `spinner train detector`.",
+)
 @click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
-@click.option("--imgsz", type=click.IntRange(min=32), default=READ_SIDE, show_default=True,
-              help="The long side a photo is read at, kept in the model (training is at 640).")
-@click.option("--enlarge", type=click.FloatRange(min=1), default=READ_ENLARGE, show_default=True,
-              help="How much a photo smaller than that is enlarged at most, kept in the model (1: only padded).")
+@click.option(
+    "--imgsz",
+    type=click.IntRange(min=32),
+    default=READ_SIDE,
+    show_default=True,
+    help="The long side a photo is read at, kept in the model (training is at 640).",
+)
+@click.option(
+    "--enlarge",
+    type=click.FloatRange(min=1),
+    default=READ_ENLARGE,
+    show_default=True,
+    help="How much a photo smaller than that is enlarged at most, kept in the model (1: only padded).",
+)
 def export(weights: str, out: str, imgsz: int, enlarge: float) -> None:
     """Export the trained detector to ONNX, the format the companion runs."""
     import vision.train.detector as td
@@ -203,46 +394,143 @@ def export(weights: str, out: str, imgsz: int, enlarge: float) -> None:
 
 
 @click.command("eval")
-@click.option("--synthetic", type=click.Path(file_okay=False), default=None, help="A `spinner dataset synth` folder (its val split is read).")
-@click.option("--real", type=click.Path(file_okay=False), default=None, help="The real photos (default: ../shared/real when present).")
+@click.option(
+    "--synthetic",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="A `spinner dataset synth` folder (its val split is read).",
+)
+@click.option(
+    "--real",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="The real photos (default: ../shared/real when present).",
+)
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Read at most N photos of each set.")
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
-@click.option("--layout", "layout_only", is_flag=True,
-              help="Measure only the layout reconstruction, on the synthetic truth's own tiles (no models).")
-@click.option("--jitter", type=click.FloatRange(0, 1), default=0.0, show_default=True,
-              help="With --layout: shake each corner by this much (in half-sides).")
-@click.option("--misread", type=click.FloatRange(0, 1), default=0.0, show_default=True,
-              help="With --layout: misread this share of halves (the true value second best).")
-@click.option("--true-boxes", is_flag=True,
-              help="Synthetic set only: the truth's boxes stand in for the detector, to measure the halves and the settling alone.")
-@click.option("--confidence", type=click.FloatRange(0, 1), default=BOX_CONFIDENCE, show_default=True,
-              help="Least box confidence kept (as `spinner read`).")
-@click.option("--sure", type=click.FloatRange(0, 1), default=SURE_BOX, show_default=True,
-              help="Boxes under this confidence only add tiles the set has left; they never change a surer box's reading.")
-@click.option("--size", type=click.IntRange(min=32), default=None,
-              help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).")
-@click.option("--enlarge", type=click.FloatRange(min=1), default=None,
-              help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).")
-@click.option("--zoom/--no-zoom", default=True, show_default=True,
-              help="Read again, closer, the part of a photo whose tiles came out small (models/README.md, \"A second look at small tiles\").")
-@click.option("--refiner", type=click.Path(dir_okay=False), default=str(DEFAULT_REFINER), show_default=True,
-              help="The box refiner, which moves each box onto its tile before its halves are read.")
-@click.option("--refine/--no-refine", default=True, show_default=True, help="Refine the boxes (--no-refine: read them as found).")
-@click.option("--widen/--no-widen", default=True, show_default=True,
-              help="Read again, shrunk, a photo whose tiles came out too large or that showed none (docs/styles.md, \"Close-ups\").")
-@click.option("--styles", "styles_dir", type=click.Path(file_okay=False, exists=True), default=None,
-              help="The styles benchmark (`spinner dataset styles`): print its table per condition (docs/styles.md).")
-@click.option("--reliability", is_flag=True,
-              help="Add each set's reliability table: read tiles by calibrated confidence, and how many were right.")
-@click.option("--save-judged", "judged_to", type=click.Path(dir_okay=False), default=None,
-              help="Write each set's read tiles as [confidence, right] pairs here (`python -m vision.read.calibration FILE` tables them).")
-@click.option("--calibrate", "calibrate_to", type=click.Path(dir_okay=False), default=None,
-              help="Fit the calibration on the --synthetic set's read tiles and write it here (models/calibration.json).")
-def evaluate(synthetic: str | None, real: str | None, limit: int | None, detector: str, halves: str,
-             layout_only: bool, jitter: float, misread: float, true_boxes: bool, confidence: float, sure: float, size: int | None,
-             enlarge: float | None, zoom: bool, refiner: str, refine: bool, widen: bool, styles_dir: str | None, reliability: bool,
-             judged_to: str | None, calibrate_to: str | None) -> None:
+@click.option(
+    "--layout",
+    "layout_only",
+    is_flag=True,
+    help="Measure only the layout reconstruction, on the synthetic truth's own tiles (no models).",
+)
+@click.option(
+    "--jitter",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="With --layout: shake each corner by this much (in half-sides).",
+)
+@click.option(
+    "--misread",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="With --layout: misread this share of halves (the true value second best).",
+)
+@click.option(
+    "--true-boxes",
+    is_flag=True,
+    help="Synthetic set only: the truth's boxes stand in for the detector, to measure the halves and the settling alone.",
+)
+@click.option(
+    "--confidence",
+    type=click.FloatRange(0, 1),
+    default=BOX_CONFIDENCE,
+    show_default=True,
+    help="Least box confidence kept (as `spinner read`).",
+)
+@click.option(
+    "--sure",
+    type=click.FloatRange(0, 1),
+    default=SURE_BOX,
+    show_default=True,
+    help="Boxes under this confidence only add tiles the set has left; they never change a surer box's reading.",
+)
+@click.option(
+    "--size",
+    type=click.IntRange(min=32),
+    default=None,
+    help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).",
+)
+@click.option(
+    "--enlarge",
+    type=click.FloatRange(min=1),
+    default=None,
+    help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).",
+)
+@click.option(
+    "--zoom/--no-zoom",
+    default=True,
+    show_default=True,
+    help='Read again, closer, the part of a photo whose tiles came out small (models/README.md, "A second look at small tiles").',
+)
+@click.option(
+    "--refiner",
+    type=click.Path(dir_okay=False),
+    default=str(DEFAULT_REFINER),
+    show_default=True,
+    help="The box refiner, which moves each box onto its tile before its halves are read.",
+)
+@click.option(
+    "--refine/--no-refine", default=True, show_default=True, help="Refine the boxes (--no-refine: read them as found)."
+)
+@click.option(
+    "--widen/--no-widen",
+    default=True,
+    show_default=True,
+    help='Read again, shrunk, a photo whose tiles came out too large or that showed none (docs/styles.md, "Close-ups").',
+)
+@click.option(
+    "--styles",
+    "styles_dir",
+    type=click.Path(file_okay=False, exists=True),
+    default=None,
+    help="The styles benchmark (`spinner dataset styles`): print its table per condition (docs/styles.md).",
+)
+@click.option(
+    "--reliability",
+    is_flag=True,
+    help="Add each set's reliability table: read tiles by calibrated confidence, and how many were right.",
+)
+@click.option(
+    "--save-judged",
+    "judged_to",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write each set's read tiles as [confidence, right] pairs here (`python -m vision.read.calibration FILE` tables them).",
+)
+@click.option(
+    "--calibrate",
+    "calibrate_to",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Fit the calibration on the --synthetic set's read tiles and write it here (models/calibration.json).",
+)
+def evaluate(
+    synthetic: str | None,
+    real: str | None,
+    limit: int | None,
+    detector: str,
+    halves: str,
+    layout_only: bool,
+    jitter: float,
+    misread: float,
+    true_boxes: bool,
+    confidence: float,
+    sure: float,
+    size: int | None,
+    enlarge: float | None,
+    zoom: bool,
+    refiner: str,
+    refine: bool,
+    widen: bool,
+    styles_dir: str | None,
+    reliability: bool,
+    judged_to: str | None,
+    calibrate_to: str | None,
+) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     from vision.evaluate.photos import evaluate as run
     from vision.read.reader import WIDEN, Reader
@@ -256,9 +544,23 @@ def evaluate(synthetic: str | None, real: str | None, limit: int | None, detecto
         return
 
     if styles_dir is not None:
-        _styles(Path(styles_dir), limit, Reader(detector, halves, confidence=confidence, sure=sure, side=size, enlarge=enlarge,
-                                                zoom=ZOOM if zoom else None, refiner=refiner if refine else None,
-                                                widen=WIDEN if widen else None), reliability, judged_to)
+        _styles(
+            Path(styles_dir),
+            limit,
+            Reader(
+                detector,
+                halves,
+                confidence=confidence,
+                sure=sure,
+                side=size,
+                enlarge=enlarge,
+                zoom=ZOOM if zoom else None,
+                refiner=refiner if refine else None,
+                widen=WIDEN if widen else None,
+            ),
+            reliability,
+            judged_to,
+        )
         return
     root = Path(__file__).resolve().parents[2]
     real_path = Path(real) if real else root.parent / "shared" / "real"
@@ -270,8 +572,17 @@ def evaluate(synthetic: str | None, real: str | None, limit: int | None, detecto
     if synthetic is None and real_path is None:
         raise click.UsageError("nothing to measure: give --synthetic DIR and/or --real DIR")
     try:
-        reader = Reader(detector, halves, confidence=confidence, sure=sure, side=size, enlarge=enlarge, zoom=ZOOM if zoom else None,
-                        refiner=refiner if refine else None, widen=WIDEN if widen else None)
+        reader = Reader(
+            detector,
+            halves,
+            confidence=confidence,
+            sure=sure,
+            side=size,
+            enlarge=enlarge,
+            zoom=ZOOM if zoom else None,
+            refiner=refiner if refine else None,
+            widen=WIDEN if widen else None,
+        )
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first") from None
     if calibrate_to is not None and synthetic is None:
@@ -290,7 +601,11 @@ def evaluate(synthetic: str | None, real: str | None, limit: int | None, detecto
         fitted = fit(judged.get("synthetic", []), fitted_on=f"{synthetic} ({report['synthetic']['photos']} photos)")
         Path(calibrate_to).write_text(json.dumps(fitted.to_json(), indent=1) + "\n")
         reader.calibration = fitted
-        report["calibration"] = {"written": calibrate_to, "sure_from": fitted.sure_from, "tiles": len(judged.get("synthetic", []))}
+        report["calibration"] = {
+            "written": calibrate_to,
+            "sure_from": fitted.sure_from,
+            "tiles": len(judged.get("synthetic", [])),
+        }
     if reliability or calibrate_to is not None:
         report["reliability"] = {name: _reliability(reader, pairs) for name, pairs in judged.items()}
     click.echo(json.dumps(report, indent=2))
@@ -313,9 +628,13 @@ def _styles(root: Path, limit: int | None, reader, reliability: bool, judged_to:
     if judged_to is not None:
         Path(judged_to).write_text(json.dumps(judged))
     if not report:
-        raise click.ClickException(f"no condition's set under {root}: render them with `spinner dataset styles --out {root}`")
+        raise click.ClickException(
+            f"no condition's set under {root}: render them with `spinner dataset styles --out {root}`"
+        )
     click.echo(styles_table(report))
     if reliability:
         report["reliability"] = {name: _reliability(reader, pairs) for name, pairs in judged.items()}
         report["reliability"]["all"] = _reliability(reader, [p for pairs in judged.values() for p in pairs])
-    click.echo(json.dumps({name: {k: v for k, v in f.items() if k != "confusion"} for name, f in report.items()}, indent=1))
+    click.echo(
+        json.dumps({name: {k: v for k, v in f.items() if k != "confusion"} for name, f in report.items()}, indent=1)
+    )

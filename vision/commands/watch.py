@@ -1,5 +1,6 @@
 """`spinner watch` (follow a game from a camera, a video or a folder of photos) and
 `spinner watch-eval` (follow synthetic game videos and count moves right, asked and wrong)."""
+
 from __future__ import annotations
 
 import json
@@ -59,22 +60,61 @@ def _reveals(pairs: tuple[str, ...]) -> list[tuple[int, Path]]:
 @click.option("--variant", default="partners", show_default=True, help="The game played (RULES.md).")
 @click.option("--players", default="4", show_default=True, help="Names in seat order (comma-separated), or how many.")
 @click.option("--option", "options", multiple=True, help="A house rule option, NAME=VALUE (repeatable).")
-@click.option("--leader", type=int, default=0, show_default=True, help="The seat that leads, where the rules leave it to the table.")
-@click.option("--reveal", "reveals", multiple=True, metavar="SEAT=PHOTO",
-              help="End of hand: a photo of this seat's remaining tiles; the reader counts their pips (repeatable).")
-@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None, help="Write the match record here (JSON).")
-@click.option("--evidence", type=click.Path(file_okay=False), default=None, help="Keep each frame that produced an event here.")
-@click.option("--export", "export_path", type=click.Path(dir_okay=False), default=None, help="Zip the record with its evidence.")
-@click.option("--settle", type=click.IntRange(min=1), default=None,
-              help="Still frames before a frame counts as settled [camera and video: 3; a folder of photos: 1, each photo is a still].")
+@click.option(
+    "--leader",
+    type=int,
+    default=0,
+    show_default=True,
+    help="The seat that leads, where the rules leave it to the table.",
+)
+@click.option(
+    "--reveal",
+    "reveals",
+    multiple=True,
+    metavar="SEAT=PHOTO",
+    help="End of hand: a photo of this seat's remaining tiles; the reader counts their pips (repeatable).",
+)
+@click.option(
+    "--record", "record_path", type=click.Path(dir_okay=False), default=None, help="Write the match record here (JSON)."
+)
+@click.option(
+    "--evidence", type=click.Path(file_okay=False), default=None, help="Keep each frame that produced an event here."
+)
+@click.option(
+    "--export", "export_path", type=click.Path(dir_okay=False), default=None, help="Zip the record with its evidence."
+)
+@click.option(
+    "--settle",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Still frames before a frame counts as settled [camera and video: 3; a folder of photos: 1, each photo is a still].",
+)
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
-@click.option("--truth", type=click.Path(file_okay=False, exists=True), default=None,
-              help="A `spinner dataset video` folder: read frames from its truth instead of the models (testing).")
+@click.option(
+    "--truth",
+    type=click.Path(file_okay=False, exists=True),
+    default=None,
+    help="A `spinner dataset video` folder: read frames from its truth instead of the models (testing).",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per outcome, one per line.")
-def watch(source: str | None, camera: int | None, variant: str, players: str, options: tuple[str, ...], leader: int,
-          reveals: tuple[str, ...], record_path: str | None, evidence: str | None, export_path: str | None, settle: int | None,
-          detector: str, halves: str, truth: str | None, as_json: bool) -> None:
+def watch(
+    source: str | None,
+    camera: int | None,
+    variant: str,
+    players: str,
+    options: tuple[str, ...],
+    leader: int,
+    reveals: tuple[str, ...],
+    record_path: str | None,
+    evidence: str | None,
+    export_path: str | None,
+    settle: int | None,
+    detector: str,
+    halves: str,
+    truth: str | None,
+    as_json: bool,
+) -> None:
     """Follow a game: each settled change of the table becomes a play, checked by the scorer.
 
     SOURCE is a video file or a folder of photos taken in order; --camera N follows a webcam.
@@ -112,7 +152,13 @@ def watch(source: str | None, camera: int | None, variant: str, players: str, op
         from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader
 
         try:
-            reader = Reader(detector, halves, confidence=FOLLOWING_CONFIDENCE, refiner=FOLLOWING_REFINER, variant=variant if variant in LAYOUT_VARIANTS else "partners")
+            reader = Reader(
+                detector,
+                halves,
+                confidence=FOLLOWING_CONFIDENCE,
+                refiner=FOLLOWING_REFINER,
+                variant=variant if variant in LAYOUT_VARIANTS else "partners",
+            )
         except FileNotFoundError as error:
             raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     follower = Follower(match, leader=leader)
@@ -172,8 +218,10 @@ def watch(source: str | None, camera: int | None, variant: str, players: str, op
         if export_path:
             store.export(export_path, record)
     answer = match.answer()
-    click.echo(f"{watcher.frames} frames, {watcher.reads} read; totals {dict(zip(answer['sides'], answer['totals']))}",
-               err=as_json)
+    click.echo(
+        f"{watcher.frames} frames, {watcher.reads} read; totals {dict(zip(answer['sides'], answer['totals']))}",
+        err=as_json,
+    )
     if failed is not None:
         click.echo(f"Error: {failed} (the record so far is written)", err=True)
         sys.exit(1)
@@ -190,25 +238,65 @@ def watch(source: str | None, camera: int | None, variant: str, players: str, op
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
 @click.option("--shake", type=float, default=0.01, show_default=True, help="Camera shake between moves (world units).")
-@click.option("--noise", type=float, default=1.5, show_default=True, help="Sensor noise (grey levels, standard deviation).")
-@click.option("--light", type=float, default=0.06, show_default=True, help="Light drift between moves (share of brightness).")
-@click.option("--idle", type=float, default=0.15, show_default=True, help="Chance of an arm passing over the table between moves.")
+@click.option(
+    "--noise", type=float, default=1.5, show_default=True, help="Sensor noise (grey levels, standard deviation)."
+)
+@click.option(
+    "--light", type=float, default=0.06, show_default=True, help="Light drift between moves (share of brightness)."
+)
+@click.option(
+    "--idle", type=float, default=0.15, show_default=True, help="Chance of an arm passing over the table between moves."
+)
 @click.option("--clean", is_flag=True, help="No sensor noise, shake or light drift (arms still come and go).")
-@click.option("--misread", type=click.FloatRange(0, 1), default=0.0, show_default=True,
-              help="Truth reader only: misread this share of halves (a wrong value first, the true one second).")
-@click.option("--jitter", type=click.FloatRange(0, 1), default=0.0, show_default=True,
-              help="Truth reader only: move each corner by this much (in half-sides).")
-@click.option("--board", type=click.Path(file_okay=False, exists=True), default=None,
-              help="Instead: the real ddd-board photos as a sequence (../shared/real/ddd-board).")
-@click.option("--dealt", default=None, metavar="VARIANT",
-              type=click.Choice(["partners", "partners-block", "all-fives", "block", "draw", "any"]),
-              help="Dealt films: VARIANT (partners, partners-block, all-fives, block, draw, or any) dealt and played "
-                   "with passes and draws, each seat's arm from its own side (default: the older films, no passes).")
+@click.option(
+    "--misread",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Truth reader only: misread this share of halves (a wrong value first, the true one second).",
+)
+@click.option(
+    "--jitter",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Truth reader only: move each corner by this much (in half-sides).",
+)
+@click.option(
+    "--board",
+    type=click.Path(file_okay=False, exists=True),
+    default=None,
+    help="Instead: the real ddd-board photos as a sequence (../shared/real/ddd-board).",
+)
+@click.option(
+    "--dealt",
+    default=None,
+    metavar="VARIANT",
+    type=click.Choice(["partners", "partners-block", "all-fives", "block", "draw", "any"]),
+    help="Dealt films: VARIANT (partners, partners-block, all-fives, block, draw, or any) dealt and played "
+    "with passes and draws, each seat's arm from its own side (default: the older films, no passes).",
+)
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True, help="Players (partnerships: 4).")
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
-def watch_eval(videos: int, seed: int, size: str, models: bool, detector: str, halves: str, shake: float,
-               noise: float, light: float, idle: float, clean: bool, misread: float, jitter: float,
-               board: str | None, dealt: str | None, players: int, as_json: bool) -> None:
+def watch_eval(
+    videos: int,
+    seed: int,
+    size: str,
+    models: bool,
+    detector: str,
+    halves: str,
+    shake: float,
+    noise: float,
+    light: float,
+    idle: float,
+    clean: bool,
+    misread: float,
+    jitter: float,
+    board: str | None,
+    dealt: str | None,
+    players: int,
+    as_json: bool,
+) -> None:
     """Follow synthetic game videos; count moves right, asked and wrong against their true records."""
     from vision.evaluate.games import board_sequence, evaluate_videos
 
@@ -217,17 +305,33 @@ def watch_eval(videos: int, seed: int, size: str, models: bool, detector: str, h
     if models:
         from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader
 
-        reader = Reader(detector, halves, confidence=FOLLOWING_CONFIDENCE, refiner=FOLLOWING_REFINER, sets=2 if board else 1)
+        reader = Reader(
+            detector, halves, confidence=FOLLOWING_CONFIDENCE, refiner=FOLLOWING_REFINER, sets=2 if board else 1
+        )
     if board:
         click.echo(json.dumps(board_sequence(Path(board), reader), indent=1))
         return
     if clean:
         shake = noise = light = 0.0
     if models and (misread or jitter):
-        raise click.UsageError("--misread and --jitter imitate a reader's mistakes: they go with the truth reader, not --models")
-    report = evaluate_videos(videos, seed, width, height, reader, log=None if as_json else click.echo, misread=misread,
-                             jitter=jitter, shake=shake, noise=noise, light_drift=light, idle_passes=idle,
-                             **({"dealt": dealt, "players": players} if dealt else {}))
+        raise click.UsageError(
+            "--misread and --jitter imitate a reader's mistakes: they go with the truth reader, not --models"
+        )
+    report = evaluate_videos(
+        videos,
+        seed,
+        width,
+        height,
+        reader,
+        log=None if as_json else click.echo,
+        misread=misread,
+        jitter=jitter,
+        shake=shake,
+        noise=noise,
+        light_drift=light,
+        idle_passes=idle,
+        **({"dealt": dealt, "players": players} if dealt else {}),
+    )
     if as_json:
         click.echo(json.dumps(report, indent=1))
     else:

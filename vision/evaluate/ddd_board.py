@@ -12,6 +12,7 @@ not tiles) or the table: each such tile is a false tile.
 
 Measuring only: this knows one board's look and is never used by the reader itself.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -74,8 +75,9 @@ def find_grid(image: np.ndarray) -> Grid:
         raise BoardNotFound(f"the teal area is not a square board ({len(quad)} corners)")
     # Corners in the order top-left, top-right, bottom-right, bottom-left.
     by_sum, by_diff = quad.sum(axis=1), np.diff(quad, axis=1).ravel()
-    ordered = np.array([quad[by_sum.argmin()], quad[by_diff.argmin()], quad[by_sum.argmax()], quad[by_diff.argmax()]],
-                       dtype=np.float32)
+    ordered = np.array(
+        [quad[by_sum.argmin()], quad[by_diff.argmin()], quad[by_sum.argmax()], quad[by_diff.argmax()]], dtype=np.float32
+    )
     target = np.array([[0, 0], [CELLS, 0], [CELLS, CELLS], [0, CELLS]], dtype=np.float32)
     return Grid(cv2.getPerspectiveTransform(ordered, target))
 
@@ -100,7 +102,9 @@ def score_board_photo(reading: Reading, grid: Grid, board: list[dict[str, Any]],
     """Add one photo: a read tile is on a true tile when its centre lies within 0.6 cell of the
     true tile's centre; its halves are then compared with the true halves they lie nearest."""
     tiles = true_tiles(board)
-    centres = np.asarray([np.mean([cell_centre(a["cell"]), cell_centre(b["cell"])], axis=0) for a, b in tiles]).reshape(-1, 2)
+    centres = np.asarray([np.mean([cell_centre(a["cell"]), cell_centre(b["cell"])], axis=0) for a, b in tiles]).reshape(
+        -1, 2
+    )
     blanks = [blank_halves(a["value"], b["value"]) for a, b in tiles]
     for n in blanks:
         tally.count_true(n)
@@ -129,7 +133,9 @@ def score_board_photo(reading: Reading, grid: Grid, board: list[dict[str, Any]],
         true_halves = tiles[i]
         for half in tile.halves:
             hx, hy = grid.locate(half.center)
-            nearest = min(true_halves, key=lambda h: np.hypot(cell_centre(h["cell"])[0] - hx, cell_centre(h["cell"])[1] - hy))
+            nearest = min(
+                true_halves, key=lambda h: np.hypot(cell_centre(h["cell"])[0] - hx, cell_centre(h["cell"])[1] - hy)
+            )
             tally.halves += 1
             tally.confusion[nearest["value"], half.value] += 1
             if nearest["value"] == half.value:

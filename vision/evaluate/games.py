@@ -21,6 +21,7 @@ mirror images: the lead `3-1` (3 west) and `1-3` (1 west) give the same game wit
 swapped, and a lone double's two sides, or the spinner's north and south before either is used,
 are interchangeable. `EndMap` keeps the correspondence as it is learnt.
 """
+
 from __future__ import annotations
 
 import time
@@ -111,8 +112,9 @@ class VideoReport:
         return {k: (round(v, 2) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
 
 
-def follow_video(video: GameVideo, reader: ReaderLike | None = None, settle: int = 3, misread: float = 0.0,
-                 jitter: float = 0.0) -> VideoReport:
+def follow_video(
+    video: GameVideo, reader: ReaderLike | None = None, settle: int = 3, misread: float = 0.0, jitter: float = 0.0
+) -> VideoReport:
     """Follow one video, answering asks with the truth; compare the record with the truth.
 
     Without a reader, the frames are read from their truth (`OracleReader`), with `misread` and
@@ -219,10 +221,15 @@ def _in_follower_terms(event: dict[str, Any], follower: Follower, ends: EndMap) 
 def _as_seen(record: dict[str, Any]) -> dict[str, Any]:
     """A dealt film's true record as the table saw it: no deal (so no end-of-hand pips that the
     follower could not know either), each draw an unseen one."""
-    hands = [{**{k: v for k, v in hand.items() if k != "deal"},
-              "events": [{"type": "draw", "seat": e["seat"], "count": 1} if e["type"] == "draw" else e
-                         for e in hand["events"]]}
-             for hand in record["hands"]]
+    hands = [
+        {
+            **{k: v for k, v in hand.items() if k != "deal"},
+            "events": [
+                {"type": "draw", "seat": e["seat"], "count": 1} if e["type"] == "draw" else e for e in hand["events"]
+            ],
+        }
+        for hand in record["hands"]
+    ]
     return {**record, "hands": hands}
 
 
@@ -233,9 +240,17 @@ def _same_scores(truth: dict[str, Any], got: dict[str, Any]) -> bool:
     return plays_a == plays_b and a["totals"] == b["totals"]
 
 
-def evaluate_videos(count: int, seed: int = 0, width: int = 640, height: int = 480, reader: ReaderLike | None = None,
-                    log: Callable[[str], None] | None = None, misread: float = 0.0, jitter: float = 0.0,
-                    **video_options: Any) -> dict[str, Any]:
+def evaluate_videos(
+    count: int,
+    seed: int = 0,
+    width: int = 640,
+    height: int = 480,
+    reader: ReaderLike | None = None,
+    log: Callable[[str], None] | None = None,
+    misread: float = 0.0,
+    jitter: float = 0.0,
+    **video_options: Any,
+) -> dict[str, Any]:
     """Follow `count` synthetic videos (seeds seed, seed+1, ...) and total the figures."""
     reports = []
     for k in range(count):
@@ -243,16 +258,38 @@ def evaluate_videos(count: int, seed: int = 0, width: int = 640, height: int = 4
         report = follow_video(video, reader, misread=misread, jitter=jitter)
         reports.append(report)
         if log:
-            log(f"video {seed + k}: {report.variant}, {report.plays} plays: {report.right} right, "
+            log(
+                f"video {seed + k}: {report.variant}, {report.plays} plays: {report.right} right, "
                 f"{report.asked} asked, {report.dismissed} dismissed, {report.wrong_seat} wrong seat, "
                 f"{report.wrong_tile} wrong tile, {report.not_reached} missed; score {'equal' if report.score_equal else 'DIFFERENT'}; "
-                f"{report.reads} reads of {report.frames} frames ({report.seconds:.1f} s)")
-    total = {key: sum(getattr(r, key) for r in reports)
-             for key in ("plays", "right", "asked", "dismissed", "wrong", "wrong_seat", "wrong_tile", "not_reached",
-                         "passes", "draws", "frames", "reads")}
-    return {"videos": count, "misread": misread, "jitter": jitter, **video_options, **total,
-            "scores_equal": sum(r.score_equal for r in reports),
-            "reports": [r.to_json() for r in reports]}
+                f"{report.reads} reads of {report.frames} frames ({report.seconds:.1f} s)"
+            )
+    total = {
+        key: sum(getattr(r, key) for r in reports)
+        for key in (
+            "plays",
+            "right",
+            "asked",
+            "dismissed",
+            "wrong",
+            "wrong_seat",
+            "wrong_tile",
+            "not_reached",
+            "passes",
+            "draws",
+            "frames",
+            "reads",
+        )
+    }
+    return {
+        "videos": count,
+        "misread": misread,
+        "jitter": jitter,
+        **video_options,
+        **total,
+        "scores_equal": sum(r.score_equal for r in reports),
+        "reports": [r.to_json() for r in reports],
+    }
 
 
 def board_sequence(folder: Path, reader: ReaderLike | None = None) -> dict[str, Any]:
@@ -320,8 +357,14 @@ def board_sequence(folder: Path, reader: ReaderLike | None = None) -> dict[str, 
             read_right += int(got == f"{values[0]}-{values[1]}")
             before = after
     share = sorted(shares)[len(shares) // 2] if shares else None
-    report: dict[str, Any] = {"photos": len(names), "moves": moves, "change_seen": seen, "new_tile_in_region": located,
-                              "region_share_median": round(share, 4) if share is not None else None, "notes": notes[:10]}
+    report: dict[str, Any] = {
+        "photos": len(names),
+        "moves": moves,
+        "change_seen": seen,
+        "new_tile_in_region": located,
+        "region_share_median": round(share, 4) if share is not None else None,
+        "notes": notes[:10],
+    }
     if reader is not None:
         report["new_tile_read_right"] = read_right
     return report

@@ -11,6 +11,7 @@ Layouts with a tile hidden (by a hand, or out of the frame) are counted apart: w
 hidden tile is an arm's last, the open end cannot be seen at all. So are layouts of the lead
 alone, which `reconstruct` does not tell from a loose tile (it answers None).
 """
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,9 @@ from vision.read.reading import HalfReading, TileReading
 from vision.rebuild.reconstruct import layout_rules, reconstruct
 
 
-def truth_readings(truth: dict[str, Any], rng: np.random.Generator | None = None, jitter: float = 0.0,
-                   misread: float = 0.0) -> list[TileReading]:
+def truth_readings(
+    truth: dict[str, Any], rng: np.random.Generator | None = None, jitter: float = 0.0, misread: float = 0.0
+) -> list[TileReading]:
     """The tiles a reader could see in a synthetic photo, as readings."""
     out: list[TileReading] = []
     for tile in truth["tiles"]:
@@ -50,8 +52,11 @@ def truth_readings(truth: dict[str, Any], rng: np.random.Generator | None = None
                 value = wrong
             halves.append(HalfReading(value, tuple(quad.mean(axis=0)), tuple(map(tuple, quad)), tuple(probabilities)))
         a, b = halves[0].value, halves[1].value
-        out.append(TileReading(Tile.of(a, b), tuple(corners.mean(axis=0)), tuple(map(tuple, corners)),
-                               (halves[0], halves[1]), 1.0))
+        out.append(
+            TileReading(
+                Tile.of(a, b), tuple(corners.mean(axis=0)), tuple(map(tuple, corners)), (halves[0], halves[1]), 1.0
+            )
+        )
     return out
 
 
@@ -62,15 +67,24 @@ def _ends_key(ends: Mapping[End, int]) -> tuple[int, ...]:
     return tuple(sorted(ends.values()))
 
 
-def evaluate_layouts(dataset: Path, split: str = "val", limit: int | None = None, jitter: float = 0.0,
-                     misread: float = 0.0, seed: int = 0, failures: int = 10) -> dict[str, Any]:
+def evaluate_layouts(
+    dataset: Path,
+    split: str = "val",
+    limit: int | None = None,
+    jitter: float = 0.0,
+    misread: float = 0.0,
+    seed: int = 0,
+    failures: int = 10,
+) -> dict[str, Any]:
     """Open ends, count and spinner right, over the photos of a `spinner dataset synth` split."""
     files = sorted((dataset / "truth" / split).glob("*.json"))[:limit]
     if not files:
         raise FileNotFoundError(f"no truth JSON under {dataset / 'truth' / split}")
     rng = np.random.default_rng(seed)
-    tallies: dict[str, dict[str, int]] = {k: {"photos": 0, "found": 0, "open_ends": 0, "count": 0, "spinner": 0, "all": 0}
-                                          for k in ("whole", "part_hidden", "lead_only")}
+    tallies: dict[str, dict[str, int]] = {
+        k: {"photos": 0, "found": 0, "open_ends": 0, "count": 0, "spinner": 0, "all": 0}
+        for k in ("whole", "part_hidden", "lead_only")
+    }
     no_layout = {"photos": 0, "none_found": 0}
     missed: list[str] = []
     for path in files:
@@ -99,14 +113,20 @@ def evaluate_layouts(dataset: Path, split: str = "val", limit: int | None = None
             "open_ends": _ends_key(found.open_ends) == _ends_key(want["open_ends"]),
             "count": found.count == want["count"] or variant == "block",
             "spinner": (want_spinner is None and got_spinner is None)
-            or (want_spinner is not None and got_spinner is not None and Tile.parse(want_spinner) is Tile.parse(got_spinner)),
+            or (
+                want_spinner is not None
+                and got_spinner is not None
+                and Tile.parse(want_spinner) is Tile.parse(got_spinner)
+            ),
         }
         for k, ok in right.items():
             tally[k] += ok
         tally["all"] += all(right.values())
         if not all(right.values()) and kind == "whole":
-            missed.append(f"{path.stem}: want {want['open_ends']} count {want['count']} spinner {want_spinner}, "
-                          f"got {found.open_ends} count {found.count} spinner {got_spinner}")
+            missed.append(
+                f"{path.stem}: want {want['open_ends']} count {want['count']} spinner {want_spinner}, "
+                f"got {found.open_ends} count {found.count} spinner {got_spinner}"
+            )
     report: dict[str, Any] = {"photos": len(files), "jitter": jitter, "misread": misread}
     for name, tally in tallies.items():
         n = tally["photos"]

@@ -10,6 +10,7 @@ within half the tile's short side. The figures:
 - per half seen: the same over the halves the truth marks as seen (a half under a hand is not);
 - confusions: true value (row) against read value (column), per half.
 """
+
 from __future__ import annotations
 
 import json
@@ -74,7 +75,11 @@ def score_synthetic(reading: Reading, truth: dict[str, Any], tally: Tally) -> No
 def _not_a_tile(point: Iterable[float], truth: dict[str, Any]) -> str | None:
     """What a read tile lying on no face-up tile lies on: "face_down", "edge", "printed" or None."""
     x, y = (float(v) for v in point)
-    for key, kind, corners in (("face_down", "face_down", "corners"), ("on_edge", "edge", "outline"), ("printed", "printed", "corners")):
+    for key, kind, corners in (
+        ("face_down", "face_down", "corners"),
+        ("on_edge", "edge", "outline"),
+        ("printed", "printed", "corners"),
+    ):
         for item in truth.get(key, []):
             polygon = np.asarray(item.get(corners) or item["corners"], dtype=np.float32).reshape(-1, 1, 2)
             if cv2.pointPolygonTest(polygon, (x, y), False) >= 0:
@@ -111,21 +116,31 @@ class TrueBoxes:
     #: one class, as the tiles-only detector has (`reader.set_aside`)
     names = {0: "tile"}
 
-    def predict(self, image: np.ndarray, conf: float = 0.0, iou: float = 0.5, max_det: int = 300,
-                voting: Voting | None = None) -> list[ObbDetection]:
+    def predict(
+        self, image: np.ndarray, conf: float = 0.0, iou: float = 0.5, max_det: int = 300, voting: Voting | None = None
+    ) -> list[ObbDetection]:
         # The same call as `ObbModel.predict`; the truth's boxes need no threshold, NMS or voting.
         boxes = []
         for tile in self.truth["tiles"]:
             if not tile.get("labelled"):
                 continue
             (cx, cy), size, degrees = cv2.minAreaRect(np.asarray(tile["corners"], dtype=np.float32))
-            boxes.append(ObbDetection(cls=0, confidence=1.0, center=(cx, cy), size=size,
-                                      angle=float(np.radians(degrees)), scores=(1.0,)))
+            boxes.append(
+                ObbDetection(
+                    cls=0, confidence=1.0, center=(cx, cy), size=size, angle=float(np.radians(degrees)), scores=(1.0,)
+                )
+            )
         return boxes
 
 
-def evaluate_synthetic(reader: Reader, dataset: Path, split: str = "val", limit: int | None = None,
-                       true_boxes: bool = False, judged: list[tuple[float, bool]] | None = None) -> dict[str, Any]:
+def evaluate_synthetic(
+    reader: Reader,
+    dataset: Path,
+    split: str = "val",
+    limit: int | None = None,
+    true_boxes: bool = False,
+    judged: list[tuple[float, bool]] | None = None,
+) -> dict[str, Any]:
     """Tile recall and precision, exact tile and per half on a synthetic set's split. With
     `true_boxes` the detector is replaced by the truth's boxes (recall is then 1 by design).
     `judged`, when given, gets each read tile's (confidence, right) (`Tally.judged`)."""
@@ -158,8 +173,9 @@ def evaluate_synthetic(reader: Reader, dataset: Path, split: str = "val", limit:
     return {"photos": len(truth_files), "boxes": "truth" if true_boxes else "detector", **tally.figures()}
 
 
-def evaluate_domibot(reader: Reader, folder: Path, limit: int | None = None,
-                     judged: list[tuple[float, bool]] | None = None) -> dict[str, Any]:
+def evaluate_domibot(
+    reader: Reader, folder: Path, limit: int | None = None, judged: list[tuple[float, bool]] | None = None
+) -> dict[str, Any]:
     """Tile identity on single-tile crops: the folder `5x4` holds 4-5."""
     photos = sorted(folder.glob("*/*.jpg"))
     if limit:
@@ -182,8 +198,12 @@ def evaluate_domibot(reader: Reader, folder: Path, limit: int | None = None,
             key = f"{want}->{best.tile}"
             confusions[key] = confusions.get(key, 0) + 1
     top = dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:10])
-    return {"photos": len(photos), "tile_found": round(found / len(photos), 4) if photos else None,
-            "tile_identity": round(right / len(photos), 4) if photos else None, "commonest_mistakes": top}
+    return {
+        "photos": len(photos),
+        "tile_found": round(found / len(photos), 4) if photos else None,
+        "tile_identity": round(right / len(photos), 4) if photos else None,
+        "commonest_mistakes": top,
+    }
 
 
 def evaluate_board(reader: Reader, folder: Path, judged: list[tuple[float, bool]] | None = None) -> dict[str, Any]:
@@ -202,7 +222,9 @@ def evaluate_board(reader: Reader, folder: Path, judged: list[tuple[float, bool]
             judged.extend(tally.judged)
 
 
-def _board_figures(reader: Reader, folder: Path, truth: dict[str, Any], names: list[str], tally: BoardTally) -> dict[str, Any]:
+def _board_figures(
+    reader: Reader, folder: Path, truth: dict[str, Any], names: list[str], tally: BoardTally
+) -> dict[str, Any]:
     right = total = 0
     previous: dict[str, Reading] = {}
     mistakes: list[str] = []
@@ -226,8 +248,13 @@ def _board_figures(reader: Reader, folder: Path, truth: dict[str, Any], names: l
         right += int(got == want)
         if got != want:
             mistakes.append(f"{name}: new tile {want} read as {got}")
-    return {"photos": len(names), **tally.figures(), "moves": total,
-            "new_tile_right": round(right / total, 4) if total else None, "mistakes": mistakes[:10]}
+    return {
+        "photos": len(names),
+        **tally.figures(),
+        "moves": total,
+        "new_tile_right": round(right / total, 4) if total else None,
+        "mistakes": mistakes[:10],
+    }
 
 
 def new_tiles(before: Reading, after: Reading) -> list[TileReading]:
@@ -241,24 +268,35 @@ def new_tiles(before: Reading, after: Reading) -> list[TileReading]:
     return sorted(out, key=lambda t: -t.confidence)
 
 
-def evaluate(reader: Reader, synthetic: Path | None, real: Path | None, limit: int | None = None,
-             true_boxes: bool = False, judged: dict[str, list[tuple[float, bool]]] | None = None) -> dict[str, Any]:
+def evaluate(
+    reader: Reader,
+    synthetic: Path | None,
+    real: Path | None,
+    limit: int | None = None,
+    true_boxes: bool = False,
+    judged: dict[str, list[tuple[float, bool]]] | None = None,
+) -> dict[str, Any]:
     """The figures of each set; `judged`, when given, gets each set's read tiles' (confidence, right)."""
     report: dict[str, Any] = {}
     pairs: dict[str, list[tuple[float, bool]]] = {"synthetic": [], "ddd-board": [], "domibot-crops": []}
     if synthetic is not None:
-        report["synthetic"] = evaluate_synthetic(reader, synthetic, limit=limit, true_boxes=true_boxes, judged=pairs["synthetic"])
+        report["synthetic"] = evaluate_synthetic(
+            reader, synthetic, limit=limit, true_boxes=true_boxes, judged=pairs["synthetic"]
+        )
     if real is not None:
         board, crops = real / "ddd-board", real / "domibot-crops"
         report["ddd-board"] = evaluate_board(reader, board, pairs["ddd-board"]) if board.is_dir() else "absent"
-        report["domibot-crops"] = evaluate_domibot(reader, crops, limit, pairs["domibot-crops"]) if crops.is_dir() else "absent"
+        report["domibot-crops"] = (
+            evaluate_domibot(reader, crops, limit, pairs["domibot-crops"]) if crops.is_dir() else "absent"
+        )
     if judged is not None:
         judged.update({k: v for k, v in pairs.items() if v})
     return report
 
 
-def evaluate_styles(reader: Reader, root: Path, limit: int | None = None,
-                    judged: dict[str, list[tuple[float, bool]]] | None = None) -> dict[str, Any]:
+def evaluate_styles(
+    reader: Reader, root: Path, limit: int | None = None, judged: dict[str, list[tuple[float, bool]]] | None = None
+) -> dict[str, Any]:
     """The styles benchmark (`vision.synth.styles`): the synthetic figures of each condition's
     set under `root`, and printed pictures, backs and tiles on edge read as tiles per 100 photos."""
     from vision.synth.styles import CONDITIONS
@@ -271,7 +309,9 @@ def evaluate_styles(reader: Reader, root: Path, limit: int | None = None,
         pairs: list[tuple[float, bool]] = []
         figures = evaluate_synthetic(reader, folder, limit=limit, judged=pairs)
         wrong_things = sum(figures["read_as_tiles"].values())
-        figures["not_tiles_per_100_photos"] = round(100 * wrong_things / figures["photos"], 2) if figures["photos"] else None
+        figures["not_tiles_per_100_photos"] = (
+            round(100 * wrong_things / figures["photos"], 2) if figures["photos"] else None
+        )
         report[condition.name] = figures
         if judged is not None:
             judged[condition.name] = pairs
@@ -280,16 +320,31 @@ def evaluate_styles(reader: Reader, root: Path, limit: int | None = None,
 
 def styles_table(report: dict[str, Any]) -> str:
     """The styles benchmark as a Markdown table (docs/styles.md)."""
-    lines = ["| condition | photos | tiles | recall | precision | per half | exact tile | not tiles read /100 photos |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| condition | photos | tiles | recall | precision | per half | exact tile | not tiles read /100 photos |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
 
     def pct(value: float | None) -> str:
         return "-" if value is None else f"{100 * value:.1f} %"
 
     for name, f in report.items():
-        lines.append(f"| {name} | {f['photos']} | {f['tiles_true']} | {pct(f['tile_recall'])} | {pct(f['tile_precision'])} | "
-                     f"{pct(f['per_half'])} | {pct(f['exact_tile'])} | {f['not_tiles_per_100_photos']} |")
+        lines.append(
+            f"| {name} | {f['photos']} | {f['tiles_true']} | {pct(f['tile_recall'])} | {pct(f['tile_precision'])} | "
+            f"{pct(f['per_half'])} | {pct(f['exact_tile'])} | {f['not_tiles_per_100_photos']} |"
+        )
     return "\n".join(lines)
 
 
-__all__ = ["evaluate_styles", "styles_table", "evaluate", "evaluate_synthetic", "evaluate_domibot", "evaluate_board", "TrueBoxes", "new_tiles", "score_synthetic", "ReadError"]
+__all__ = [
+    "evaluate_styles",
+    "styles_table",
+    "evaluate",
+    "evaluate_synthetic",
+    "evaluate_domibot",
+    "evaluate_board",
+    "TrueBoxes",
+    "new_tiles",
+    "score_synthetic",
+    "ReadError",
+]

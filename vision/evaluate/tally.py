@@ -1,4 +1,5 @@
 """The counts behind the reader's figures, shared by the synthetic and the real-board evaluations."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -63,7 +64,9 @@ class Tally:
             "exact_tile": ratio(self.exact, self.found),
             "per_half": ratio(self.halves_right, self.halves),
             **({"per_half_seen": ratio(self.seen_halves_right, self.seen_halves)} if self.seen_halves else {}),
-            "recall_by_blank_halves": {str(n): ratio(int(self.found_by_blanks[n]), int(self.truth_by_blanks[n])) for n in range(3)},
+            "recall_by_blank_halves": {
+                str(n): ratio(int(self.found_by_blanks[n]), int(self.truth_by_blanks[n])) for n in range(3)
+            },
             "confusion": self.confusion.tolist(),
             "read_as_tiles": dict(self.not_tiles),
         }

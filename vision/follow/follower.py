@@ -30,6 +30,14 @@ a move, and a layout tile missed in a frame has not left the table.
 Passes: a seat is taken to have played only when the photo's tile cannot be the turn seat's
 (it passed earlier while that tile fitted, so it cannot hold it); otherwise the turn order says
 who played, and a player's tap (`tap_pass`) records a pass.
+
+Where players keep the record too (the companion page: `vision.follow.table`), a question may
+stay open while the camera goes on, and its answer may be "no" (`decline`) with the play scored
+on the pad (`scored`). Each change keeps the new tiles first read in it: a tile read in an
+earlier change does not explain a later one, one read once and lost since leaves its change
+unexplained, and a play read late spends only the changes up to the one it was first read in.
+A tile turned down is asked about when seen as new again, unless as many plays were scored since
+as its question took for missed, and the same question is not asked twice on the same record.
 """
 from __future__ import annotations
 
@@ -530,28 +538,73 @@ class Pending:
 
     outcome: Outcome
     reading: Reading
+    #: how many plays the question took for missed (changes since the last settled move that
+    #: no tile read now explains)
+    missed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Doubt:
+    """A tile a person turned down as the play the follower asked about (`Follower.decline`)."""
+
+    reading: TileReading
+    #: the plays the question took for missed, and the plays on the table when it was asked
+    missed: int
+    plays: int
+    #: the play the question proposed (None: it proposed none)
+    event: dict[str, Any] | None
 
 
 class Follower:
     """Keeps the match as the table plays it. Feed it each changed frame's reading (`observe`)."""
 
-    def __init__(self, match: Match, leader: int = 0) -> None:
+    def __init__(self, match: Match, leader: int = 0, starts_hands: bool = True) -> None:
         self.match = match
         self.leader = leader
+        #: whether a cleared table starts the next hand (`spinner watch`, which owns its record);
+        #: where players keep the record too (the page), they start it
+        self.starts_hands = starts_hands
+        #: whether `leader` is who leads the hand, not a stand-in for ranking the lead's
+        #: candidates (a record part played whose hand does not say): a lead is then asked about
+        self.leader_known = True
         self.reference: Reading | None = None
         #: where each placement of the hand's layout was last seen (same order as the scorer's
         #: placements); None for a tile a person confirmed that the camera has not found yet
         self.placed: list[Seen | None] = []
         self.pending: Pending | None = None
-        #: changes of the table since the last settled move in which nothing new was read: each
-        #: may be a play the reader missed (a tile too small or faint), so a later play is not
-        #: taken on trust while fewer new tiles are found than the table changed
-        self.open_changes = 0
+        #: the changes of the table since the last settled move, each with the new tiles first
+        #: read in it (none: nothing new was read, and it may be a play the reader missed, a tile
+        #: too small or faint). A later play is not taken on trust while fewer new tiles are
+        #: found than the table changed; a tile read in an earlier change does not explain a
+        #: later one, and one read once and lost since leaves its change unexplained.
+        self.changes: list[list[TileReading]] = []
+        #: tiles a person turned down as plays since the camera's last settled play (`decline`)
+        self.doubts: list[Doubt] = []
         #: the events of each hand as the follower applied them (the record it writes)
         self.events: list[list[dict[str, Any]]] = [[] for _ in match.hands]
         self.leaders: list[int | None] = [h.leader for h in match.hands]
         if match.current is None:
             self.start_hand()
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any], starts_hands: bool = True) -> Follower:
+        """A follower that takes up a match record part played: the record's tiles are looked for
+        in the next frames by what they are and what they lie against (`_find_unseen`)."""
+        match = Match.from_record({k: v for k, v in record.items() if k != "pending"})
+        hand = match.current
+        follower = cls(match, leader=hand.leader if hand is not None and hand.leader is not None else 0,
+                       starts_hands=starts_hands)
+        follower.events = [list(h.get("events") or []) for h in record.get("hands") or []]
+        follower.leaders = [h.leader for h in match.hands]
+        follower.leader_known = hand is None or hand.leader is not None
+        if match.current is not None:
+            follower.placed = [None] * len(match.current.layout.placements)
+        return follower
+
+    @property
+    def open_changes(self) -> int:
+        """The changes since the last settled move in which no new tile was first read."""
+        return sum(not tiles for tiles in self.changes)
 
     # -- the record --------------------------------------------------------------------------
 
@@ -564,7 +617,8 @@ class Follower:
     def start_hand(self, leader: int | None = None) -> None:
         """A new hand: the table is cleared and dealt (the next changed frame is its start)."""
         self.match.start_hand(leader=leader)
-        self.open_changes = 0
+        self.changes = []
+        self.doubts = []
         self.events.append([])
         self.leaders.append(leader)
         self.placed = []
@@ -639,9 +693,44 @@ class Follower:
             if tile is not None:
                 self.placed.append(Seen(reading, inner) if reading is not None else None)
         self.pending = None
-        self.open_changes = 0
+        self._spend(applied)
+        self.doubts = []
         self._accept(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image)
+
+    def decline(self) -> None:
+        """A person says the pending question's play is not what happened (and may score the
+        play on the pad: `scored`). Its new tiles stay new: turned down for a seat or an end,
+        one may still be the play, or the next one after a play the camera missed. Seen as new
+        again, such a tile is asked about, not played, unless as many plays were scored since as
+        the question took for missed; a question like it on the same record is not asked again."""
+        pending = self.pending
+        if pending is None:
+            return
+        self.pending = None
+        best = pending.outcome.candidates[0][0].event if pending.outcome.candidates and pending.outcome.candidates[0] else None
+        plays = len(self.hand.layout.placements)
+        self.doubts += [Doubt(t, pending.missed, plays, best) for t in pending.outcome.new_tiles]
+
+    def scored(self, events: Sequence[dict[str, Any]]) -> list[tuple[int, int]]:
+        """Events scored elsewhere (the pad), with no question open about them: applied, their
+        tiles looked for in the next frames (`_find_unseen`). They spend the table's changes up to
+        the one in which the camera first read one of their tiles (all of them where it read
+        none: a play it never saw settles what it could not explain)."""
+        where = []
+        for event in events:
+            where.append(self._apply(event))  # a refused event raises RecordError
+            if event.get("type") == "play":
+                self.placed.append(None)
+        self._spend(events)
+        return where
+
+    def _spend(self, events: Sequence[dict[str, Any]]) -> None:
+        """The changes that `events` (just recorded) explain: those up to the latest one in which
+        one of their tiles was first read, or all of them where none was."""
+        tiles = {Tile.parse(e["tile"]) for e in events if e.get("type") == "play" and e.get("tile")}
+        seen = [k for k, news in enumerate(self.changes) if any(t.tile in tiles for t in news)]
+        self.changes = self.changes[max(seen) + 1:] if seen else []
 
     def _confirmed_tile(self, new: list[TileReading], tile: Tile, end: str | None) -> TileReading | None:
         """Which new tile a person's confirmed play is: the one read as it, else (one not read as
@@ -665,16 +754,23 @@ class Follower:
 
     # -- what the camera sees -----------------------------------------------------------------
 
-    def observe(self, reading: Reading, regions: Sequence[Region] | None = None, again: bool = False) -> Outcome:
+    def observe(self, reading: Reading, regions: Sequence[Region] | None = None, again: bool = False,
+                photo: bool = False) -> Outcome:
         """A frame that differs from the last accepted one: what happened on the table.
 
         `again`: the table is as it was at the last frame observed (the same change, read once more
-        after something moved over it), not another change."""
+        after something moved over it), not another change. `photo`: a photo taken on purpose, not
+        a camera watching: with nothing to compare it with, every tile the record does not place
+        there is new (a camera's first frame is the table as it starts)."""
         if self.reference is None:
-            self._accept(reading)
-            return Outcome("nothing", "the table as it starts", frame=reading.image)
+            if not photo:
+                self._accept(reading)
+                return Outcome("nothing", "the table as it starts", frame=reading.image)
+            self.reference = Reading(reading.image, reading.width, reading.height, ())
         hand = self.hand
         if hand.over:
+            if not self.starts_hands:
+                return Outcome("over", "the hand is over: start the next one on the pad", frame=reading.image)
             if not reading.tiles:  # the table is cleared: the next hand
                 try:
                     self.start_hand()
@@ -708,15 +804,24 @@ class Follower:
             gone = ", ".join(str(t.tile) for t in missing)
             return self._ask(reading, f"the layout's tiles left their places ({gone}): "
                              "the camera moved, or tiles were moved or taken back", new)
-        changes = self.open_changes + current
+        changes = len(self.changes) + current
         if not new:
             self._accept(reading)
-            self.open_changes = changes - min(current, unseen_found)
+            if current and not unseen_found:
+                self.changes.append([])
             return Outcome("nothing", "no new tile", frame=reading.image, settled=False)
-        photo = PhotoLayout.of(reading, self.match.rules) if self.hand.layout.placements else PhotoLayout.none()
-        if len(new) == 1:
-            return self._one(reading, new[0], photo, changes)
-        return self._several(reading, new, photo, changes)
+        # The new tiles first read in this change: the others were new in an earlier one, which
+        # they explain (a question left open, or turned down), and do not explain this one too.
+        # A tile read earlier that now lies elsewhere, its old place empty, was moved: that is
+        # this change (a tile put down apart, then slid into place).
+        fresh = [t for t in new if not any(not _alone(t, news) for news in self.changes)]
+        moved = [t for t in fresh if any(n.tile is t.tile and _alone(n, reading.tiles) for news in self.changes for n in news)]
+        if current:
+            self.changes.append([t for t in fresh if t not in moved])
+        layout = PhotoLayout.of(reading, self.match.rules) if self.hand.layout.placements else PhotoLayout.none()
+        changes -= len(moved)
+        return self._one(reading, new[0], layout, changes) if len(new) == 1 else \
+            self._several(reading, new, layout, changes)
 
     def _over_layout(self, tile: TileReading, reading: Reading) -> bool:
         """Whether `tile`'s box is the reader's box across a layout tile and its neighbour (`lies_across`)."""
@@ -745,7 +850,7 @@ class Follower:
         ranked = rank(self.hand, self.placed, new, 0, self.leader, photo)
         why = clear_winner(ranked, new, self.hand, photo) or _missed(1, changes)
         if why is not None:
-            return self._ask(reading, why, [new], [[c] for c in ranked[:8]])
+            return self._ask(reading, why, [new], [[c] for c in ranked[:8]], changes)
         return self._play(reading, [(ranked[0], new)])
 
     def _several(self, reading: Reading, new: list[TileReading], photo: PhotoLayout, changes: int = 1) -> Outcome:
@@ -760,10 +865,10 @@ class Follower:
                 orders.append(sequence)
         if len(orders) != 1:
             why = f"{len(new)} new tiles at once, " + ("in no legal order" if not orders else "and the order cannot be told")
-            return self._ask(reading, why, new, orders)
+            return self._ask(reading, why, new, orders, changes)
         missed = _missed(len(new), changes)
         if missed is not None:
-            return self._ask(reading, missed, new, orders)
+            return self._ask(reading, missed, new, orders, changes)
         return self._play(reading, [(c, new[c.tile]) for c in orders[0]])
 
     def _try_order(self, new: list[TileReading], order: Sequence[int], photo: PhotoLayout) -> list[Candidate] | None:
@@ -786,6 +891,11 @@ class Follower:
         return sequence
 
     def _play(self, reading: Reading, chosen: list[tuple[Candidate, TileReading]]) -> Outcome:
+        doubted = self._doubted([t for _, t in chosen])
+        if doubted is None and not self.leader_known and any(c.move.end is None for c, _ in chosen):
+            doubted = "who leads this hand is not known: choose the player"
+        if doubted is not None:
+            return self._ask(reading, doubted, [t for _, t in chosen], [[c for c, _ in chosen]])
         events, where = [], []
         for candidate, tile in chosen:
             try:
@@ -796,16 +906,38 @@ class Follower:
             events.append(candidate.event)
             self.placed.append(Seen(tile, candidate.inner))
         self.pending = None  # what was asked about before is settled by this photo
-        self.open_changes = 0
+        # a play read late (first in an earlier change, asked about since) leaves the changes
+        # after that one open: plays may have been laid meanwhile that the reader did not see
+        self._spend(events)
+        self.doubts = []
         self._accept(reading)
         share = min(c.share for c, _ in chosen)
         return Outcome("play", f"evidence share {share:.2f}", events, where, [[c for c, _ in chosen]],
                        [t for _, t in chosen], reading.image)
 
+    def _doubted(self, tiles: Sequence[TileReading]) -> str | None:
+        """Why playing `tiles` needs a person after all: one was turned down as a play before
+        (`decline`) and the plays scored since are not the ones that question took for missed
+        (fewer: a play is still missing before it; more: a scored play took the change it came
+        with, and nothing shows it was laid since)."""
+        plays = len(self.hand.layout.placements)
+        for doubt in self.doubts:
+            if any(not _alone(t, [doubt.reading]) for t in tiles) and doubt.missed != plays - doubt.plays:
+                return f"{doubt.reading.tile} was turned down as a play before: was it laid since, or a play missed before it?"
+        return None
+
     def _ask(self, reading: Reading, why: str, new: list[TileReading],
-             candidates: list[list[Candidate]] | None = None) -> Outcome:
+             candidates: list[list[Candidate]] | None = None, changes: int | None = None) -> Outcome:
         outcome = Outcome("ask", why, candidates=candidates or [], new_tiles=list(new), frame=reading.image)
-        self.pending = Pending(outcome, reading)
+        best = outcome.candidates[0][0].event if outcome.candidates and outcome.candidates[0] else None
+        plays = len(self.hand.layout.placements)
+        if new and all(any(d.plays == plays and d.event == best and not _alone(t, [d.reading]) for d in self.doubts)
+                       for t in new):
+            # "no" means: stop asking about this one until the record changes; the pad takes it
+            return Outcome("nothing", f"{why}: turned down already, not asked again", new_tiles=list(new),
+                           frame=reading.image)
+        missed = max(0, (changes if changes is not None else len(self.changes)) - len(new))
+        self.pending = Pending(outcome, reading, missed)
         return outcome
 
     def _accept(self, reading: Reading) -> None:

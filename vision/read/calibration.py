@@ -18,6 +18,7 @@ Fitted by `spinner eval --calibrate` into `models/calibration.json`, or from the
 `spinner eval --save-judged` file holds (`python -m vision.read.calibration FILE --fit OUT`;
 docs/styles.md, "Sureness"). Pure functions and a dataclass.
 """
+
 from __future__ import annotations
 
 import json
@@ -63,12 +64,21 @@ class Calibration:
         return raw < self.sure_from
 
     def to_json(self) -> dict[str, Any]:
-        return {"knots": [[round(x, 5), round(y, 5)] for x, y in self.knots], "sure_from": round(self.sure_from, 5),
-                "sure_rate": SURE_RATE, "sure_at": SURE_AT, "fitted_on": self.fitted_on}
+        return {
+            "knots": [[round(x, 5), round(y, 5)] for x, y in self.knots],
+            "sure_from": round(self.sure_from, 5),
+            "sure_rate": SURE_RATE,
+            "sure_at": SURE_AT,
+            "fitted_on": self.fitted_on,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Calibration:
-        return cls(tuple((float(x), float(y)) for x, y in data["knots"]), float(data["sure_from"]), str(data.get("fitted_on", "")))
+        return cls(
+            tuple((float(x), float(y)) for x, y in data["knots"]),
+            float(data["sure_from"]),
+            str(data.get("fitted_on", "")),
+        )
 
     @classmethod
     def load(cls, path: str | Path) -> Calibration:
@@ -128,7 +138,9 @@ def fit(judged: Sequence[tuple[float, bool]], fitted_on: str = "") -> Calibratio
     return Calibration(isotonic(judged), sure_line(judged), fitted_on)
 
 
-def reliability(judged: Sequence[tuple[float, bool]], value=lambda raw: raw, bins: Sequence[float] = BINS) -> list[dict[str, Any]]:
+def reliability(
+    judged: Sequence[tuple[float, bool]], value=lambda raw: raw, bins: Sequence[float] = BINS
+) -> list[dict[str, Any]]:
     """The reliability table: for each bin of (calibrated, by `value`) confidence, how many tiles
     and how many of them right."""
     rows = []
@@ -137,16 +149,28 @@ def reliability(judged: Sequence[tuple[float, bool]], value=lambda raw: raw, bin
     for lo, hi in zip(bins[:-1], bins[1:]):
         inside = (values >= lo) & (values < hi)
         count = int(inside.sum())
-        rows.append({"from": lo, "to": min(hi, 1.0), "tiles": count, "right": int(right[inside].sum()),
-                     "rate": round(float(right[inside].mean()), 4) if count else None})
+        rows.append(
+            {
+                "from": lo,
+                "to": min(hi, 1.0),
+                "tiles": count,
+                "right": int(right[inside].sum()),
+                "rate": round(float(right[inside].mean()), 4) if count else None,
+            }
+        )
     return rows
 
 
 def at_least(judged: Sequence[tuple[float, bool]], line: float, value=lambda raw: raw) -> dict[str, Any]:
     """How the tiles at or above `line` (by `value`) fared: the figure the issue's target names."""
     chosen = [ok for raw, ok in judged if value(raw) >= line]
-    return {"line": line, "tiles": len(chosen), "right": int(sum(chosen)),
-            "rate": round(sum(chosen) / len(chosen), 5) if chosen else None, "share_of_tiles": round(len(chosen) / len(judged), 4) if judged else None}
+    return {
+        "line": line,
+        "tiles": len(chosen),
+        "right": int(sum(chosen)),
+        "rate": round(sum(chosen) / len(chosen), 5) if chosen else None,
+        "share_of_tiles": round(len(chosen) / len(judged), 4) if judged else None,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,7 +184,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("judged", type=Path)
     parser.add_argument("--calibration", type=Path, default=DEFAULT_CALIBRATION)
-    parser.add_argument("--fit", type=Path, default=None, help="first fit a calibration on the file's --set and write it here")
+    parser.add_argument(
+        "--fit", type=Path, default=None, help="first fit a calibration on the file's --set and write it here"
+    )
     parser.add_argument("--set", default="synthetic", help="the set --fit fits on")
     parser.add_argument("--fitted-on", default="", help="what --fit says it was fitted on")
     args = parser.parse_args(argv)
@@ -171,12 +197,18 @@ def main(argv: list[str] | None = None) -> int:
         args.calibration = args.fit
     calibration = Calibration.load(args.calibration)
     sets["all"] = [pair for pairs in sets.values() for pair in pairs]
-    print("| set | tiles | at 0.9 or more | right there | " + " | ".join(f"{lo:g}-{min(hi, 1):g}" for lo, hi in zip(BINS[:-1], BINS[1:])) + " |")
+    print(
+        "| set | tiles | at 0.9 or more | right there | "
+        + " | ".join(f"{lo:g}-{min(hi, 1):g}" for lo, hi in zip(BINS[:-1], BINS[1:]))
+        + " |"
+    )
     print("|---|---:|---:|---:|" + "---:|" * (len(BINS) - 1))
     for name, pairs in sets.items():
         judged = [(float(c), bool(r)) for c, r in pairs]
         top = at_least(judged, SURE_AT, calibration.calibrated)
-        cells = [f"{r['right']}/{r['tiles']}" if r["tiles"] else "-" for r in reliability(judged, calibration.calibrated)]
+        cells = [
+            f"{r['right']}/{r['tiles']}" if r["tiles"] else "-" for r in reliability(judged, calibration.calibrated)
+        ]
         rate = "-" if top["rate"] is None else f"{100 * top['rate']:.2f} %"
         print(f"| {name} | {len(judged)} | {top['tiles']} | {rate} | " + " | ".join(cells) + " |")
     return 0

@@ -4,6 +4,7 @@ The half classifier sees every half the same way, whatever the photo: the half's
 (from the detector's box at run time, from the truth while training) warped to a small square,
 with a little margin so that a box a few pixels off still holds all the pips.
 """
+
 from __future__ import annotations
 
 import cv2

@@ -7,6 +7,7 @@ sigmoid), and the box angle in radians. Post-processing is ours: the best class 
 confidence threshold, rotated non-maximum suppression (probabilistic IoU, as ultralytics),
 optionally box voting (`Voting`), and the boxes mapped back to the photo's own pixels.
 """
+
 from __future__ import annotations
 
 import ast
@@ -32,7 +33,9 @@ class ObbDetection:
 
     def corners(self) -> np.ndarray:
         """The four corners, (4, 2) float32, in order around the box."""
-        return cv2.boxPoints(((self.center[0], self.center[1]), self.size, float(np.degrees(self.angle)))).astype(np.float32)
+        return cv2.boxPoints(((self.center[0], self.center[1]), self.size, float(np.degrees(self.angle)))).astype(
+            np.float32
+        )
 
 
 def letterbox(
@@ -121,8 +124,9 @@ class ObbModel:
     tiles: models/README.md, "The reading size").
     """
 
-    def __init__(self, path: str | Path, threads: int | None = None, side: int | None = None,
-                 enlarge: float | None = None) -> None:
+    def __init__(
+        self, path: str | Path, threads: int | None = None, side: int | None = None, enlarge: float | None = None
+    ) -> None:
         self.path = Path(path)
         self.session = open_session(self.path, "detector", threads)
         meta = self.session.get_modelmeta().custom_metadata_map
@@ -139,7 +143,9 @@ class ObbModel:
 
     def input_size(self, height: int, width: int, enlarge: float | None = None) -> tuple[int, int]:
         """The (height, width) a photo of this shape is letterboxed to."""
-        return self.fixed_size or canvas_shape(height, width, self.side, enlarge=self.enlarge if enlarge is None else enlarge)
+        return self.fixed_size or canvas_shape(
+            height, width, self.side, enlarge=self.enlarge if enlarge is None else enlarge
+        )
 
     def first_scale(self, height: int, width: int) -> float:
         """How much a photo of this shape is scaled on its way into the network (`letterbox`)."""
@@ -147,7 +153,12 @@ class ObbModel:
         return min(out_h / height, out_w / width, max(self.enlarge, 1.0))
 
     def predict(
-        self, image: np.ndarray, conf: float = 0.25, iou: float = 0.5, max_det: int = 300, voting: Voting | None = None,
+        self,
+        image: np.ndarray,
+        conf: float = 0.25,
+        iou: float = 0.5,
+        max_det: int = 300,
+        voting: Voting | None = None,
         enlarge: float | None = None,
     ) -> list[ObbDetection]:
         """`enlarge`: this call's bound on enlarging a small photo, in place of the model's."""
@@ -249,8 +260,13 @@ def _gaussian(boxes: np.ndarray) -> tuple[np.ndarray, ...]:
     """Each box's centre and the three terms of its covariance matrix (a, b, c)."""
     var_w, var_h, r = boxes[:, 2] ** 2 / 12, boxes[:, 3] ** 2 / 12, boxes[:, 4]
     cos, sin = np.cos(r), np.sin(r)
-    return (boxes[:, 0], boxes[:, 1], var_w * cos**2 + var_h * sin**2, var_w * sin**2 + var_h * cos**2,
-            (var_w - var_h) * cos * sin)
+    return (
+        boxes[:, 0],
+        boxes[:, 1],
+        var_w * cos**2 + var_h * sin**2,
+        var_w * sin**2 + var_h * cos**2,
+        (var_w - var_h) * cos * sin,
+    )
 
 
 def vote(kept: np.ndarray, pool: np.ndarray, weights: np.ndarray, overlap: float) -> np.ndarray:

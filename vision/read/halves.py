@@ -1,4 +1,5 @@
 """The half classifier at run time: rectified half crops -> the probability of each value 0..6."""
+
 from __future__ import annotations
 
 from pathlib import Path

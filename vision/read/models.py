@@ -4,6 +4,7 @@
 bundled ones are package data of `spinner` (`spinner/models`, a link to the repository's
 `models/` that a wheel carries as files), so an installed wheel finds them as a checkout does.
 """
+
 from __future__ import annotations
 
 import os

@@ -14,6 +14,7 @@ before anything is decoded, so a photo too large is refused without decoding any
 
 Pure functions and one dataclass; `load` alone touches the disk.
 """
+
 from __future__ import annotations
 
 import struct
@@ -44,7 +45,12 @@ _TURNS = {
     7: lambda a: cv2.flip(cv2.transpose(a), -1),
     8: lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE),
 }
-_REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
+_REDUCED = {
+    1: cv2.IMREAD_COLOR,
+    2: cv2.IMREAD_REDUCED_COLOR_2,
+    4: cv2.IMREAD_REDUCED_COLOR_4,
+    8: cv2.IMREAD_REDUCED_COLOR_8,
+}
 
 
 class PhotoError(ValueError):
@@ -166,11 +172,19 @@ def decode(data: bytes, name: str = "the photo", least: int | None = READ_LEAST,
     if not data:
         raise PhotoError(f"{name}: is an empty file: send a photo (JPEG, PNG or WebP)", "empty")
     if len(data) > MAX_BYTES:
-        raise PhotoError(f"{name}: is {len(data) / 2**20:.0f} MiB, more than the {MAX_BYTES // 2**20} MiB a photo may be", "too_large")
+        raise PhotoError(
+            f"{name}: is {len(data) / 2**20:.0f} MiB, more than the {MAX_BYTES // 2**20} MiB a photo may be",
+            "too_large",
+        )
     header = read_header(data)
     if header is not None and header.width * header.height > max_pixels:
-        raise PhotoError(f"{name}: is {header.width}x{header.height} pixels, more than {max_pixels / 1e6:.0f} megapixels", "too_large")
-    reduction = reduction_for(header.width, header.height, least) if header is not None and header.format == "jpeg" else 1
+        raise PhotoError(
+            f"{name}: is {header.width}x{header.height} pixels, more than {max_pixels / 1e6:.0f} megapixels",
+            "too_large",
+        )
+    reduction = (
+        reduction_for(header.width, header.height, least) if header is not None and header.format == "jpeg" else 1
+    )
     buffer = np.frombuffer(data, dtype=np.uint8)
     image = cv2.imdecode(buffer, _REDUCED[reduction] | cv2.IMREAD_IGNORE_ORIENTATION)
     if image is None:
@@ -179,7 +193,10 @@ def decode(data: bytes, name: str = "the photo", least: int | None = READ_LEAST,
         raise PhotoError(f"{name}: is cut short or damaged: it could not be decoded", "damaged")
     if header is None:
         if image.shape[0] * image.shape[1] > max_pixels:
-            raise PhotoError(f"{name}: is {image.shape[1]}x{image.shape[0]} pixels, more than {max_pixels / 1e6:.0f} megapixels", "too_large")
+            raise PhotoError(
+                f"{name}: is {image.shape[1]}x{image.shape[0]} pixels, more than {max_pixels / 1e6:.0f} megapixels",
+                "too_large",
+            )
         header = Header("other", image.shape[1], image.shape[0])
     image = upright(image, header.orientation)
     width, height = (header.height, header.width) if header.turned else (header.width, header.height)
@@ -197,5 +214,7 @@ def load(path: str | Path, least: int | None = READ_LEAST, max_pixels: int = MAX
     if size == 0:
         raise PhotoError(f"{path}: is an empty file", "empty")
     if size > MAX_BYTES:
-        raise PhotoError(f"{path}: is {size / 2**20:.0f} MiB, more than the {MAX_BYTES // 2**20} MiB a photo may be", "too_large")
+        raise PhotoError(
+            f"{path}: is {size / 2**20:.0f} MiB, more than the {MAX_BYTES // 2**20} MiB a photo may be", "too_large"
+        )
     return decode(path.read_bytes(), str(path), least, max_pixels)

@@ -5,6 +5,7 @@ on every face-up tile; each box is cut into its two halves, each half rectified 
 own pixels and read by the half classifier; the set's uniqueness settles conflicts
 (`reading.settle`); the layout is rebuilt from the tiles and checked by the rules (`layout`).
 """
+
 from __future__ import annotations
 
 import time
@@ -150,7 +151,12 @@ class Reader:
                     half_probabilities=(probabilities[2 * i], probabilities[2 * i + 1]),
                 )
             )
-        tiles = tuple(sorted((self.judge(t) for t in settle(candidates, self.sets, self.sure)), key=lambda t: (t.center[1], t.center[0])))
+        tiles = tuple(
+            sorted(
+                (self.judge(t) for t in settle(candidates, self.sets, self.sure)),
+                key=lambda t: (t.center[1], t.center[0]),
+            )
+        )
         settled = time.perf_counter()
         height, width = int(image.shape[0]), int(image.shape[1])
         layout = reconstruct(tiles, self.rules, frame=(width, height))
@@ -178,7 +184,11 @@ class Reader:
         """The tile with its calibrated confidence, and whether it is unsure."""
         if self.calibration is None:
             return replace(tile, unsure=tile.confidence < SURE_AT)
-        return replace(tile, calibrated=self.calibration.calibrated(tile.confidence), unsure=self.calibration.unsure(tile.confidence))
+        return replace(
+            tile,
+            calibrated=self.calibration.calibrated(tile.confidence),
+            unsure=self.calibration.unsure(tile.confidence),
+        )
 
     def read_path(self, path: str | Path) -> Reading:
         return self.read(load_photo(path), str(path))
@@ -188,7 +198,9 @@ class Reader:
 NOT_TILES = ("face_down", "edge", "printed")
 
 
-def set_aside(boxes: list[ObbDetection], names: dict[int, str], overlap: float) -> tuple[list[ObbDetection], tuple[Ignored, ...]]:
+def set_aside(
+    boxes: list[ObbDetection], names: dict[int, str], overlap: float
+) -> tuple[list[ObbDetection], tuple[Ignored, ...]]:
     """The boxes on face-up tiles, and what the detector says is something else (a back, a tile
     on edge, a printed picture: `Ignored`). A tile box overlapping a surer box of another kind by
     more than `overlap` goes too: the detector suppresses overlaps within a class, not across."""
@@ -199,7 +211,9 @@ def set_aside(boxes: list[ObbDetection], names: dict[int, str], overlap: float) 
         covered = probiou(shape(tiles), shape(others))
         surer = np.asarray([[o.confidence > t.confidence for o in others] for t in tiles])
         tiles = [t for t, row, wins in zip(tiles, covered, surer) if not ((row > overlap) & wins).any()]
-    ignored = tuple(Ignored(names[b.cls], tuple((float(x), float(y)) for x, y in b.corners()), b.confidence) for b in others)
+    ignored = tuple(
+        Ignored(names[b.cls], tuple((float(x), float(y)) for x, y in b.corners()), b.confidence) for b in others
+    )
     return tiles, ignored
 
 
@@ -212,8 +226,24 @@ def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:
         cv2.polylines(out, [np.asarray(tile.corners, dtype=np.int32)], True, colour, max(1, int(2 * scale)))
         for half in tile.halves:
             x, y = half.center
-            cv2.putText(out, str(half.value), (int(x - 6 * scale), int(y + 6 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
-                        0.6 * scale, (255, 255, 255), max(2, int(4 * scale)), cv2.LINE_AA)
-            cv2.putText(out, str(half.value), (int(x - 6 * scale), int(y + 6 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
-                        0.6 * scale, (200, 0, 0), max(1, int(2 * scale)), cv2.LINE_AA)
+            cv2.putText(
+                out,
+                str(half.value),
+                (int(x - 6 * scale), int(y + 6 * scale)),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.6 * scale,
+                (255, 255, 255),
+                max(2, int(4 * scale)),
+                cv2.LINE_AA,
+            )
+            cv2.putText(
+                out,
+                str(half.value),
+                (int(x - 6 * scale), int(y + 6 * scale)),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.6 * scale,
+                (200, 0, 0),
+                max(1, int(2 * scale)),
+                cv2.LINE_AA,
+            )
     return out

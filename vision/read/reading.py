@@ -6,6 +6,7 @@ the last judge: a double-six set holds every tile once, so when two boxes read a
 the readings are settled together, each half's second-best value included, by choosing the
 assignment of boxes to distinct tiles that the evidence makes most likely.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -66,8 +67,10 @@ class TileReading:
             "tile": str(self.tile),
             "center": _round(self.center),
             "corners": [_round(c) for c in self.corners],
-            "halves": [{"value": h.value, "center": _round(h.center), "confidence": round(h.confidence, 4)}
-                       for h in self.halves],
+            "halves": [
+                {"value": h.value, "center": _round(h.center), "confidence": round(h.confidence, 4)}
+                for h in self.halves
+            ],
             "confidence": round(self.confidence, 4),
             "unsure": self.unsure,
         }
@@ -88,7 +91,11 @@ class Ignored:
     confidence: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "corners": [_round(c) for c in self.corners], "confidence": round(self.confidence, 4)}
+        return {
+            "kind": self.kind,
+            "corners": [_round(c) for c in self.corners],
+            "confidence": round(self.confidence, 4),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +113,12 @@ class Reading:
     ignored: tuple[Ignored, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"image": self.image, "tiles": [t.to_json() for t in self.tiles], "layout": self.layout,
-                "ignored": [i.to_json() for i in self.ignored]}
+        return {
+            "image": self.image,
+            "tiles": [t.to_json() for t in self.tiles],
+            "layout": self.layout,
+            "ignored": [i.to_json() for i in self.ignored],
+        }
 
 
 def scaled(reading: Reading, factor: float, width: int, height: int) -> Reading:
@@ -123,8 +134,12 @@ def scaled(reading: Reading, factor: float, width: int, height: int) -> Reading:
         return replace(h, center=point(h.center), corners=tuple(point(c) for c in h.corners))
 
     tiles = tuple(
-        replace(t, center=point(t.center), corners=tuple(point(c) for c in t.corners),
-                halves=(half(t.halves[0]), half(t.halves[1])))
+        replace(
+            t,
+            center=point(t.center),
+            corners=tuple(point(c) for c in t.corners),
+            halves=(half(t.halves[0]), half(t.halves[1])),
+        )
         for t in reading.tiles
     )
     ignored = tuple(replace(i, corners=tuple(point(c) for c in i.corners)) for i in reading.ignored)
@@ -202,7 +217,9 @@ def _assign(likelihood: np.ndarray, own_best: np.ndarray, surety: Sequence[float
     cost = -np.log(likelihood[:, columns] + _EPS) * weight[:, None]
     # One spare column per box, open to that box alone: its own best reading beyond the sets.
     spare = np.full((boxes, boxes), np.inf)
-    spare[np.arange(boxes), np.arange(boxes)] = -np.log(likelihood[np.arange(boxes), own_best] + _EPS) * weight + SPARE_COST
+    spare[np.arange(boxes), np.arange(boxes)] = (
+        -np.log(likelihood[np.arange(boxes), own_best] + _EPS) * weight + SPARE_COST
+    )
     rows, cols = linear_sum_assignment(np.hstack([cost, spare]))
     taken = cols < len(columns)
     choice[rows[taken]] = columns[cols[taken]]

@@ -8,6 +8,7 @@ looks at each box with its surroundings, in the box's own frame (`frame_crop`), 
 true box differs (`Offsets`): the centre moved along and across, the length and width scaled, the
 direction turned. A small CNN exported to ONNX, run on all of a photo's boxes at once.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -73,12 +74,21 @@ def frame_crop(image: np.ndarray, box: BoxFrame) -> np.ndarray:
     step_y = box.across * (2 * REACH_ACROSS * box.width / CROP_ACROSS)
     # crop pixel (x, y) samples the photo at its centre, (x + 0.5, y + 0.5) steps from the corner:
     # then a crop flipped is exactly the crop of the box turned, which the training relies on
-    origin = (box.center - box.along * REACH_ALONG * box.length - box.across * REACH_ACROSS * box.width
-              + 0.5 * (step_x + step_y))
+    origin = (
+        box.center
+        - box.along * REACH_ALONG * box.length
+        - box.across * REACH_ACROSS * box.width
+        + 0.5 * (step_x + step_y)
+    )
     # maps a crop pixel to the photo (applied inverted: warpAffine samples the photo there)
     matrix = np.array([[step_x[0], step_y[0], origin[0]], [step_x[1], step_y[1], origin[1]]], dtype=np.float64)
-    return cv2.warpAffine(image, matrix, (CROP_ALONG, CROP_ACROSS), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                          borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(
+        image,
+        matrix,
+        (CROP_ALONG, CROP_ACROSS),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
 
 
 def offsets_to(box: BoxFrame, true: BoxFrame) -> Offsets:
@@ -87,15 +97,22 @@ def offsets_to(box: BoxFrame, true: BoxFrame) -> Offsets:
     along = true.along if float(true.along @ box.along) >= 0 else -true.along
     moved = true.center - box.center
     turn = float(np.arctan2(box.along[0] * along[1] - box.along[1] * along[0], box.along @ along))
-    return Offsets(float(moved @ box.along / box.length), float(moved @ box.across / box.width),
-                   float(np.log(true.length / box.length)), float(np.log(true.width / box.width)), turn)
+    return Offsets(
+        float(moved @ box.along / box.length),
+        float(moved @ box.across / box.width),
+        float(np.log(true.length / box.length)),
+        float(np.log(true.width / box.width)),
+        turn,
+    )
 
 
 def moved(box: BoxFrame, offsets: Offsets) -> BoxFrame:
     """The box the offsets describe."""
     center = box.center + box.along * offsets.along * box.length + box.across * offsets.across * box.width
     angle = box.angle + offsets.turn
-    return BoxFrame.of(center, (box.length * float(np.exp(offsets.length)), box.width * float(np.exp(offsets.width))), angle)
+    return BoxFrame.of(
+        center, (box.length * float(np.exp(offsets.length)), box.width * float(np.exp(offsets.width))), angle
+    )
 
 
 def to_batch(crops: Sequence[np.ndarray]) -> np.ndarray:
@@ -124,7 +141,10 @@ class BoxRefiner:
         found = [BoxFrame.of(b.center, b.size, b.angle) for b in boxes]
         frames = found
         for _ in range(passes):
-            frames = [moved(frame, Offsets(*(float(v) for v in row))) for frame, row in zip(frames, self.offsets(image, frames))]
+            frames = [
+                moved(frame, Offsets(*(float(v) for v in row)))
+                for frame, row in zip(frames, self.offsets(image, frames))
+            ]
         height, width = image.shape[:2]
         out = []
         for box, first, new in zip(boxes, found, frames):
@@ -132,6 +152,14 @@ class BoxRefiner:
             # the photo shows nothing to check it by; the box stays as found
             if not (0 <= new.center[0] <= width and 0 <= new.center[1] <= height):
                 new = first
-            out.append(ObbDetection(cls=box.cls, confidence=box.confidence, center=(float(new.center[0]), float(new.center[1])),
-                                    size=(new.length, new.width), angle=new.angle, scores=box.scores))
+            out.append(
+                ObbDetection(
+                    cls=box.cls,
+                    confidence=box.confidence,
+                    center=(float(new.center[0]), float(new.center[1])),
+                    size=(new.length, new.width),
+                    angle=new.angle,
+                    scores=box.scores,
+                )
+            )
         return out

@@ -1,4 +1,5 @@
 """One way to open an exported model: onnxruntime on the CPU, a clear error for a missing file."""
+
 from __future__ import annotations
 
 from pathlib import Path

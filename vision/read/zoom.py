@@ -10,6 +10,7 @@ usually occupies, so it costs one more pass, and only on the photos that need it
 
 Pure functions round plain dataclasses; `look_again` is the only one that runs the model.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -61,12 +62,20 @@ class Detector(Protocol):
     @property
     def side(self) -> int: ...
 
-    def predict(self, image: np.ndarray, conf: float = 0.25, iou: float = 0.5, max_det: int = 300,
-                voting: Voting | None = None, enlarge: float | None = None) -> list[ObbDetection]: ...
+    def predict(
+        self,
+        image: np.ndarray,
+        conf: float = 0.25,
+        iou: float = 0.5,
+        max_det: int = 300,
+        voting: Voting | None = None,
+        enlarge: float | None = None,
+    ) -> list[ObbDetection]: ...
 
 
-def region(boxes: Sequence[ObbDetection], height: int, width: int, first_scale: float, side: int,
-           zoom: Zoom) -> Region | None:
+def region(
+    boxes: Sequence[ObbDetection], height: int, width: int, first_scale: float, side: int, zoom: Zoom
+) -> Region | None:
     """Where and how much to look again, or None when the first pass saw the tiles large enough
     (or saw none). `first_scale`: photo pixels to the detector's input in the first pass;
     `side`: the long side the detector reads at."""
@@ -94,15 +103,27 @@ def region(boxes: Sequence[ObbDetection], height: int, width: int, first_scale: 
 def from_region(boxes: Sequence[ObbDetection], where: Region, sx: float, sy: float) -> list[ObbDetection]:
     """Boxes found in the enlarged region, moved back to the photo's own pixels."""
     return [
-        ObbDetection(cls=b.cls, confidence=b.confidence,
-                     center=(b.center[0] / sx + where.x0, b.center[1] / sy + where.y0),
-                     size=(b.size[0] / sx, b.size[1] / sy), angle=b.angle, scores=b.scores)
+        ObbDetection(
+            cls=b.cls,
+            confidence=b.confidence,
+            center=(b.center[0] / sx + where.x0, b.center[1] / sy + where.y0),
+            size=(b.size[0] / sx, b.size[1] / sy),
+            angle=b.angle,
+            scores=b.scores,
+        )
         for b in boxes
     ]
 
 
-def look_again(detector: Detector, image: np.ndarray, boxes: list[ObbDetection], zoom: Zoom,
-               conf: float, iou: float, voting: Voting | None) -> tuple[list[ObbDetection], Region | None]:
+def look_again(
+    detector: Detector,
+    image: np.ndarray,
+    boxes: list[ObbDetection],
+    zoom: Zoom,
+    conf: float,
+    iou: float,
+    voting: Voting | None,
+) -> tuple[list[ObbDetection], Region | None]:
     """The first pass's boxes, or, where its tiles were small, the closer pass's instead."""
     height, width = image.shape[:2]
     where = region(boxes, height, width, detector.first_scale(height, width), detector.side, zoom)
@@ -142,7 +163,9 @@ class Widen:
     doubtful: float = 120.0
 
 
-def widen_scales(boxes: Sequence[ObbDetection], height: int, width: int, first_scale: float, widen: Widen) -> list[float]:
+def widen_scales(
+    boxes: Sequence[ObbDetection], height: int, width: int, first_scale: float, widen: Widen
+) -> list[float]:
     """The scales (photo pixels to detector input) to read the photo again at: none where the
     first pass saw tiles of a size the detector knows."""
     long = max(height, width)
@@ -158,8 +181,15 @@ def widen_scales(boxes: Sequence[ObbDetection], height: int, width: int, first_s
     return []
 
 
-def look_wider(detector: Detector, image: np.ndarray, boxes: list[ObbDetection], widen: Widen,
-               conf: float, iou: float, voting: Voting | None) -> tuple[list[ObbDetection], float | None]:
+def look_wider(
+    detector: Detector,
+    image: np.ndarray,
+    boxes: list[ObbDetection],
+    widen: Widen,
+    conf: float,
+    iou: float,
+    voting: Voting | None,
+) -> tuple[list[ObbDetection], float | None]:
     """The first pass's boxes, or, where it found none or found them too large, the boxes of the
     photo read again shrunk (and the scale it was read at; None when it was not)."""
     height, width = image.shape[:2]

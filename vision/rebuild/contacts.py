@@ -15,6 +15,7 @@ a half's side to a double's middle (a double laid alongside a bend). Two tiles l
 are measured in the pair's own tile size, so a small gap (a tile nudged by a sleeve) still
 counts, and a tile far away in the photo is judged at its own scale.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -36,9 +37,9 @@ _LEGAL = {("E", "E"): True, ("E", "S"): False, ("E", "M"): False, ("S", "M"): Tr
 class TileShape:
     """One tile's outline in the photo, reduced to what contact needs."""
 
-    centre: np.ndarray          # (2,)
-    axis: np.ndarray            # unit vector from half 0 to half 1
-    size: float                 # a half's side, in pixels (mean of its edges)
+    centre: np.ndarray  # (2,)
+    axis: np.ndarray  # unit vector from half 0 to half 1
+    size: float  # a half's side, in pixels (mean of its edges)
     ports: dict[str, np.ndarray]  # name -> (2,) point
 
 
@@ -115,8 +116,7 @@ def tile_shapes(tiles: Sequence[Sequence[Sequence[Sequence[float]]]]) -> list[Ti
     centre = centres.mean(axis=1)
     size = lengths.reshape(count, 8).mean(axis=1)
     return [
-        TileShape(centre[t], axis[t], float(size[t]), dict(zip(PORTS, ports[t], strict=True)))
-        for t in range(count)
+        TileShape(centre[t], axis[t], float(size[t]), dict(zip(PORTS, ports[t], strict=True))) for t in range(count)
     ]
 
 

@@ -17,6 +17,7 @@ Steps (pure functions over the reader's `TileReading`s; no model):
 Where the result differs from the raw reading it says so (`corrections`); where another
 reading stays close, it says it is unsure (`unsure`).
 """
+
 from __future__ import annotations
 
 import math
@@ -89,8 +90,9 @@ def layout_rules(variant: str = "partners", options: dict[str, Any] | None = Non
     return make_rules(variant, get_variant(variant).players[0], options)
 
 
-def reconstruct(tiles: Sequence[TileReading], rules: Rules | None = None,
-                frame: tuple[int, int] | None = None) -> LayoutResult | None:
+def reconstruct(
+    tiles: Sequence[TileReading], rules: Rules | None = None, frame: tuple[int, int] | None = None
+) -> LayoutResult | None:
     """The layout among these tiles, or None when no two tiles chain.
 
     A lone tile is not taken for a lead: nothing tells it from a loose tile. `frame` (the
@@ -173,8 +175,9 @@ def _tree(contacts: list[Contact], probs: np.ndarray, n: int) -> Tree:
 
     # Where the numbers cannot fit, a contact must be nearly flush to stand (a misread half is
     # corrected later); a plausible contact goes before an implausible one about as near.
-    ranked = sorted(((c.distance + (0 if ok else FLUSH), ok, c) for c in contacts for ok in [plausible(c)]),
-                    key=lambda x: x[0])
+    ranked = sorted(
+        ((c.distance + (0 if ok else FLUSH), ok, c) for c in contacts for ok in [plausible(c)]), key=lambda x: x[0]
+    )
     for _, ok, c in ranked:
         keys = {(c.a, slot(c.port_a)), (c.b, slot(c.port_b))}
         if keys & used or root(c.a) == root(c.b):
@@ -192,7 +195,7 @@ def _largest(tree: Tree, n: int, start: int | None = None) -> list[int]:
     """The biggest connected tree (or the one holding `start`), its tiles in breadth-first order."""
     seen: set[int] = set()
     best: list[int] = []
-    for s in ([start] if start is not None else range(n)):
+    for s in [start] if start is not None else range(n):
         if s in seen:
             continue
         order, queue = [], [s]
@@ -233,8 +236,9 @@ def _prune(tree: Tree, members: list[int], probs: np.ndarray, spinner_game: bool
 # -- 3: the values ---------------------------------------------------------------------------
 
 
-def _settle_values(tiles: Sequence[TileReading], tree: Tree, members: list[int], probs: np.ndarray,
-                   spinner: int | None) -> tuple[dict[int, tuple[int, int]], list[dict[str, Any]], list[str]]:
+def _settle_values(
+    tiles: Sequence[TileReading], tree: Tree, members: list[int], probs: np.ndarray, spinner: int | None
+) -> tuple[dict[int, tuple[int, int]], list[dict[str, Any]], list[str]]:
     """Each member's two values: touching halves agree, and no tile twice."""
     halves = [(t, k) for t in members for k in (0, 1)]
     group = {h: h for h in halves}
@@ -300,9 +304,14 @@ def _settle_values(tiles: Sequence[TileReading], tree: Tree, members: list[int],
     for t in members:
         raw = tuple(h.value for h in tiles[t].halves)
         if raw != values[t]:
-            why = "a tile appears once" if any(choice[find((t, k))] != matched[find((t, k))] for k in (0, 1)) \
+            why = (
+                "a tile appears once"
+                if any(choice[find((t, k))] != matched[find((t, k))] for k in (0, 1))
                 else "touching halves must match"
-            corrections.append({"tile": t, "read": f"{raw[0]}-{raw[1]}", "now": f"{values[t][0]}-{values[t][1]}", "why": why})
+            )
+            corrections.append(
+                {"tile": t, "read": f"{raw[0]}-{raw[1]}", "now": f"{values[t][0]}-{values[t][1]}", "why": why}
+            )
     for g, s in scores.items():
         order = np.sort(s)[::-1]
         if order[0] - order[1] < math.log(UNSURE_RATIO):
@@ -322,8 +331,9 @@ def _repeats(members: list[int], identity: Any, outside: list[Tile]) -> int:
 # -- 4: the rules ----------------------------------------------------------------------------
 
 
-def _choose_spinner(tree: Tree, members: list[int], values: dict[int, tuple[int, int]], shapes: list[TileShape],
-                    rules: LayoutRules) -> tuple[int | None, list[str]]:
+def _choose_spinner(
+    tree: Tree, members: list[int], values: dict[int, tuple[int, int]], shapes: list[TileShape], rules: LayoutRules
+) -> tuple[int | None, list[str]]:
     """No tile branches: the spinner is one of the doubles in the line (the first one played).
 
     Which one is not in the photo; the count is the same whichever it is, only whether the
@@ -347,8 +357,9 @@ def _choose_spinner(tree: Tree, members: list[int], values: dict[int, tuple[int,
     return doubles[0], doubt
 
 
-def _ends_if_spinner(t: int, tree: Tree, values: dict[int, tuple[int, int]], shapes: list[TileShape],
-                     rules: LayoutRules) -> dict[End, int]:
+def _ends_if_spinner(
+    t: int, tree: Tree, values: dict[int, tuple[int, int]], shapes: list[TileShape], rules: LayoutRules
+) -> dict[End, int]:
     return dict(_replay(t, tree, values, shapes, rules).layout.open_ends())
 
 
@@ -369,7 +380,9 @@ def _middle(tree: Tree, members: list[int]) -> int:
     return path[(len(path) - 1) // 2]
 
 
-def _lead_ends(lead: int, tree: Tree, values: dict[int, tuple[int, int]], shapes: list[TileShape]) -> tuple[tuple[int, int], dict[int, End]]:
+def _lead_ends(
+    lead: int, tree: Tree, values: dict[int, tuple[int, int]], shapes: list[TileShape]
+) -> tuple[tuple[int, int], dict[int, End]]:
     """How the lead lies (its west and east values) and which end each of its neighbours grows.
 
     West and east follow the photo: west is the side further left (north further up), so the
@@ -380,7 +393,9 @@ def _lead_ends(lead: int, tree: Tree, values: dict[int, tuple[int, int]], shapes
     contacts = tree[lead]
     if a != b:
         west_half = 0 if shape.ports["E0"][0] <= shape.ports["E1"][0] else 1
-        ends: dict[int, End] = {c.other(lead): ("west" if int(slot(c.port_of(lead))) == west_half else "east") for c in contacts}
+        ends: dict[int, End] = {
+            c.other(lead): ("west" if int(slot(c.port_of(lead))) == west_half else "east") for c in contacts
+        }
         return ((a, b) if west_half == 0 else (b, a)), ends
     ranked = sorted(contacts, key=lambda c: c.port_of(lead)[0] != "M")  # long sides first
     line, cross = ranked[:2], ranked[2:]
@@ -399,7 +414,9 @@ def _lead_ends(lead: int, tree: Tree, values: dict[int, tuple[int, int]], shapes
     return (a, b), ends
 
 
-def _replay(lead: int, tree: Tree, values: dict[int, tuple[int, int]], shapes: list[TileShape], rules: LayoutRules) -> LayoutResult:
+def _replay(
+    lead: int, tree: Tree, values: dict[int, tuple[int, int]], shapes: list[TileShape], rules: LayoutRules
+) -> LayoutResult:
     """Play the tree through the rules engine, arm by arm outwards from `lead`."""
     layout = Layout(rules)
     (west, east), lead_ends = _lead_ends(lead, tree, values, shapes)
@@ -425,8 +442,14 @@ def _replay(lead: int, tree: Tree, values: dict[int, tuple[int, int]], shapes: l
                 placed_from.append(t)
                 order.remove(item)
                 progress = True
-    left_out = [{"tile": t, "value": f"{values[t][0]}-{values[t][1]}",
-                 "why": f"the rules do not let it lie on the {end} arm there"} for t, end, _ in order]
+    left_out = [
+        {
+            "tile": t,
+            "value": f"{values[t][0]}-{values[t][1]}",
+            "why": f"the rules do not let it lie on the {end} arm there",
+        }
+        for t, end, _ in order
+    ]
     return LayoutResult(layout, sorted(placed), placed_from, True, left_out=left_out)
 
 

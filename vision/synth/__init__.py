@@ -7,6 +7,7 @@ pictures), `camera` (the pinhole camera), `scene` (what is on the table), `rende
 `dataset` (files on disk), `sequence` (frames of one game), `game` (a dealt hand played out with
 its passes and draws, for the dealt films of `video`), `commands` (the CLI).
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -4,6 +4,7 @@ The camera looks at a target point on the table from `distance` away, tilted `ti
 straight down, from the compass direction `azimuth`; `roll` turns the picture a little about
 the view axis. The photo's "up" is the far side of the table, as when a person holds a phone.
 """
+
 from __future__ import annotations
 
 import math
@@ -17,26 +18,32 @@ import numpy as np
 class Camera:
     width: int
     height: int
-    focal: float        # pixels
+    focal: float  # pixels
     target: tuple[float, float]
-    distance: float     # world units from the target
-    tilt: float         # radians from straight down
-    azimuth: float      # radians: the camera stands on this side of the target
-    roll: float         # radians about the view axis
-    cx: float = 0.0     # principal point offset from the image centre (pixels)
+    distance: float  # world units from the target
+    tilt: float  # radians from straight down
+    azimuth: float  # radians: the camera stands on this side of the target
+    roll: float  # radians about the view axis
+    cx: float = 0.0  # principal point offset from the image centre (pixels)
     cy: float = 0.0
 
     @property
     def K(self) -> np.ndarray:
-        return np.array([[self.focal, 0, self.width / 2 + self.cx], [0, self.focal, self.height / 2 + self.cy], [0, 0, 1.0]])
+        return np.array(
+            [[self.focal, 0, self.width / 2 + self.cx], [0, self.focal, self.height / 2 + self.cy], [0, 0, 1.0]]
+        )
 
     @property
     def centre(self) -> np.ndarray:
         tx, ty = self.target
         st = math.sin(self.tilt)
-        return np.array([tx + self.distance * st * math.cos(self.azimuth),
-                         ty + self.distance * st * math.sin(self.azimuth),
-                         self.distance * math.cos(self.tilt)])
+        return np.array(
+            [
+                tx + self.distance * st * math.cos(self.azimuth),
+                ty + self.distance * st * math.sin(self.azimuth),
+                self.distance * math.cos(self.tilt),
+            ]
+        )
 
     @property
     def R(self) -> np.ndarray:
@@ -81,19 +88,37 @@ class Camera:
         """World (x, y) of the photo's four corners on the plane at height z, (4, 2)."""
         h_inv = np.linalg.inv(self.plane_homography(z))
         m = margin
-        px = np.array([[-m, -m, 1], [self.width + m, -m, 1], [self.width + m, self.height + m, 1], [-m, self.height + m, 1]], np.float64)
+        px = np.array(
+            [[-m, -m, 1], [self.width + m, -m, 1], [self.width + m, self.height + m, 1], [-m, self.height + m, 1]],
+            np.float64,
+        )
         w = px @ h_inv.T
         return w[:, :2] / w[:, 2:3]
 
     def shaken(self, dx: float, dy: float, droll: float) -> Camera:
         """The same camera nudged (a hand-held phone between frames)."""
-        return Camera(self.width, self.height, self.focal, (self.target[0] + dx, self.target[1] + dy), self.distance,
-                      self.tilt, self.azimuth, self.roll + droll, self.cx, self.cy)
+        return Camera(
+            self.width,
+            self.height,
+            self.focal,
+            (self.target[0] + dx, self.target[1] + dy),
+            self.distance,
+            self.tilt,
+            self.azimuth,
+            self.roll + droll,
+            self.cx,
+            self.cy,
+        )
 
     def describe(self) -> dict[str, float]:
-        return {"tilt_deg": round(math.degrees(self.tilt), 2), "azimuth_deg": round(math.degrees(self.azimuth) % 360, 2),
-                "roll_deg": round(math.degrees(self.roll), 2), "focal_px": round(self.focal, 1),
-                "distance": round(self.distance, 3), "tile_px": round(self.tile_px(), 1)}
+        return {
+            "tilt_deg": round(math.degrees(self.tilt), 2),
+            "azimuth_deg": round(math.degrees(self.azimuth) % 360, 2),
+            "roll_deg": round(math.degrees(self.roll), 2),
+            "focal_px": round(self.focal, 1),
+            "distance": round(self.distance, 3),
+            "tile_px": round(self.tile_px(), 1),
+        }
 
     def tile_px(self) -> float:
         """Length in pixels of a tile lying at the target (along the image's x axis)."""
@@ -113,8 +138,9 @@ def _extrinsics(cam: Camera) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return r, -r @ cam.centre, cam.K
 
 
-def random_camera(rng: np.random.Generator, width: int, height: int, target: tuple[float, float],
-                  tile_px: float | None = None) -> Camera:
+def random_camera(
+    rng: np.random.Generator, width: int, height: int, target: tuple[float, float], tile_px: float | None = None
+) -> Camera:
     """A phone held over the table: mostly near straight down, sometimes tilted up to ~45 deg."""
     if tile_px is None:
         # log-uniform tile length, 40..250 px at 1280 wide (scaled with the output width)

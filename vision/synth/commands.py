@@ -1,4 +1,5 @@
 """`spinner dataset synth`: write a synthetic training set (see datasets/README.md)."""
+
 from __future__ import annotations
 
 import click
@@ -24,17 +25,39 @@ def dataset() -> None:
 @click.option("--images", type=click.IntRange(min=1), required=True, help="How many images (train and val together).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed and arguments give the same bytes.")
 @click.option("--size", default="1280x960", show_default=True, callback=_size, help="Image size, WIDTHxHEIGHT.")
-@click.option("--val-fraction", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="Share of images for validation.")
-@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="Processes rendering in parallel.")
+@click.option(
+    "--val-fraction",
+    type=click.FloatRange(0, 1),
+    default=0.1,
+    show_default=True,
+    help="Share of images for validation.",
+)
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=2, show_default=True, help="Processes rendering in parallel."
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option("--styled", is_flag=True,
-              help="Each photo takes one condition of the styles benchmark (coloured pips, close-ups, steep views...: docs/styles.md).")
-def synth(out: str, images: int, seed: int, size: tuple[int, int], val_fraction: float, workers: int, quiet: bool, styled: bool) -> None:
+@click.option(
+    "--styled",
+    is_flag=True,
+    help="Each photo takes one condition of the styles benchmark (coloured pips, close-ups, steep views...: docs/styles.md).",
+)
+def synth(
+    out: str,
+    images: int,
+    seed: int,
+    size: tuple[int, int],
+    val_fraction: float,
+    workers: int,
+    quiet: bool,
+    styled: bool,
+) -> None:
     """Render synthetic table photos with YOLO OBB labels and truth JSON sidecars."""
     from .dataset import generate_dataset  # OpenCV only when a dataset is made
 
     try:
-        yaml_path = generate_dataset(out, images, seed, size[0], size[1], val_fraction, workers, progress=not quiet, styled=styled)
+        yaml_path = generate_dataset(
+            out, images, seed, size[0], size[1], val_fraction, workers, progress=not quiet, styled=styled
+        )
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--seed") from None
     click.echo(f"wrote {images} images; data: {yaml_path}")
@@ -45,35 +68,76 @@ def synth(out: str, images: int, seed: int, size: tuple[int, int], val_fraction:
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed and arguments give the same game.")
 @click.option("--size", default="1280x960", show_default=True, callback=_size, help="Frame size, WIDTHxHEIGHT.")
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
-@click.option("--still", "still_frames", type=click.IntRange(min=1), default=3, show_default=True, help="Still frames between moves.")
+@click.option(
+    "--still",
+    "still_frames",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Still frames between moves.",
+)
 @click.option("--shake", type=float, default=0.01, show_default=True, help="Camera shake between moves (world units).")
 @click.option("--mp4", is_flag=True, help="Also write the frames as video.mp4.")
-@click.option("--y4m", is_flag=True, help="Also write video.y4m, for Chromium's fake camera "
-              "(--use-file-for-fake-video-capture): the companion page filmed without a phone.")
-@click.option("--fps", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Frame rate of the video files.")
-@click.option("--dealt", default=None, metavar="VARIANT",
-              type=click.Choice(["partners", "partners-block", "all-fives", "block", "draw", "any"]),
-              help="Deal VARIANT (partners, partners-block, all-fives, block, draw, or any) and play it as a real "
-                   "table: passes and draws as the deal makes them, each seat's arm from its own side, the boneyard "
-                   "in view (film.json: the seating). Default: the older films, every seat playing in turn.")
-def video(out: str, seed: int, size: tuple[int, int], players: int, still_frames: int, shake: float, mp4: bool,
-          y4m: bool, fps: float, dealt: str | None) -> None:
+@click.option(
+    "--y4m",
+    is_flag=True,
+    help="Also write video.y4m, for Chromium's fake camera "
+    "(--use-file-for-fake-video-capture): the companion page filmed without a phone.",
+)
+@click.option(
+    "--fps", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Frame rate of the video files."
+)
+@click.option(
+    "--dealt",
+    default=None,
+    metavar="VARIANT",
+    type=click.Choice(["partners", "partners-block", "all-fives", "block", "draw", "any"]),
+    help="Deal VARIANT (partners, partners-block, all-fives, block, draw, or any) and play it as a real "
+    "table: passes and draws as the deal makes them, each seat's arm from its own side, the boneyard "
+    "in view (film.json: the seating). Default: the older films, every seat playing in turn.",
+)
+def video(
+    out: str,
+    seed: int,
+    size: tuple[int, int],
+    players: int,
+    still_frames: int,
+    shake: float,
+    mp4: bool,
+    y4m: bool,
+    fps: float,
+    dealt: str | None,
+) -> None:
     """Render a synthetic game as video frames, with each state's truth and the true match record."""
     from .video import game_video, write_video
 
-    summary = write_video(game_video(seed, size[0], size[1], players=players, still_frames=still_frames, shake=shake,
-                                     dealt=dealt),
-                          out, mp4=mp4, fps=fps, y4m=y4m)
-    click.echo(f"wrote {summary['frames']} frames of {summary['plays']} plays ({summary['variant']}) to {out}; "
-               f"true totals {summary['totals']}")
+    summary = write_video(
+        game_video(seed, size[0], size[1], players=players, still_frames=still_frames, shake=shake, dealt=dealt),
+        out,
+        mp4=mp4,
+        fps=fps,
+        y4m=y4m,
+    )
+    click.echo(
+        f"wrote {summary['frames']} frames of {summary['plays']} plays ({summary['variant']}) to {out}; "
+        f"true totals {summary['totals']}"
+    )
 
 
 @dataset.command()
-@click.option("--out", "out", default="datasets/styles", show_default=True, type=click.Path(file_okay=False),
-              help="Folder to write the sets to, one sub-folder per condition.")
+@click.option(
+    "--out",
+    "out",
+    default="datasets/styles",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Folder to write the sets to, one sub-folder per condition.",
+)
 @click.option("--images", type=click.IntRange(min=1), default=100, show_default=True, help="Photos per condition.")
 @click.option("--condition", "conditions", multiple=True, help="Only this condition (again for more; default: all).")
-@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="Processes rendering in parallel.")
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=2, show_default=True, help="Processes rendering in parallel."
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def styles(out: str, images: int, conditions: tuple[str, ...], workers: int, quiet: bool) -> None:
     """Render the styles benchmark's held-out sets (`spinner eval --styles`; docs/styles.md).
@@ -83,6 +147,8 @@ def styles(out: str, images: int, conditions: tuple[str, ...], workers: int, qui
 
     unknown = [c for c in conditions if c not in BY_NAME]
     if unknown:
-        raise click.BadParameter(f"no condition {', '.join(unknown)}; there are {', '.join(BY_NAME)}", param_hint="--condition")
+        raise click.BadParameter(
+            f"no condition {', '.join(unknown)}; there are {', '.join(BY_NAME)}", param_hint="--condition"
+        )
     folders = generate_styles(out, images, list(conditions) or None, workers, progress=not quiet)
     click.echo(f"{len(folders)} conditions, {images} photos each, under {out}")

@@ -3,6 +3,7 @@
 Image i of a dataset made with seed S is drawn from its own generator seeded by (S, i), so any
 image can be made alone, in any worker process, in any order, and the bytes are the same.
 """
+
 from __future__ import annotations
 
 import json
@@ -26,7 +27,7 @@ GENERATOR = "spinner-synth/5"  # /2: `scene.TRAINING` (blank halves favoured, pa
 class Sample:
     name: str
     jpeg: bytes
-    label: str      # the .txt file's text
+    label: str  # the .txt file's text
     truth: dict[str, Any]
 
 
@@ -61,20 +62,31 @@ def make_sample(seed: int, index: int, width: int = 1280, height: int = 960, nam
         "sets": scene.sets,
         "packed": scene.packed,
         "camera": scene.camera.describe(),
-        "light": {"azimuth_deg": round(float(np.degrees(scene.light.azimuth)), 1),
-                  "elevation_deg": round(float(np.degrees(scene.light.elevation)), 1),
-                  "ambient": round(scene.light.ambient, 3), "exposure": round(scene.light.exposure, 3),
-                  "cast_shadows": round(scene.light.shadow_strength, 3), "glare": round(scene.light.glare, 3)},
-        "finish": {"defocus": round(scene.finish.defocus, 2), "motion": round(scene.finish.motion, 2),
-                   "noise": round(scene.finish.noise, 2), "jpeg_quality": scene.finish.jpeg_quality,
-                   "contrast": round(scene.finish.contrast, 3), "pivot": round(scene.finish.pivot, 1)},
+        "light": {
+            "azimuth_deg": round(float(np.degrees(scene.light.azimuth)), 1),
+            "elevation_deg": round(float(np.degrees(scene.light.elevation)), 1),
+            "ambient": round(scene.light.ambient, 3),
+            "exposure": round(scene.light.exposure, 3),
+            "cast_shadows": round(scene.light.shadow_strength, 3),
+            "glare": round(scene.light.glare, 3),
+        },
+        "finish": {
+            "defocus": round(scene.finish.defocus, 2),
+            "motion": round(scene.finish.motion, 2),
+            "noise": round(scene.finish.noise, 2),
+            "jpeg_quality": scene.finish.jpeg_quality,
+            "contrast": round(scene.finish.contrast, 3),
+            "pivot": round(scene.finish.pivot, 1),
+        },
         "hands": len(scene.hands),
     }
     truth = build_truth(scene, rendered, params)
     name = name or f"{index:06d}"
     truth["image"]["file"] = f"{name}.jpg"
     lines = yolo_lines(truth)
-    return Sample(name, encode_jpeg(rendered.image, scene.finish.jpeg_quality), "".join(line + "\n" for line in lines), truth)
+    return Sample(
+        name, encode_jpeg(rendered.image, scene.finish.jpeg_quality), "".join(line + "\n" for line in lines), truth
+    )
 
 
 def split_of(seed: int, images: int, val_fraction: float) -> list[str]:
@@ -113,8 +125,17 @@ def _init_worker() -> None:
     cv2.setNumThreads(1)  # one process per core: OpenCV's own threads would only fight them
 
 
-def generate_dataset(out: str | os.PathLike[str], images: int, seed: int, width: int = 1280, height: int = 960,
-                     val_fraction: float = 0.1, workers: int = 2, progress: bool = True, styled: bool = False) -> Path:
+def generate_dataset(
+    out: str | os.PathLike[str],
+    images: int,
+    seed: int,
+    width: int = 1280,
+    height: int = 960,
+    val_fraction: float = 0.1,
+    workers: int = 2,
+    progress: bool = True,
+    styled: bool = False,
+) -> Path:
     """Write `images` images (train and val) under `out`; returns the data.yaml path. `styled`:
     each photo takes one condition of the styles benchmark (`styles.make_styled_sample`)."""
     root = Path(out)

@@ -12,6 +12,7 @@ Every seat sits at one side of the picture (`sides`), in play order around the t
 counter-clockwise, RULES.md "Seats"), starting at a random side: the arm that lays a seat's tile
 reaches in from that side, and the film's truth records the seating.
 """
+
 from __future__ import annotations
 
 import math
@@ -57,9 +58,16 @@ def seating_sides(players: int, first: int, clockwise: bool = False) -> tuple[in
     return tuple((first + step * s) % 4 for s in range(players))
 
 
-def dealt_game(rng: np.random.Generator, variant: str, players: int, bounds: tuple[float, float, float, float],
-               max_gap: float = 0.04, jitter_deg: float = 1.5, bend_chance: float = 0.04,
-               max_plays: int | None = None) -> DealtGame:
+def dealt_game(
+    rng: np.random.Generator,
+    variant: str,
+    players: int,
+    bounds: tuple[float, float, float, float],
+    max_gap: float = 0.04,
+    jitter_deg: float = 1.5,
+    bend_chance: float = 0.04,
+    max_plays: int | None = None,
+) -> DealtGame:
     """Deal one hand of `variant` and play it out, laying each play on the table within `bounds`
     (layout units around the lead at the origin). Stops at the end of the hand, after `max_plays`
     plays, or where the turn seat holds tiles that fit but the table has room for none of them."""
@@ -87,7 +95,11 @@ def dealt_game(rng: np.random.Generator, variant: str, players: int, bounds: tup
             if hand.boneyard > 0:
                 assert hand.boneyard_tiles is not None
                 tiles = sorted(hand.boneyard_tiles)
-                event: dict[str, Any] = {"type": "draw", "seat": seat, "tile": str(tiles[int(rng.integers(len(tiles)))])}
+                event: dict[str, Any] = {
+                    "type": "draw",
+                    "seat": seat,
+                    "tile": str(tiles[int(rng.integers(len(tiles)))]),
+                }
             else:
                 event = {"type": "pass", "seat": seat}
             match.apply(event)
@@ -125,14 +137,26 @@ def dealt_game(rng: np.random.Generator, variant: str, players: int, bounds: tup
     kind = "spinner" if layout.rules.spinner else "line"
     laid = LaidLayout(layout, poses, kind, bends, {e: (float(v[0]), float(v[1])) for e, v in dirs.items()})
     sides = seating_sides(players, int(rng.integers(4)))
-    record = {"format": RECORD_FORMAT, "variant": variant, "players": names,
-              "hands": [{"leader": hand.leader, "deal": dealt, "events": events}]}
+    record = {
+        "format": RECORD_FORMAT,
+        "variant": variant,
+        "players": names,
+        "hands": [{"leader": hand.leader, "deal": dealt, "events": events}],
+    }
     return DealtGame(record, laid, events, placement_of, sides, boneyard)
 
 
-def _place(rng: np.random.Generator, layout: Any, poses: list[Pose], feet: Footprints, dirs: dict[str, np.ndarray],
-           moves: list[tuple[Tile, Any]], bounds: tuple[float, float, float, float], max_gap: float,
-           bend_chance: float) -> tuple[tuple[Tile, Any], Pose, np.ndarray, bool] | None:
+def _place(
+    rng: np.random.Generator,
+    layout: Any,
+    poses: list[Pose],
+    feet: Footprints,
+    dirs: dict[str, np.ndarray],
+    moves: list[tuple[Tile, Any]],
+    bounds: tuple[float, float, float, float],
+    max_gap: float,
+    bend_chance: float,
+) -> tuple[tuple[Tile, Any], Pose, np.ndarray, bool] | None:
     """A random one of `moves` that the table has room for, with its pose (as `legal_layout` lays tiles)."""
     weights = np.array([3.0 if e in CROSS_ENDS else 1.0 for _, e in moves])
     order = rng.choice(len(moves), size=len(moves), replace=False, p=weights / weights.sum())

@@ -3,6 +3,7 @@
 World units: one unit is the side of a tile half (a real tile is about 48 x 24 mm, so a unit is
 about 24 mm). x points east, y north, z up; the table top is z = 0.
 """
+
 from __future__ import annotations
 
 import math
@@ -106,12 +107,12 @@ def separation(poly: np.ndarray, others: np.ndarray) -> np.ndarray:
     if len(others) == 0:
         return np.zeros(0)
     a = np.asarray(poly, np.float64)
-    axes_a = _normals(a)                       # (4, 2)
-    pa = a @ axes_a.T                          # (4 points, 4 axes)
-    pb = others @ axes_a.T                     # (N, 4, 4)
+    axes_a = _normals(a)  # (4, 2)
+    pa = a @ axes_a.T  # (4 points, 4 axes)
+    pb = others @ axes_a.T  # (N, 4, 4)
     gap_a = np.maximum(pb.min(axis=1) - pa.max(axis=0), pa.min(axis=0) - pb.max(axis=1)).max(axis=1)
-    axes_b = _normals(others)                  # (N, 4, 2)
-    qa = np.einsum("pk,nak->npa", a, axes_b)   # (N, 4, 4)
+    axes_b = _normals(others)  # (N, 4, 2)
+    qa = np.einsum("pk,nak->npa", a, axes_b)  # (N, 4, 4)
     qb = np.einsum("nqk,nak->nqa", others, axes_b)
     gap_b = np.maximum(qb.min(axis=1) - qa.max(axis=1), qa.min(axis=1) - qb.max(axis=1)).max(axis=1)
     return np.maximum(gap_a, gap_b)

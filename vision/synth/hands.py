@@ -4,6 +4,7 @@ A hand is a rounded arm from the frame's edge, a palm, and a few finger capsules
 a cylinder lit from one side, with a soft shadow on the table beside it. It hides what lies
 under it: the id buffer marks its pixels so those tile halves count as hidden.
 """
+
 from __future__ import annotations
 
 import math
@@ -28,7 +29,15 @@ def _edge_point(edge: float, w: int, h: int) -> np.ndarray:
 
 
 def _capsule(mask: np.ndarray, a: np.ndarray, b: np.ndarray, r: float, value: float = 1.0) -> None:
-    cv2.line(mask, (int(a[0] * 16), int(a[1] * 16)), (int(b[0] * 16), int(b[1] * 16)), value, max(1, int(2 * r)), cv2.LINE_AA, 4)
+    cv2.line(
+        mask,
+        (int(a[0] * 16), int(a[1] * 16)),
+        (int(b[0] * 16), int(b[1] * 16)),
+        value,
+        max(1, int(2 * r)),
+        cv2.LINE_AA,
+        4,
+    )
     # round caps (the line's own caps are square at big widths)
     for p in (a, b):
         cv2.circle(mask, (int(p[0] * 16), int(p[1] * 16)), int(r * 16), value, -1, cv2.LINE_AA, 4)
@@ -43,7 +52,7 @@ def hand_mask(spec: HandSpec, w: int, h: int, tile_px: float) -> tuple[np.ndarra
     length = float(np.linalg.norm(d)) + 1e-6
     d /= length
     perp = np.array([-d[1], d[0]])
-    arm_w = spec.width * tile_px * 1.3   # a forearm is about 3 tile halves wide
+    arm_w = spec.width * tile_px * 1.3  # a forearm is about 3 tile halves wide
     palm = arm_w * 1.25
     wrist = tip - d * palm * 1.5
     mask = np.zeros((h, w), np.float32)
@@ -51,7 +60,18 @@ def hand_mask(spec: HandSpec, w: int, h: int, tile_px: float) -> tuple[np.ndarra
     # palm: an ellipse just past the wrist
     pc = wrist + d * palm * 0.55
     ang = math.degrees(math.atan2(d[1], d[0]))
-    cv2.ellipse(mask, (int(pc[0] * 16), int(pc[1] * 16)), (int(palm * 0.6 * 16), int(palm * 0.5 * 16)), ang, 0, 360, 1.0, -1, cv2.LINE_AA, 4)
+    cv2.ellipse(
+        mask,
+        (int(pc[0] * 16), int(pc[1] * 16)),
+        (int(palm * 0.6 * 16), int(palm * 0.5 * 16)),
+        ang,
+        0,
+        360,
+        1.0,
+        -1,
+        cv2.LINE_AA,
+        4,
+    )
     if spec.fingers:
         fr = palm * 0.1
         base = pc + d * palm * 0.45
@@ -69,8 +89,9 @@ def hand_mask(spec: HandSpec, w: int, h: int, tile_px: float) -> tuple[np.ndarra
     return mask, d, wrist
 
 
-def draw_hands(img: np.ndarray, ids: np.ndarray, ident: int, hands: list[HandSpec], tile_px: float,
-               light_dir: np.ndarray) -> list[np.ndarray]:
+def draw_hands(
+    img: np.ndarray, ids: np.ndarray, ident: int, hands: list[HandSpec], tile_px: float, light_dir: np.ndarray
+) -> list[np.ndarray]:
     """Draw each arm over the photo; returns their outlines (pixels)."""
     h, w = img.shape[:2]
     outlines: list[np.ndarray] = []
@@ -124,8 +145,12 @@ def draw_hands(img: np.ndarray, ids: np.ndarray, ident: int, hands: list[HandSpe
             colour = np.where(sl, np.array(spec.sleeve, np.float32), colour)
         tex = 1 + 0.04 * smooth_noise(qh, qw, max(2.0, tile_px * 0.6), rng) + 0.015 * smooth_noise(qh, qw, 1.5, rng)
         # rounded flesh: darker towards every outline (fingers included), from the distance to it
-        dist = cv2.distanceTransform(cv2.resize(solid[y0:y1, x0:x1], (qw, qh), interpolation=cv2.INTER_NEAREST),
-                                     cv2.DIST_L2, 3) * q
+        dist = (
+            cv2.distanceTransform(
+                cv2.resize(solid[y0:y1, x0:x1], (qw, qh), interpolation=cv2.INTER_NEAREST), cv2.DIST_L2, 3
+            )
+            * q
+        )
         depth = np.sqrt(np.clip(dist / max(2.0, half_w * 0.35), 0, 1))
         colour *= (shade * tex * (0.7 + 0.3 * depth)).astype(np.float32)[..., None]
         colour = cv2.resize(colour, (rw, rh), interpolation=cv2.INTER_LINEAR)

@@ -6,6 +6,7 @@ it is seen and its box lies inside the photo. Face-down tiles, tiles on edge and
 pictures are never labelled. The truth keeps everything, so other label schemes and the
 evaluation can be derived from it without rendering again.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -28,8 +29,12 @@ def _r(points: np.ndarray) -> list[list[float]]:
 
 
 def _inside(points: np.ndarray, width: int, height: int, tol: float = 0.5) -> bool:
-    return bool((points[:, 0] >= -tol).all() and (points[:, 0] <= width + tol).all()
-                and (points[:, 1] >= -tol).all() and (points[:, 1] <= height + tol).all())
+    return bool(
+        (points[:, 0] >= -tol).all()
+        and (points[:, 0] <= width + tol).all()
+        and (points[:, 1] >= -tol).all()
+        and (points[:, 1] <= height + tol).all()
+    )
 
 
 def build_truth(scene: Scene, rendered: Rendered, params: dict[str, Any]) -> dict[str, Any]:
@@ -51,20 +56,29 @@ def build_truth(scene: Scene, rendered: Rendered, params: dict[str, Any]) -> dic
         for k in (0, 1):
             poly = view.halves[k]
             ok = view.visible >= MIN_VISIBLE and view.half_visible[k] >= MIN_VISIBLE and _inside(poly, w, h)
-            halves.append({"value": body.values[k], "corners": _r(poly), "center": _r(poly.mean(axis=0)[None])[0],
-                           "visible": round(view.half_visible[k], 3), "labelled": bool(ok)})
+            halves.append(
+                {
+                    "value": body.values[k],
+                    "corners": _r(poly),
+                    "center": _r(poly.mean(axis=0)[None])[0],
+                    "visible": round(view.half_visible[k], 3),
+                    "labelled": bool(ok),
+                }
+            )
         if body.placement is not None:
             placement_tile[body.placement] = len(tiles)
-        tiles.append({
-            "value": f"{body.values[0]}-{body.values[1]}",
-            "role": body.role,
-            "placement": body.placement,
-            "corners": _r(view.top),
-            "center": _r(view.top.mean(axis=0)[None])[0],
-            "visible": round(view.visible, 3),
-            "labelled": bool(tile_ok),
-            "halves": halves,
-        })
+        tiles.append(
+            {
+                "value": f"{body.values[0]}-{body.values[1]}",
+                "role": body.role,
+                "placement": body.placement,
+                "corners": _r(view.top),
+                "center": _r(view.top.mean(axis=0)[None])[0],
+                "visible": round(view.visible, 3),
+                "labelled": bool(tile_ok),
+                "halves": halves,
+            }
+        )
     layout: dict[str, Any] | None = None
     if scene.laid is not None:
         lay = scene.laid.layout
@@ -81,8 +95,11 @@ def build_truth(scene: Scene, rendered: Rendered, params: dict[str, Any]) -> dic
             "count": lay.count(),
             "bends": scene.laid.bends,
         }
-    printed = [{"value": f"{p.a}-{p.b}", "corners": _r(c), "board": on_board} for p, c, on_board in rendered.printed
-               if _any_inside(c, w, h)]
+    printed = [
+        {"value": f"{p.a}-{p.b}", "corners": _r(c), "board": on_board}
+        for p, c, on_board in rendered.printed
+        if _any_inside(c, w, h)
+    ]
     return {
         "format": "spinner-synth/1",
         "image": {"width": w, "height": h},

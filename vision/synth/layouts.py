@@ -7,6 +7,7 @@ outer half, doubles crosswise, the spinner's north/south arms leaving from its t
 bends 90 degrees when going straight would leave the table area or touch another tile; a tile
 that fits nowhere on the table is not played (another tile or end is tried instead).
 """
+
 from __future__ import annotations
 
 import math
@@ -114,8 +115,16 @@ def _new_pose(anchor: np.ndarray, d: np.ndarray, double: bool, gap: float) -> Po
     return Pose(float(c[0]), float(c[1]), math.atan2(d[1], d[0]))
 
 
-def _candidates(layout: Layout, poses: list[Pose], dirs: dict[str, np.ndarray], tile: Tile, end: End,
-                rng: np.random.Generator, gap: float, bend_chance: float) -> list[tuple[Pose, np.ndarray, bool]]:
+def _candidates(
+    layout: Layout,
+    poses: list[Pose],
+    dirs: dict[str, np.ndarray],
+    tile: Tile,
+    end: End,
+    rng: np.random.Generator,
+    gap: float,
+    bend_chance: float,
+) -> list[tuple[Pose, np.ndarray, bool]]:
     """Ways to lay `tile` on `end`: (pose, arm direction afterwards, is a bend), best first."""
     parent = _parent_of(layout, end)
     ppose = poses[parent]
@@ -148,7 +157,12 @@ def _fits_table(pose: Pose, bounds: tuple[float, float, float, float] | None) ->
         return True
     corners = pose.corners()
     x0, y0, x1, y1 = bounds
-    return bool(corners[:, 0].min() >= x0 and corners[:, 0].max() <= x1 and corners[:, 1].min() >= y0 and corners[:, 1].max() <= y1)
+    return bool(
+        corners[:, 0].min() >= x0
+        and corners[:, 0].max() <= x1
+        and corners[:, 1].min() >= y0
+        and corners[:, 1].max() <= y1
+    )
 
 
 def _clear(pose: Pose, feet: Footprints, parent: int) -> bool:
@@ -203,7 +217,9 @@ def legal_layout(
         options = [(t, e) for t in deck for e in layout.fits(t)]
         if not options:
             break
-        weights = np.array([3.0 if e in CROSS_ENDS else 1.0 for _, e in options]) * blank_weights([t for t, _ in options], blank_weight)
+        weights = np.array([3.0 if e in CROSS_ENDS else 1.0 for _, e in options]) * blank_weights(
+            [t for t, _ in options], blank_weight
+        )
         order = rng.choice(len(options), size=len(options), replace=False, p=weights / weights.sum())
         placed = False
         for k in order[:12]:  # a few tries; a crowded table just ends the layout
@@ -227,8 +243,9 @@ def legal_layout(
         if not placed:
             break
     poses = _jitter(poses, layout, rng, jitter_deg, max_gap)
-    return LaidLayout(layout, poses, "spinner" if spinner else "line", bends,
-                      {e: (float(v[0]), float(v[1])) for e, v in dirs.items()})
+    return LaidLayout(
+        layout, poses, "spinner" if spinner else "line", bends, {e: (float(v[0]), float(v[1])) for e, v in dirs.items()}
+    )
 
 
 def _cross_directions(layout: Layout, poses: list[Pose]) -> dict[str, np.ndarray]:
@@ -240,7 +257,9 @@ def _cross_directions(layout: Layout, poses: list[Pose]) -> dict[str, np.ndarray
     return {"north": north, "south": -north}
 
 
-def _jitter(poses: list[Pose], layout: Layout, rng: np.random.Generator, jitter_deg: float, max_gap: float) -> list[Pose]:
+def _jitter(
+    poses: list[Pose], layout: Layout, rng: np.random.Generator, jitter_deg: float, max_gap: float
+) -> list[Pose]:
     """Small hand-placed imperfections: each tile turned and nudged a little, never into another."""
     out: list[Pose] = []
     feet = Footprints([p.corners() for p in poses])  # row i: tile i where it lies now

@@ -4,6 +4,7 @@ Light is a smooth gain field made at 1/8 size and enlarged: a ramp, vignetting, 
 shadows of things out of view, exposure and colour temperature. JPEG compression happens when
 the file is written (its quality is part of the scene's `Finish`).
 """
+
 from __future__ import annotations
 
 import math

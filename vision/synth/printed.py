@@ -4,6 +4,7 @@ Printed domino pictures look like tiles from above but have no thickness, no sid
 no shadow. They are drawn into the table canvas (so they bend with the table under the camera)
 and are never labelled; their polygons go to the truth for reference.
 """
+
 from __future__ import annotations
 
 import math
@@ -87,9 +88,20 @@ def texture_quad(pose: Pose) -> np.ndarray:
 
 def printed_style(rng: np.random.Generator) -> TileStyle:
     face = (float(rng.uniform(215, 250)),) * 3
-    return TileStyle("printed", tuple(int(v) for v in face), (15, 15, 15), bool(rng.random() < 0.15),  # type: ignore[arg-type]
-                     float(rng.choice([0.03, 0.05])), False, float(rng.uniform(0.03, 0.12)), 0.0,
-                     float(rng.uniform(0.07, 0.1)), 0.0, False, bool(rng.random() < 0.5))
+    return TileStyle(
+        "printed",
+        tuple(int(v) for v in face),
+        (15, 15, 15),
+        bool(rng.random() < 0.15),  # type: ignore[arg-type]
+        float(rng.choice([0.03, 0.05])),
+        False,
+        float(rng.uniform(0.03, 0.12)),
+        0.0,
+        float(rng.uniform(0.07, 0.1)),
+        0.0,
+        False,
+        bool(rng.random() < 0.5),
+    )
 
 
 def _rule_cells(tex: np.ndarray, board: Board, c0: int, c1: int) -> None:
@@ -117,16 +129,45 @@ def _rule_cells(tex: np.ndarray, board: Board, c0: int, c1: int) -> None:
 
 
 #: words a board prints: its game's name over the play area, marks on the band
-LOGO_WORDS = ("DOUBLE", "Double", "DOMINOES", "Dominoes", "Double Double", "FIVES", "All Fives", "SPINNER",
-              "Mexican Train", "MUGGINS", "Domino", "Train", "Dominos")
+LOGO_WORDS = (
+    "DOUBLE",
+    "Double",
+    "DOMINOES",
+    "Dominoes",
+    "Double Double",
+    "FIVES",
+    "All Fives",
+    "SPINNER",
+    "Mexican Train",
+    "MUGGINS",
+    "Domino",
+    "Train",
+    "Dominos",
+)
 BAND_WORDS = ("START", "100", "50", "HOME", "FINISH", "150", "25", "200", "WIN")
-_FONTS = (cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX,
-          cv2.FONT_HERSHEY_SCRIPT_COMPLEX, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SIMPLEX)
+_FONTS = (
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_SCRIPT_COMPLEX,
+    cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+    cv2.FONT_HERSHEY_SIMPLEX,
+)
 
 
-def _ink_word(tex: np.ndarray, word: str, centre: tuple[float, float], height: float, quarter: int, angle: float,
-              colour: tuple[float, float, float], outline: tuple[float, float, float] | None, bold: float,
-              font: int, panel: tuple[float, float, float] | None = None) -> None:
+def _ink_word(
+    tex: np.ndarray,
+    word: str,
+    centre: tuple[float, float],
+    height: float,
+    quarter: int,
+    angle: float,
+    colour: tuple[float, float, float],
+    outline: tuple[float, float, float] | None,
+    bold: float,
+    font: int,
+    panel: tuple[float, float, float] | None = None,
+) -> None:
     """Print one word into the texture: `height` pixels tall, centred at `centre`, turned by
     `quarter` right angles and `angle` degrees more; an outline in another ink, as on logos, and
     a `panel`: a light band under the word, as the real board's black letters on ivory (a band
@@ -160,7 +201,7 @@ def _ink_word(tex: np.ndarray, word: str, centre: tuple[float, float], height: f
         return
     for m, ink in zip(layers, inks):
         a = cv2.warpAffine(np.ascontiguousarray(m), turn, (size, size)).astype(np.float32) / 255
-        a = a[ay0 - y0:ay1 - y0, ax0 - x0:ax1 - x0, None]
+        a = a[ay0 - y0 : ay1 - y0, ax0 - x0 : ax1 - x0, None]
         roi = tex[ay0:ay1, ax0:ax1]
         roi[:] = roi * (1 - a) + a * np.array(ink, np.float32)
 
@@ -178,16 +219,30 @@ def _letter_logo(tex: np.ndarray, c0: int, c1: int, per_unit: float, rng: np.ran
     for k in range(lines):
         height = float(rng.uniform(0.6, 1.8)) * per_unit
         dark = rng.random() < 0.5
-        colour = (float(rng.uniform(5, 40)),) * 3 if dark else [(40, 200, 230), (50, 170, 220), (235, 235, 235), (30, 30, 140),
-                                                                 (140, 60, 20)][int(rng.integers(5))]
+        colour = (
+            (float(rng.uniform(5, 40)),) * 3
+            if dark
+            else [(40, 200, 230), (50, 170, 220), (235, 235, 235), (30, 30, 140), (140, 60, 20)][int(rng.integers(5))]
+        )
         outline = panel = None
         if rng.random() < 0.5:
             outline = (235.0, 235.0, 235.0) if dark else (20.0, 20.0, 20.0)
         if dark and rng.random() < 0.5:
             panel = (float(rng.uniform(200, 250)),) * 3
         at = centre + step * (k - (lines - 1) / 2) * height * 1.6
-        _ink_word(tex, str(rng.choice(LOGO_WORDS)), (float(at[0]), float(at[1])), height, quarter, angle, colour,
-                  outline, float(rng.uniform(0.06, 0.2)), int(rng.choice(_FONTS)), panel)
+        _ink_word(
+            tex,
+            str(rng.choice(LOGO_WORDS)),
+            (float(at[0]), float(at[1])),
+            height,
+            quarter,
+            angle,
+            colour,
+            outline,
+            float(rng.uniform(0.06, 0.2)),
+            int(rng.choice(_FONTS)),
+            panel,
+        )
 
 
 def _letter_under_lead(tex: np.ndarray, board: Board, per_unit: float, rng: np.random.Generator) -> None:
@@ -211,12 +266,25 @@ def _letter_under_lead(tex: np.ndarray, board: Board, per_unit: float, rng: np.r
     # down the lines: across the words, in the texture's own rows and columns
     across = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, -1.0], [-1.0, 0.0]])[quarter]
     t = math.radians(-turn)
-    across = np.array([across[0] * math.cos(t) - across[1] * math.sin(t), across[0] * math.sin(t) + across[1] * math.cos(t)])
+    across = np.array(
+        [across[0] * math.cos(t) - across[1] * math.sin(t), across[0] * math.sin(t) + across[1] * math.cos(t)]
+    )
     shift = rng.uniform(-0.5, 0.5, 2) * per_unit
     for k in range(lines):
         at = centre + shift + across * (k - (lines - 1) / 2) * height * 1.5
-        _ink_word(tex, word, (float(at[0]), float(at[1])), height, quarter, turn + float(rng.normal(0, 1.5)), ink,
-                  None, bold, font, panel)
+        _ink_word(
+            tex,
+            word,
+            (float(at[0]), float(at[1])),
+            height,
+            quarter,
+            turn + float(rng.normal(0, 1.5)),
+            ink,
+            None,
+            bold,
+            font,
+            panel,
+        )
 
 
 def _letter_band(tex: np.ndarray, c0: int, c1: int, per_unit: float, rng: np.random.Generator) -> None:
@@ -229,17 +297,30 @@ def _letter_band(tex: np.ndarray, c0: int, c1: int, per_unit: float, rng: np.ran
         depth = float(rng.uniform(0.1, 0.9)) * c0
         x, y = [(along, depth), (s - depth, along), (along, s - depth), (depth, along)][side]
         ink = (float(rng.uniform(200, 250)),) * 3 if rng.random() < 0.7 else (float(rng.uniform(10, 40)),) * 3
-        _ink_word(tex, str(rng.choice(BAND_WORDS)), (x, y), float(rng.uniform(0.25, 0.5)) * per_unit,
-                  (side + int(rng.integers(2)) * 2) % 4, 0.0, ink, None, float(rng.uniform(0.08, 0.15)),
-                  int(rng.choice(_FONTS)))
+        _ink_word(
+            tex,
+            str(rng.choice(BAND_WORDS)),
+            (x, y),
+            float(rng.uniform(0.25, 0.5)) * per_unit,
+            (side + int(rng.integers(2)) * 2) % 4,
+            0.0,
+            ink,
+            None,
+            float(rng.uniform(0.08, 0.15)),
+            int(rng.choice(_FONTS)),
+        )
 
 
-def draw_board(canvas: np.ndarray, affine: np.ndarray, ppu: float, board: Board, rng: np.random.Generator) -> list[Printed]:
+def draw_board(
+    canvas: np.ndarray, affine: np.ndarray, ppu: float, board: Board, rng: np.random.Generator
+) -> list[Printed]:
     """A game board: coloured play area with a printed grid and stars, and a band round it
     holding a zigzag track of printed domino pictures (like many commercial boards)."""
     frame = Pose(board.x, board.y, board.angle, board.side, board.side)
     band_colour = np.array([(40, 50, 90), (30, 40, 60), (20, 20, 20), (60, 30, 30)][int(rng.integers(4))], np.float32)
-    play_colour = np.array([(150, 140, 30), (60, 110, 30), (120, 60, 20), (40, 40, 130), (150, 150, 150)][int(rng.integers(5))], np.float32)
+    play_colour = np.array(
+        [(150, 140, 30), (60, 110, 30), (120, 60, 20), (40, 40, 130), (150, 150, 150)][int(rng.integers(5))], np.float32
+    )
     s = max(16, min(512, int(board.side * ppu / 2)))
     tex = np.empty((s, s, 3), np.float32)
     tex[:] = band_colour
@@ -268,8 +349,16 @@ def draw_board(canvas: np.ndarray, affine: np.ndarray, ppu: float, board: Board,
             size = r / 40
             if size > 0.15:
                 ink = np.zeros(tex.shape[:2], np.uint8)  # putText draws on 8-bit images only
-                cv2.putText(ink, str(int(rng.integers(1, 6))), (int(cx - r * 0.2), int(cy + r * 0.25)),
-                            cv2.FONT_HERSHEY_SIMPLEX, size, 255, 1, cv2.LINE_AA)
+                cv2.putText(
+                    ink,
+                    str(int(rng.integers(1, 6))),
+                    (int(cx - r * 0.2), int(cy + r * 0.25)),
+                    cv2.FONT_HERSHEY_SIMPLEX,
+                    size,
+                    255,
+                    1,
+                    cv2.LINE_AA,
+                )
                 ink_alpha = ink.astype(np.float32)[..., None] / 255
                 tex[:] = tex * (1 - ink_alpha) + ink_alpha * 235
     if board.lettered:
@@ -311,8 +400,9 @@ def draw_board(canvas: np.ndarray, affine: np.ndarray, ppu: float, board: Board,
     return out
 
 
-def _paste_printed(canvas: np.ndarray, affine: np.ndarray, ppu: float, items: list[Printed], style: TileStyle,
-                   rng: np.random.Generator) -> None:
+def _paste_printed(
+    canvas: np.ndarray, affine: np.ndarray, ppu: float, items: list[Printed], style: TileStyle, rng: np.random.Generator
+) -> None:
     s = max(8, min(96, int(ppu * 1.2)))
     for item in items:
         tex, alpha = draw_face(item.a, item.b, style, s, rng, printed=True)
@@ -321,13 +411,17 @@ def _paste_printed(canvas: np.ndarray, affine: np.ndarray, ppu: float, items: li
         paste(canvas, tex.astype(np.float32), alpha, texture_quad(item.pose), affine)
 
 
-def draw_cards(canvas: np.ndarray, affine: np.ndarray, ppu: float, spots: list[Pose], rng: np.random.Generator) -> list[Printed]:
+def draw_cards(
+    canvas: np.ndarray, affine: np.ndarray, ppu: float, spots: list[Pose], rng: np.random.Generator
+) -> list[Printed]:
     """Paper cards or box lids lying on the table, each with printed domino pictures on it."""
     out: list[Printed] = []
     for card in spots:
         s = max(16, min(400, int(card.length * ppu / 2)))
         h = max(8, int(s * card.width / card.length))
-        paper = np.array([(235, 240, 240), (200, 230, 250), (60, 40, 20), (30, 30, 160)][int(rng.integers(4))], np.float32)
+        paper = np.array(
+            [(235, 240, 240), (200, 230, 250), (60, 40, 20), (30, 30, 160)][int(rng.integers(4))], np.float32
+        )
         tex = np.empty((h, s, 3), np.float32)
         tex[:] = paper
         for _ in range(int(rng.integers(2, 8))):  # text-like lines and blocks
@@ -344,8 +438,13 @@ def draw_cards(canvas: np.ndarray, affine: np.ndarray, ppu: float, spots: list[P
             lx = -card.length / 2 + (k + 0.5) * card.length / n
             ly = rng.uniform(-0.2, 0.2) * card.width
             c, sn = math.cos(card.angle), math.sin(card.angle)
-            pose = Pose(card.x + c * lx - sn * ly, card.y + sn * lx + c * ly, card.angle + float(rng.choice([0, math.pi / 2])),
-                        2 * scale, scale)
+            pose = Pose(
+                card.x + c * lx - sn * ly,
+                card.y + sn * lx + c * ly,
+                card.angle + float(rng.choice([0, math.pi / 2])),
+                2 * scale,
+                scale,
+            )
             items.append(Printed(int(rng.integers(7)), int(rng.integers(7)), pose))
         _paste_printed(canvas, affine, ppu, items, style, rng)
         out += items

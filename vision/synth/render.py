@@ -6,6 +6,7 @@ far to near (painter's order): visible side walls as shaded polygons, the top as
 texture warped onto the projected top. An id buffer records which body owns each pixel, so
 occlusion by nearer tiles, arms and the frame edge gives each tile half a visible fraction.
 """
+
 from __future__ import annotations
 
 import math
@@ -33,17 +34,17 @@ MAX_CANVAS_PER_PIXEL = 1.3
 class BodyView:
     """Where one body landed in the photo."""
 
-    top: np.ndarray                 # (4, 2) projected top face (first half's corners first)
+    top: np.ndarray  # (4, 2) projected top face (first half's corners first)
     halves: tuple[np.ndarray, np.ndarray]  # (4, 2) each, projected top-face halves
-    silhouette: np.ndarray          # (N, 2) outline of the whole box
-    visible: float = 0.0            # share of the top face seen (not hidden, inside the frame)
+    silhouette: np.ndarray  # (N, 2) outline of the whole box
+    visible: float = 0.0  # share of the top face seen (not hidden, inside the frame)
     half_visible: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(slots=True)
 class Rendered:
-    image: np.ndarray               # uint8 BGR, before JPEG
-    views: list[BodyView]           # one per scene body, same order
+    image: np.ndarray  # uint8 BGR, before JPEG
+    views: list[BodyView]  # one per scene body, same order
     printed: list[tuple[Printed, np.ndarray, bool]]  # picture, its image corners, on the board
     hands: list[np.ndarray] = field(default_factory=list)  # hand/arm outlines in pixels
 
@@ -64,8 +65,9 @@ def _canvas_frame(camera: Camera) -> tuple[np.ndarray, float, tuple[int, int]]:
     return affine, ppu, (w, h)
 
 
-def _shadows(canvas: np.ndarray, affine: np.ndarray, ppu: float, bodies: list[Body], light_dir: np.ndarray,
-             ambient: float) -> None:
+def _shadows(
+    canvas: np.ndarray, affine: np.ndarray, ppu: float, bodies: list[Body], light_dir: np.ndarray, ambient: float
+) -> None:
     """Soft shadows of the tiles on the table, drawn at a quarter of the canvas size."""
     if not bodies:
         return
@@ -124,8 +126,15 @@ def _visible(poly: np.ndarray, ids: np.ndarray, ident: int) -> float:
     return seen / total
 
 
-def _warp_into(img: np.ndarray, ids: np.ndarray | None, ident: int, tex: np.ndarray, alpha: np.ndarray,
-               quad: np.ndarray, gain: float) -> None:
+def _warp_into(
+    img: np.ndarray,
+    ids: np.ndarray | None,
+    ident: int,
+    tex: np.ndarray,
+    alpha: np.ndarray,
+    quad: np.ndarray,
+    gain: float,
+) -> None:
     """Blend a texture (TL, TR, BR, BL corners -> `quad` pixels) into the photo."""
     h, w = img.shape[:2]
     x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 1
@@ -178,9 +187,13 @@ def render_scene(scene: Scene, camera: Camera | None = None, hands: bool = True,
     canvas = draw_table(scene.table, ch, cw, ppu, np.random.default_rng(scene.seed + 1))
     printed: list[tuple[Printed, bool]] = []
     if scene.board is not None:
-        printed += [(p, True) for p in draw_board(canvas, affine, ppu, scene.board, np.random.default_rng(scene.seed + 2))]
+        printed += [
+            (p, True) for p in draw_board(canvas, affine, ppu, scene.board, np.random.default_rng(scene.seed + 2))
+        ]
     if scene.cards:
-        printed += [(p, False) for p in draw_cards(canvas, affine, ppu, scene.cards, np.random.default_rng(scene.seed + 3))]
+        printed += [
+            (p, False) for p in draw_cards(canvas, affine, ppu, scene.cards, np.random.default_rng(scene.seed + 3))
+        ]
     _shadows(canvas, affine, ppu, scene.bodies, ldir, light.ambient)
     a3 = np.vstack([affine, [0, 0, 1]])
     hmat = cam.plane_homography(0.0) @ np.linalg.inv(a3)
@@ -190,13 +203,33 @@ def render_scene(scene: Scene, camera: Camera | None = None, hands: bool = True,
     # tiles, far to near
     top_shade = light.ambient + (1 - light.ambient) * ldir[2]
     cam_xy = cam.centre[:2]
-    order = sorted(range(len(scene.bodies)), key=lambda i: -float(cam.depth(np.array([[scene.bodies[i].pose.x, scene.bodies[i].pose.y, scene.bodies[i].height / 2]]))[0]))
+    order = sorted(
+        range(len(scene.bodies)),
+        key=lambda i: (
+            -float(
+                cam.depth(np.array([[scene.bodies[i].pose.x, scene.bodies[i].pose.y, scene.bodies[i].height / 2]]))[0]
+            )
+        ),
+    )
     views: list[BodyView | None] = [None] * len(scene.bodies)
     outline_cache: dict[tuple[float, float, float], np.ndarray] = {}
     for i in order:
         body = scene.bodies[i]
-        views[i] = _draw_body(img, ids, i + 1, body, cam, style, ldir, light.ambient, top_shade, cam_xy, outline_cache,
-                              light.glare, np.random.default_rng(body.seed))
+        views[i] = _draw_body(
+            img,
+            ids,
+            i + 1,
+            body,
+            cam,
+            style,
+            ldir,
+            light.ambient,
+            top_shade,
+            cam_xy,
+            outline_cache,
+            light.glare,
+            np.random.default_rng(body.seed),
+        )
 
     hand_polys: list[np.ndarray] = []
     if hands and scene.hands:
@@ -213,13 +246,27 @@ def render_scene(scene: Scene, camera: Camera | None = None, hands: bool = True,
         hv = (_visible(v.halves[0], ids, i + 1), _visible(v.halves[1], ids, i + 1))
         v.half_visible = hv
         v.visible = (hv[0] + hv[1]) / 2
-    projected = [(p, cam.project(np.column_stack([p.pose.corners(), np.zeros(4)])), on_board) for p, on_board in printed]
+    projected = [
+        (p, cam.project(np.column_stack([p.pose.corners(), np.zeros(4)])), on_board) for p, on_board in printed
+    ]
     return Rendered(out, views, projected, hand_polys)  # type: ignore[arg-type]
 
 
-def _draw_body(img: np.ndarray, ids: np.ndarray, ident: int, body: Body, cam: Camera, style, ldir: np.ndarray,
-               ambient: float, top_shade: float, cam_xy: np.ndarray, cache: dict, glare: float,
-               rng: np.random.Generator) -> BodyView:
+def _draw_body(
+    img: np.ndarray,
+    ids: np.ndarray,
+    ident: int,
+    body: Body,
+    cam: Camera,
+    style,
+    ldir: np.ndarray,
+    ambient: float,
+    top_shade: float,
+    cam_xy: np.ndarray,
+    cache: dict,
+    glare: float,
+    rng: np.random.Generator,
+) -> BodyView:
     pose, h = body.pose, body.height
     # standing on edge, the tile's rounded corners are upright: from above it is nearly square-cornered
     radius = style.radius if body.kind != "edge" else min(style.radius, 0.04)
@@ -240,7 +287,9 @@ def _draw_body(img: np.ndarray, ids: np.ndarray, ident: int, body: Body, cam: Ca
     # every wall at once (this runs for each of ~16 outline segments of every tile)
     nxt = np.roll(np.arange(n), -1)
     e = foot[nxt] - foot
-    nrm = np.column_stack([e[:, 1], -e[:, 0]]) / (np.linalg.norm(e, axis=1, keepdims=True) + 1e-12)  # outward (counter-clockwise)
+    nrm = np.column_stack([e[:, 1], -e[:, 0]]) / (
+        np.linalg.norm(e, axis=1, keepdims=True) + 1e-12
+    )  # outward (counter-clockwise)
     facing = ((cam_xy - (foot + foot[nxt]) / 2) * nrm).sum(axis=1) > 0
     lit = ambient + (1 - ambient) * np.maximum(0.0, nrm[:, 0] * ldir[0] + nrm[:, 1] * ldir[1])
     shades = np.minimum(1.3, lit / max(top_shade, 1e-3)) * 0.92
@@ -270,8 +319,19 @@ def _draw_body(img: np.ndarray, ids: np.ndarray, ident: int, body: Body, cam: Ca
     return BodyView(top_quad, halves, hull)  # type: ignore[arg-type]
 
 
-def _draw_edge_faces(img: np.ndarray, ids: np.ndarray, ident: int, body: Body, cam: Camera, style, ldir: np.ndarray,
-                     ambient: float, top_shade: float, cam_xy: np.ndarray, rng: np.random.Generator) -> None:
+def _draw_edge_faces(
+    img: np.ndarray,
+    ids: np.ndarray,
+    ident: int,
+    body: Body,
+    cam: Camera,
+    style,
+    ldir: np.ndarray,
+    ambient: float,
+    top_shade: float,
+    cam_xy: np.ndarray,
+    rng: np.random.Generator,
+) -> None:
     """A tile standing on its long edge: its face on one broad side, its back on the other."""
     pose = body.pose
     hl, hw = pose.length / 2, pose.width / 2

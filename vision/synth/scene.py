@@ -4,6 +4,7 @@
 tiles, camera, light, finish) from one generator, so a scene is fixed by its seed, and the
 renderer can draw the same scene again (the frames of a sequence) with only some parts changed.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,25 +30,25 @@ class Body:
     """One real tile on the table (a box with a rounded footprint)."""
 
     kind: str
-    pose: Pose                    # footprint; for "up"/"down" the first half is at local -x
-    height: float                 # world units
+    pose: Pose  # footprint; for "up"/"down" the first half is at local -x
+    height: float  # world units
     values: tuple[int, int] | None  # (first half, second half); None for face-down tiles
-    role: str                     # layout, hand, loose, down, boneyard, edge
+    role: str  # layout, hand, loose, down, boneyard, edge
     placement: int | None = None  # index in the layout's placements
-    seed: int = 0                 # fixes this tile's texture (wear, pip jitter) across frames
+    seed: int = 0  # fixes this tile's texture (wear, pip jitter) across frames
 
 
 @dataclass(frozen=True, slots=True)
 class Light:
-    azimuth: float        # radians: where the main light comes from
-    elevation: float      # radians above the table
-    ambient: float        # 0..1 share of light that is not directional
-    exposure: float       # overall gain
+    azimuth: float  # radians: where the main light comes from
+    elevation: float  # radians above the table
+    ambient: float  # 0..1 share of light that is not directional
+    exposure: float  # overall gain
     gradient: tuple[float, float, float]  # (angle, strength, offset) of a brightness ramp over the photo
     temperature: tuple[float, float, float]  # BGR gains
     shadow_strength: float  # cast shadows from things out of view (a person, a lamp arm)
     shadows: int
-    glare: float          # chance that a tile top catches a highlight
+    glare: float  # chance that a tile top catches a highlight
     vignette: float
     seed: int
 
@@ -62,10 +63,10 @@ class Light:
 class Finish:
     """What the phone does to the picture."""
 
-    defocus: float       # Gaussian sigma, pixels
-    motion: float        # motion blur length, pixels
+    defocus: float  # Gaussian sigma, pixels
+    motion: float  # motion blur length, pixels
     motion_angle: float  # degrees
-    noise: float         # sigma, 0..255 scale
+    noise: float  # sigma, 0..255 scale
     jpeg_quality: int
     sharpen: float
     seed: int
@@ -78,12 +79,12 @@ class Finish:
 class HandSpec:
     """An arm reaching in from the photo's edge to a point over the table (image fractions)."""
 
-    edge: float           # where on the border it enters, 0..4 around the frame
+    edge: float  # where on the border it enters, 0..4 around the frame
     reach: tuple[float, float]  # fingertip position, fractions of width/height
-    width: float          # arm width as a multiple of the tile length in pixels
+    width: float  # arm width as a multiple of the tile length in pixels
     skin: tuple[int, int, int]
     sleeve: tuple[int, int, int] | None
-    fingers: int          # fingers spread (0 = a fist)
+    fingers: int  # fingers spread (0 = a fist)
     seed: int
 
 
@@ -101,8 +102,8 @@ class Scene:
     board: Board | None = None
     cards: list[Pose] = field(default_factory=list)
     hands: list[HandSpec] = field(default_factory=list)
-    seed: int = 0         # table texture and printed pictures
-    sets: int = 1         # tile sets in use (two sets allow the densest tables)
+    seed: int = 0  # table texture and printed pictures
+    sets: int = 1  # tile sets in use (two sets allow the densest tables)
     packed: bool = False  # tiles packed in a grid instead of a layout
 
 
@@ -114,8 +115,8 @@ def _poly_contains(poly: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Points inside a convex polygon (either winding): on the same side of every edge."""
     poly = np.asarray(poly, np.float64)
     pts = np.asarray(pts, np.float64)
-    edges = np.roll(poly, -1, axis=0) - poly                       # (n, 2)
-    rel = pts[None, :, :] - poly[:, None, :]                        # (n, m, 2)
+    edges = np.roll(poly, -1, axis=0) - poly  # (n, 2)
+    rel = pts[None, :, :] - poly[:, None, :]  # (n, m, 2)
     cross = edges[:, None, 0] * rel[..., 1] - edges[:, None, 1] * rel[..., 0]
     sign = 1.0 if _cross2(poly[1] - poly[0], poly[2] - poly[1]) > 0 else -1.0
     return (cross * sign >= 0).all(axis=0)
@@ -149,11 +150,20 @@ def _sample_point(rng: np.random.Generator, area: np.ndarray) -> np.ndarray:
     return area.mean(axis=0)
 
 
-def _row(origin: np.ndarray, angle: float, count: int, step: float, tile_angle: float, length: float = 2.0,
-         width: float = 1.0) -> list[Pose]:
+def _row(
+    origin: np.ndarray,
+    angle: float,
+    count: int,
+    step: float,
+    tile_angle: float,
+    length: float = 2.0,
+    width: float = 1.0,
+) -> list[Pose]:
     d = np.array([math.cos(angle), math.sin(angle)])
-    return [Pose(float(origin[0] + d[0] * step * k), float(origin[1] + d[1] * step * k), tile_angle, length, width)
-            for k in range(count)]
+    return [
+        Pose(float(origin[0] + d[0] * step * k), float(origin[1] + d[1] * step * k), tile_angle, length, width)
+        for k in range(count)
+    ]
 
 
 def packed_grid(rng: np.random.Generator, origin: np.ndarray, angle: float, count: int, gap: float) -> list[Pose]:
@@ -197,8 +207,16 @@ def packed_grid(rng: np.random.Generator, origin: np.ndarray, angle: float, coun
         # a little hand-placed disorder, never enough to push a tile into its neighbour: with
         # at least 0.02 between cells, a shift of 0.006 and a turn moving an end 0.003 keep clear
         jx, jy = np.clip(rng.normal(0, 0.003, 2), -0.006, 0.006)
-        poses.append(Pose(float(origin[0] + c * mx - s * my + jx), float(origin[1] + s * mx + c * my + jy),
-                          angle + turn + float(rng.choice([0.0, math.pi])) + float(np.clip(rng.normal(0, 0.001), -0.0015, 0.0015))))
+        poses.append(
+            Pose(
+                float(origin[0] + c * mx - s * my + jx),
+                float(origin[1] + s * mx + c * my + jy),
+                angle
+                + turn
+                + float(rng.choice([0.0, math.pi]))
+                + float(np.clip(rng.normal(0, 0.001), -0.0015, 0.0015)),
+            )
+        )
     return poses
 
 
@@ -235,7 +253,9 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960, 
     if rng.random() < 0.3:
         side = float(rng.uniform(15, 26))
         off = rng.uniform(-0.25, 0.25, 2) * min(size, side)
-        board = Board(float(off[0]), float(off[1]), float(rng.uniform(0, 2 * math.pi)), side, float(rng.uniform(2.0, 2.8)))
+        board = Board(
+            float(off[0]), float(off[1]), float(rng.uniform(0, 2 * math.pi)), side, float(rng.uniform(2.0, 2.8))
+        )
 
     bodies: list[Body] = []
     laid: LaidLayout | None = None
@@ -249,7 +269,12 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960, 
             rot = board.angle + float(rng.integers(4)) * math.pi / 2
             inner = board.inner_half - 0.2
             origin_local = rng.uniform(-0.35, 0.35, 2) * inner
-            bounds = (-inner - origin_local[0], -inner - origin_local[1], inner - origin_local[0], inner - origin_local[1])
+            bounds = (
+                -inner - origin_local[0],
+                -inner - origin_local[1],
+                inner - origin_local[0],
+                inner - origin_local[1],
+            )
             c, s = math.cos(board.angle), math.sin(board.angle)
             # board frame -> world for the origin; the layout frame shares the board's axes
             ox = board.x + c * origin_local[0] - s * origin_local[1]
@@ -260,17 +285,34 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960, 
                 x0, y0, x1, y1 = bounds
                 bounds = (y0, -x1, y1, -x0)
         else:
-            rot = float(rng.uniform(0, 2 * math.pi)) if rng.random() < 0.7 else float(rng.normal(0, 0.1)) + camera.azimuth
+            rot = (
+                float(rng.uniform(0, 2 * math.pi)) if rng.random() < 0.7 else float(rng.normal(0, 0.1)) + camera.azimuth
+            )
             p = _sample_point(rng, _shrink(view, 0.5))
             ox, oy = float(p[0]), float(p[1])
             bw, bh = size * rng.uniform(0.6, 1.5, 2)
             fx, fy = rng.uniform(0.25, 0.75, 2)
             bounds = (-bw * fx, -bh * fy, bw * (1 - fx), bh * (1 - fy))
-        laid = legal_layout(rng, n, bounds=bounds, max_gap=float(rng.uniform(0.01, 0.08)), jitter_deg=float(rng.uniform(0, 3)),
-                            blank_weight=mix.blank_weight)
+        laid = legal_layout(
+            rng,
+            n,
+            bounds=bounds,
+            max_gap=float(rng.uniform(0.01, 0.08)),
+            jitter_deg=float(rng.uniform(0, 3)),
+            blank_weight=mix.blank_weight,
+        )
         for i, (pose, pl) in enumerate(zip(laid.poses, laid.layout.placements)):
-            bodies.append(Body("up", transform_pose(pose, ox, oy, rot), style.thickness, (pl.inner, pl.outer), "layout", i,
-                               int(rng.integers(2**31))))
+            bodies.append(
+                Body(
+                    "up",
+                    transform_pose(pose, ox, oy, rot),
+                    style.thickness,
+                    (pl.inner, pl.outer),
+                    "layout",
+                    i,
+                    int(rng.integers(2**31)),
+                )
+            )
             deck.remove(pl.tile)
     sets = 1
     # `take` pops from the end: blank halves (when favoured) are put last to be drawn first
@@ -350,7 +392,9 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960, 
         for _ in range(int(rng.integers(3, 15))):
             for _try in range(8):
                 o = centre + rng.normal(0, 1.8, 2)
-                if place_group([Pose(float(o[0]), float(o[1]), float(rng.uniform(0, 2 * math.pi)))], "down", "boneyard", 0.08):
+                if place_group(
+                    [Pose(float(o[0]), float(o[1]), float(rng.uniform(0, 2 * math.pi)))], "down", "boneyard", 0.08
+                ):
                     break
     # tiles standing on edge in a row, as a player holds them in front of themselves
     for _ in range(int(rng.choice([0, 0, 0, 1, 2]))):
@@ -377,7 +421,15 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960, 
     for _ in range(int(rng.choice([0, 0, 0, 0, 1, 2]))):
         o = _sample_point(rng, view)
         length = float(rng.uniform(4, 10))
-        cards.append(Pose(float(o[0]), float(o[1]), float(rng.uniform(0, 2 * math.pi)), length, length * float(rng.uniform(0.5, 0.8))))
+        cards.append(
+            Pose(
+                float(o[0]),
+                float(o[1]),
+                float(rng.uniform(0, 2 * math.pi)),
+                length,
+                length * float(rng.uniform(0.5, 0.8)),
+            )
+        )
 
     light = random_light(rng)
     finish = random_finish(rng, camera)
@@ -386,9 +438,12 @@ def build_scene(rng: np.random.Generator, width: int = 1280, height: int = 960, 
     seed = int(rng.integers(2**31))
     if board is not None:
         board = ruled(np.random.default_rng([seed, 2]), board, packed_at)
-        board = replace(board, lettered=mix.lettered_boards, lead=_lead_on(board, bodies) if mix.lettered_boards else None)
-    return Scene(width, height, style, table, camera, light, finish, bodies, laid, board, cards, hands,
-                 seed, sets, packed)
+        board = replace(
+            board, lettered=mix.lettered_boards, lead=_lead_on(board, bodies) if mix.lettered_boards else None
+        )
+    return Scene(
+        width, height, style, table, camera, light, finish, bodies, laid, board, cards, hands, seed, sets, packed
+    )
 
 
 def _lead_on(board: Board, bodies: list[Body]) -> tuple[float, float, float] | None:
@@ -452,8 +507,16 @@ def random_finish(rng: np.random.Generator, camera: Camera) -> Finish:
     jpeg_quality = int(rng.integers(40, 96))
     sharpen = float(rng.uniform(0.2, 1.2)) if rng.random() < 0.6 else 0.0
     seed = int(rng.integers(2**31))
-    return Finish(defocus, motion, motion_angle, noise, jpeg_quality, sharpen, seed,
-                  **random_tone(np.random.default_rng([seed, 1])))
+    return Finish(
+        defocus,
+        motion,
+        motion_angle,
+        noise,
+        jpeg_quality,
+        sharpen,
+        seed,
+        **random_tone(np.random.default_rng([seed, 1])),
+    )
 
 
 def random_tone(rng: np.random.Generator) -> dict[str, float]:
@@ -475,8 +538,15 @@ def random_hand(rng: np.random.Generator) -> HandSpec:
     sleeve = None
     if rng.random() < 0.5:
         sleeve = tuple(int(v) for v in rng.uniform(20, 230, 3))
-    return HandSpec(float(rng.uniform(0, 4)), (float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.15, 0.85))),
-                    float(rng.uniform(0.9, 1.6)), skin, sleeve, int(rng.choice([3, 4, 4, 4])), int(rng.integers(2**31)))  # type: ignore[arg-type]
+    return HandSpec(
+        float(rng.uniform(0, 4)),
+        (float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.15, 0.85))),
+        float(rng.uniform(0.9, 1.6)),
+        skin,
+        sleeve,
+        int(rng.choice([3, 4, 4, 4])),
+        int(rng.integers(2**31)),
+    )  # type: ignore[arg-type]
 
 
 def with_layout_prefix(scene: Scene, count: int) -> Scene:

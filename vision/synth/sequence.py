@@ -4,6 +4,7 @@ For testing the reader over time (a later issue): each frame adds layout tiles i
 optionally an arm passes over the table for a few frames, the light drifts and the camera
 shakes a little, as a phone held over a real game would see it.
 """
+
 from __future__ import annotations
 
 import math
@@ -22,9 +23,9 @@ from .scene import HandSpec, Scene, build_scene, with_layout_prefix
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    image: np.ndarray        # uint8 BGR (after a JPEG round trip when asked)
+    image: np.ndarray  # uint8 BGR (after a JPEG round trip when asked)
     truth: dict[str, Any]
-    label: str               # YOLO OBB lines, as a dataset would hold them
+    label: str  # YOLO OBB lines, as a dataset would hold them
 
 
 def _scene_with_layout(seed: int, index: int, width: int, height: int, min_tiles: int) -> Scene:
@@ -51,9 +52,18 @@ def _frame_layout(scene: Scene, roles: tuple[str, ...] = ("layout",)) -> Camera:
     return cam
 
 
-def render_sequence(seed: int, width: int = 1280, height: int = 960, frames: int | None = None, index: int = 0,
-                    hand_pass: bool = True, light_drift: float = 0.08, shake: float = 0.0, jpeg: bool = False,
-                    min_tiles: int = 3) -> list[Frame]:
+def render_sequence(
+    seed: int,
+    width: int = 1280,
+    height: int = 960,
+    frames: int | None = None,
+    index: int = 0,
+    hand_pass: bool = True,
+    light_drift: float = 0.08,
+    shake: float = 0.0,
+    jpeg: bool = False,
+    min_tiles: int = 3,
+) -> list[Frame]:
     """Render the frames of one game table; frame k shows the layout after its first plays.
 
     `frames`: how many frames (default one per layout tile); the layout grows evenly over them.
@@ -72,7 +82,9 @@ def render_sequence(seed: int, width: int = 1280, height: int = 960, frames: int
     if hand_pass and n >= 3:
         start = int(rng.integers(0, n - 1))
         sweep = (start, min(n, start + max(1, n // 3)), float(rng.uniform(0, 4)))
-    base_hand = HandSpec(0.0, (0.5, 0.5), float(rng.uniform(1.0, 1.4)), (120, 160, 210), None, 4, int(rng.integers(2**31)))
+    base_hand = HandSpec(
+        0.0, (0.5, 0.5), float(rng.uniform(1.0, 1.4)), (120, 160, 210), None, 4, int(rng.integers(2**31))
+    )
     phase = float(rng.uniform(0, 2 * math.pi))
     out: list[Frame] = []
     for k, count in enumerate(counts):
@@ -88,14 +100,24 @@ def render_sequence(seed: int, width: int = 1280, height: int = 960, frames: int
         frame_scene.camera = cam
         gain = 1.0 + light_drift * math.sin(phase + k * 0.7)
         rendered = render_scene(frame_scene, cam, light_gain=gain)
-        params = {"generator": GENERATOR, "seed": int(seed), "index": int(index), "frame": k, "plays": count,
-                  "camera": cam.describe(), "light_gain": round(gain, 4), "hands": len(frame_scene.hands)}
+        params = {
+            "generator": GENERATOR,
+            "seed": int(seed),
+            "index": int(index),
+            "frame": k,
+            "plays": count,
+            "camera": cam.describe(),
+            "light_gain": round(gain, 4),
+            "hands": len(frame_scene.hands),
+        }
         truth = build_truth(frame_scene, rendered, params)
         image = rendered.image
         if jpeg:
             import cv2
 
-            decoded = cv2.imdecode(np.frombuffer(encode_jpeg(image, scene.finish.jpeg_quality), np.uint8), cv2.IMREAD_COLOR)
+            decoded = cv2.imdecode(
+                np.frombuffer(encode_jpeg(image, scene.finish.jpeg_quality), np.uint8), cv2.IMREAD_COLOR
+            )
             assert decoded is not None  # the JPEG was just encoded here
             image = decoded
         out.append(Frame(image, truth, "".join(line + "\n" for line in yolo_lines(truth))))

@@ -11,6 +11,7 @@ printed pictures, glare, motion blur, and a phone's 12-megapixel photo stored si
 The seeds (`STYLE_SEED` + the condition's number) are never trained on: measuring only
 (`spinner dataset styles`, `spinner eval --styles`; docs/styles.md).
 """
+
 from __future__ import annotations
 
 import math
@@ -51,7 +52,15 @@ STYLE_SEED = 35_000
 #: pip colour schemes (BGR, value 0..6) of real coloured sets
 PIP_SCHEMES: dict[str, tuple[tuple[int, int, int], ...]] = {
     # the issue's set: light blue 1, green 2, red 3, tan 4, dark blue 5, (brown) 6
-    "tan-four": ((0, 0, 0), (230, 180, 90), (60, 150, 40), (40, 40, 200), (120, 170, 210), (150, 50, 20), (30, 60, 110)),
+    "tan-four": (
+        (0, 0, 0),
+        (230, 180, 90),
+        (60, 150, 40),
+        (40, 40, 200),
+        (120, 170, 210),
+        (150, 50, 20),
+        (30, 60, 110),
+    ),
     # a rainbow: red 1, orange 2, yellow 3, green 4, blue 5, purple 6
     "rainbow": ((0, 0, 0), (40, 40, 210), (30, 130, 240), (30, 200, 230), (50, 160, 40), (200, 90, 30), (150, 40, 130)),
     # dark jewel tones: each value a dark colour, close to black under dim light
@@ -82,7 +91,9 @@ class Shot:
 def _aimed(camera: Camera, target: tuple[float, float], tile_px: float, tilt: float | None = None) -> Camera:
     """The camera looking at `target` with a tile there `tile_px` long (and tilted `tilt`)."""
     tilt = camera.tilt if tilt is None else tilt
-    cam = Camera(camera.width, camera.height, camera.focal, target, 2 * camera.focal / tile_px, tilt, camera.azimuth, camera.roll)
+    cam = Camera(
+        camera.width, camera.height, camera.focal, target, 2 * camera.focal / tile_px, tilt, camera.azimuth, camera.roll
+    )
     return replace(cam, distance=cam.distance * cam.tile_px() / tile_px)
 
 
@@ -124,8 +135,17 @@ def _add_rows(scene: Scene, rng: np.random.Generator, kind: str, rows: int) -> N
                 continue
             free.add(poses)
             for p in poses:
-                scene.bodies.append(Body(kind, p, 1.0 if kind == "edge" else th, None if kind == "down" else _spare_values(scene, rng),
-                                         kind if kind == "edge" else "down", None, int(rng.integers(2**31))))
+                scene.bodies.append(
+                    Body(
+                        kind,
+                        p,
+                        1.0 if kind == "edge" else th,
+                        None if kind == "down" else _spare_values(scene, rng),
+                        kind if kind == "edge" else "down",
+                        None,
+                        int(rng.integers(2**31)),
+                    )
+                )
             break
 
 
@@ -161,8 +181,14 @@ def close_up(scene: Scene, rng: np.random.Generator) -> Shot:
     length = float(np.exp(rng.uniform(*np.log(CLOSE_UP)))) * scene.width / 1280
     tilt = math.radians(rng.uniform(0, 25))
     camera = _aimed(scene.camera, (target.x, target.y), length, tilt)
-    ends = camera.project(np.array([[target.x - math.cos(target.angle), target.y - math.sin(target.angle), 0.0],
-                                    [target.x + math.cos(target.angle), target.y + math.sin(target.angle), 0.0]]))
+    ends = camera.project(
+        np.array(
+            [
+                [target.x - math.cos(target.angle), target.y - math.sin(target.angle), 0.0],
+                [target.x + math.cos(target.angle), target.y + math.sin(target.angle), 0.0],
+            ]
+        )
+    )
     along = math.atan2(ends[1, 1] - ends[0, 1], ends[1, 0] - ends[0, 0])
     # roll turns the picture: take the tile's angle in the photo off it, to the nearest half turn
     turn = along - math.pi * round(along / math.pi) + math.radians(rng.normal(0, 4))
@@ -216,8 +242,13 @@ def printed(scene: Scene, rng: np.random.Generator) -> Shot:
     view = scene.camera.footprint()
     size = float(np.sqrt(abs(np.cross(view[1] - view[0], view[3] - view[0]))))
     side = float(rng.uniform(0.6, 1.0)) * size
-    board = Board(float(scene.camera.target[0]), float(scene.camera.target[1]), float(rng.uniform(0, 2 * math.pi)), side,
-                  float(rng.uniform(2.0, 2.8)))
+    board = Board(
+        float(scene.camera.target[0]),
+        float(scene.camera.target[1]),
+        float(rng.uniform(0, 2 * math.pi)),
+        side,
+        float(rng.uniform(2.0, 2.8)),
+    )
     board = ruled(np.random.default_rng([scene.seed, 2]), board, None)
     board = replace(board, lettered=True, lead=_lead_on(board, scene.bodies))
     cards = []
@@ -229,7 +260,9 @@ def printed(scene: Scene, rng: np.random.Generator) -> Shot:
 
 def glare(scene: Scene, rng: np.random.Generator) -> Shot:
     """A flash or a lamp overhead: a highlight on every tile top, the light from the camera."""
-    light = replace(scene.light, glare=1.0, elevation=math.radians(rng.uniform(70, 88)), exposure=scene.light.exposure * 1.1)
+    light = replace(
+        scene.light, glare=1.0, elevation=math.radians(rng.uniform(70, 88)), exposure=scene.light.exposure * 1.1
+    )
     return Shot(replace(scene, light=light))
 
 
@@ -254,10 +287,14 @@ class Condition:
 
 CONDITIONS: tuple[Condition, ...] = (
     Condition("plain", lambda s, r: Shot(s), about="the held-out generator as it is: the reference"),
-    Condition("coloured-pips", coloured_pips, about="ivory, white or cream bodies, pips coloured by value in three schemes"),
+    Condition(
+        "coloured-pips", coloured_pips, about="ivory, white or cream bodies, pips coloured by value in three schemes"
+    ),
     Condition("dark-tiles", dark_tiles, about="black bodies with white pips, or blue, red, green bodies"),
     Condition("pin-no-divider", pin_no_divider, about="a brass pin and no divider line"),
-    Condition("close-up", close_up, about="one face-up tile 450-1250 px long at 1280 wide: one to four tiles fill the frame"),
+    Condition(
+        "close-up", close_up, about="one face-up tile 450-1250 px long at 1280 wide: one to four tiles fill the frame"
+    ),
     Condition("far", far, about="tiles 18-24 px long"),
     Condition("white-table", table("white"), about="a plain white table"),
     Condition("busy-table", table("busy"), about="a busy printed cloth: blobs and marks the size of pips and tiles"),
@@ -279,8 +316,9 @@ def seed_of(condition: Condition) -> int:
     return STYLE_SEED + CONDITIONS.index(condition)
 
 
-def make_style_sample(condition: Condition, index: int, seed: int | None = None,
-                      size: tuple[int, int] | None = None) -> Sample:
+def make_style_sample(
+    condition: Condition, index: int, seed: int | None = None, size: tuple[int, int] | None = None
+) -> Sample:
     """Photo `index` of a condition's set: rendered, labelled, and encoded as it is stored
     (`seed` and `size`: the condition's own unless given, as `make_styled_sample` gives them)."""
     seed = seed_of(condition) if seed is None else seed
@@ -289,8 +327,16 @@ def make_style_sample(condition: Condition, index: int, seed: int | None = None,
     shot = condition.change(scene, np.random.default_rng([seed, index, 1]))
     scene = shot.scene
     rendered = render_scene(scene)
-    params = {"generator": GENERATOR, "styles": condition.name, "seed": seed, "index": index, "sets": scene.sets,
-              "tile_style": scene.tile_style.name, "table": scene.table, "camera": scene.camera.describe()}
+    params = {
+        "generator": GENERATOR,
+        "styles": condition.name,
+        "seed": seed,
+        "index": index,
+        "sets": scene.sets,
+        "tile_style": scene.tile_style.name,
+        "table": scene.table,
+        "camera": scene.camera.describe(),
+    }
     truth = build_truth(scene, rendered, params)
     image = rendered.image
     if shot.squash != (1.0, 1.0):
@@ -316,7 +362,9 @@ def make_styled_sample(seed: int, index: int, width: int = 1280, height: int = 9
     set a detector that is to read every set and table learns from (`spinner dataset synth
     --styled`). The benchmark's own seeds are refused: they are never trained on."""
     if STYLE_SEED <= seed < STYLE_SEED + len(CONDITIONS):
-        raise ValueError(f"seed {seed} is one of the styles benchmark's ({STYLE_SEED}-{STYLE_SEED + len(CONDITIONS) - 1}): never train on it")
+        raise ValueError(
+            f"seed {seed} is one of the styles benchmark's ({STYLE_SEED}-{STYLE_SEED + len(CONDITIONS) - 1}): never train on it"
+        )
     pick = np.random.default_rng([seed, index, 2])
     condition = TRAINING_CONDITIONS[int(pick.integers(len(TRAINING_CONDITIONS)))]
     sample = make_style_sample(condition, index, seed=seed, size=(width, height))
@@ -344,8 +392,11 @@ def squash_truth(truth: dict[str, Any], sx: float, sy: float, width: int, height
 
 
 #: EXIF orientation -> how the upright photo is turned to the pixels a phone stores
-_STORED = {3: lambda a: cv2.rotate(a, cv2.ROTATE_180), 6: lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE),
-           8: lambda a: cv2.rotate(a, cv2.ROTATE_90_CLOCKWISE)}
+_STORED = {
+    3: lambda a: cv2.rotate(a, cv2.ROTATE_180),
+    6: lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE),
+    8: lambda a: cv2.rotate(a, cv2.ROTATE_90_CLOCKWISE),
+}
 
 
 def turned_for(image: np.ndarray, orientation: int) -> np.ndarray:
@@ -355,7 +406,13 @@ def turned_for(image: np.ndarray, orientation: int) -> np.ndarray:
 
 def exif_orientation(value: int) -> bytes:
     """A JPEG APP1 segment whose EXIF block holds the orientation tag alone."""
-    tiff = b"II" + struct.pack("<HI", 42, 8) + struct.pack("<H", 1) + struct.pack("<HHIHH", 0x0112, 3, 1, value, 0) + struct.pack("<I", 0)
+    tiff = (
+        b"II"
+        + struct.pack("<HI", 42, 8)
+        + struct.pack("<H", 1)
+        + struct.pack("<HHIHH", 0x0112, 3, 1, value, 0)
+        + struct.pack("<I", 0)
+    )
     payload = b"Exif\x00\x00" + tiff
     return b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
 
@@ -366,8 +423,9 @@ def _job(args: tuple[str, str, int]) -> int:
     return index
 
 
-def generate_styles(out: str | Path, images: int, names: list[str] | None = None, workers: int = 2,
-                    progress: bool = True) -> list[Path]:
+def generate_styles(
+    out: str | Path, images: int, names: list[str] | None = None, workers: int = 2, progress: bool = True
+) -> list[Path]:
     """`images` photos of each condition under `out/CONDITION/` (all in the val split)."""
     root = Path(out)
     chosen = [BY_NAME[n] for n in names] if names else list(CONDITIONS)
@@ -375,8 +433,11 @@ def generate_styles(out: str | Path, images: int, names: list[str] | None = None
     for condition in chosen:
         for kind in ("images", "labels", "truth"):
             (root / condition.name / kind / "val").mkdir(parents=True, exist_ok=True)
-        jobs += [(str(root), condition.name, i) for i in range(images)
-                 if not (root / condition.name / "truth" / "val" / f"{i:06d}.json").exists()]
+        jobs += [
+            (str(root), condition.name, i)
+            for i in range(images)
+            if not (root / condition.name / "truth" / "val" / f"{i:06d}.json").exists()
+        ]
     from tqdm import tqdm
 
     bar = tqdm(total=len(jobs), unit="img", desc="styles", disable=not progress)

@@ -3,6 +3,7 @@
 Every function here is procedural: smooth noise made by enlarging small random grids, so a
 table costs a few resizes and a few arithmetic passes, whatever its size.
 """
+
 from __future__ import annotations
 
 import cv2
@@ -48,8 +49,15 @@ def _colour(base: tuple[float, float, float], rng: np.random.Generator, spread: 
 
 def draw_table(kind: str, h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
     """A (h, w, 3) float32 BGR table top; `ppu` is canvas pixels per world unit (~24 mm)."""
-    fn = {"wood": _wood, "felt": _felt, "cloth": _cloth, "laminate": _laminate,
-          "tablecloth": _tablecloth, "stone": _stone, **STYLE_TABLES}[kind]
+    fn = {
+        "wood": _wood,
+        "felt": _felt,
+        "cloth": _cloth,
+        "laminate": _laminate,
+        "tablecloth": _tablecloth,
+        "stone": _stone,
+        **STYLE_TABLES,
+    }[kind]
     return fn(h, w, ppu, rng)
 
 
@@ -70,11 +78,20 @@ def _wood(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
     bands = _stretched(hh, ww, max(3.0, p * rng.uniform(0.3, 1.0)), p * rng.uniform(10, 30), rng)
     tone = 0.06 * fine + float(rng.uniform(0.04, 0.09)) * bands
     # the grain wanders a little: shift rows by a slow function of x
-    wander = cv2.resize(rng.normal(0, 1, (1, max(2, int(ww / (p * 8)) + 2))).astype(np.float32), (ww, 1),
-                        interpolation=cv2.INTER_CUBIC) * p * rng.uniform(0.05, 0.3)
+    wander = (
+        cv2.resize(
+            rng.normal(0, 1, (1, max(2, int(ww / (p * 8)) + 2))).astype(np.float32),
+            (ww, 1),
+            interpolation=cv2.INTER_CUBIC,
+        )
+        * p
+        * rng.uniform(0.05, 0.3)
+    )
     map_x = np.broadcast_to(np.arange(ww, dtype=np.float32)[None, :], (hh, ww))
     map_y = np.arange(hh, dtype=np.float32)[:, None] + wander
-    tone = cv2.remap(tone, np.ascontiguousarray(map_x), map_y.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    tone = cv2.remap(
+        tone, np.ascontiguousarray(map_x), map_y.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
     if rng.random() < 0.6:
         # planks: thin dark seams every few units, each plank its own shade
         plank = p * rng.uniform(4, 9)
@@ -130,7 +147,9 @@ def _stone(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
 def _tablecloth(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
     """Patterned cloth: gingham checks, stripes, or dots, on a weave."""
     a = _colour([(240, 240, 240), (220, 235, 245), (200, 220, 230)][int(rng.integers(3))], rng, 6)
-    b = _colour([(40, 40, 190), (150, 80, 30), (40, 130, 40), (30, 120, 200), (120, 40, 120)][int(rng.integers(5))], rng, 15)
+    b = _colour(
+        [(40, 40, 190), (150, 80, 30), (40, 130, 40), (30, 120, 200), (120, 40, 120)][int(rng.integers(5))], rng, 15
+    )
     xs = np.arange(w, dtype=np.float32)[None, :]
     ys = np.arange(h, dtype=np.float32)[:, None]
     cell = ppu * rng.uniform(0.8, 4.0)
@@ -190,7 +209,10 @@ def _busy(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
     base = _colour([(235, 235, 240), (60, 60, 140), (40, 90, 40), (150, 110, 60)][int(rng.integers(4))], rng, 10)
     img = np.empty((h, w, 3), np.float32)
     img[:] = base
-    inks = [_colour(c, rng, 20) for c in ((30, 30, 200), (40, 160, 230), (160, 60, 30), (30, 140, 40), (20, 20, 20), (240, 240, 240))]
+    inks = [
+        _colour(c, rng, 20)
+        for c in ((30, 30, 200), (40, 160, 230), (160, 60, 30), (30, 140, 40), (20, 20, 20), (240, 240, 240))
+    ]
     count = int(h * w / (ppu * ppu) * rng.uniform(0.5, 2.0))
     for _ in range(min(count, 20000)):
         ink = inks[int(rng.integers(len(inks)))]
@@ -199,7 +221,9 @@ def _busy(h: int, w: int, ppu: float, rng: np.random.Generator) -> np.ndarray:
         if rng.random() < 0.5:
             cv2.circle(img, (x, y), r, ink.tolist(), -1, cv2.LINE_AA)
         else:
-            cv2.ellipse(img, (x, y), (r, max(1, r // 3)), float(rng.uniform(0, 180)), 0, 360, ink.tolist(), -1, cv2.LINE_AA)
+            cv2.ellipse(
+                img, (x, y), (r, max(1, r // 3)), float(rng.uniform(0, 180)), 0, 360, ink.tolist(), -1, cv2.LINE_AA
+            )
     return img * (1 + 0.03 * pixel_noise(h, w, rng)[..., None])
 
 

@@ -4,6 +4,7 @@ A face texture is 2s x s pixels (s per half), the first half on the left. The re
 onto the tile's top in 3-D; printed pictures reuse it flat. Pips are drilled, so each is drawn
 as a dark (or coloured) disc with a darker inner edge on the lit side and a light rim.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -27,12 +28,12 @@ PIP_LAYOUTS: dict[int, list[tuple[float, float]]] = {
 
 #: a common colour per value on coloured-pip sets (BGR)
 PIP_COLOURS: dict[int, tuple[int, int, int]] = {
-    1: (200, 140, 30),   # light blue
-    2: (40, 140, 40),    # green
-    3: (40, 40, 200),    # red
-    4: (30, 80, 140),    # brown
-    5: (140, 40, 20),    # dark blue
-    6: (20, 170, 210),   # yellow/gold
+    1: (200, 140, 30),  # light blue
+    2: (40, 140, 40),  # green
+    3: (40, 40, 200),  # red
+    4: (30, 80, 140),  # brown
+    5: (140, 40, 20),  # dark blue
+    6: (20, 170, 210),  # yellow/gold
 }
 
 
@@ -45,17 +46,17 @@ class TileStyle:
     """One set of tiles: every tile in a photo shares a style."""
 
     name: str
-    face: tuple[int, int, int]   # BGR of the face
-    pip: tuple[int, int, int]    # BGR of plain pips
-    coloured: bool               # each value its own colour
-    divider: float               # divider thickness as a fraction of the half's side
-    pin: bool                    # a brass pin in the middle of the divider
-    radius: float                # corner radius in units (a half is 1 unit)
-    thickness: float             # height in units
-    pip_size: float              # pip radius as a fraction of the half's side
-    wear: float                  # 0..1, scratches and grime
-    six_across: bool             # some sets turn the six's rows across the tile
-    two_flip: bool               # which diagonal the 2 and 3 use
+    face: tuple[int, int, int]  # BGR of the face
+    pip: tuple[int, int, int]  # BGR of plain pips
+    coloured: bool  # each value its own colour
+    divider: float  # divider thickness as a fraction of the half's side
+    pin: bool  # a brass pin in the middle of the divider
+    radius: float  # corner radius in units (a half is 1 unit)
+    thickness: float  # height in units
+    pip_size: float  # pip radius as a fraction of the half's side
+    wear: float  # 0..1, scratches and grime
+    six_across: bool  # some sets turn the six's rows across the tile
+    two_flip: bool  # which diagonal the 2 and 3 use
     #: what the back shows: "plain", "line" (a moulded frame) or a maker's logo in the middle,
     #: embossed or printed ("logo-ring", "logo-diamond", "logo-word")
     back: str = "plain"
@@ -144,8 +145,15 @@ def _rounded_mask_cached(h: int, w: int, r: float) -> np.ndarray:
     return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
 
 
-def draw_face(a: int, b: int, style: TileStyle, s: int, rng: np.random.Generator,
-              light: tuple[float, float] = (-0.5, -0.7), printed: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def draw_face(
+    a: int,
+    b: int,
+    style: TileStyle,
+    s: int,
+    rng: np.random.Generator,
+    light: tuple[float, float] = (-0.5, -0.7),
+    printed: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
     """The face of tile a-b (a on the left): BGR uint8 (s, 2s, 3) and alpha float32 (s, 2s).
 
     `light` is the direction light comes from in texture pixels (for pip and bevel shading);
@@ -173,7 +181,11 @@ def draw_face(a: int, b: int, style: TileStyle, s: int, rng: np.random.Generator
     dk = max(1, int(round(style.divider * s)))
     # divider: a groove (dark line) with a light edge beside it, or a flat painted line
     x0 = w // 2
-    groove = tuple(float(c) * 0.45 for c in style.face) if sum(style.face) > 300 else tuple(min(255.0, c * 0.45 + 90) for c in style.face)
+    groove = (
+        tuple(float(c) * 0.45 for c in style.face)
+        if sum(style.face) > 300
+        else tuple(min(255.0, c * 0.45 + 90) for c in style.face)
+    )
     if style.name.startswith("black"):
         groove = (200.0, 200.0, 200.0)
     if style.painted_divider:
@@ -182,17 +194,32 @@ def draw_face(a: int, b: int, style: TileStyle, s: int, rng: np.random.Generator
     if style.divider > 0:  # some sets have none, only the pin (`vision.synth.styles`)
         cv2.line(img, (x0, margin), (x0, h - 1 - margin), groove, dk, cv2.LINE_AA)
     if not printed and dk >= 2 and not style.painted_divider and style.divider > 0:
-        cv2.line(img, (x0 + dk, margin), (x0 + dk, h - 1 - margin), tuple(min(255.0, c * 1.08) for c in style.face), 1, cv2.LINE_AA)
+        cv2.line(
+            img,
+            (x0 + dk, margin),
+            (x0 + dk, h - 1 - margin),
+            tuple(min(255.0, c * 1.08) for c in style.face),
+            1,
+            cv2.LINE_AA,
+        )
     if style.pin:
         r = max(1.5, s * 0.065)
         centre = (int(x0 * 16), int(h / 2 * 16))
         cv2.circle(img, centre, int(r * 16), (40, 120, 170), -1, cv2.LINE_AA, 4)
-        cv2.circle(img, (int((x0 + lx * r * 0.3) * 16), int((h / 2 + ly * r * 0.3) * 16)), int(r * 0.5 * 16), (140, 210, 240), -1, cv2.LINE_AA, 4)
+        cv2.circle(
+            img,
+            (int((x0 + lx * r * 0.3) * 16), int((h / 2 + ly * r * 0.3) * 16)),
+            int(r * 0.5 * 16),
+            (140, 210, 240),
+            -1,
+            cv2.LINE_AA,
+            4,
+        )
     pr = style.pip_size * s
     for half, value in ((0, a), (1, b)):
         colour = (style.pip_colours or PIP_COLOURS)[value] if style.coloured and value else style.pip
         for px, py in pip_positions(value, style):
-            cx = (half * s + px * s)
+            cx = half * s + px * s
             cy = py * s
             jx, jy = rng.normal(0, 0.01 * s, 2)
             cx, cy = cx + jx, cy + jy
@@ -205,8 +232,24 @@ def draw_face(a: int, b: int, style: TileStyle, s: int, rng: np.random.Generator
                 # the inner wall lit on the far side from the light
                 inner = tuple(min(255.0, c + 45) for c in colour)
                 off = pr * 0.35
-                cv2.circle(img, (int((cx - lx * off) * 16), int((cy - ly * off) * 16)), int(pr * 0.45 * 16), inner, -1, cv2.LINE_AA, 4)
-                cv2.circle(img, (int((cx - lx * off * 0.3) * 16), int((cy - ly * off * 0.3) * 16)), int(pr * 0.7 * 16), colour, -1, cv2.LINE_AA, 4)
+                cv2.circle(
+                    img,
+                    (int((cx - lx * off) * 16), int((cy - ly * off) * 16)),
+                    int(pr * 0.45 * 16),
+                    inner,
+                    -1,
+                    cv2.LINE_AA,
+                    4,
+                )
+                cv2.circle(
+                    img,
+                    (int((cx - lx * off * 0.3) * 16), int((cy - ly * off * 0.3) * 16)),
+                    int(pr * 0.7 * 16),
+                    colour,
+                    -1,
+                    cv2.LINE_AA,
+                    4,
+                )
     if style.wear > 0.2 and not printed:
         _scratches(img, rng, style.wear, s)
     alpha = _rounded_mask(h, w, style.radius * s)
@@ -273,7 +316,9 @@ def _logo(img: np.ndarray, style: TileStyle, s: int) -> None:
             strokes = ((xa, ya, xa, yb), (xa, ya, xb, ya), (xb, ya, xb, yb), (xa, yb, xb, yb), (xa, cy, xb, cy))
             for j, (a0, b0, a1, b1) in enumerate(strokes):
                 if (k * 7 + j * 3 + letters) % 5 < 3:  # a fixed pattern of strokes per letter
-                    cv2.line(img, (int(a0 * sh), int(b0 * sh)), (int(a1 * sh), int(b1 * sh)), ink, thick, cv2.LINE_AA, 4)
+                    cv2.line(
+                        img, (int(a0 * sh), int(b0 * sh)), (int(a1 * sh), int(b1 * sh)), ink, thick, cv2.LINE_AA, 4
+                    )
 
 
 def _scratches(img: np.ndarray, rng: np.random.Generator, wear: float, s: int) -> None:

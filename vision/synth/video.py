@@ -24,6 +24,7 @@ Without `dealt` the film is the older kind, frame for frame as before.
 `OracleReader` reads a frame from its truth (every labelled face-up tile, sure of each half),
 so the follower can be tested without the detector's mistakes.
 """
+
 from __future__ import annotations
 
 import json
@@ -125,8 +126,11 @@ class GameVideo:
                     yield VideoFrame(noisy(image), f"{index:06d}", state, True)
                     index += 1
             rendered = render_scene(scene, cam, light_gain=gain)
-            self.truths[state] = build_truth(scene, rendered, {"generator": GENERATOR, "seed": self.seed,
-                                                               "plays": state, "light_gain": round(gain, 4)})
+            self.truths[state] = build_truth(
+                scene,
+                rendered,
+                {"generator": GENERATOR, "seed": self.seed, "plays": state, "light_gain": round(gain, 4)},
+            )
             still = rendered.image
             for _ in range(self.still_frames):
                 yield VideoFrame(noisy(still), f"{index:06d}", state, False)
@@ -192,9 +196,17 @@ class GameVideo:
                     yield VideoFrame(noisy(image), f"{index:06d}", state, True, seat, k)
                     index += 1
             rendered = render_scene(scene, cam, light_gain=gain)
-            self.truths[state] = build_truth(scene, rendered, {"generator": GENERATOR, "seed": self.seed,
-                                                               "plays": state, "drawn": drawn,
-                                                               "light_gain": round(gain, 4)})
+            self.truths[state] = build_truth(
+                scene,
+                rendered,
+                {
+                    "generator": GENERATOR,
+                    "seed": self.seed,
+                    "plays": state,
+                    "drawn": drawn,
+                    "light_gain": round(gain, 4),
+                },
+            )
             still = rendered.image
             for _ in range(self.still_frames):
                 yield VideoFrame(noisy(still), f"{index:06d}", state, False, None, k)
@@ -212,7 +224,7 @@ class GameVideo:
                     index += 1
 
     def _dealt_state(self, plays: int, drawn: int, boneyard: list[Body], cam: Any) -> Scene:
-        taken = {id(b) for b in boneyard[len(boneyard) - drawn:]} if drawn else set()
+        taken = {id(b) for b in boneyard[len(boneyard) - drawn :]} if drawn else set()
         scene = self._state(plays, cam)
         scene.bodies = [b for b in scene.bodies if id(b) not in taken]
         return scene
@@ -247,7 +259,9 @@ def _edge_point(edge: float) -> tuple[float, float]:
     return [(t, 0.0), (1.0, t), (1.0 - t, 1.0), (0.0, 1.0 - t)][side]
 
 
-def true_record(placements: list[dict[str, Any]], kind: str, players: int = 4, leader: int = 0) -> tuple[dict[str, Any], int]:
+def true_record(
+    placements: list[dict[str, Any]], kind: str, players: int = 4, leader: int = 0
+) -> tuple[dict[str, Any], int]:
     """The match record of a layout's plays: seats in turn order from `leader`, stopped where a
     seat plays its last tile. Returns the record and how many plays it holds."""
     variant = VARIANT_OF_KIND[kind]
@@ -264,15 +278,30 @@ def true_record(placements: list[dict[str, Any]], kind: str, players: int = 4, l
         events.append(event)
         if match.current is not None and match.current.over:
             break
-    record = {"format": RECORD_FORMAT, "variant": variant, "players": names,
-              "hands": [{"leader": leader, "events": events}]}
+    record = {
+        "format": RECORD_FORMAT,
+        "variant": variant,
+        "players": names,
+        "hands": [{"leader": leader, "events": events}],
+    }
     return record, len(events)
 
 
-def game_video(seed: int, width: int = 1280, height: int = 960, players: int = 4, still_frames: int = 3,
-               arm_frames: int = 2, idle_passes: float = 0.15, light_drift: float = 0.06, shake: float = 0.01,
-               noise: float = 1.5, min_tiles: int = 4, max_plays: int | None = None,
-               dealt: str | None = None) -> GameVideo:
+def game_video(
+    seed: int,
+    width: int = 1280,
+    height: int = 960,
+    players: int = 4,
+    still_frames: int = 3,
+    arm_frames: int = 2,
+    idle_passes: float = 0.15,
+    light_drift: float = 0.06,
+    shake: float = 0.01,
+    noise: float = 1.5,
+    min_tiles: int = 4,
+    max_plays: int | None = None,
+    dealt: str | None = None,
+) -> GameVideo:
     """One synthetic game (rendered lazily as its frames are iterated) and its true record.
 
     `dealt`: a variant of `game.FILM_VARIANTS` (or "any": one drawn from the seed) to deal and play
@@ -285,8 +314,21 @@ def game_video(seed: int, width: int = 1280, height: int = 960, players: int = 4
     board = replace(scene.board, cells=None, ink=None) if scene.board is not None else None
     scene = replace(scene, finish=replace(scene.finish, contrast=1.0), board=board)
     if dealt is not None:
-        return _dealt_video(scene, seed, dealt, width, height, players, still_frames, arm_frames, idle_passes,
-                            light_drift, shake, noise, max_plays)
+        return _dealt_video(
+            scene,
+            seed,
+            dealt,
+            width,
+            height,
+            players,
+            still_frames,
+            arm_frames,
+            idle_passes,
+            light_drift,
+            shake,
+            noise,
+            max_plays,
+        )
     scene = replace(scene, hands=[], camera=_frame_layout(scene))
     laid = scene.laid
     assert laid is not None
@@ -294,13 +336,26 @@ def game_video(seed: int, width: int = 1280, height: int = 960, players: int = 4
     if max_plays is not None:
         placements = placements[:max_plays]
     record, plays = true_record(placements, laid.variant, players)
-    return GameVideo(scene, record, plays, width, height, still_frames, arm_frames, idle_passes, light_drift, shake,
-                     noise, seed)
+    return GameVideo(
+        scene, record, plays, width, height, still_frames, arm_frames, idle_passes, light_drift, shake, noise, seed
+    )
 
 
-def _dealt_video(scene: Scene, seed: int, variant: str, width: int, height: int, players: int, still_frames: int,
-                 arm_frames: int, idle_passes: float, light_drift: float, shake: float, noise: float,
-                 max_plays: int | None) -> GameVideo:
+def _dealt_video(
+    scene: Scene,
+    seed: int,
+    variant: str,
+    width: int,
+    height: int,
+    players: int,
+    still_frames: int,
+    arm_frames: int,
+    idle_passes: float,
+    light_drift: float,
+    shake: float,
+    noise: float,
+    max_plays: int | None,
+) -> GameVideo:
     """A dealt film on the scene's table: its layout replaced by the dealt game's, its other tiles by
     the boneyard (in the variants that draw)."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, 23]))
@@ -316,23 +371,53 @@ def _dealt_video(scene: Scene, seed: int, variant: str, width: int, height: int,
     size = float(np.sqrt(abs(a[0] * b[1] - a[1] * b[0])))
     bw, bh = size * rng.uniform(0.8, 1.3, 2)
     bounds = (-bw / 2, -bh / 2, bw / 2, bh / 2)
-    game = dealt_game(rng, variant, players, bounds, max_gap=float(rng.uniform(0.01, 0.08)),
-                      jitter_deg=float(rng.uniform(0, 3)), max_plays=max_plays)
+    game = dealt_game(
+        rng,
+        variant,
+        players,
+        bounds,
+        max_gap=float(rng.uniform(0.01, 0.08)),
+        jitter_deg=float(rng.uniform(0, 3)),
+        max_plays=max_plays,
+    )
     lead = next(b for b in scene.bodies if b.role == "layout" and b.placement == 0)
     ox, oy = lead.pose.x, lead.pose.y
     rot = float(rng.uniform(0, 2 * math.pi))
     thickness = scene.tile_style.thickness
-    bodies = [Body("up", transform_pose(pose, ox, oy, rot), thickness, (p.inner, p.outer), "layout", i,
-                   int(rng.integers(2**31)))
-              for i, (pose, p) in enumerate(zip(game.laid.poses, game.laid.layout.placements, strict=True))]
+    bodies = [
+        Body(
+            "up",
+            transform_pose(pose, ox, oy, rot),
+            thickness,
+            (p.inner, p.outer),
+            "layout",
+            i,
+            int(rng.integers(2**31)),
+        )
+        for i, (pose, p) in enumerate(zip(game.laid.poses, game.laid.layout.placements, strict=True))
+    ]
     for pose in _boneyard_poses(rng, game.laid.poses, game.boneyard):
-        bodies.append(Body("down", transform_pose(pose, ox, oy, rot), thickness, None, "boneyard", None,
-                           int(rng.integers(2**31))))
+        bodies.append(
+            Body("down", transform_pose(pose, ox, oy, rot), thickness, None, "boneyard", None, int(rng.integers(2**31)))
+        )
     scene = replace(scene, bodies=bodies, laid=game.laid, hands=[])
     scene = replace(scene, camera=_frame_layout(scene, ("layout", "boneyard")))
     plays = sum(e["type"] == "play" for e in game.events)
-    return GameVideo(scene, game.record, plays, width, height, still_frames, arm_frames, idle_passes, light_drift,
-                     shake, noise, seed, game=game)
+    return GameVideo(
+        scene,
+        game.record,
+        plays,
+        width,
+        height,
+        still_frames,
+        arm_frames,
+        idle_passes,
+        light_drift,
+        shake,
+        noise,
+        seed,
+        game=game,
+    )
 
 
 def _boneyard_poses(rng: np.random.Generator, layout: list[Pose], count: int) -> list[Pose]:
@@ -367,8 +452,9 @@ def _boneyard_poses(rng: np.random.Generator, layout: list[Pose], count: int) ->
 ORACLE_SURE = 0.97
 
 
-def _half(value: int, centre: list[float], corners: list[list[float]], sure: float,
-          wrong: int | None = None) -> HalfReading:
+def _half(
+    value: int, centre: list[float], corners: list[list[float]], sure: float, wrong: int | None = None
+) -> HalfReading:
     """A half read as `value`, this sure; or misread: `wrong` first (0.55) and the truth second (0.4)."""
     if wrong is None:
         rest = (1.0 - sure) / 6
@@ -377,12 +463,19 @@ def _half(value: int, centre: list[float], corners: list[list[float]], sure: flo
     else:
         probabilities = tuple(0.55 if v == wrong else 0.4 if v == value else 0.01 for v in range(7))
         shown = wrong
-    return HalfReading(shown, (float(centre[0]), float(centre[1])), tuple((float(x), float(y)) for x, y in corners),
-                       probabilities)
+    return HalfReading(
+        shown, (float(centre[0]), float(centre[1])), tuple((float(x), float(y)) for x, y in corners), probabilities
+    )
 
 
-def reading_from_truth(truth: dict[str, Any], name: str = "", sure: float = ORACLE_SURE,
-                       rng: np.random.Generator | None = None, misread: float = 0.0, jitter: float = 0.0) -> Reading:
+def reading_from_truth(
+    truth: dict[str, Any],
+    name: str = "",
+    sure: float = ORACLE_SURE,
+    rng: np.random.Generator | None = None,
+    misread: float = 0.0,
+    jitter: float = 0.0,
+) -> Reading:
     """Every labelled face-up tile of a truth JSON, read as the truth says.
 
     With `rng`, a reader's mistakes can be imitated: each half misread with share `misread` (a
@@ -408,9 +501,15 @@ def reading_from_truth(truth: dict[str, Any], name: str = "", sure: float = ORAC
         a, b = halves[0].value, halves[1].value
         centre = (np.asarray(halves[0].center) + np.asarray(halves[1].center)) / 2 if jitter else t["center"]
         corners = t["corners"]
-        tiles.append(TileReading(Tile.of(a, b), (float(centre[0]), float(centre[1])),
-                                 tuple((float(x), float(y)) for x, y in corners), tuple(halves),  # type: ignore[arg-type]
-                                 sure * sure))
+        tiles.append(
+            TileReading(
+                Tile.of(a, b),
+                (float(centre[0]), float(centre[1])),
+                tuple((float(x), float(y)) for x, y in corners),
+                tuple(halves),  # type: ignore[arg-type]
+                sure * sure,
+            )
+        )
     return Reading(name, int(truth["image"]["width"]), int(truth["image"]["height"]), tuple(tiles))
 
 
@@ -423,8 +522,9 @@ class OracleReader:
     at each read from `seed`.
     """
 
-    def __init__(self, truths: dict[int, dict[str, Any]], state_of: Any, misread: float = 0.0, jitter: float = 0.0,
-                 seed: int = 0) -> None:
+    def __init__(
+        self, truths: dict[int, dict[str, Any]], state_of: Any, misread: float = 0.0, jitter: float = 0.0, seed: int = 0
+    ) -> None:
         self.truths = truths
         self.state_of = state_of
         self.calls = 0
@@ -434,8 +534,9 @@ class OracleReader:
 
     def read(self, image: np.ndarray, name: str = "") -> Reading:
         self.calls += 1
-        return reading_from_truth(self.truths[self.state_of(name)], name, rng=self.rng, misread=self.misread,
-                                  jitter=self.jitter)
+        return reading_from_truth(
+            self.truths[self.state_of(name)], name, rng=self.rng, misread=self.misread, jitter=self.jitter
+        )
 
     @classmethod
     def from_folder(cls, folder: str | Path) -> OracleReader:
@@ -454,7 +555,9 @@ class OracleReader:
         return cls(truths, state_of)
 
 
-def write_video(video: GameVideo, out: str | Path, mp4: bool = False, fps: float = 10.0, y4m: bool = False) -> dict[str, Any]:
+def write_video(
+    video: GameVideo, out: str | Path, mp4: bool = False, fps: float = 10.0, y4m: bool = False
+) -> dict[str, Any]:
     """Write the frames (JPEG), each state's truth, the frame list and the true record and answer;
     with `mp4` also video.mp4, with `y4m` also video.y4m (for Chromium's fake camera), at `fps`."""
     import cv2
@@ -484,8 +587,9 @@ def write_video(video: GameVideo, out: str | Path, mp4: bool = False, fps: float
             y4m_writer.write(frame.image)
         if mp4:
             if writer is None:
-                writer = cv2.VideoWriter(str(out / "video.mp4"), cv2.VideoWriter.fourcc(*"mp4v"), fps,
-                                         (video.width, video.height))
+                writer = cv2.VideoWriter(
+                    str(out / "video.mp4"), cv2.VideoWriter.fourcc(*"mp4v"), fps, (video.width, video.height)
+                )
             writer.write(frame.image)
     if writer is not None:
         writer.release()
@@ -497,9 +601,22 @@ def write_video(video: GameVideo, out: str | Path, mp4: bool = False, fps: float
     (out / "record.json").write_text(json.dumps(video.record, indent=1))
     if video.game is not None:
         # the seating: which side of the picture each seat's arm reaches in from
-        (out / "film.json").write_text(json.dumps({"variant": video.record["variant"], "sides": list(video.game.sides),
-                                                   "sides_named": "0 top, 1 right, 2 bottom, 3 left",
-                                                   "boneyard": video.game.boneyard}, indent=1))
+        (out / "film.json").write_text(
+            json.dumps(
+                {
+                    "variant": video.record["variant"],
+                    "sides": list(video.game.sides),
+                    "sides_named": "0 top, 1 right, 2 bottom, 3 left",
+                    "boneyard": video.game.boneyard,
+                },
+                indent=1,
+            )
+        )
     answer = score_record(video.record)
     (out / "answer.json").write_text(json.dumps(answer, indent=1))
-    return {"frames": len(listing), "plays": video.plays, "variant": video.record["variant"], "totals": answer["totals"]}
+    return {
+        "frames": len(listing),
+        "plays": video.plays,
+        "variant": video.record["variant"],
+        "totals": answer["totals"],
+    }

@@ -3,6 +3,7 @@
 game can be shown to the companion page as if a phone filmed it. Uncompressed 4:2:0, about 1.8 MB
 a frame at 1280x960; Chromium plays it at the header's frame rate and starts again at the end.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -22,13 +23,17 @@ class Y4mWriter:
         rate = Fraction(fps).limit_denominator(1001)
         self.path, self.size = Path(path), (width, height)
         self.file: BinaryIO = self.path.open("wb")
-        self.file.write(f"YUV4MPEG2 W{width} H{height} F{rate.numerator}:{rate.denominator} Ip A1:1 C420jpeg\n".encode())
+        self.file.write(
+            f"YUV4MPEG2 W{width} H{height} F{rate.numerator}:{rate.denominator} Ip A1:1 C420jpeg\n".encode()
+        )
         self.frames = 0
 
     def write(self, image: np.ndarray) -> None:
         height, width = image.shape[:2]
         if (width, height) != self.size:
-            raise ValueError(f"{self.path}: frame {self.frames} is {width}x{height}, the video is {self.size[0]}x{self.size[1]}")
+            raise ValueError(
+                f"{self.path}: frame {self.frames} is {width}x{height}, the video is {self.size[0]}x{self.size[1]}"
+            )
         self.file.write(b"FRAME\n")
         self.file.write(cv2.cvtColor(image, cv2.COLOR_BGR2YUV_I420).tobytes())  # Y, then U, then V planes
         self.frames += 1

@@ -8,6 +8,7 @@ independent.
 Offline: ultralytics is told where its settings live (a folder inside the repository), never to
 reach the network or install anything, and finds its font there (matplotlib ships DejaVu Sans).
 """
+
 from __future__ import annotations
 
 import json
@@ -80,10 +81,7 @@ def prepare(synths: Path | list[Path], out: Path, ignored: bool = False) -> Path
     data = out / "data.yaml"
     names_yaml = "".join(f"  {i}: {n}\n" for i, n in enumerate(("tile", *IGNORED_CLASSES) if ignored else ("tile",)))
     data.write_text(
-        f"path: {out}\n"
-        f"train: {json.dumps(folders['train'])}\n"
-        f"val: {json.dumps(folders['val'])}\n"
-        "names:\n" + names_yaml
+        f"path: {out}\ntrain: {json.dumps(folders['train'])}\nval: {json.dumps(folders['val'])}\nnames:\n" + names_yaml
     )
     return data
 
@@ -189,18 +187,33 @@ def train(
         going_on = model_cfg.endswith(".pt")
         model.train(
             **_as_it_is(model),
-            data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=workers,
-            project=str(project), name=name, exist_ok=True, amp=device != "cpu",
+            data=str(data),
+            epochs=epochs,
+            imgsz=imgsz,
+            batch=batch,
+            device=device,
+            workers=workers,
+            project=str(project),
+            name=name,
+            exist_ok=True,
+            amp=device != "cpu",
             # Going on from a .pt needs pretrained=True: with False, ultralytics builds the network
             # from the .pt's yaml with random weights (a yaml has none to load either way).
             pretrained=going_on,
             time=hours,
-            plots=False, val=True, seed=0, deterministic=False,
+            plots=False,
+            val=True,
+            seed=0,
+            deterministic=False,
             # Decoded, resized photos kept in memory (about 1 MB each at 640): decoding four
             # 1280x960 JPEGs for every mosaic otherwise doubles a CPU epoch.
             cache="ram",
             # The renders already vary light, angle and scale; keep the flips and mosaic.
-            degrees=180.0, fliplr=0.5, flipud=0.5, mosaic=1.0, close_mosaic=5,
+            degrees=180.0,
+            fliplr=0.5,
+            flipud=0.5,
+            mosaic=1.0,
+            close_mosaic=5,
             # Warm-up steadies a network's first steps from random weights; weights that have
             # already trained need little (ultralytics keeps at least 100 steps). On a CPU session
             # of a few epochs the default three epochs of warm-up would be most of the run.

@@ -17,6 +17,7 @@ labelled tile are cut too, each labelled with the true half it mostly shows: the
 misses are not the Gaussian `BOX_ERROR` alone (a tile seen steeply is boxed with its side face,
 so its halves slide toward the camera; models/README.md, "Data").
 """
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,15 @@ class CropSet:
     values: np.ndarray  # (N,) int64
 
 
-def collect(dataset: Path, split: str, copies: int, seed: int, limit: int | None = None,
-            detector: Any = None, detected_copies: int = 1) -> CropSet:
+def collect(
+    dataset: Path,
+    split: str,
+    copies: int,
+    seed: int,
+    limit: int | None = None,
+    detector: Any = None,
+    detected_copies: int = 1,
+) -> CropSet:
     """Cut every labelled half of a split `copies` times with jitter; reproducible from `seed`.
     With `detector` (an `obb.ObbModel`), also the halves of its boxes on labelled tiles, each
     `detected_copies` times (turned differently)."""
@@ -57,7 +65,9 @@ def collect(dataset: Path, split: str, copies: int, seed: int, limit: int | None
     values: list[int] = []
     truth_files = sorted((dataset / "truth" / split).glob("*.json"))[:limit]
     if not truth_files:
-        raise FileNotFoundError(f"no truth JSON under {dataset / 'truth' / split}: make the data with `spinner dataset synth`")
+        raise FileNotFoundError(
+            f"no truth JSON under {dataset / 'truth' / split}: make the data with `spinner dataset synth`"
+        )
     for truth_path in truth_files:
         truth = json.loads(truth_path.read_text())
         photo = cv2.imread(str(dataset / "images" / split / f"{truth_path.stem}.jpg"))
@@ -68,8 +78,16 @@ def collect(dataset: Path, split: str, copies: int, seed: int, limit: int | None
             for copy in range(copies):
                 if copy % 2 == 0:
                     cut = [(np.asarray(h["corners"], dtype=np.float32), h) for h in labelled]
-                    cut = [(q + rng.normal(0.0, 0.05 * float(np.linalg.norm(q[1] - q[0])), size=(4, 2)).astype(np.float32), h)
-                           for q, h in cut]
+                    cut = [
+                        (
+                            q
+                            + rng.normal(0.0, 0.05 * float(np.linalg.norm(q[1] - q[0])), size=(4, 2)).astype(
+                                np.float32
+                            ),
+                            h,
+                        )
+                        for q, h in cut
+                    ]
                 else:
                     cut = _as_detected(tile, labelled, rng)
                 for quad, half in cut:
@@ -96,11 +114,19 @@ def _as_detected(tile: dict, labelled: list[dict], rng: np.random.Generator) -> 
     k = float(rng.choice(ERROR_SCALES))
     theta = np.radians(degrees)
     along, across = np.array([np.cos(theta), np.sin(theta)]), np.array([-np.sin(theta), np.cos(theta)])
-    centre = (np.array([cx, cy]) + along * rng.normal(0, k * BOX_ERROR["along"]) * h
-              + across * rng.normal(0, k * BOX_ERROR["across"]) * h)
+    centre = (
+        np.array([cx, cy])
+        + along * rng.normal(0, k * BOX_ERROR["along"]) * h
+        + across * rng.normal(0, k * BOX_ERROR["across"]) * h
+    )
     size = (w * (1 + rng.normal(0, k * BOX_ERROR["length"])), h * (1 + rng.normal(0, k * BOX_ERROR["length"])))
-    box = cv2.boxPoints(((float(centre[0]), float(centre[1])), (max(size[0], 2.0), max(size[1], 2.0)),
-                         degrees + rng.normal(0, k * BOX_ERROR["turn"]))).astype(np.float32)
+    box = cv2.boxPoints(
+        (
+            (float(centre[0]), float(centre[1])),
+            (max(size[0], 2.0), max(size[1], 2.0)),
+            degrees + rng.normal(0, k * BOX_ERROR["turn"]),
+        )
+    ).astype(np.float32)
     out = []
     centres = np.asarray([half["center"] for half in tile["halves"]], dtype=np.float32)
     for quad in split_halves(box):
@@ -144,10 +170,18 @@ def build_model():  # noqa: ANN201 - torch is imported lazily
     # 32 -> 16 -> 8 -> 4, then global pooling: about 7.5 million multiply-adds a crop, so the
     # 80 halves of a 40-tile table are one batched call of a few milliseconds.
     return nn.Sequential(
-        *block(3, 16), nn.MaxPool2d(2),
-        *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
-        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
-        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(64, VALUES),
+        *block(3, 16),
+        nn.MaxPool2d(2),
+        *block(16, 32),
+        *block(32, 32),
+        nn.MaxPool2d(2),
+        *block(32, 64),
+        *block(64, 64),
+        nn.MaxPool2d(2),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Dropout(0.2),
+        nn.Linear(64, VALUES),
     )
 
 
@@ -158,8 +192,15 @@ def _tensor(crops: CropSet):  # noqa: ANN202
     return x, torch.from_numpy(crops.values).long()
 
 
-def collect_all(datasets: Sequence[Path], split: str, copies: int, seed: int, limit: int | None = None,
-                detector: Any = None, detected_copies: int = 1) -> CropSet:
+def collect_all(
+    datasets: Sequence[Path],
+    split: str,
+    copies: int,
+    seed: int,
+    limit: int | None = None,
+    detector: Any = None,
+    detected_copies: int = 1,
+) -> CropSet:
     """`collect` from each dataset in turn (its own seed: `seed` + 7 times its place), as one set."""
     sets = [collect(d, split, copies, seed + 7 * i, limit, detector, detected_copies) for i, d in enumerate(datasets)]
     return CropSet(np.concatenate([s.images for s in sets]), np.concatenate([s.values for s in sets]))
@@ -212,7 +253,9 @@ def train(
             idx = order[i : i + batch]
             xb = x[idx]
             # Light photometric jitter: the crops already vary in geometry.
-            xb = (xb * (0.75 + 0.5 * torch.rand(len(idx), 1, 1, 1)) + 0.1 * (torch.rand(len(idx), 3, 1, 1) - 0.5)).clamp_(0, 1)
+            xb = (
+                xb * (0.75 + 0.5 * torch.rand(len(idx), 1, 1, 1)) + 0.1 * (torch.rand(len(idx), 3, 1, 1) - 0.5)
+            ).clamp_(0, 1)
             optimiser.zero_grad()
             loss = loss_fn(model(xb), y[idx])
             loss.backward()
@@ -228,8 +271,12 @@ def train(
             export(model, out)
     assert best_state is not None
     model.load_state_dict(best_state)
-    return {"val_accuracy": best_accuracy, "train_crops": float(len(y)), "val_crops": float(len(vy)),
-            "seconds": time.time() - started}
+    return {
+        "val_accuracy": best_accuracy,
+        "train_crops": float(len(y)),
+        "val_crops": float(len(vy)),
+        "seconds": time.time() - started,
+    }
 
 
 def evaluate(model, x, y) -> float:  # noqa: ANN001
@@ -248,6 +295,12 @@ def export(model, out: Path) -> None:  # noqa: ANN001
     out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, HALF_SIZE, HALF_SIZE)
     torch.onnx.export(
-        model, dummy, str(out), input_names=["crops"], output_names=["logits"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
+        model,
+        dummy,
+        str(out),
+        input_names=["crops"],
+        output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
     )

@@ -13,6 +13,7 @@ blocks (and C3k2, which is one) split their first convolution's output in two wi
 which the dependency graph cannot follow; `unsplit` rebuilds them with two convolutions that give
 the same numbers (`SplitC2f`).
 """
+
 from __future__ import annotations
 
 import copy
@@ -49,8 +50,16 @@ def _half_of(conv_block: nn.Module, part: slice) -> nn.Module:
     """A copy of an ultralytics Conv (conv, batch norm, activation) keeping the output channels `part`."""
     half = copy.deepcopy(conv_block)
     conv, norm = conv_block.conv, conv_block.bn
-    half.conv = nn.Conv2d(conv.in_channels, part.stop - part.start, conv.kernel_size, conv.stride, conv.padding,
-                          conv.dilation, conv.groups, bias=False)
+    half.conv = nn.Conv2d(
+        conv.in_channels,
+        part.stop - part.start,
+        conv.kernel_size,
+        conv.stride,
+        conv.padding,
+        conv.dilation,
+        conv.groups,
+        bias=False,
+    )
     half.conv.weight.data = conv.weight.data[part].clone()
     half.bn = nn.BatchNorm2d(part.stop - part.start, eps=norm.eps, momentum=norm.momentum)
     half.bn.weight.data = norm.weight.data[part].clone()
@@ -92,8 +101,14 @@ def prune(model: nn.Module, ratio: float, example: torch.Tensor) -> tuple[float,
         kept_whole += [sequence[-1] for sequence in branch]
     kept_whole += [m for m in model.modules() if isinstance(m, C2PSA)]
     before, _ = tp.utils.count_ops_and_params(model, example)
-    pruner = tp.pruner.MagnitudePruner(model, example, importance=tp.importance.MagnitudeImportance(p=2),
-                                       pruning_ratio=ratio, ignored_layers=kept_whole, round_to=8)
+    pruner = tp.pruner.MagnitudePruner(
+        model,
+        example,
+        importance=tp.importance.MagnitudeImportance(p=2),
+        pruning_ratio=ratio,
+        ignored_layers=kept_whole,
+        round_to=8,
+    )
     pruner.step()
     after, _ = tp.utils.count_ops_and_params(model, example)
     return float(before), float(after)
@@ -113,8 +128,13 @@ def prune_checkpoint(weights: Path, out: Path, ratio: float, imgsz: int = 800) -
     saved.update(model=model.half(), ema=None, optimizer=None, pruned={"from": str(weights), "ratio": ratio})
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save(saved, out)
-    return {"weights": str(out), "ratio": ratio, "gmacs_before": round(before / 1e9, 3),
-            "gmacs_after": round(after / 1e9, 3), "parameters": sum(p.numel() for p in model.parameters())}
+    return {
+        "weights": str(out),
+        "ratio": ratio,
+        "gmacs_before": round(before / 1e9, 3),
+        "gmacs_after": round(after / 1e9, 3),
+        "parameters": sum(p.numel() for p in model.parameters()),
+    }
 
 
 def is_pruned(model: nn.Module) -> bool:

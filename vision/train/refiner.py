@@ -10,6 +10,7 @@ Both ends of a tile and both sides of its long axis look alike, so each example 
 flipped (along: the centre's move along and the turn change sign; across: the move across and the
 turn change sign).
 """
+
 from __future__ import annotations
 
 import json
@@ -49,16 +50,22 @@ def true_frame(tile: dict[str, Any]) -> BoxFrame:
 
 def jittered(frame: BoxFrame, rng: np.random.Generator) -> BoxFrame:
     k = float(rng.choice(JITTER_SCALES))
-    center = (frame.center + frame.along * rng.normal(0, k * JITTER["along"]) * frame.length
-              + frame.across * rng.normal(0, k * JITTER["across"]) * frame.width)
+    center = (
+        frame.center
+        + frame.along * rng.normal(0, k * JITTER["along"]) * frame.length
+        + frame.across * rng.normal(0, k * JITTER["across"]) * frame.width
+    )
     angle = frame.angle + float(np.radians(rng.normal(0, k * JITTER["turn"]))) + (np.pi if rng.random() < 0.5 else 0.0)
-    size = (frame.length * float(np.exp(rng.normal(0, k * JITTER["length"]))),
-            frame.width * float(np.exp(rng.normal(0, k * JITTER["width"]))))
+    size = (
+        frame.length * float(np.exp(rng.normal(0, k * JITTER["length"]))),
+        frame.width * float(np.exp(rng.normal(0, k * JITTER["width"]))),
+    )
     return BoxFrame.of((float(center[0]), float(center[1])), size, angle)
 
 
-def photo_examples(photo: np.ndarray, truth: dict[str, Any], boxes: Sequence[Any], jitters: int,
-                   rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def photo_examples(
+    photo: np.ndarray, truth: dict[str, Any], boxes: Sequence[Any], jitters: int, rng: np.random.Generator
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """One photo's examples: its detector boxes on labelled tiles, and jittered true boxes."""
     tiles = [t for t in truth["tiles"] if t.get("labelled")]
     crops: list[np.ndarray] = []
@@ -83,8 +90,15 @@ def photo_examples(photo: np.ndarray, truth: dict[str, Any], boxes: Sequence[Any
     return crops, offsets
 
 
-def collect(dataset: Path, split: str, reader: Any, jitters: int, seed: int, limit: int | None = None,
-            log: Callable[[str], None] = print) -> Examples:
+def collect(
+    dataset: Path,
+    split: str,
+    reader: Any,
+    jitters: int,
+    seed: int,
+    limit: int | None = None,
+    log: Callable[[str], None] = print,
+) -> Examples:
     """Examples from every photo of a split; `reader` (a `reader.Reader`) finds the boxes."""
     from vision.read.reader import BOX_VOTING, NMS_OVERLAP, load_photo
     from vision.read.zoom import look_again
@@ -92,7 +106,9 @@ def collect(dataset: Path, split: str, reader: Any, jitters: int, seed: int, lim
     rng = np.random.default_rng(seed)
     truth_files = sorted((dataset / "truth" / split).glob("*.json"))[:limit]
     if not truth_files:
-        raise FileNotFoundError(f"no truth JSON under {dataset / 'truth' / split}: make the data with `spinner dataset synth`")
+        raise FileNotFoundError(
+            f"no truth JSON under {dataset / 'truth' / split}: make the data with `spinner dataset synth`"
+        )
     crops: list[np.ndarray] = []
     offsets: list[np.ndarray] = []
     for n, path in enumerate(truth_files):
@@ -100,15 +116,19 @@ def collect(dataset: Path, split: str, reader: Any, jitters: int, seed: int, lim
         photo = load_photo(dataset / "images" / split / f"{path.stem}.jpg")
         boxes = reader.detector.predict(photo, conf=reader.confidence, iou=NMS_OVERLAP, voting=BOX_VOTING)
         if reader.zoom is not None:
-            boxes, _ = look_again(reader.detector, photo, boxes, reader.zoom, reader.confidence, NMS_OVERLAP, BOX_VOTING)
+            boxes, _ = look_again(
+                reader.detector, photo, boxes, reader.zoom, reader.confidence, NMS_OVERLAP, BOX_VOTING
+            )
         c, o = photo_examples(photo, truth, boxes, jitters, rng)
         crops += c
         offsets += o
         if (n + 1) % 500 == 0:
             log(f"{dataset.name}/{split}: {n + 1} of {len(truth_files)} photos, {len(crops)} examples")
     kept = [i for i, o in enumerate(offsets) if np.all(np.abs(o) < LARGEST)]
-    return Examples(np.stack([crops[i] for i in kept]) if kept else np.zeros((0, CROP_ACROSS, CROP_ALONG, 3), np.uint8),
-                    np.stack([offsets[i] for i in kept]) if kept else np.zeros((0, 5), np.float32))
+    return Examples(
+        np.stack([crops[i] for i in kept]) if kept else np.zeros((0, CROP_ACROSS, CROP_ALONG, 3), np.uint8),
+        np.stack([offsets[i] for i in kept]) if kept else np.zeros((0, 5), np.float32),
+    )
 
 
 def build_model():  # noqa: ANN201 - torch is imported lazily
@@ -124,13 +144,22 @@ def build_model():  # noqa: ANN201 - torch is imported lazily
         def __init__(self) -> None:
             super().__init__()
             self.features = nn.Sequential(
-                *block(3, 16), nn.MaxPool2d(2),
-                *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
-                *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
+                *block(3, 16),
+                nn.MaxPool2d(2),
+                *block(16, 32),
+                *block(32, 32),
+                nn.MaxPool2d(2),
+                *block(32, 64),
+                *block(64, 64),
+                nn.MaxPool2d(2),
                 *block(64, 96),
             )
-            self.head = nn.Sequential(nn.Flatten(), nn.Linear(96 * (CROP_ACROSS // 8) * (CROP_ALONG // 8), 128),
-                                      nn.ReLU(inplace=True), nn.Linear(128, 5))
+            self.head = nn.Sequential(
+                nn.Flatten(),
+                nn.Linear(96 * (CROP_ACROSS // 8) * (CROP_ALONG // 8), 128),
+                nn.ReLU(inplace=True),
+                nn.Linear(128, 5),
+            )
             self.register_buffer("scale", torch.tensor(OUTPUT_SCALE))
 
         def forward(self, x):  # noqa: ANN001, ANN202
@@ -142,8 +171,10 @@ def build_model():  # noqa: ANN201 - torch is imported lazily
 def _tensors(examples: Examples):  # noqa: ANN202
     import torch
 
-    return (torch.from_numpy(examples.crops[..., ::-1].copy()).permute(0, 3, 1, 2).contiguous(),
-            torch.from_numpy(examples.offsets.copy()))
+    return (
+        torch.from_numpy(examples.crops[..., ::-1].copy()).permute(0, 3, 1, 2).contiguous(),
+        torch.from_numpy(examples.offsets.copy()),
+    )
 
 
 def flipped(x, y, rng_along, rng_across):  # noqa: ANN001, ANN201
@@ -158,8 +189,17 @@ def flipped(x, y, rng_along, rng_across):  # noqa: ANN001, ANN201
     return x, y
 
 
-def train(datasets: Sequence[Path], out: Path, epochs: int = 8, jitters: int = 1, batch: int = 256, seed: int = 0,
-          limit: int | None = None, detector: Path | None = None, log: Callable[[str], None] = print) -> dict[str, float]:
+def train(
+    datasets: Sequence[Path],
+    out: Path,
+    epochs: int = 8,
+    jitters: int = 1,
+    batch: int = 256,
+    seed: int = 0,
+    limit: int | None = None,
+    detector: Path | None = None,
+    log: Callable[[str], None] = print,
+) -> dict[str, float]:
     """Train on the sets' train splits and export ONNX to `out` at each epoch better on their
     validation splits (mean absolute error of the offsets, in the output scale). Returns figures."""
     import torch
@@ -174,7 +214,9 @@ def train(datasets: Sequence[Path], out: Path, epochs: int = 8, jitters: int = 1
     train_set = Examples(np.concatenate([p.crops for p in parts]), np.concatenate([p.offsets for p in parts]))
     parts = [collect(d, "val", reader, 0, seed + 1 + 7 * i, limit, log) for i, d in enumerate(datasets)]
     val_set = Examples(np.concatenate([p.crops for p in parts]), np.concatenate([p.offsets for p in parts]))
-    log(f"examples: {len(train_set.offsets)} train, {len(val_set.offsets)} val (the detector's boxes; {time.time() - started:.0f} s)")
+    log(
+        f"examples: {len(train_set.offsets)} train, {len(val_set.offsets)} val (the detector's boxes; {time.time() - started:.0f} s)"
+    )
     x, y = _tensors(train_set)
     vx, vy = _tensors(val_set)
     model = build_model()
@@ -194,8 +236,10 @@ def train(datasets: Sequence[Path], out: Path, epochs: int = 8, jitters: int = 1
             across = torch.rand(len(idx), generator=generator) < 0.5
             xb, yb = flipped(x[idx].float().div_(255.0), y[idx], along, across)
             # light photometric jitter: the crops already vary in geometry
-            xb = (xb * (0.875 + 0.25 * torch.rand(len(idx), 1, 1, 1, generator=generator))
-                  + 0.1 * (torch.rand(len(idx), 1, 1, 1, generator=generator) - 0.5)).clamp_(0, 1)
+            xb = (
+                xb * (0.875 + 0.25 * torch.rand(len(idx), 1, 1, 1, generator=generator))
+                + 0.1 * (torch.rand(len(idx), 1, 1, 1, generator=generator) - 0.5)
+            ).clamp_(0, 1)
             loss = nn.functional.smooth_l1_loss(model(xb) / scale, yb / scale)
             optimiser.zero_grad()
             loss.backward()
@@ -203,13 +247,20 @@ def train(datasets: Sequence[Path], out: Path, epochs: int = 8, jitters: int = 1
             schedule.step()
             total += loss.item() * len(idx)
         error = validation_error(model, vx, vy)
-        log(f"epoch {epoch + 1}/{epochs}: loss {total / len(y):.4f}, val error {error:.4f} (the boxes as found: "
-            f"{float((vy / scale).abs().mean()):.4f})")
+        log(
+            f"epoch {epoch + 1}/{epochs}: loss {total / len(y):.4f}, val error {error:.4f} (the boxes as found: "
+            f"{float((vy / scale).abs().mean()):.4f})"
+        )
         if error < best:
             best = error
             export(model, out)  # at once: a run cut short still leaves its best epoch
-    return {"val_error": best, "val_error_unrefined": float((vy / scale).abs().mean()), "train_examples": float(len(y)),
-            "val_examples": float(len(vy)), "seconds": time.time() - started}
+    return {
+        "val_error": best,
+        "val_error_unrefined": float((vy / scale).abs().mean()),
+        "train_examples": float(len(y)),
+        "val_examples": float(len(vy)),
+        "seconds": time.time() - started,
+    }
 
 
 def validation_error(model, x, y) -> float:  # noqa: ANN001
@@ -219,8 +270,10 @@ def validation_error(model, x, y) -> float:  # noqa: ANN001
     model.eval()
     scale = torch.tensor(OUTPUT_SCALE)
     with torch.no_grad():
-        errors = [((model(x[i : i + 512].float() / 255.0) - y[i : i + 512]) / scale).abs().sum().item()
-                  for i in range(0, len(y), 512)]
+        errors = [
+            ((model(x[i : i + 512].float() / 255.0) - y[i : i + 512]) / scale).abs().sum().item()
+            for i in range(0, len(y), 512)
+        ]
     return sum(errors) / max(1, y.numel())
 
 
@@ -229,8 +282,15 @@ def export(model, out: Path) -> Path:  # noqa: ANN001
 
     out.parent.mkdir(parents=True, exist_ok=True)
     model.eval()
-    torch.onnx.export(model, torch.zeros(1, 3, CROP_ACROSS, CROP_ALONG), str(out), input_names=["crops"],
-                      output_names=["offsets"], dynamic_axes={"crops": {0: "boxes"}, "offsets": {0: "boxes"}},
-                      opset_version=17, dynamo=False)
+    torch.onnx.export(
+        model,
+        torch.zeros(1, 3, CROP_ACROSS, CROP_ALONG),
+        str(out),
+        input_names=["crops"],
+        output_names=["offsets"],
+        dynamic_axes={"crops": {0: "boxes"}, "offsets": {0: "boxes"}},
+        opset_version=17,
+        dynamo=False,
+    )
     model.train()
     return out

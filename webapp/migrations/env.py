@@ -1,4 +1,5 @@
 """Alembic's environment: the engine and metadata come from the running Flask app."""
+
 import logging
 
 from alembic import context
@@ -12,7 +13,9 @@ config.set_main_option("sqlalchemy.url", target_db.engine.url.render_as_string(h
 
 
 def run_migrations_offline() -> None:
-    context.configure(url=config.get_main_option("sqlalchemy.url"), target_metadata=target_db.metadata, literal_binds=True)
+    context.configure(
+        url=config.get_main_option("sqlalchemy.url"), target_metadata=target_db.metadata, literal_binds=True
+    )
     with context.begin_transaction():
         context.run_migrations()
 

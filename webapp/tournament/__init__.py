@@ -9,6 +9,7 @@ cards and the standings board (`pages`), the JSON API (`api`), one file to expor
 (`transfer`), and on each table's own match page its round, clock and bell (`table`). The
 director's link and the table links derived from it are in `access`.
 """
+
 from __future__ import annotations
 
 from flask import Flask

@@ -9,6 +9,7 @@ Each table's match gets scorer and viewer tokens derived from the director token
 the director's page can show every table's links again without any token kept in the clear,
 and the match itself checks them like any other match (`webapp.auth`).
 """
+
 from __future__ import annotations
 
 import base64
@@ -70,8 +71,9 @@ def require_director(row: TournamentRow) -> str:
         raise ApiError(403, "wrong token: this is not the director link of this tournament")
     token = kept_token(row)
     if token is None:
-        raise ApiError(401, "running the tournament needs the director's link "
-                            "(or the API's Authorization: Bearer TOKEN)")
+        raise ApiError(
+            401, "running the tournament needs the director's link (or the API's Authorization: Bearer TOKEN)"
+        )
     if request.method not in ("GET", "HEAD"):
         csrf.check()
     return token

@@ -5,6 +5,7 @@ plus its CSRF token); reads need nothing but the tournament's id, and show the t
 only to the director. A change may name the version it was made on (`If-Match: "7"` or
 `"version": 7`): on any other version it is refused with 409 and nothing is recorded.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,13 +40,17 @@ def director_row(tournament_id: str):  # type: ignore[no-untyped-def]
 
 
 def created(row, token: str) -> Response:  # type: ignore[no-untyped-def]
-    response = jsonify({
-        "id": row.id, "token": token, "version": row.version,
-        "links": {
-            "director": url_for("tournament_pages.join", tournament_id=row.id, key=token, _external=True),
-            "board": url_for("tournament_pages.board", tournament_id=row.id, _external=True),
-        },
-    })
+    response = jsonify(
+        {
+            "id": row.id,
+            "token": token,
+            "version": row.version,
+            "links": {
+                "director": url_for("tournament_pages.join", tournament_id=row.id, key=token, _external=True),
+                "board": url_for("tournament_pages.board", tournament_id=row.id, _external=True),
+            },
+        }
+    )
     response.status_code = 201
     response.headers["Location"] = url_for("tournament_api.tournament", tournament_id=row.id)
     return response
@@ -97,8 +102,14 @@ def start_round(tournament_id: str):  # type: ignore[no-untyped-def]
     data = body()
     _, token = director_row(tournament_id)
     results.sync(tournament_id)  # a table that ended a moment ago counts before the next pairing
-    row = service.start_round(tournament_id, data.get("seed"), expected_version(data), token, who=who(data),
-                              during_break=data.get("during_break", False))
+    row = service.start_round(
+        tournament_id,
+        data.get("seed"),
+        expected_version(data),
+        token,
+        who=who(data),
+        during_break=data.get("during_break", False),
+    )
     return shown(row, 201)
 
 
@@ -133,6 +144,23 @@ def export(tournament_id: str):  # type: ignore[no-untyped-def]
 @bp.get("/<tournament_id>/history")
 def history(tournament_id: str):  # type: ignore[no-untyped-def]
     row, _ = director_row(tournament_id)
-    return jsonify({"id": row.id, "version": row.version, "changes": [
-        {"version": c.version, "action": c.action, "round": c.round, "table": c.table, "before": c.before,
-         "after": c.after, "who": c.who, "why": c.why, "at": iso(c.at)} for c in service.history(row.id)]})
+    return jsonify(
+        {
+            "id": row.id,
+            "version": row.version,
+            "changes": [
+                {
+                    "version": c.version,
+                    "action": c.action,
+                    "round": c.round,
+                    "table": c.table,
+                    "before": c.before,
+                    "after": c.after,
+                    "who": c.who,
+                    "why": c.why,
+                    "at": iso(c.at),
+                }
+                for c in service.history(row.id)
+            ],
+        }
+    )

@@ -10,6 +10,7 @@ A hand started but with no tile played has not begun. The hands that count are t
 the bell and the one in play then; when they leave the scores equal, one more hand is played,
 and again, as the scorer's `bell()` says. Hands played after the deciding one do not count.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -56,8 +57,9 @@ def _target(pairing: Pairing, answer: dict[str, Any]) -> Call:
     return Call(result, None, points, f"{winner} reached {TARGET}", len(answer["hands"]))
 
 
-def call(pairing: Pairing, answer: dict[str, Any], round_start: datetime | None, now: datetime,
-         bell_hands: int | None) -> Call:
+def call(
+    pairing: Pairing, answer: dict[str, Any], round_start: datetime | None, now: datetime, bell_hands: int | None
+) -> Call:
     """The table's result or state at `now`; `bell_hands` as fixed when the bell was first seen."""
     hands = answer["hands"]
     points = _points(answer["totals"])

@@ -6,6 +6,7 @@ every read, so the database can never hold a tournament the rules refuse. Around
 `tournament_tables` ties each table of each round to its ordinary companion match, and
 `tournament_changes` says who changed what, when and why (nothing is overwritten silently).
 """
+
 from __future__ import annotations
 
 from datetime import datetime

@@ -4,6 +4,7 @@ The forms post here with the session's director link and the CSRF token; each on
 same operation as the API, and a refusal comes back as a message on the director's page with
 nothing recorded (post, redirect, get: a reload never posts twice).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -28,8 +29,14 @@ from ..errors import ApiError
 from . import access, results, service, transfer, view
 from .models import TournamentRow
 
-bp = Blueprint("tournament_pages", __name__, url_prefix="/t", template_folder="templates",
-               static_folder="static", static_url_path="/static")
+bp = Blueprint(
+    "tournament_pages",
+    __name__,
+    url_prefix="/t",
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/static",
+)
 
 
 @bp.context_processor
@@ -134,8 +141,9 @@ def director(tournament_id: str):  # type: ignore[no-untyped-def]
     if fresh:
         session.pop("new_director_link", None)
     link = url_for("tournament_pages.join", tournament_id=row.id, key=token, _external=True)
-    return render_template("tournament/director.html", v=data, director_link=link, fresh=bool(fresh),
-                           history=service.history(row.id))
+    return render_template(
+        "tournament/director.html", v=data, director_link=link, fresh=bool(fresh), history=service.history(row.id)
+    )
 
 
 @bp.get("/<tournament_id>/cards")

@@ -7,6 +7,7 @@ board and the API never show a result the matches do not. The director's own res
 corrections (`enter_result`, `correct`) keep their reason; the scorer keeps each correction's
 before and after.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -62,8 +63,9 @@ class TableView:
     bell_hands: int | None
 
 
-def read_table(r: Round, pairing: Pairing, row: TableRow | None, now: datetime,
-               answer: dict[str, Any] | None = None) -> TableView:
+def read_table(
+    r: Round, pairing: Pairing, row: TableRow | None, now: datetime, answer: dict[str, Any] | None = None
+) -> TableView:
     """One table of round `r` with what its match says at `now` (`answer`: the match's, if already read)."""
     game = db.session.get(Game, row.game_id) if row is not None else None
     result = r.result(pairing.table)
@@ -116,8 +118,14 @@ def sync(tournament_id: str) -> TournamentRow:
                 tables[(number, result.table)].result_at = now
 
         action = "result" if results else "bell"
-        return Plan(new, action, round=number, table=results[0].table if len(results) == 1 else None, write=write,
-                    after={"results": [r.to_dict() for r in results], "bell_hands": bells})
+        return Plan(
+            new,
+            action,
+            round=number,
+            table=results[0].table if len(results) == 1 else None,
+            write=write,
+            after={"results": [r.to_dict() for r in results], "bell_hands": bells},
+        )
 
     return apply_change(tournament_id, None, plan, who=BY_MATCH, why="")[0]
 
@@ -125,8 +133,12 @@ def sync(tournament_id: str) -> TournamentRow:
 def result_from(data: dict[str, Any], t: Tournament, number: int, table: int, *, default_ending: Ending) -> MatchResult:
     """A result typed by the director: points of each side, the winner, how it ended, the reason."""
     if not 1 <= number <= len(t.rounds):
-        raise ApiError(404, f"there is no round {number} (rounds 1 to {len(t.rounds)} have started)"
-                       if t.rounds else "no round has started yet")
+        raise ApiError(
+            404,
+            f"there is no round {number} (rounds 1 to {len(t.rounds)} have started)"
+            if t.rounds
+            else "no round has started yet",
+        )
     r = t.rounds[number - 1]
     try:
         pairing = r.pairing(table)
@@ -153,8 +165,9 @@ def result_from(data: dict[str, Any], t: Tournament, number: int, table: int, *,
         raise refusal(error) from None
 
 
-def enter_result(tournament_id: str, number: int, table: int, data: dict[str, Any], expected: int | None, *,
-                 who: str) -> TournamentRow:
+def enter_result(
+    tournament_id: str, number: int, table: int, data: dict[str, Any], expected: int | None, *, who: str
+) -> TournamentRow:
     """The director records a table's result by hand (a sheet, a no-show...): the reason is kept."""
     why = clean_text(data.get("reason"), 300)
     if not why:
@@ -166,8 +179,9 @@ def enter_result(tournament_id: str, number: int, table: int, data: dict[str, An
             raise ApiError(409, f"round {number}, table {table} already has a result: correct it with a reason")
         existing = t.current_round.result(table) if t.current_round else None
         if existing is not None:
-            raise ApiError(409, f"round {number}, table {table} already has a result ({existing}): "
-                                "correct it with a reason")
+            raise ApiError(
+                409, f"round {number}, table {table} already has a result ({existing}): correct it with a reason"
+            )
         new = t.record_result(result)
         tables = tables_of(row.id)
 
@@ -182,8 +196,16 @@ def enter_result(tournament_id: str, number: int, table: int, data: dict[str, An
     return apply_change(tournament_id, expected, plan, who=who, why=why)[0]
 
 
-def correct(tournament_id: str, number: int, table: int, data: dict[str, Any], expected: int | None, *,
-            who: str, shown: dict[str, Any] | None = None) -> TournamentRow:
+def correct(
+    tournament_id: str,
+    number: int,
+    table: int,
+    data: dict[str, Any],
+    expected: int | None,
+    *,
+    who: str,
+    shown: dict[str, Any] | None = None,
+) -> TournamentRow:
     """The director changes a recorded result; the scorer keeps before, after, reason and name.
 
     `shown` is the result the director saw when correcting: if the table's result changed since
@@ -197,11 +219,20 @@ def correct(tournament_id: str, number: int, table: int, data: dict[str, Any], e
         result = result_from(data, t, number, table, default_ending=Ending.DIRECTOR)
         before = t.rounds[number - 1].result(table)
         if shown is not None and before is not None and shown != before.to_dict():
-            raise ApiError(409, f"round {number}, table {table}: the result changed while you corrected it "
-                                f"(it is now {before}): nothing was recorded; look again and correct it if need be")
+            raise ApiError(
+                409,
+                f"round {number}, table {table}: the result changed while you corrected it "
+                f"(it is now {before}): nothing was recorded; look again and correct it if need be",
+            )
         new = t.correct_result(table, result, reason=why, by=who, round_number=number)
         after = new.rounds[number - 1].result(table)
-        return Plan(new, "correct", round=number, table=table, before=before.to_dict() if before else None,
-                    after=after.to_dict() if after else None)
+        return Plan(
+            new,
+            "correct",
+            round=number,
+            table=table,
+            before=before.to_dict() if before else None,
+            after=after.to_dict() if after else None,
+        )
 
     return apply_change(tournament_id, expected, plan, who=who, why=why)[0]

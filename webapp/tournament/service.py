@@ -8,6 +8,7 @@ a refused change writes nothing.
 
 The results (from the tables' matches, or by the director's hand) are in `results`.
 """
+
 from __future__ import annotations
 
 import math
@@ -67,8 +68,13 @@ def aware(moment: datetime | None) -> datetime | None:
 
 # -- reading ----------------------------------------------------------------------------------
 
+
 def get(tournament_id: str) -> TournamentRow:
-    row = db.session.get(TournamentRow, tournament_id) if isinstance(tournament_id, str) and len(tournament_id) <= 32 else None
+    row = (
+        db.session.get(TournamentRow, tournament_id)
+        if isinstance(tournament_id, str) and len(tournament_id) <= 32
+        else None
+    )
     if row is None:
         raise ApiError(404, f"no tournament {tournament_id!r} on this server")
     return row
@@ -87,12 +93,17 @@ def tables_of(tournament_id: str) -> dict[tuple[int, int], TableRow]:
 
 
 def history(tournament_id: str) -> list[TournamentChange]:
-    return list(db.session.scalars(
-        select(TournamentChange).where(TournamentChange.tournament_id == tournament_id).order_by(TournamentChange.version)
-    ))
+    return list(
+        db.session.scalars(
+            select(TournamentChange)
+            .where(TournamentChange.tournament_id == tournament_id)
+            .order_by(TournamentChange.version)
+        )
+    )
 
 
 # -- the schedule -----------------------------------------------------------------------------
+
 
 def round_ends(t: Tournament, tables: dict[tuple[int, int], TableRow]) -> list[datetime]:
     """When each complete round ended: when its last table's result came in."""
@@ -133,6 +144,7 @@ def break_until(t: Tournament, tables: dict[tuple[int, int], TableRow], now: dat
 
 # -- changing ---------------------------------------------------------------------------------
 
+
 @dataclass
 class Plan:
     """A change worked out on the state as it stands: the new state and what else to write."""
@@ -152,8 +164,12 @@ class Plan:
 
 class Stale(ApiError):
     def __init__(self, made_on: int, now: int) -> None:
-        super().__init__(409, f"the tournament changed since version {made_on} (it is at version {now} now): "
-                              "nothing was recorded; reload and try again", version=now)
+        super().__init__(
+            409,
+            f"the tournament changed since version {made_on} (it is at version {now} now): "
+            "nothing was recorded; reload and try again",
+            version=now,
+        )
 
 
 def refusal(error: TournamentError, status: int = 422) -> ApiError:
@@ -164,8 +180,14 @@ _TOURNAMENT_LOCKS: dict[str, threading.RLock] = {}
 _LOCKS_GUARD = threading.Lock()
 
 
-def apply_change(tournament_id: str, expected: int | None, plan_for: Callable[[TournamentRow, Tournament], Plan | None],
-            *, who: str, why: str) -> tuple[TournamentRow, Plan | None]:
+def apply_change(
+    tournament_id: str,
+    expected: int | None,
+    plan_for: Callable[[TournamentRow, Tournament], Plan | None],
+    *,
+    who: str,
+    why: str,
+) -> tuple[TournamentRow, Plan | None]:
     # Changes to one tournament take turns inside this process: eight tables' pages may all record
     # the bell at once, and a board request must not fail for losing that race five times.
     with _LOCKS_GUARD:
@@ -174,9 +196,14 @@ def apply_change(tournament_id: str, expected: int | None, plan_for: Callable[[T
         return _apply_change_in_turn(tournament_id, expected, plan_for, who=who, why=why)
 
 
-def _apply_change_in_turn(tournament_id: str, expected: int | None,
-                          plan_for: Callable[[TournamentRow, Tournament], Plan | None],
-                          *, who: str, why: str) -> tuple[TournamentRow, Plan | None]:
+def _apply_change_in_turn(
+    tournament_id: str,
+    expected: int | None,
+    plan_for: Callable[[TournamentRow, Tournament], Plan | None],
+    *,
+    who: str,
+    why: str,
+) -> tuple[TournamentRow, Plan | None]:
     for _ in range(RETRIES):
         row = db.session.get(TournamentRow, tournament_id, populate_existing=True)
         if row is None:
@@ -192,7 +219,8 @@ def _apply_change_in_turn(tournament_id: str, expected: int | None,
         if plan is None:
             return row, None
         moved = db.session.execute(
-            update(TournamentRow).where(TournamentRow.id == tournament_id, TournamentRow.version == old)
+            update(TournamentRow)
+            .where(TournamentRow.id == tournament_id, TournamentRow.version == old)
             .values(version=old + 1, state=plan.state.to_dict(), updated_at=utc_now()),
             execution_options={"synchronize_session": False},
         )
@@ -200,10 +228,19 @@ def _apply_change_in_turn(tournament_id: str, expected: int | None,
         if moved.rowcount == 1:  # type: ignore[attr-defined]
             if plan.write is not None:
                 plan.write(old + 1)
-            db.session.add(TournamentChange(
-                tournament_id=tournament_id, version=old + 1, action=plan.action, round=plan.round,
-                table=plan.table, before=plan.before, after=plan.after, who=who, why=plan.why or why,
-            ))
+            db.session.add(
+                TournamentChange(
+                    tournament_id=tournament_id,
+                    version=old + 1,
+                    action=plan.action,
+                    round=plan.round,
+                    table=plan.table,
+                    before=plan.before,
+                    after=plan.after,
+                    who=who,
+                    why=plan.why or why,
+                )
+            )
             try:
                 db.session.commit()
                 fresh = db.session.get(TournamentRow, tournament_id, populate_existing=True)
@@ -222,19 +259,28 @@ def _apply_change_in_turn(tournament_id: str, expected: int | None,
 
 # -- creating ---------------------------------------------------------------------------------
 
+
 def create(title: object, *, who: str) -> tuple[TournamentRow, str]:
     """A new tournament with registration open; the director token is shown once."""
     token = new_token()
-    row = TournamentRow(id=secrets.token_urlsafe(9), title=clean_text(title, 120) or "Tournament night",
-                        state=Tournament().to_dict(), version=1, director_hash=digest(token))
+    row = TournamentRow(
+        id=secrets.token_urlsafe(9),
+        title=clean_text(title, 120) or "Tournament night",
+        state=Tournament().to_dict(),
+        version=1,
+        director_hash=digest(token),
+    )
     db.session.add(row)
     db.session.flush()
-    db.session.add(TournamentChange(tournament_id=row.id, version=1, action="create", who=who, after={"title": row.title}))
+    db.session.add(
+        TournamentChange(tournament_id=row.id, version=1, action="create", who=who, after={"title": row.title})
+    )
     db.session.commit()
     return row, token
 
 
 # -- registration -----------------------------------------------------------------------------
+
 
 def team_from(data: dict[str, Any]) -> Team:
     name = data.get("name")
@@ -254,8 +300,9 @@ def register(tournament_id: str, data: dict[str, Any], expected: int | None, *, 
 
     def plan(row: TournamentRow, t: Tournament) -> Plan:
         if t.registration_closed:
-            raise ApiError(409, f"registration is closed ({len(t.teams)} teams registered); "
-                                f"team {team.name!r} cannot register")
+            raise ApiError(
+                409, f"registration is closed ({len(t.teams)} teams registered); team {team.name!r} cannot register"
+            )
         new = t.register(team)
         return Plan(new, "register", after=team.to_dict())
 
@@ -273,17 +320,31 @@ def close(tournament_id: str, expected: int | None, *, who: str) -> TournamentRo
 
 # -- rounds -----------------------------------------------------------------------------------
 
+
 def players_at(t: Tournament, team_a: str, team_b: str) -> list[str]:
     """Seats in play order: partners face each other (seats 0 and 2 are the first team)."""
     a, b = t.team(team_a).players, t.team(team_b).players
     return [a[0], b[0], a[1], b[1]]
 
 
-def new_table_match(t: Tournament, title: str, number: int, pairing: Any, director: str, *, who: str,
-                     record: dict[str, Any] | None = None) -> Game:
-    spec: dict[str, Any] = dict(record) if record is not None else {
-        "variant": VARIANT, "players": players_at(t, pairing.team_a, pairing.team_b),
-    }
+def new_table_match(
+    t: Tournament,
+    title: str,
+    number: int,
+    pairing: Any,
+    director: str,
+    *,
+    who: str,
+    record: dict[str, Any] | None = None,
+) -> Game:
+    spec: dict[str, Any] = (
+        dict(record)
+        if record is not None
+        else {
+            "variant": VARIANT,
+            "players": players_at(t, pairing.team_a, pairing.team_b),
+        }
+    )
     spec["title"] = f"{title} · round {number}, table {pairing.table}: {pairing.team_a} v {pairing.team_b}"
     created = store.create(spec, who=who, source="import" if record is not None else "api")
     game = created.game
@@ -304,19 +365,23 @@ def _drop_games(game_ids: list[str]) -> None:
 
 
 def utc_time(moment: datetime) -> str:
-    """"20:52 UTC": the pages show the server's times in UTC (their script shows them in local time)."""
+    """ "20:52 UTC": the pages show the server's times in UTC (their script shows them in local time)."""
     return f"{moment.astimezone(UTC):%H:%M} UTC"
 
 
 def _break_refusal(t: Tournament, until: datetime, now: datetime) -> ApiError:
     left = math.ceil((until - now).total_seconds() / 60)
-    return ApiError(409, f"the ten-minute break after round {t.round_number} runs to {utc_time(until)} "
-                         f"({left} min left): round {t.round_number + 1} starts then, unless you confirm "
-                         "starting it during the break; nothing was recorded")
+    return ApiError(
+        409,
+        f"the ten-minute break after round {t.round_number} runs to {utc_time(until)} "
+        f"({left} min left): round {t.round_number + 1} starts then, unless you confirm "
+        "starting it during the break; nothing was recorded",
+    )
 
 
-def start_round(tournament_id: str, seed: object, expected: int | None, director: str, *, who: str,
-                during_break: bool = False) -> TournamentRow:
+def start_round(
+    tournament_id: str, seed: object, expected: int | None, director: str, *, who: str, during_break: bool = False
+) -> TournamentRow:
     """Pair the next round (the scorer's pairing), make one companion match per table, start the clock.
 
     RULES.md: "a ten-minute break follows round two". The break is the players' by rule, so a
@@ -357,7 +422,14 @@ def start_round(tournament_id: str, seed: object, expected: int | None, director
         after: dict[str, Any] = {"seed": current.seed, "pairings": [p.to_dict() for p in current.pairings]}
         if until is not None:
             after["break_until"] = until.isoformat()
-        return Plan(new, "round", round=number, write=write, undo=lambda: _drop_games(list(made)), after=after,
-                    why=f"started during the break (it ran to {utc_time(until)})" if until is not None else None)
+        return Plan(
+            new,
+            "round",
+            round=number,
+            write=write,
+            undo=lambda: _drop_games(list(made)),
+            after=after,
+            why=f"started during the break (it ran to {utc_time(until)})" if until is not None else None,
+        )
 
     return apply_change(tournament_id, expected, plan, who=who, why="")[0]

@@ -11,6 +11,7 @@ The dict holds no "now": it stays the same between the moments that change it (t
 hand ending, a result recorded), so the board made with it is cached and compared (its ETag)
 like the match's own.
 """
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -133,12 +134,16 @@ def _clock(r: Round) -> dict[str, Any] | None:
         return None
     # In UTC, as the pages write the time before their script shows it in the phone's own.
     start = r.started_at.astimezone(UTC)
-    return {"started_at": start.isoformat(), "rings_at": (start + ROUND_LENGTH).isoformat(),
-            "length_s": int(ROUND_LENGTH.total_seconds())}
+    return {
+        "started_at": start.isoformat(),
+        "rings_at": (start + ROUND_LENGTH).isoformat(),
+        "length_s": int(ROUND_LENGTH.total_seconds()),
+    }
 
 
-def _words(result: MatchResult | None, action: BellAction | None, rung: bool, counting: int | None,
-           hands: int) -> dict[str, str | None]:
+def _words(
+    result: MatchResult | None, action: BellAction | None, rung: bool, counting: int | None, hands: int
+) -> dict[str, str | None]:
     """The banner (None: no banner) and the line under it."""
     if result is not None:
         won = f"{result.winner} won {result.points_of(result.winner)}–{result.points_of(result.loser)}"
@@ -157,8 +162,10 @@ def _decided_note(result: MatchResult, counting: int | None, hands: int) -> str 
     later = list(range(counting + 1, hands + 1))
     if later:
         named = ", ".join(str(h) for h in later)
-        return (f"Hand {counting} decided it: hand{'s' if len(later) > 1 else ''} {named}, started after it, "
-                f"do{'' if len(later) > 1 else 'es'} not count.")
+        return (
+            f"Hand {counting} decided it: hand{'s' if len(later) > 1 else ''} {named}, started after it, "
+            f"do{'' if len(later) > 1 else 'es'} not count."
+        )
     if result.ended is Ending.BELL:
         return f"Hand {counting} decided it: a hand started after it does not count."
     return None

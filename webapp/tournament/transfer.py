@@ -13,6 +13,7 @@ Import checks everything before writing anything: the tournament by the scorer's
 table's record is the `partners-block` match of that table's two teams, seated as the pairing
 seats them. Nothing is written unless the whole file passes.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -54,13 +55,38 @@ def export(row: TournamentRow) -> dict[str, Any]:
     tables = []
     for (number, table), entry in sorted(tables_of(row.id).items()):
         game = db.session.get(Game, entry.game_id)
-        tables.append({"round": number, "table": table, "bell_hands": entry.bell_hands,
-                       "result_at": _iso(entry.result_at),
-                       "record": store.snapshot(game).record if game is not None else None})
-    changes = [{"version": c.version, "action": c.action, "round": c.round, "table": c.table, "before": c.before,
-                "after": c.after, "who": c.who, "why": c.why, "at": _iso(c.at)} for c in history(row.id)]
-    return {"format": FORMAT, "version": VERSION, "title": row.title, "exported_at": clock().isoformat(),
-            "tournament": t.to_dict(), "tables": tables, "history": changes}
+        tables.append(
+            {
+                "round": number,
+                "table": table,
+                "bell_hands": entry.bell_hands,
+                "result_at": _iso(entry.result_at),
+                "record": store.snapshot(game).record if game is not None else None,
+            }
+        )
+    changes = [
+        {
+            "version": c.version,
+            "action": c.action,
+            "round": c.round,
+            "table": c.table,
+            "before": c.before,
+            "after": c.after,
+            "who": c.who,
+            "why": c.why,
+            "at": _iso(c.at),
+        }
+        for c in history(row.id)
+    ]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "title": row.title,
+        "exported_at": clock().isoformat(),
+        "tournament": t.to_dict(),
+        "tables": tables,
+        "history": changes,
+    }
 
 
 def _moment(value: object, where: str) -> datetime | None:
@@ -80,7 +106,9 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ApiError(422, f"this is not a tournament file (its format is not {FORMAT!r})")
     if data.get("version") != VERSION:
-        raise ApiError(422, f"tournament file version {data.get('version')!r} is not supported (this server reads {VERSION})")
+        raise ApiError(
+            422, f"tournament file version {data.get('version')!r} is not supported (this server reads {VERSION})"
+        )
     tournament = data.get("tournament")
     try:
         if not isinstance(tournament, Mapping):
@@ -96,7 +124,11 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
         raise ApiError(422, "the file lacks its list of tables")
     found: dict[tuple[int, int], dict[str, Any]] = {}
     for entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("round"), int) or not isinstance(entry.get("table"), int):
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("round"), int)
+            or not isinstance(entry.get("table"), int)
+        ):
             raise ApiError(422, "each table in the file needs its round and table number")
         key = (entry["round"], entry["table"])
         where = f"round {key[0]}, table {key[1]}"
@@ -117,14 +149,21 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
         assert isinstance(record, dict)  # from_record takes nothing else
         expected = players_at(t, pairing.team_a, pairing.team_b)
         if record.get("variant") != VARIANT or [clean_text(p, 40) for p in record.get("players", [])] != expected:
-            raise ApiError(422, f"{where}: the record is not the {VARIANT} match of {pairing.team_a} v "
-                                f"{pairing.team_b} seated {', '.join(expected)}")
+            raise ApiError(
+                422,
+                f"{where}: the record is not the {VARIANT} match of {pairing.team_a} v "
+                f"{pairing.team_b} seated {', '.join(expected)}",
+            )
         bell_hands = entry.get("bell_hands")
-        if bell_hands is not None and (not isinstance(bell_hands, int) or isinstance(bell_hands, bool) or bell_hands < 0):
+        if bell_hands is not None and (
+            not isinstance(bell_hands, int) or isinstance(bell_hands, bool) or bell_hands < 0
+        ):
             raise ApiError(422, f"{where}: bell_hands must be a count of hands")
         _moment(entry.get("result_at"), f"{where}: result_at")
         found[key] = entry
-    missing = [f"round {r.number}, table {p.table}" for r in t.rounds for p in r.pairings if (r.number, p.table) not in found]
+    missing = [
+        f"round {r.number}, table {p.table}" for r in t.rounds for p in r.pairings if (r.number, p.table) not in found
+    ]
     if missing:
         raise ApiError(422, f"the file has no match record for {', '.join(missing)}")
     return t, found
@@ -135,8 +174,13 @@ def load(data: object, *, who: str) -> tuple[TournamentRow, str]:
     t, entries = check(data)
     assert isinstance(data, dict)
     token = new_token()
-    row = TournamentRow(id=secrets.token_urlsafe(9), title=clean_text(data.get("title"), 120) or "Tournament night",
-                        state=t.to_dict(), version=1, director_hash=digest(token))
+    row = TournamentRow(
+        id=secrets.token_urlsafe(9),
+        title=clean_text(data.get("title"), 120) or "Tournament night",
+        state=t.to_dict(),
+        version=1,
+        director_hash=digest(token),
+    )
     db.session.add(row)
     db.session.commit()
     made: list[str] = []
@@ -145,13 +189,27 @@ def load(data: object, *, who: str) -> tuple[TournamentRow, str]:
             pairing = t.rounds[number - 1].pairing(table)
             game = new_table_match(t, row.title, number, pairing, token, who=who, record=entry["record"])
             made.append(game.id)
-            db.session.add(TableRow(tournament_id=row.id, round=number, table=table, game_id=game.id,
-                                    bell_hands=entry.get("bell_hands"),
-                                    result_at=_moment(entry.get("result_at"), "result_at")))
-        db.session.add(TournamentChange(tournament_id=row.id, version=1, action="import", who=who,
-                                        why="imported from a file",
-                                        before={"history": data.get("history") if isinstance(data.get("history"), list) else []},
-                                        after={"teams": len(t.teams), "rounds": len(t.rounds)}))
+            db.session.add(
+                TableRow(
+                    tournament_id=row.id,
+                    round=number,
+                    table=table,
+                    game_id=game.id,
+                    bell_hands=entry.get("bell_hands"),
+                    result_at=_moment(entry.get("result_at"), "result_at"),
+                )
+            )
+        db.session.add(
+            TournamentChange(
+                tournament_id=row.id,
+                version=1,
+                action="import",
+                who=who,
+                why="imported from a file",
+                before={"history": data.get("history") if isinstance(data.get("history"), list) else []},
+                after={"teams": len(t.teams), "rounds": len(t.rounds)},
+            )
+        )
         db.session.commit()
     except Exception:
         db.session.rollback()

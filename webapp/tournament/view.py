@@ -4,6 +4,7 @@ Standings, places, champions, pairings and the schedule all come from `scorer.to
 this module only arranges them for the pages (and the page's script only counts the clock
 down to the time given here).
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -36,9 +37,15 @@ def _iso(moment: datetime | None) -> str | None:
 
 def clock_of(t: Tournament, tables: dict[tuple[int, int], TableRow], now: datetime) -> dict[str, Any]:
     current = t.current_round
-    data: dict[str, Any] = {"now": now.isoformat(), "round_length_s": int(ROUND_LENGTH.total_seconds()),
-                            "started_at": None, "rings_at": None, "rung": False, "next_round_at": None,
-                            "break_until": None}
+    data: dict[str, Any] = {
+        "now": now.isoformat(),
+        "round_length_s": int(ROUND_LENGTH.total_seconds()),
+        "started_at": None,
+        "rings_at": None,
+        "rung": False,
+        "next_round_at": None,
+        "break_until": None,
+    }
     if current is None:
         return data
     if current.started_at is not None:
@@ -66,8 +73,11 @@ def phase_of(t: Tournament, clock: dict[str, Any]) -> str:
 def _table(view: TableView, director: str | None) -> dict[str, Any]:
     p, result, call, game = view.pairing, view.result, view.call, view.game
     data: dict[str, Any] = {
-        "table": p.table, "team_a": p.team_a, "team_b": p.team_b,
-        "game_id": game.id if game else None, "game_version": game.version if game else None,
+        "table": p.table,
+        "team_a": p.team_a,
+        "team_b": p.team_b,
+        "game_id": game.id if game else None,
+        "game_version": game.version if game else None,
         "score": list(call.points) if call else None,
         "result": result.to_dict() if result else None,
         "status": _status(view),
@@ -75,17 +85,24 @@ def _table(view: TableView, director: str | None) -> dict[str, Any]:
     }
     if result is not None and call is not None and call.result is not None and result.ended is not Ending.DIRECTOR:
         said = call.result
-        if (said.points_a, said.points_b, said.winner, said.ended) != (result.points_a, result.points_b, result.winner, result.ended):
+        if (said.points_a, said.points_b, said.winner, said.ended) != (
+            result.points_a,
+            result.points_b,
+            result.winner,
+            result.ended,
+        ):
             # The match and the recorded result disagree (a table fixed its record afterwards, or a
             # correction by hand): shown, never changed by itself; the director decides.
             data["match_says"] = f"the table's match says {result_words(said)}: correct the result if that is right"
     if game is not None:
         data["match_url"] = url_for("pages.match", game_id=game.id, _external=True)
         if director is not None:
-            data["scorer_link"] = url_for("pages.claim", game_id=game.id,
-                                          key=table_token(director, game.id, "scorer"), _external=True)
-            data["viewer_link"] = url_for("pages.claim", game_id=game.id,
-                                          key=table_token(director, game.id, "viewer"), _external=True)
+            data["scorer_link"] = url_for(
+                "pages.claim", game_id=game.id, key=table_token(director, game.id, "scorer"), _external=True
+            )
+            data["viewer_link"] = url_for(
+                "pages.claim", game_id=game.id, key=table_token(director, game.id, "viewer"), _external=True
+            )
     return data
 
 
@@ -105,11 +122,13 @@ def ended_words(value: str) -> str:
 
 def result_words(r: Any) -> str:
     return f"{r.team_a} {r.points_a}–{r.points_b} {r.team_b}: {r.winner} won ({ended_words(r.ended.value)})" + (
-        f" — {r.reason}" if r.reason else "")
+        f" — {r.reason}" if r.reason else ""
+    )
 
 
-def build(row: TournamentRow, t: Tournament, tables: dict[tuple[int, int], TableRow], now: datetime,
-          director: str | None) -> dict[str, Any]:
+def build(
+    row: TournamentRow, t: Tournament, tables: dict[tuple[int, int], TableRow], now: datetime, director: str | None
+) -> dict[str, Any]:
     """The whole tournament for a page or the API; table links only for the director."""
     clock = clock_of(t, tables, now)
     phase = phase_of(t, clock)
@@ -129,25 +148,55 @@ def build(row: TournamentRow, t: Tournament, tables: dict[tuple[int, int], Table
             entry["players_a"], entry["players_b"] = players.get(p.team_a, []), players.get(p.team_b, [])
             entry["result_words"] = result_words(r.result(p.table)) if r.result(p.table) else None
             entries.append(entry)
-        rounds.append({"number": r.number, "seed": r.seed, "started_at": _iso(r.started_at),
-                       "complete": r.complete, "missing": list(r.missing), "tables": entries})
-    standings = [{"place": s.place, "team": s.team, "players": players.get(s.team, []), "wins": s.wins,
-                  "losses": s.losses, "points": s.points, "played": s.played} for s in t.standings()]
+        rounds.append(
+            {
+                "number": r.number,
+                "seed": r.seed,
+                "started_at": _iso(r.started_at),
+                "complete": r.complete,
+                "missing": list(r.missing),
+                "tables": entries,
+            }
+        )
+    standings = [
+        {
+            "place": s.place,
+            "team": s.team,
+            "players": players.get(s.team, []),
+            "wins": s.wins,
+            "losses": s.losses,
+            "points": s.points,
+            "played": s.played,
+        }
+        for s in t.standings()
+    ]
     champions = list(t.champions()) if t.finished else []
     n = t.round_number
     words = PHASE_WORDS[phase].format(n=n)
     return {
-        "id": row.id, "title": row.title, "version": row.version, "phase": phase, "phase_words": words,
-        "registration_open": t.registration_open, "max_teams": MAX_TEAMS, "rounds_total": ROUNDS,
-        "round": n, "can_start": _can_start(t), "next_round": n + 1 if n < ROUNDS else None,
+        "id": row.id,
+        "title": row.title,
+        "version": row.version,
+        "phase": phase,
+        "phase_words": words,
+        "registration_open": t.registration_open,
+        "max_teams": MAX_TEAMS,
+        "rounds_total": ROUNDS,
+        "round": n,
+        "can_start": _can_start(t),
+        "next_round": n + 1 if n < ROUNDS else None,
         "teams": [{"name": team.name, "players": list(team.players)} for team in t.teams],
-        "rounds": rounds, "standings": standings, "champions": champions, "clock": clock,
-        "corrections": [{**c.to_dict(), "before_words": result_words(c.before), "after_words": result_words(c.after)}
-                        for c in t.corrections],
+        "rounds": rounds,
+        "standings": standings,
+        "champions": champions,
+        "clock": clock,
+        "corrections": [
+            {**c.to_dict(), "before_words": result_words(c.before), "after_words": result_words(c.after)}
+            for c in t.corrections
+        ],
         "links": {"board": url_for("tournament_pages.board", tournament_id=row.id, _external=True)},
     }
 
 
 def _can_start(t: Tournament) -> bool:
-    return (t.registration_closed and t.round_number < ROUNDS
-            and (t.current_round is None or t.current_round.complete))
+    return t.registration_closed and t.round_number < ROUNDS and (t.current_round is None or t.current_round.complete)

@@ -5,6 +5,7 @@
 The compiled messages.mo ships with the package; tests/test_page_words.py checks that every
 string extracted has its Spanish, so a new word without one fails the tests, not the table.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -21,9 +22,27 @@ PO = HERE / "es" / "LC_MESSAGES" / "messages.po"
 
 
 def extract() -> None:
-    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "-F", str(ROOT / "babel.cfg"),
-                    "-k", "L", "-o", str(POT), "--no-location", "--sort-output", "--omit-header", "webapp"],
-                   check=True, cwd=ROOT)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "babel.messages.frontend",
+            "-q",
+            "extract",
+            "-F",
+            str(ROOT / "babel.cfg"),
+            "-k",
+            "L",
+            "-o",
+            str(POT),
+            "--no-location",
+            "--sort-output",
+            "--omit-header",
+            "webapp",
+        ],
+        check=True,
+        cwd=ROOT,
+    )
 
 
 def fill() -> list[str]:

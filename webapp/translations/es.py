@@ -1,5 +1,6 @@
 """The Spanish words of the page: English source -> Spanish, kept as data so the catalogue is
 rebuilt from it (python -m webapp.translations.build). A plural's entry is a pair (one, many)."""
+
 from __future__ import annotations
 
 ES: dict[str, str | tuple[str, str]] = {
@@ -7,11 +8,10 @@ ES: dict[str, str | tuple[str, str]] = {
     "%(leader)s leads this hand, not %(who)s.": "Esta mano la sale %(leader)s, no %(who)s.",
     "%(passer)s: %(num)s tile is in the boneyard, so a player who cannot play draws.": (
         "%(passer)s: queda %(num)s ficha en el pozo, y quien no puede jugar roba.",
-        "%(passer)s: quedan %(num)s fichas en el pozo, y quien no puede jugar roba hasta que una sirva."),
-    "%(passer)s: %(tile)s fits the %(end)s end, and a player who can play must play.":
-        "%(passer)s: la %(tile)s entra por el %(end)s, y quien puede jugar debe jugar.",
-    "%(passer)s: %(tile)s was drawn and fits, so it is played at once.":
-        "%(passer)s: robó la %(tile)s, que entra, así que se juega enseguida.",
+        "%(passer)s: quedan %(num)s fichas en el pozo, y quien no puede jugar roba hasta que una sirva.",
+    ),
+    "%(passer)s: %(tile)s fits the %(end)s end, and a player who can play must play.": "%(passer)s: la %(tile)s entra por el %(end)s, y quien puede jugar debe jugar.",
+    "%(passer)s: %(tile)s was drawn and fits, so it is played at once.": "%(passer)s: robó la %(tile)s, que entra, así que se juega enseguida.",
     "%(points)+d for %(who)s: %(reason)s": "%(points)+d para %(who)s: %(reason)s",
     "%(side)s win the match": "%(side)s ganan la partida",
     "%(side)s wins the match": "%(side)s gana la partida",
@@ -38,20 +38,20 @@ ES: dict[str, str | tuple[str, str]] = {
     "%(who)s holds %(known)s pips, not %(pips)s.": "%(who)s tiene %(known)s puntos, no %(pips)s.",
     "%(who)s holds %(num)s tile, but %(shown)s were shown.": (
         "%(who)s tiene %(num)s ficha, pero se mostraron %(shown)s.",
-        "%(who)s tiene %(num)s fichas, pero se mostraron %(shown)s."),
+        "%(who)s tiene %(num)s fichas, pero se mostraron %(shown)s.",
+    ),
     "%(who)s holds %(num)s tile: that cannot make %(pips)s pips (from %(least)s to %(most)s).": (
         "%(who)s tiene %(num)s ficha: no puede sumar %(pips)s puntos (de %(least)s a %(most)s).",
-        "%(who)s tiene %(num)s fichas: juntas no pueden sumar %(pips)s puntos (de %(least)s a %(most)s)."),
+        "%(who)s tiene %(num)s fichas: juntas no pueden sumar %(pips)s puntos (de %(least)s a %(most)s).",
+    ),
     "%(who)s holds %(tile)s already.": "%(who)s ya tiene la %(tile)s.",
-    "%(who)s holds %(tile)s, which fits: a player who can play must play.":
-        "%(who)s tiene la %(tile)s, que entra: quien puede jugar debe jugar.",
+    "%(who)s holds %(tile)s, which fits: a player who can play must play.": "%(who)s tiene la %(tile)s, que entra: quien puede jugar debe jugar.",
     "%(who)s holds %(tile)s.": "La %(tile)s la tiene %(who)s.",
     "%(who)s is out of the match and does not play.": "%(who)s está fuera de la partida y no juega.",
     "%(who)s leads %(tile)s": "%(who)s sale con la %(tile)s",
     "%(who)s passed": "%(who)s pasó",
     "%(who)s passed (seen from the next play)": "%(who)s pasó (se ve por la jugada siguiente)",
-    "%(who)s passed at play %(play)s while holding %(tile)s, which fitted the %(end)s end.":
-        "%(who)s pasó en la jugada %(play)s teniendo la %(tile)s, que entraba por el %(end)s.",
+    "%(who)s passed at play %(play)s while holding %(tile)s, which fitted the %(end)s end.": "%(who)s pasó en la jugada %(play)s teniendo la %(tile)s, que entraba por el %(end)s.",
     "%(who)s played %(tile)s": "%(who)s jugó la %(tile)s",
     "%(who)s played %(tile)s on the %(end)s": "%(who)s jugó la %(tile)s por el %(end)s",
     "%(who)s score %(n)s": "%(who)s se anotan %(n)s",
@@ -60,8 +60,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "%(who)s showed %(tiles)s": "%(who)s mostró %(tiles)s",
     "%(who)s showed no tiles": "%(who)s no mostró fichas",
     "%(who)s to play": "Juega %(who)s",
-    "%(who)s was not dealt those tiles: %(who)s holds %(tiles)s.":
-        "A %(who)s no le tocaron esas fichas: %(who)s tiene %(tiles)s.",
+    "%(who)s was not dealt those tiles: %(who)s holds %(tiles)s.": "A %(who)s no le tocaron esas fichas: %(who)s tiene %(tiles)s.",
     "%(who)s went out and holds nothing.": "%(who)s dominó y no tiene nada.",
     "%(who)s's tiles are counted already.": "Las fichas de %(who)s ya están contadas.",
     "(blank: the game's own)": "(en blanco: la del juego)",
@@ -76,16 +75,14 @@ ES: dict[str, str | tuple[str, str]] = {
     "All fives (2–4 alone, boneyard)": "Todos cincos (2–4 solos, pozo)",
     "All fives, bonus (2–4, over 100)": "Todos cincos, con bono (2–4, más de 100)",
     "An adjustment needs its reason.": "Un ajuste necesita su motivo.",
-    "Another phone changed the match first: check the board and tap again.":
-        "Otro teléfono cambió la partida antes: mira el tablero y vuelve a tocar.",
+    "Another phone changed the match first: check the board and tap again.": "Otro teléfono cambió la partida antes: mira el tablero y vuelve a tocar.",
     "Block (2–4 alone, 100)": "Bloqueo (2–4 solos, 100)",
     "Blocked: nobody can play.": "Tranque: nadie puede jugar.",
     "Boneyard": "Pozo",
     "Camera": "Cámara",
     "Cancel": "Cancelar",
     "Choose one of the open ends.": "Elige uno de los extremos abiertos.",
-    "Choose the player, tap their tiles above, then “Show tiles”; or type the pips.":
-        "Elige al jugador, toca sus fichas arriba y luego «Mostrar fichas»; o escribe los puntos.",
+    "Choose the player, tap their tiles above, then “Show tiles”; or type the pips.": "Elige al jugador, toca sus fichas arriba y luego «Mostrar fichas»; o escribe los puntos.",
     "Choose who leads.": "Elige quién sale.",
     "Choose who played.": "Elige quién jugó.",
     "Choose who the adjustment is for.": "Elige para quién es el ajuste.",
@@ -102,8 +99,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "Draw": "Robar",
     "Draw (2–4 alone)": "Robado (2–4 solos)",
     "End of hand: tiles or pips left": "Fin de la mano: fichas o puntos que quedan",
-    "Everybody else passed since the last tile: the hand is blocked.":
-        "Todos los demás pasaron desde la última ficha: la mano está trancada.",
+    "Everybody else passed since the last tile: the hand is blocked.": "Todos los demás pasaron desde la última ficha: la mano está trancada.",
     "Export the record": "Exportar el registro",
     "Export with its photos (ZIP)": "Exportar con sus fotos (ZIP)",
     "Game": "Juego",
@@ -131,8 +127,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "New name for %(match)s": "Nombre nuevo para %(match)s",
     "Next hand": "Mano siguiente",
     "No": "No",
-    "No connection: nothing was recorded. Tap again when the network is back.":
-        "Sin conexión: no se anotó nada. Vuelve a tocar cuando vuelva la red.",
+    "No connection: nothing was recorded. Tap again when the network is back.": "Sin conexión: no se anotó nada. Vuelve a tocar cuando vuelva la red.",
     "No hand has started.": "No ha empezado ninguna mano.",
     "No hand yet": "Aún no hay mano",
     "No match yet.": "Aún no hay partidas.",
@@ -185,8 +180,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "Target": "Meta",
     "That is not an event the score keeps.": "Eso no es algo que el tanteo anote.",
     "The boneyard holds %(num)s tile.": ("En el pozo queda %(num)s ficha.", "En el pozo quedan %(num)s fichas."),
-    "The hand is not over yet: tiles are shown when somebody goes out or nobody can play.":
-        "La mano no ha terminado: las fichas se muestran cuando alguien domina o nadie puede jugar.",
+    "The hand is not over yet: tiles are shown when somebody goes out or nobody can play.": "La mano no ha terminado: las fichas se muestran cuando alguien domina o nadie puede jugar.",
     "The hand is over: %(who)s went out.": "La mano terminó: %(who)s dominó.",
     "The hand is over: it was blocked.": "La mano terminó: se trancó.",
     "The hand is over: the match was won in it.": "La mano terminó: en ella se ganó la partida.",
@@ -196,12 +190,10 @@ ES: dict[str, str | tuple[str, str]] = {
     "The lead must be %(lead)s.": "La salida tiene que ser la %(lead)s.",
     "The lead must be a double, not %(tile)s.": "La salida tiene que ser un doble, no la %(tile)s.",
     "The lead must be a double.": "La salida tiene que ser un doble.",
-    "The live camera needs HTTPS (spinner serve --https); “Take photo” works here.":
-        "La cámara en vivo necesita HTTPS (spinner serve --https); «Hacer foto» funciona aquí.",
+    "The live camera needs HTTPS (spinner serve --https); “Take photo” works here.": "La cámara en vivo necesita HTTPS (spinner serve --https); «Hacer foto» funciona aquí.",
     "The match is over: %(side)s won.": "La partida terminó: ganó %(side)s.",
     "The match was won in this hand: nothing more is shown.": "La partida se ganó en esta mano: no se muestra nada más.",
-    "The pips add up to %(total)s, but %(off)s are off the table: a count is wrong.":
-        "Los puntos suman %(total)s, pero fuera de la mesa hay %(off)s: una cuenta está mal.",
+    "The pips add up to %(total)s, but %(off)s are off the table: a count is wrong.": "Los puntos suman %(total)s, pero fuera de la mesa hay %(off)s: una cuenta está mal.",
     "The spinner's arms": "Los brazos del spinner",
     "The stored record breaks a rule from here on: %(why)s": "El registro guardado rompe una regla a partir de aquí: %(why)s",
     "The tiles on the table": "Las fichas en la mesa",
@@ -209,8 +201,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "This game has no boneyard to draw from.": "Este juego no tiene pozo del que robar.",
     "This hand has not ended yet.": "Esta mano aún no ha terminado.",
     "This match names every tile drawn.": "Esta partida nombra cada ficha robada.",
-    "This photo does not show this table: %(n)s tiles are new. Take it again, or score on the pad.":
-        "Esta foto no muestra esta mesa: hay %(n)s fichas nuevas. Hazla de nuevo o anota en el anotador.",
+    "This photo does not show this table: %(n)s tiles are new. Take it again, or score on the pad.": "Esta foto no muestra esta mesa: hay %(n)s fichas nuevas. Hazla de nuevo o anota en el anotador.",
     "Tick the box to delete the match for good.": "Marca la casilla para borrar la partida para siempre.",
     "Tiles": "Fichas",
     "Tiles left": "Fichas que quedan",
@@ -297,8 +288,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "Replay hand %(hand)s": "Repetir la mano %(hand)s",
     "Settled": "Resuelta",
     "The hand's plays": "Las jugadas de la mano",
-    "To correct the play, tap Settle beside the dispute on the match page. Here it can be settled as it stands.":
-        "Para corregir la jugada, toca Resolver junto a la disputa en la página de la partida. Aquí se puede resolver dejándola como está.",
+    "To correct the play, tap Settle beside the dispute on the match page. Here it can be settled as it stands.": "Para corregir la jugada, toca Resolver junto a la disputa en la página de la partida. Aquí se puede resolver dejándola como está.",
     "Undone": "Deshecho",
     "count %(n)s": "cuenta %(n)s",
     "now: %(what)s": "ahora: %(what)s",

@@ -1,0 +1,218 @@
+"""The one follower where players keep the record too (the companion page's camera): answers to
+its questions, plays scored on the pad, undo, frames that arrive before they are read. No web
+framework and no database: `vision.follow.table.Table` and the `Follower` it keeps."""
+from __future__ import annotations
+
+import numpy as np
+from test_watch import _reading, _tile, _upright
+
+from scorer.match import Match
+from vision.follow.follower import Follower
+from vision.follow.motion import thumbnail
+from vision.follow.table import Table, reading_of
+
+
+def _follower() -> Follower:
+    return Follower(Match.new("block", ["A", "B", "C", "D"]), leader=0)
+
+
+LEAD = _tile(3, 5, 300, 200)
+SIX_THREE = _tile(6, 3, 240, 200)
+
+
+def _asked_after_a_missed_play() -> Follower:
+    """3-5 led; 5-1 laid and not read; then 6-3 read: asked about (a play may have been missed)."""
+    follower = _follower()
+    follower.observe(_reading())
+    follower.observe(_reading(LEAD))
+    assert follower.observe(_reading(LEAD)).kind == "nothing"
+    outcome = follower.observe(_reading(LEAD, SIX_THREE))
+    assert outcome.kind == "ask" and "missed" in outcome.reason
+    assert outcome.candidates[0][0].event == {"type": "play", "seat": 1, "tile": "3-6", "end": "west"}
+    return follower
+
+
+def test_a_tile_turned_down_after_a_missed_play_is_played_once_that_play_is_scored():
+    follower = _asked_after_a_missed_play()
+    follower.decline()  # not seat 1's: seat 1 played 5-1, which the camera missed
+    assert follower.pending is None and follower.match.current.events == 1
+    follower.scored([{"type": "play", "seat": 1, "tile": "5-1", "end": "east"}])
+    assert follower.placed[-1] is None  # looked for where it lies
+    # the next change: 5-1 read where it was scored, 6-3 still new: as many plays scored as missed
+    outcome = follower.observe(_reading(LEAD, SIX_THREE, _tile(5, 1, 360, 200)))
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 2, "tile": "3-6", "end": "west"}]
+    assert follower.placed[1] is not None
+
+
+def test_a_question_turned_down_is_not_asked_again_on_the_same_record():
+    follower = _asked_after_a_missed_play()
+    follower.decline()
+    outcome = follower.observe(_reading(LEAD, SIX_THREE))  # a hand came and went; nothing scored
+    assert outcome.kind == "nothing" and "not asked again" in outcome.reason
+    assert follower.pending is None and follower.match.current.events == 1
+
+
+def test_a_tile_turned_down_is_asked_about_when_more_plays_were_scored_than_the_question_missed():
+    follower = _follower()
+    follower.observe(_reading())
+    follower.observe(_reading(LEAD))
+    unsure = _tile(5, 1, 360, 200, second={2: 0.9})
+    assert follower.observe(_reading(LEAD, unsure)).kind == "ask"  # 5-1 or 5-2: nothing missed
+    follower.decline()
+    follower.scored([{"type": "play", "seat": 1, "tile": "6-3", "end": "west"}])  # the real play
+    # 5-1 read plainly now, and 6-3 where it was scored: the scored play took 5-1's change
+    outcome = follower.observe(_reading(LEAD, SIX_THREE, _tile(5, 1, 360, 200)))
+    assert outcome.kind == "ask" and "turned down as a play before" in outcome.reason
+    assert follower.match.current.events == 2
+
+
+def test_a_tile_left_asked_about_does_not_explain_a_later_change():
+    follower = _follower()
+    follower.observe(_reading())
+    follower.observe(_reading(LEAD))
+    unsure = _tile(5, 1, 360, 200, second={2: 0.9})
+    assert follower.observe(_reading(LEAD, unsure)).kind == "ask"  # nobody answers yet
+    # the table changes again and only the same tile is new (read plainly now): that change is
+    # unexplained, and a play may have been missed
+    plain = _tile(5, 1, 360, 200)
+    outcome = follower.observe(_reading(LEAD, plain))
+    assert outcome.kind == "ask" and "changed 2 times" in outcome.reason
+    # "yes" at last: 5-1 spends the change it was first read in, not the later one
+    follower.confirm([{"type": "play", "seat": 1, "tile": "5-1", "end": "east"}])
+    assert follower.open_changes == 1
+    outcome = follower.observe(_reading(LEAD, plain, _tile(1, 6, 420, 200)))
+    assert outcome.kind == "ask" and "missed" in outcome.reason
+
+
+def test_a_tile_asked_about_and_lost_since_leaves_its_change_unexplained():
+    follower = _follower()
+    follower.observe(_reading())
+    follower.observe(_reading(LEAD))
+    assert follower.observe(_reading(LEAD, _tile(5, 1, 360, 200, second={2: 0.9}))).kind == "ask"
+    follower.decline()
+    # 5-1 is no longer read (an arm's shadow, a faint read); 6-3 is new
+    outcome = follower.observe(_reading(LEAD, SIX_THREE))
+    assert outcome.kind == "ask" and "changed 2 times" in outcome.reason
+
+
+def test_a_photo_with_nothing_to_compare_with_finds_the_records_tiles_and_the_new_one():
+    record = {"variant": "block", "players": ["A", "B", "C", "D"],
+              "hands": [{"leader": 0, "events": [{"type": "play", "seat": 0, "tile": "3-5"}]}]}
+    follower = Follower.from_record(record, starts_hands=False)
+    assert follower.placed == [None]
+    outcome = follower.observe(_reading(LEAD, _tile(5, 1, 360, 200)), photo=True)
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}]
+    assert follower.record()["hands"][0]["events"][-1] == outcome.events[0]
+
+
+def test_a_lead_whose_player_the_record_does_not_say_is_asked_about():
+    record = {"variant": "partners", "players": ["A", "B", "C", "D"], "hands": [{"events": []}]}
+    follower = Follower.from_record(record, starts_hands=False)
+    outcome = follower.observe(_reading(_upright(6, 6, 300, 200)), photo=True)
+    assert outcome.kind == "ask" and "who leads" in outcome.reason
+    assert outcome.candidates[0][0].event["tile"] == "6-6"
+
+
+def test_the_hand_over_is_said_and_the_next_hand_left_to_the_players():
+    record = {"variant": "block", "players": ["A", "B", "C", "D"], "hands": [{"leader": 0, "events": [
+        {"type": "play", "seat": 0, "tile": "3-5"}, {"type": "pass", "seat": 1}, {"type": "pass", "seat": 2},
+        {"type": "pass", "seat": 3}, {"type": "pass", "seat": 0}]}]}
+    follower = Follower.from_record(record, starts_hands=False)
+    assert follower.hand.over
+    follower.observe(_reading(LEAD))
+    assert follower.observe(_reading()).kind == "over"  # the table cleared: not a new hand by itself
+    assert len(follower.match.hands) == 1
+
+
+# -- the table: the record kept by players too ---------------------------------------------------
+
+RECORD = {"variant": "block", "players": ["A", "B", "C", "D"], "hands": [{"leader": 0, "events": []}]}
+
+
+def _with(*events):
+    return {**RECORD, "hands": [{"leader": 0, "events": list(events)}]}
+
+
+def test_a_yes_reaches_the_follower_as_the_records_new_event():
+    table = Table(RECORD)
+    table.follower.observe(_reading())
+    table.follower.observe(_reading(LEAD))
+    lead = {"type": "play", "seat": 0, "tile": "3-5"}
+    assert table.sync(_with(lead)) == "same"
+    assert table.follower.observe(_reading(LEAD, _tile(5, 1, 360, 200, second={2: 0.9}))).kind == "ask"
+    yes = {"type": "play", "seat": 1, "tile": "5-2", "end": "east", "why": "frame 3"}
+    assert table.answered(_with(lead, yes)) == "added"
+    assert table.follower.pending is None and table.follower.placed[1] is not None  # the tile asked about
+
+
+def test_a_play_scored_that_names_the_tile_asked_about_answers_the_question():
+    table = Table(RECORD)
+    table.follower.observe(_reading())
+    table.follower.observe(_reading(LEAD))
+    lead = {"type": "play", "seat": 0, "tile": "3-5"}
+    assert table.follower.observe(_reading(LEAD, _tile(5, 1, 360, 200, second={2: 0.9}))).kind == "ask"
+    assert table.sync(_with(lead, {"type": "play", "seat": 1, "tile": "1-5", "end": "east"})) == "added"
+    assert table.follower.pending is None and table.follower.placed[1] is not None
+
+
+def test_a_play_scored_on_the_pad_while_a_question_is_open_turns_it_down():
+    table = Table(RECORD)
+    table.follower.observe(_reading())
+    table.follower.observe(_reading(LEAD))
+    lead = {"type": "play", "seat": 0, "tile": "3-5"}
+    table.follower.observe(_reading(LEAD))  # 5-1 missed
+    assert table.follower.observe(_reading(LEAD, SIX_THREE)).kind == "ask"
+    assert table.sync(_with(lead, {"type": "play", "seat": 1, "tile": "5-1", "end": "east"})) == "added"
+    follower = table.follower
+    assert follower.pending is None and follower.placed[1] is None and len(follower.doubts) == 1
+    outcome = follower.observe(_reading(LEAD, SIX_THREE, _tile(5, 1, 360, 200)))
+    assert outcome.kind == "play" and outcome.events[0]["tile"] == "3-6" and outcome.events[0]["seat"] == 2
+
+
+def test_an_undo_rebuilds_the_follower_from_the_record():
+    table = Table(RECORD)
+    table.follower.observe(_reading())
+    table.follower.observe(_reading(LEAD))
+    table.follower.observe(_reading(LEAD, _tile(5, 1, 360, 200)))
+    old = table.follower
+    assert table.sync(_with({"type": "play", "seat": 0, "tile": "3-5"})) == "rebuilt"  # 5-1 undone
+    assert table.follower is not old and table.follower.match.current.events == 1
+    assert table.owed == (None, False)  # the next still frame is the table as it is now
+
+
+def _picture(*tiles: tuple[int, int]) -> np.ndarray:
+    rng = np.random.default_rng(3)
+    image = np.kron(rng.integers(60, 200, (120, 160, 3), dtype=np.uint8), np.ones((4, 4, 1), dtype=np.uint8))
+    for x, y in tiles:
+        image[y - 15:y + 15, x - 30:x + 30] = 255
+    return image
+
+
+def test_live_frames_are_decided_only_once_the_table_settles_after_a_change():
+    table = Table(_with({"type": "play", "seat": 0, "tile": "3-5"}))
+    empty, lead, played = _picture(), _picture((300, 200)), _picture((300, 200), (360, 200))
+    looks = [table.see(thumbnail(image), (640, 480)) for image in (lead, lead)]
+    assert table.frame(_reading(LEAD), looks[0]).reason == "the table is moving: waiting for it to settle"
+    assert table.frame(_reading(LEAD), looks[1]).kind == "nothing"  # the table as it starts
+    assert table.follower.placed[0] is not None
+    arm = table.see(thumbnail(empty), (640, 480))
+    assert not arm.settled and table.frame(_reading(), arm).kind == "nothing"
+    first, second = (table.see(thumbnail(played), (640, 480)) for _ in range(2))
+    assert second.motion.state == "change"
+    # the frame that showed the change was skipped for a newer one: the change is owed to it
+    third = table.see(thumbnail(played), (640, 480))
+    assert third.motion.state == "still" and third.settled
+    outcome = table.frame(_reading(LEAD, _tile(5, 1, 360, 200)), third)
+    assert outcome.kind == "play" and outcome.events[0]["tile"] == "1-5"
+    assert table.frame(_reading(LEAD, _tile(5, 1, 360, 200)), table.see(thumbnail(played))).reason == \
+        "the table has not changed"
+
+
+def test_a_reading_comes_back_from_its_json_with_its_halves():
+    tile = _tile(5, 1, 360, 200, sure=0.9)
+    back = reading_of(_reading(tile).to_json(), 640, 480)
+    got, = back.tiles
+    assert got.tile is tile.tile and [h.value for h in got.halves] == [5, 1]
+    assert abs(got.halves[0].probabilities[5] - 0.9) < 1e-3 and abs(sum(got.halves[0].probabilities) - 1) < 1e-3
+    assert (back.width, back.height) == (640, 480)
+    assert reading_of({"tiles": [{"tile": "6-6", "confidence": 0.9, "center": [0, 0], "corners": [], "halves": []}]}).tiles == ()

@@ -1,0 +1,221 @@
+"""One match's table followed by a camera whose record players keep too (the companion page).
+
+`spinner watch` owns its record: only its follower writes it. The page's record is also written
+by players (the pad, undo, corrections, answers to the camera's questions), its frames arrive one
+by one and are read later (or skipped for a newer one), and a question may stay open while the
+camera goes on. `Table` keeps one `Follower` in step with all that, so that the page decides
+plays by the same rules as `spinner watch`:
+
+- `see(thumb)`: a frame as it arrives, in the order the camera sent them. The motion test of
+  `vision.follow.motion` (no model) says whether the table is moving, still, or changed since the
+  follower last settled it. A change whose frame is never read (skipped for a newer frame) is
+  owed to the next still frame read.
+- `sync(record)`: the stored record, before each decision. Events added since (a question
+  answered "yes", a play scored on the pad) reach the follower as `confirm` or `scored`; any other
+  difference (an undo, a correction, a new hand) rebuilds it from the record, its tiles looked
+  for in the next frames where they lie.
+- `frame(reading, look)`: what the follower makes of a read frame: a play, a question with its
+  candidates, or nothing. A photo taken on purpose (no `look`) is a change of its own.
+- `decline()`: a player answered a question "no".
+
+Pure: no web framework, no database, no clock. The caller stores what it answers and serialises
+calls (`lock`).
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from scorer.errors import RecordError
+from scorer.tiles import Tile
+from vision.follow.follower import Follower, Outcome
+from vision.follow.motion import Motion, MotionDetector, Region
+from vision.read.reading import HalfReading, Reading, TileReading
+
+#: still frames in a row before the table counts as settled: the page sends a frame a second
+SETTLE = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """What the motion test saw in one live frame as it arrived."""
+
+    motion: Motion
+    #: the table has been still for `SETTLE` frames in a row: not an arm caught over it
+    settled: bool
+    thumb: np.ndarray = field(repr=False)
+
+
+def _key(event: dict[str, Any]) -> tuple[Any, ...]:
+    """What makes two events the same event (a stored one may carry more: who, why...)."""
+    return (event.get("type"), event.get("seat"), event.get("tile"), event.get("end"), event.get("tiles"))
+
+
+def _heads(record: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """What the record says of each hand besides its events (who leads, the deal)."""
+    return [(h.get("leader"), h.get("deal")) for h in record.get("hands") or []]
+
+
+class Table:
+    """One match's camera: its motion test and its follower, kept in step with the record."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.lock = threading.RLock()
+        self.detector = MotionDetector(settle=SETTLE)
+        self.follower = Follower.from_record(record, starts_hands=False)
+        self.heads = _heads(record)
+        #: a change the motion test reported whose frame the follower has not seen yet
+        #: (regions, again): the next still frame read shows it
+        self.owed: tuple[tuple[Region, ...] | None, bool] | None = (None, False)
+        #: the caller's name for the frame whose question is open (the page's frame id)
+        self.asked: Any = None
+        self._yes = False
+
+    # -- frames as they arrive ------------------------------------------------------------------
+
+    def see(self, thumb: np.ndarray, frame_size: tuple[int, int] = (0, 0)) -> Look:
+        """A live frame's thumbnail (`vision.follow.motion.thumbnail`), as it arrives."""
+        with self.lock:
+            if frame_size[0]:
+                self.detector.frame_size = frame_size
+            motion = self.detector.update(thumb)
+            if motion.state == "change":
+                owed = self.owed
+                if owed is None:
+                    self.owed = (motion.regions, motion.again)
+                else:  # a change not read yet: the new one adds its regions to it
+                    regions = None if owed[0] is None else owed[0] + motion.regions
+                    self.owed = (regions, owed[1] and motion.again)
+            settled = motion.state in ("settled", "change") or (
+                motion.state == "still" and self.detector.still_run >= self.detector.settle - 1)
+            return Look(motion, settled, thumb)
+
+    # -- the record -----------------------------------------------------------------------------
+
+    def sync(self, record: dict[str, Any]) -> str:
+        """Bring the follower to the stored record. Answers what was done: "same", "added"
+        (events added since, given to the follower) or "rebuilt"."""
+        with self.lock:
+            mine = self.follower.record()
+            hands, theirs = mine["hands"], record.get("hands") or []
+            head = {k: record.get(k) for k in ("variant", "players")}
+            same_head = head == {k: mine.get(k) for k in ("variant", "players")} and \
+                (record.get("options") or {}) == (mine.get("options") or {})
+            if same_head and len(hands) == len(theirs) and all(
+                    [_key(e) for e in a["events"]] == [_key(e) for e in b.get("events") or []]
+                    for a, b in zip(hands[:-1], theirs[:-1], strict=True)) and hands:
+                done = [_key(e) for e in hands[-1]["events"]]
+                stored = list(theirs[-1].get("events") or [])
+                if [_key(e) for e in stored[:len(done)]] == done and _heads(record) == self.heads:
+                    extra = stored[len(done):]
+                    if not extra:
+                        return "same"
+                    try:
+                        self._add(extra)
+                        return "added"
+                    except (RecordError, ValueError, KeyError):
+                        pass  # the follower cannot take them as they come: start from the record
+            self.follower = Follower.from_record(record, starts_hands=False)
+            self.heads = _heads(record)
+            self.owed = (None, False)  # the next still frame is the table as it is now
+            return "rebuilt"
+
+    def answered(self, record: dict[str, Any]) -> str:
+        """A player answered the open question "yes" (as proposed, or corrected): `record` is the
+        record with that answer. Its new events settle the question (`Follower.confirm`)."""
+        with self.lock:
+            self._yes = True
+            try:
+                return self.sync(record)
+            finally:
+                self._yes = False
+
+    def _add(self, events: list[dict[str, Any]]) -> None:
+        """Events added to the record since: the answer to the open question (said so by
+        `answered`, or naming only its new tiles), else plays scored elsewhere (and the open
+        question turned down)."""
+        follower = self.follower
+        pending = follower.pending
+        named = {Tile.parse(e["tile"]) for e in events if e.get("type") == "play" and e.get("tile")}
+        if pending is not None and (self._yes or (named and named <= {t.tile for t in pending.outcome.new_tiles})):
+            follower.confirm(events)
+            return
+        follower.decline()
+        follower.scored(events)
+
+    # -- what the camera sees -------------------------------------------------------------------
+
+    def frame(self, reading: Reading, look: Look | None, seat: int | None = None) -> Outcome:
+        """A read frame: a live one with what the motion test saw when it arrived (`see`), or a
+        photo taken on purpose (`look` None), always looked at. `seat`: the seat of the player who
+        sent it, who leads where the record does not say who does."""
+        with self.lock:
+            follower = self.follower
+            if seat is not None and not follower.leader_known and not follower.hand.layout.placements:
+                follower.leader, follower.leader_known = seat, True
+            if look is None:
+                outcome = self.follower.observe(reading, None, photo=True)
+                return outcome
+            if not look.settled:
+                return Outcome("nothing", "the table is moving: waiting for it to settle", frame=reading.image,
+                               settled=False)
+            if self.owed is None:
+                return Outcome("nothing", "the table has not changed", frame=reading.image, settled=False)
+            regions, again = self.owed
+            self.owed = None
+            outcome = self.follower.observe(reading, regions, again=again)
+            if outcome.settled:
+                self.detector.accept(look.thumb)
+            return outcome
+
+    def decline(self) -> None:
+        """A player answered the open question "no" (the play, if any, is scored on the pad)."""
+        with self.lock:
+            self.follower.decline()
+
+    def asking(self) -> bool:
+        with self.lock:
+            return self.follower.pending is not None
+
+
+class Tables:
+    """The `Table` of each match a server follows, made from its record on first use."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.of: dict[str, Table] = {}
+
+    def get(self, key: str, record: dict[str, Any]) -> Table:
+        with self.lock:
+            found = self.of.get(key)
+            if found is None:
+                found = self.of[key] = Table(record)
+            return found
+
+    def find(self, key: str) -> Table | None:
+        with self.lock:
+            return self.of.get(key)
+
+
+def reading_of(data: dict[str, Any], width: int = 0, height: int = 0) -> Reading:
+    """A reading back from its JSON (`Reading.to_json`), for a reader that answers only that. The
+    JSON keeps each half's value and its probability, not the other values': those share what is
+    left evenly. A tile without its two halves is left out (the follower weighs halves)."""
+    tiles = []
+    for t in data.get("tiles") or []:
+        halves = t.get("halves") or []
+        corners = tuple(tuple(float(v) for v in c) for c in t.get("corners") or [])
+        if len(halves) != 2 or len(corners) != 4:
+            continue
+        parts = []
+        for h in halves:
+            value, sure = int(h["value"]), min(1.0, max(0.0, float(h.get("confidence", 1.0))))
+            probabilities = [(1.0 - sure) / 6] * 7
+            probabilities[value] = sure
+            parts.append(HalfReading(value, tuple(float(v) for v in h["center"]), (), tuple(probabilities)))
+        tiles.append(TileReading(Tile.parse(t["tile"]), tuple(float(v) for v in t["center"]), corners,
+                                 (parts[0], parts[1]), float(t.get("confidence", 0.0)), bool(t.get("corrected"))))
+    return Reading(str(data.get("image") or ""), int(width), int(height), tuple(tiles), data.get("layout"))
