@@ -5,7 +5,7 @@
 It serves the companion as `spinner serve` does (cheroot, in a thread of this process, with a
 fresh SPINNER_DATA and SQLite database in a temp folder), opens the page in the system Chromium
 (/usr/bin/chromium, headless, through Playwright), and scores the blocked partners hand of
-tests/conftest.py (SIX_BLOCK_PLAYS: ten plays, four passes, four pips) on the pad, --matches
+tests/support/records.py (SIX_BLOCK_PLAYS: ten plays, four passes, four pips) on the pad, --matches
 times, each in a new match. Each tap that records an event is timed in the page, from the click to
 the first animation frame after the board of the new version was swapped in (whichever came
 first, the live stream or the pad's own refresh). Taps that only choose (a seat, a tile with two
@@ -22,11 +22,11 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path.insert(0, str(ROOT))
 
-from conftest import SIX_BLOCK_PLAYS  # noqa: E402
-from page_support import ARGS, CHROMIUM  # noqa: E402
-from webapp_server import start  # noqa: E402
+from tests.support.page import ARGS, CHROMIUM  # noqa: E402
+from tests.support.records import SIX_BLOCK_PLAYS  # noqa: E402
+from tests.support.servers import start  # noqa: E402
 
 MIRROR = {"east": "west", "west": "east", "north": "north", "south": "south"}
 #: Click, then wait for the board of a newer version and the frame that paints it (ms).

@@ -36,7 +36,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
-# A blocked partners hand (tests/conftest.py, SIX_BLOCK_PLAYS), its passes and pips.
+# A blocked partners hand (tests/support/records.py, SIX_BLOCK_PLAYS), its passes and pips.
 HAND = [
     {"type": "play", "seat": 0, "tile": "6-6"}, {"type": "play", "seat": 1, "tile": "6-1", "end": "east"},
     {"type": "play", "seat": 2, "tile": "1-2", "end": "east"}, {"type": "play", "seat": 3, "tile": "2-6", "end": "east"},
@@ -265,7 +265,7 @@ def main() -> None:
     parser.add_argument("--models", type=Path, help="the reader's models (default: none, every frame answered 'no reader')")
     parser.add_argument("--database-url", help="a PostgreSQL URL instead of a fresh SQLite file")
     parser.add_argument("--postgres", action="store_true",
-                        help="start a throwaway PostgreSQL server for the run (tests/pg_server.py; needs its binaries)")
+                        help="start a throwaway PostgreSQL server for the run (tests/support/postgres.py; needs its binaries)")
     parser.add_argument("--servers", type=int, default=1, help="server processes on the one database (more than 1 needs PostgreSQL)")
     parser.add_argument("--threads", type=int, default=320, help="each server's worker threads")
     parser.add_argument("--json", action="store_true")
@@ -273,12 +273,12 @@ def main() -> None:
     images = photos(8) if args.frame_every > 0 else []
     postgres = None
     if args.postgres:
-        sys.path.insert(0, str(ROOT / "tests"))
-        import pg_server
+        sys.path.insert(0, str(ROOT))
+        from tests.support import postgres as throwaway
 
-        if pg_server.binaries() is None:
+        if throwaway.binaries() is None:
             raise SystemExit("--postgres: no PostgreSQL server binaries (apt-get install postgresql)")
-        postgres = pg_server.Server(pg_server.binaries())
+        postgres = throwaway.Server(throwaway.binaries())
         postgres.start()
         args.database_url = postgres.create_database("load")
     if args.servers > 1 and not args.database_url:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
-from conftest import SIX_BLOCK_PLAYS, hand, play, record
 from spinner.cli import main
+from tests.support.records import SIX_BLOCK_PLAYS, hand, play, record
 
 
 def test_help_lists_the_subcommands(cli_runner):

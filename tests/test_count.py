@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import hand, play, record
 from scorer import Layout, LayoutRules, Tile, round5, score_record
+from tests.support.records import hand, play, record
 
 
 def counts(variant: str, *events, options=None, players: int = 4) -> list[int | None]:
@@ -120,7 +120,7 @@ def test_variants_without_fives_have_no_count():
 def test_fives_points_go_to_the_team():
     # 6-6 (12), 6-1 east (13), 1-2 east (14), 2-6 east (18), 6-0 west (6), 0-3 west (9), 3-6 west (12),
     # 6-4 east (10: seat 3 scores for team 1).
-    from conftest import SIX_BLOCK_PLAYS
+    from tests.support.records import SIX_BLOCK_PLAYS
 
     answer = score_record(record("partners", hand(*SIX_BLOCK_PLAYS)))
     plays = answer["hands"][0]["plays"]

@@ -2,9 +2,8 @@
 (GAME_RECORD.md), even when the play that reached the target also took its player out."""
 from __future__ import annotations
 
-from conftest import hand, pass_, play, record
-
 from scorer import score_record
+from tests.support.records import hand, pass_, play, record
 
 #: Ana plays all seven tiles while the others pass; her last tile (0-6) scores 5 and goes out.
 OUT_AND_TARGET = [play(0, "6-6")]

@@ -60,7 +60,7 @@ def test_true_boxes_stand_in_for_the_detector_with_every_labelled_tile():
     truth = {"tiles": [true_tile("3-5", (100, 100)), slanted, true_tile("0-4", (700, 100), labelled=False)]}
     boxes = TrueBoxes(truth).predict(np.zeros((400, 800, 3), np.uint8))
     assert len(boxes) == 2  # the unlabelled (too hidden) tile is not boxed
-    for box, tile in zip(boxes, truth["tiles"]):
+    for box, tile in zip(boxes, truth["tiles"], strict=False):
         want = np.asarray(tile["corners"], dtype=np.float32)
         got = box.corners()
         # the same four corners, in whatever order the box lists them

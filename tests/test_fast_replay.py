@@ -21,7 +21,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from scorer import FULL_SET, Match, RecordError, VARIANTS
+from scorer import FULL_SET, VARIANTS, Match, RecordError
 from scorer.hand import Hand
 from scorer.simulate import observe, simulate_match
 

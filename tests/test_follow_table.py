@@ -4,9 +4,11 @@ framework and no database: `vision.follow.table.Table` and the `Follower` it kee
 from __future__ import annotations
 
 import numpy as np
-from test_watch import _reading, _tile, _upright
 
 from scorer.match import Match
+from tests.support.readings import reading as _reading
+from tests.support.readings import tile as _tile
+from tests.support.readings import upright as _upright
 from vision.follow.follower import Follower
 from vision.follow.motion import thumbnail
 from vision.follow.table import Table, reading_of

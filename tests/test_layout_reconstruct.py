@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from scorer.tiles import Tile
-from vision.rebuild.reconstruct import layout_rules, reconstruct
 from vision.evaluate.layout import evaluate_layouts
 from vision.read.reading import HalfReading, TileReading
+from vision.rebuild.reconstruct import layout_rules, reconstruct
 from vision.synth.dataset import make_sample
 
 PARTNERS = layout_rules("partners")

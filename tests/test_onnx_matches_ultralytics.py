@@ -20,7 +20,6 @@ from vision.read.detector import ObbModel
 from vision.read.models import CHECKPOINT, DEFAULT_DETECTOR
 from vision.synth.dataset import make_sample
 
-
 CONF, IOU, SURE = 0.25, 0.5, 0.3
 
 needs_checkpoint = pytest.mark.skipif(
@@ -81,7 +80,7 @@ def ultralytics_boxes(image: np.ndarray, size: tuple[int, int]) -> list[tuple[fl
 
     result = YOLO(str(CHECKPOINT), task="obb").predict(image, imgsz=list(size), conf=CONF, iou=IOU, rect=False, verbose=False, device="cpu")[0]
     xywhr = result.obb.xywhr.numpy()
-    return [(*map(float, row), float(c)) for row, c in zip(xywhr, result.obb.conf.numpy())]
+    return [(*map(float, row), float(c)) for row, c in zip(xywhr, result.obb.conf.numpy(), strict=False)]
 
 
 def same_box(a: tuple[float, ...], b: tuple[float, ...]) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from page_support import PHONE, chromium, live_server, open_page, start_match  # noqa: F401
+from tests.support.page import PHONE, start_match
 
 pytestmark = pytest.mark.slow
 

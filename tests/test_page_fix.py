@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from page_support import (SMALL, chromium, live_server, open_page, record_of, start_match,  # noqa: F401
-                          tap_and_wait, version, wait_version)
+from tests.support.page import SMALL, record_of, start_match, tap_and_wait, version, wait_version
 
 pytestmark = pytest.mark.slow
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SIX_BLOCK_PLAYS, hand, pass_, pips, record
-from page_support import (PHONE, chromium, import_record, live_server, open_page, start_match,  # noqa: F401
-                          tap_and_wait)
+from tests.support.page import PHONE, import_record, start_match, tap_and_wait
+from tests.support.records import SIX_BLOCK_PLAYS, hand, pass_, pips, record
 
 pytestmark = pytest.mark.slow
 

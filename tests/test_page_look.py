@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SIX_BLOCK_PLAYS, hand, pass_, pips, record
-from page_support import (LAPTOP, PHONE, SCREENS, axe_findings, chromium, import_record, live_server,  # noqa: F401
-                          open_page, version, wait_version)
+from tests.support.page import LAPTOP, PHONE, SCREENS, axe_findings, import_record, version, wait_version
+from tests.support.records import SIX_BLOCK_PLAYS, hand, pass_, pips, record
 
 pytestmark = pytest.mark.slow
 
@@ -17,7 +16,7 @@ PLAYED = record("partners", hand(*SIX_BLOCK_PLAYS, pass_(2), pass_(3), pass_(0),
 
 
 def dispute(page) -> None:
-    from page_support import api
+    from tests.support.page import api
 
     api(page, "POST", "/events", {"type": "play", "seat": 1, "tile": "5-5"})
     api(page, "POST", "/disputes", {"hand": 1, "event": 0, "why": "was it 5-5?"})

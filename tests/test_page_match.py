@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SIX_BLOCK_PLAYS
-from page_support import (SCREENS, answer_of, chromium, live_server, open_page, start_match,  # noqa: F401
-                          tap_and_wait, version, wait_version)
+from tests.support.page import SCREENS, answer_of, start_match, tap_and_wait, version, wait_version
+from tests.support.records import SIX_BLOCK_PLAYS
 
 pytestmark = pytest.mark.slow
 

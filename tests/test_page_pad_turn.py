@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import hand, six_block
-from page_support import (PHONE, chromium, import_record, live_server, open_page, record_of, start_match,  # noqa: F401
-                          tap_and_wait, version, wait_version)
-from test_scoring import LOW_TEAM0
+from tests.support.page import PHONE, import_record, record_of, start_match, tap_and_wait, version, wait_version
+from tests.support.records import LOW_TEAM0, hand, six_block
 
 pytestmark = pytest.mark.slow
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-from webapp_support import app, client  # noqa: F401  (fixtures)
-
 
 def csrf_of(page: str) -> str:
     return re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)

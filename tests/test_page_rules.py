@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import draw, hand, play, record
-from page_support import (PHONE, SMALL, chromium, import_record, live_server, open_page, record_of,  # noqa: F401
-                          start_match, tap_and_wait, version)
+from tests.support.page import PHONE, SMALL, import_record, record_of, start_match, tap_and_wait, version
+from tests.support.records import draw, hand, play, record
 
 pytestmark = pytest.mark.slow
 
@@ -95,8 +94,8 @@ def test_draw_is_offered_only_while_the_boneyard_has_tiles(live_server, open_pag
 # -- 6: a photo of another table ----------------------------------------------------------------
 
 def test_a_photo_with_many_new_tiles_is_not_offered_for_recording(tmp_path, open_page):
-    from test_webapp_camera import Script, photo, seen
-    from webapp_server import start
+    from tests.support.camera import Script, photo, seen
+    from tests.support.servers import start
 
     script = Script()
     server, running = start(tmp_path, SSE_HEARTBEAT=1.0, SSE_LIFETIME=30.0, SPINNER_READER=script, READ_WAIT=10.0)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SIX_BLOCK_PLAYS, hand, pass_, record
-from page_support import PHONE, SMALL, chromium, import_record, live_server, open_page  # noqa: F401
+from tests.support.page import PHONE, SMALL, import_record
+from tests.support.records import SIX_BLOCK_PLAYS, hand, pass_, record
 
 pytestmark = pytest.mark.slow
 

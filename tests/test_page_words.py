@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import hand, pass_, pips, play, record
-from page_support import (PHONE, chromium, import_record, live_server, open_page, record_of,  # noqa: F401
-                          start_match, tap_and_wait)
+from tests.support.page import PHONE, import_record, record_of, tap_and_wait
+from tests.support.records import hand, pass_, play, record
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "webapp" / "translations"

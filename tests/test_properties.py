@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from scorer import FULL_SET, SET_PIPS, Match, RecordError, Tile, VARIANTS, score_record
+from scorer import FULL_SET, SET_PIPS, VARIANTS, Match, RecordError, Tile, score_record
 from scorer.simulate import observe, simulate_match
 
 # A failing match is reported as it was found (variant, players, options, seed), not shrunk:
@@ -147,7 +147,7 @@ def test_full_information_and_observed_records_score_the_same(spec, observe_seed
     assert all("deal" not in hand for hand in observed["hands"])
     full, seen = score_record(record), score_record(observed)
     assert len(full["hands"]) == len(seen["hands"])
-    for h, (a, b) in enumerate(zip(full["hands"], seen["hands"])):
+    for h, (a, b) in enumerate(zip(full["hands"], seen["hands"], strict=True)):
         assert play_rows(a) == play_rows(b), h
         for key in ("winner", "bonus", "totals", "end", "pips", "leader"):
             assert a[key] == b[key], (h, key)
@@ -248,8 +248,8 @@ def test_writing_tiles_the_other_way_round_changes_no_score(spec):
             if "tiles" in event:
                 event["tiles"] = [flipped(t) for t in event["tiles"]]
     a, b = score_record(record), score_record(turned)
-    for hand_a, hand_b in zip(a["hands"], b["hands"]):
-        for row_a, row_b in zip(hand_a["plays"], hand_b["plays"]):
+    for hand_a, hand_b in zip(a["hands"], b["hands"], strict=False):
+        for row_a, row_b in zip(hand_a["plays"], hand_b["plays"], strict=False):
             assert Tile.parse(row_a["tile"]) is Tile.parse(row_b["tile"])
             row_b["tile"] = row_a["tile"]
     assert a == b

@@ -7,8 +7,8 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("torch_pruning")
 
-from vision.train.prune import is_pruned, prune, unsplit  # noqa: E402
 from vision.train.detector import offline  # noqa: E402
+from vision.train.prune import is_pruned, prune, unsplit  # noqa: E402
 
 
 def network():

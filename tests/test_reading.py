@@ -1,12 +1,11 @@
 """The reader's pure parts: halves of a box, the set settling conflicts, OBB decoding, bad photos."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.read.crops import HALF_SIZE, rectify
-import cv2
-
 from vision.read.detector import Voting, canvas_shape, decode, letterbox, to_blob, vote
 from vision.read.reader import ReadError, load_photo
 from vision.read.reading import Reading, TileCandidate, settle, split_halves

@@ -1,13 +1,21 @@
 """The box refiner (`vision.read.refine`) and its training examples (`vision.train.refiner`)."""
 from __future__ import annotations
 
-import json
-
 import cv2
 import numpy as np
 import pytest
 
-from vision.read.refine import CROP_ACROSS, CROP_ALONG, REACH_ACROSS, REACH_ALONG, BoxFrame, Offsets, frame_crop, moved, offsets_to
+from vision.read.refine import (
+    CROP_ACROSS,
+    CROP_ALONG,
+    REACH_ACROSS,
+    REACH_ALONG,
+    BoxFrame,
+    Offsets,
+    frame_crop,
+    moved,
+    offsets_to,
+)
 
 
 def _same_box(a: BoxFrame, b: BoxFrame) -> None:
@@ -102,7 +110,7 @@ def _heldout_like(seed: int):
 
 
 def test_the_bundled_refiner_moves_the_detectors_boxes_toward_the_tiles():
-    from vision.read.reader import DEFAULT_REFINER, NMS_OVERLAP, BOX_VOTING, Reader
+    from vision.read.reader import BOX_VOTING, DEFAULT_REFINER, NMS_OVERLAP, Reader
     from vision.read.refine import BoxRefiner
     from vision.train.refiner import MATCH, true_frame
 
@@ -114,7 +122,7 @@ def test_the_bundled_refiner_moves_the_detectors_boxes_toward_the_tiles():
         frames = [true_frame(t) for t in truth["tiles"] if t["labelled"]]
         centres = np.asarray([f.center for f in frames])
         boxes = reader.detector.predict(photo, conf=reader.confidence, iou=NMS_OVERLAP, voting=BOX_VOTING)
-        for box, better in zip(boxes, refiner.refine(photo, boxes)):
+        for box, better in zip(boxes, refiner.refine(photo, boxes), strict=False):
             distance = np.linalg.norm(centres - np.asarray(box.center), axis=1)
             true = frames[int(distance.argmin())]
             if distance.min() > MATCH * true.length:

@@ -3,16 +3,21 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SIX_BLOCK_PLAYS, draw, hand, pass_, pips, play, record, reveal, six_block
 from scorer import RecordError, score_record
-
-# After SIX_BLOCK_PLAYS (78 pips on the table) the 90 pips left are split like this:
-LOW_TEAM0 = {0: ["0-0", "0-1", "0-2", "0-4"], 2: ["0-5", "1-1", "1-3", "1-4", "1-5"],      # 7 + 22 = 29
-             1: ["2-2", "2-3", "2-4", "2-5"], 3: ["3-3", "3-4", "3-5", "4-4", "5-5"]}      # 22 + 39 = 61
-TIED = {0: ["0-0", "0-1", "0-2", "0-4"], 2: ["3-5", "4-4", "5-5", "2-5", "1-4"],           # 7 + 38 = 45
-        1: ["0-5", "1-1", "1-3", "1-5"], 3: ["2-2", "2-3", "2-4", "3-3", "3-4"]}           # 17 + 28 = 45
-ROUNDING = {0: ["0-4", "1-1", "1-3", "1-5"], 2: ["2-2", "2-3", "2-4", "3-3", "3-4"],      # 16 + 28 = 44
-            1: ["0-0", "0-1", "0-2", "0-5"], 3: ["1-4", "2-5", "3-5", "4-4", "5-5"]}      # 8 + 38 = 46
+from tests.support.records import (
+    LOW_TEAM0,
+    ROUNDING,
+    SIX_BLOCK_PLAYS,
+    TIED,
+    draw,
+    hand,
+    pass_,
+    pips,
+    play,
+    record,
+    reveal,
+    six_block,
+)
 
 
 def last_hand(rec):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import math
-from functools import lru_cache
+from functools import cache
 
 import cv2
 import numpy as np
@@ -22,7 +22,7 @@ W, H = 320, 240
 SEEDS = range(6)
 
 
-@lru_cache(maxsize=None)
+@cache
 def sample(index: int) -> Sample:
     return make_sample(11, index, W, H)
 
@@ -61,7 +61,7 @@ def test_layout_is_legal_and_touching_halves_match(seed: int) -> None:
         # the spinner is the first double played, the lead or a later tile
         assert not any(p.is_double for p in placements[: laid.layout.spinner])
         assert placements[laid.layout.spinner].is_double
-    for i, (pose, p) in enumerate(zip(laid.poses, placements)):
+    for i, (pose, p) in enumerate(zip(laid.poses, placements, strict=False)):
         if p.parent is None:
             continue
         parent_pose = laid.poses[p.parent]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -474,7 +474,7 @@ def test_shared_places_run_1_2_2_4():
     t = registered().start_round(9)
     winner_points = [90, 80, 80, 70]
     loser_points = [50, 40, 20, 10]
-    for p, wp, lp in zip(t.current_round.pairings, winner_points, loser_points):
+    for p, wp, lp in zip(t.current_round.pairings, winner_points, loser_points, strict=True):
         t = t.record_result(MatchResult(p.table, p.team_a, p.team_b, wp, lp, p.team_a, "bell"))
     places = [(s.place, s.wins, s.points) for s in t.standings()]
     assert places == [
@@ -562,7 +562,7 @@ def test_bell_refuses_impossible_questions():
     with pytest.raises(TournamentError, match="ended at the target of 100"):
         bell(START, START + timedelta(minutes=40), hand_in_play=False, points=(100, 20))
     with pytest.raises(TournamentError, match="time zone"):
-        bell(START, datetime(2025, 5, 12, 19, 40, tzinfo=timezone.utc), hand_in_play=False)
+        bell(START, datetime(2025, 5, 12, 19, 40, tzinfo=UTC), hand_in_play=False)
 
 
 def test_schedule_has_a_ten_minute_break_after_round_two_only():

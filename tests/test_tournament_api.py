@@ -5,29 +5,11 @@ import io
 import json
 import re
 
-from tournament_support import (  # noqa: F401
-    TEAMS,
-    Director,
-    TablePhone,
-    app,
-    client,
-    clock,
-    director,
-    simulated,
-)
+from tests.support.tournament import TEAMS, Director, TablePhone, simulated, started
 
 
 def csrf_of(page: str) -> str:
     return re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
-
-
-def started(director: Director, teams=TEAMS) -> dict:
-    director.register_all(teams)
-    if len(teams) < 8:
-        assert director.post("/close").status_code == 200
-    response = director.post("/rounds", {"seed": 1})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
 
 
 def unchanged(director: Director, before: dict) -> None:
@@ -321,6 +303,7 @@ def test_the_pages_show_the_break_after_round_two_and_the_champions_at_the_end(a
 def test_the_migration_makes_the_tables_the_models_describe(app):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
+
     from webapp.db import db
 
     with app.app_context(), db.engine.connect() as connection:

@@ -4,58 +4,24 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import threading
 
 import pytest
-from tournament_support import TEAMS, Clock, TablePhone, simulated
-from webapp_server import without_csp
+
+from tests.support.browser import expect, new_page
+from tests.support.tournament import TEAMS, TablePhone, simulated
 
 pytestmark = pytest.mark.slow
 #: Set SPINNER_SHOTS=DIR to keep screenshots of the pages (for a person to look at).
 SHOTS = os.environ.get("SPINNER_SHOTS")
 
 
-@pytest.fixture
-def server(tmp_path):
-    """The companion on cheroot in a thread (as `spinner serve` runs it), with the test's clock."""
-    from cheroot import wsgi
-
-    from webapp import create_app
-    from webapp.store import cache
-
-    cache.clear()
-    clock = Clock()
-    app = create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{tmp_path / 'live.db'}",
-                      "TOURNAMENT_CLOCK": clock, "TOURNAMENT_POLL_S": 0.5,
-                      # a table's match page holds a live stream: short-lived, so the server stops soon
-                      "TOURNAMENT_TABLE_POLL_S": 0.5, "SSE_HEARTBEAT": 0.5, "SSE_LIFETIME": 3.0})
-    server = wsgi.Server(("127.0.0.1", 0), app, numthreads=16, max=16)
-    server.prepare()
-    threading.Thread(target=server.serve, daemon=True).start()
-    yield app, clock, f"http://127.0.0.1:{server.bind_addr[1]}"
-    server.stop()
-
-
-@pytest.fixture
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    path = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-    if path is None:
-        pytest.skip("no Chromium on this machine")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield without_csp(browser)
-        browser.close()
-
-
 def card(page, table: int):
     return page.locator(f"#round-1 .table-card[data-table='{table}']")
 
 
-def test_the_director_runs_a_round_from_the_page(browser, server):
-    app, clock, url = server
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+def test_the_director_runs_a_round_from_the_page(tournament_server, browser):
+    app, clock, url = tournament_server
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
     page.goto(url + "/t")
     page.fill("input[name=title]", "Club night")
     page.fill("input[name=who]", "Rosa")
@@ -64,12 +30,12 @@ def test_the_director_runs_a_round_from_the_page(browser, server):
     director_link = page.inner_text("#director-link")
     tournament_id = re.search(r"/t/([^/]+)/join", director_link).group(1)
 
-    for name, (first, second) in TEAMS:
+    for registered, (name, (first, second)) in enumerate(TEAMS, 1):
         page.fill("#register-form input[name=name]", name)
         page.fill("#register-form input[name=player1]", first)
         page.fill("#register-form input[name=player2]", second)
         page.click("#register-form button[type=submit]")
-        page.wait_for_load_state()
+        expect(page.locator("#teams li")).to_have_count(registered)  # the page after the form, with the team
     assert page.locator("#registration").count() == 0  # closed by itself at eight
     assert page.locator("#teams li").count() == 8
 
@@ -87,8 +53,7 @@ def test_the_director_runs_a_round_from_the_page(browser, server):
     record, _ = simulated(3)
     phone = TablePhone(app, app.test_client(), {"game_id": game_id, "scorer_link": link})
     phone.play(record)
-    page.wait_for_function("document.querySelector(\"#round-1 .table-card[data-table='2']\")?.classList.contains('done')",
-                           timeout=15000)
+    page.wait_for_function("document.querySelector(\"#round-1 .table-card[data-table='2']\")?.classList.contains('done')")
     assert " won " in card(page, 2).locator(".state").inner_text()
 
     # The director enters table 1's result by hand, with its reason.
@@ -118,7 +83,7 @@ def test_the_director_runs_a_round_from_the_page(browser, server):
     link3 = card(page, 3).locator("a.scorer-link").get_attribute("href")
     TablePhone(app, app.test_client(), {"game_id": re.search(r"/g/([^/]+)/join", link3).group(1),
                                         "scorer_link": link3}).play(simulated(5)[0], hands=0, events=3)
-    table_page = browser.new_context(viewport={"width": 400, "height": 800}).new_page()
+    table_page = new_page(browser, viewport={"width": 400, "height": 800})
     table_page.goto(card(page, 3).locator("a", has_text="match").get_attribute("href"))
     assert "round 1 of 4 · table 3" in table_page.inner_text("#tournament-table")
     assert re.fullmatch(r"\d+:\d\d", table_page.inner_text("#round-clock-left").strip())
@@ -128,16 +93,16 @@ def test_the_director_runs_a_round_from_the_page(browser, server):
     clock.advance(minutes=30, seconds=2)
     # (null-safe: the director's page reloads itself when a table's match moves, table 3's above,
     # and a check that lands mid-reload finds no clock yet)
-    page.wait_for_function("document.getElementById('clock')?.classList.contains('rung')", timeout=15000)
+    page.wait_for_function("document.getElementById('clock')?.classList.contains('rung')")
     assert page.inner_text("#clock-time").strip() == "bell"
     # ...and the table's page shows the bell, though nothing was posted at the table.
-    table_page.wait_for_selector("#bell-banner", timeout=15000)
+    table_page.wait_for_selector("#bell-banner")
     assert table_page.inner_text("#bell-banner") == "Bell: finish the hand in play"
     if SHOTS:
         table_page.screenshot(path=f"{SHOTS}/table-bell.png", full_page=True)
 
     # The standings board: public, big type, and a print sheet without the page's chrome.
-    board = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    board = new_page(browser, viewport={"width": 1920, "height": 1080})
     board.goto(url + f"/t/{tournament_id}/board")
     rows = board.locator(".standings tbody tr")
     assert rows.count() == 8
@@ -149,8 +114,7 @@ def test_the_director_runs_a_round_from_the_page(browser, server):
     TablePhone(app, app.test_client(), {"game_id": re.search(r"/g/([^/]+)/join", link4).group(1),
                                         "scorer_link": link4}).play(record4)
     board.wait_for_function("document.querySelectorAll('.board-tables li .board-state').length === 4 && "
-                            "document.querySelectorAll('.board-tables li')[3].textContent.includes('won')",
-                            timeout=15000)
+                            "document.querySelectorAll('.board-tables li')[3].textContent.includes('won')")
     assert board.evaluate("window.stayed") is True
     # the bell had rung before its first hand was played: that hand, once over, decided the match
     a, b = answer4["hands"][0]["totals"]

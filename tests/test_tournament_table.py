@@ -5,15 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 
-from tournament_support import (  # noqa: F401
-    Director,
-    TablePhone,
-    app,
-    client,
-    clock,
-    director,
-    simulated,
-)
+from tests.support.tournament import Director, TablePhone, simulated
 
 BELL_BANNER = "Bell: finish the hand in play"
 TABLE = 2

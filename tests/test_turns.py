@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SIX_BLOCK_PLAYS, draw, hand, pass_, pips, play, record, reveal, six_block
 from scorer import Match, RecordError, score_record
+from tests.support.records import SIX_BLOCK_PLAYS, draw, hand, pass_, pips, play, record, reveal, six_block
 
 TEAM0_LOW = {0: ["0-0", "0-1", "0-2", "0-4"], 2: ["0-5", "1-1", "1-3", "1-4", "1-5"],
              1: ["2-2", "2-3", "2-4", "2-5"], 3: ["3-3", "3-4", "3-5", "4-4", "5-5"]}

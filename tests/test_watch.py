@@ -12,15 +12,17 @@ import pytest
 from click.testing import CliRunner
 
 from scorer.match import Match, score_record
-from scorer.tiles import Tile
-from vision.follow.evidence import EvidenceStore
 from scorer.moves import legal_moves
+from tests.support.readings import reading as _reading
+from tests.support.readings import tile as _tile
+from tests.support.readings import upright as _upright
+from vision.evaluate.games import EndMap, follow_video, same_play
+from vision.follow.evidence import EvidenceStore
 from vision.follow.follower import Follower, compare, lies_across
 from vision.follow.motion import MotionDetector, thumbnail
-from vision.read.reading import HalfReading, Reading, TileReading
-from vision.synth.video import OracleReader, game_video, reading_from_truth
 from vision.follow.watch import Watcher
-from vision.evaluate.games import EndMap, follow_video, same_play
+from vision.read.reading import Reading
+from vision.synth.video import OracleReader, game_video, reading_from_truth
 
 SIZE = (640, 480)
 
@@ -91,37 +93,6 @@ def test_light_drift_and_noise_are_not_changes():
 
 
 # -- the follower on hand-made readings -----------------------------------------------------------
-
-
-def _tile(a: int, b: int, x: float, y: float, sure: float = 0.97, second: dict[int, float] | None = None) -> TileReading:
-    """A tile lying west-east (half `a` west) of 60x30 pixels centred at (x, y)."""
-
-    def probs(value: int) -> tuple[float, ...]:
-        p = np.full(7, (1 - sure) / 6)
-        p[value] = sure
-        for v, q in (second or {}).items():
-            p[v] = q
-        return tuple(float(v) for v in p / p.sum())
-
-    def half(value: int, cx: float) -> HalfReading:
-        corners = ((cx - 15, y - 15), (cx + 15, y - 15), (cx + 15, y + 15), (cx - 15, y + 15))
-        return HalfReading(value, (cx, y), corners, probs(value))
-
-    corners = ((x - 30, y - 15), (x + 30, y - 15), (x + 30, y + 15), (x - 30, y + 15))
-    return TileReading(Tile.of(a, b), (x, y), corners, (half(a, x - 15), half(b, x + 15)), sure * sure)
-
-
-def _upright(a: int, b: int, x: float, y: float) -> TileReading:
-    """A tile lying north-south (half `a` north) of 30x60 pixels centred at (x, y)."""
-    flat = _tile(a, b, 0, 0)
-    turn = lambda p: (x - p[1], y + p[0])  # noqa: E731  (a quarter turn about the centre)
-    halves = tuple(HalfReading(h.value, turn(h.center), tuple(turn(c) for c in h.corners), h.probabilities)
-                   for h in flat.halves)
-    return TileReading(flat.tile, (x, y), tuple(turn(c) for c in flat.corners), halves, flat.confidence)
-
-
-def _reading(*tiles: TileReading) -> Reading:
-    return Reading("frame", 640, 480, tuple(tiles))
 
 
 def _follower(variant: str = "block") -> Follower:

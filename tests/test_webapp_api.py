@@ -3,9 +3,15 @@ from __future__ import annotations
 
 import json
 
-from conftest import SIX_BLOCK_LEFT, SIX_BLOCK_PLAYS, hand, play, record, six_block
+import pytest
+
 from scorer import score_record
-from webapp_support import PLAYERS, Table, app, client, table  # noqa: F401  (fixtures)
+from tests.support.records import SIX_BLOCK_LEFT, SIX_BLOCK_PLAYS, hand, play, record, six_block
+from tests.support.web import PLAYERS, Table
+
+#: The API tests that run on PostgreSQL as well (`test_webapp_postgres.py` has the rest of that story):
+#: the concurrency ones above all, since the guarded version bump must hold there too.
+BOTH_DATABASES = pytest.mark.database("sqlite", "postgresql")
 
 
 def test_create_answers_id_and_scorer_token(client):
@@ -18,8 +24,8 @@ def test_create_answers_id_and_scorer_token(client):
 
 
 def test_tokens_are_stored_only_as_hashes(app, table):
-    from webapp.models import Game
     from webapp.db import db
+    from webapp.models import Game
 
     with app.app_context():
         game = db.session.get(Game, table.id)
@@ -27,6 +33,7 @@ def test_tokens_are_stored_only_as_hashes(app, table):
         assert len(game.scorer_hash) == 64
 
 
+@BOTH_DATABASES
 def test_a_hand_scored_play_by_play_matches_the_scorer(table):
     for event in SIX_BLOCK_PLAYS[:4]:
         response = table.event(event)
@@ -44,6 +51,7 @@ def test_the_event_may_come_wrapped_with_version_who_and_why(table):
     assert change["who"] == "Ana" and change["why"] == "lead" and change["version"] == 3
 
 
+@BOTH_DATABASES
 def test_an_illegal_play_is_refused_with_hand_event_and_rule_and_nothing_recorded(table):
     table.event(play(0, "6-6"))
     before = table.record()
@@ -104,6 +112,7 @@ def test_unknown_match_is_404_in_json(client):
     assert response.status_code == 404 and "no match" in response.get_json()["error"]
 
 
+@BOTH_DATABASES
 def test_a_change_on_a_stale_version_is_refused_and_nothing_recorded(table):
     assert table.event(play(0, "6-6"), headers={"If-Match": '"2"'}).status_code == 201
     before = table.record()
@@ -122,6 +131,7 @@ def test_a_bad_if_match_is_a_400(table):
     assert table.event({"event": play(0, "6-6"), "version": "2"}).status_code == 400
 
 
+@BOTH_DATABASES
 def test_two_phones_at_once_never_lose_an_event(app, table):
     """Two threads append adjustments with no version: every one lands, each on its own version."""
     import threading
@@ -144,6 +154,7 @@ def test_two_phones_at_once_never_lose_an_event(app, table):
     assert versions == list(range(1, 19))
 
 
+@BOTH_DATABASES
 def test_two_phones_on_the_same_version_one_wins(app, table):
     import threading
 
@@ -162,6 +173,7 @@ def test_two_phones_on_the_same_version_one_wins(app, table):
     assert len(table.record()["hands"][0]["events"]) == 1
 
 
+@BOTH_DATABASES
 def test_undo_is_a_new_history_entry_and_the_old_version_is_still_readable(table):
     table.event(play(0, "6-6"))
     table.event(play(1, "6-4", "west"))
@@ -194,6 +206,7 @@ def test_correct_an_event_keeps_the_old_one_in_history(table):
     assert table.get("/score").get_json()["hands"][0]["plays"][1]["count"] == 17
 
 
+@BOTH_DATABASES
 def test_a_correction_that_breaks_a_later_event_is_refused(table):
     for event in SIX_BLOCK_PLAYS[:3]:
         table.event(event)
@@ -253,6 +266,7 @@ def test_bad_new_matches_are_refused_in_plain_words(client):
     assert client.get("/api/games").get_json()["games"] == []
 
 
+@BOTH_DATABASES
 def test_import_a_whole_record_and_export_it_again(client):
     left = SIX_BLOCK_LEFT
     whole = six_block({0: left[:4], 1: left[4:8], 2: left[8:13], 3: left[13:]})
@@ -301,6 +315,7 @@ def test_the_board_polls_with_etags(table):
     assert "<svg" in board["svg"]["layout"] and "<svg" in board["svg"]["chart"]
 
 
+@BOTH_DATABASES
 def test_disputes_are_marked_and_settled_with_a_correction(table):
     table.event(play(0, "6-6"))
     table.event(play(1, "6-4", "west"))

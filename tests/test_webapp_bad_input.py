@@ -10,9 +10,10 @@ import zipfile
 import zlib
 
 import pytest
-from conftest import play, record
-from test_webapp_camera import photo, send
-from webapp_support import PLAYERS, Table, app, app_on_fresh_sqlite, client, table  # noqa: F401  (fixtures)
+
+from tests.support.camera import photo, send
+from tests.support.records import play, record
+from tests.support.web import PLAYERS, Table, app_on_fresh_sqlite
 
 
 def nested(depth: int) -> str:
@@ -132,7 +133,7 @@ def test_a_chunked_photo_over_the_limit_is_refused_and_not_kept(tmp_path):
     import http.client
     from urllib.parse import urlsplit
 
-    from webapp_server import start
+    from tests.support.servers import start
 
     server, running = start(tmp_path, threads=8, SPINNER_READER=lambda variant: None)
     try:
@@ -338,12 +339,11 @@ def test_every_pooled_connection_taken_answers_503_not_a_500_after_30_s(tmp_path
 # -- tournament files ------------------------------------------------------------------------------
 
 def test_a_tournament_file_with_strange_json_is_refused(tmp_path):
-    from test_tournament_api import started
-    from tournament_support import Clock, Director
+    from tests.support.tournament import Clock, Director, started
 
     app = next(app_on_fresh_sqlite(tmp_path, TOURNAMENT_CLOCK=Clock()))
     client = app.test_client()
-    from tournament_support import TEAMS
+    from tests.support.tournament import TEAMS
 
     director = Director(client, client.post("/api/tournaments", json={"title": "Night"}).get_json())
     started(director, TEAMS[:4])

@@ -4,49 +4,27 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SIX_BLOCK_PLAYS
-from webapp_server import browser, live_server  # noqa: F401  (fixtures)
+from tests.support.browser import expect, new_page, start_match, totals, wait_version
+from tests.support.records import SIX_BLOCK_PLAYS
 
 pytestmark = pytest.mark.slow
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 #: With nothing yet on either side of the spinner the pad offers one side only (west), so the
 #: hand of SIX_BLOCK_PLAYS, which went east first, is tapped as its mirror image.
 MIRROR = {"east": "west", "west": "east", "north": "north", "south": "south"}
 
 
-def wait_version(page, version: int) -> None:
-    """Until the page shows `version` and its pad (if any) is done sending: a tap while busy is ignored."""
-    page.wait_for_function(
-        f"window.spinnerBoard && window.spinnerBoard.version >= {version}"
-        " && !document.querySelector('#pad.busy')", timeout=10000)
-
-
-def totals(page) -> list[str]:
-    return [t.strip() for t in page.locator("#board .total").all_inner_texts()]
-
-
-def start_match(page, url: str, players: list[str], variant: str | None = None) -> None:
-    page.goto(url + "/")
-    if variant:
-        page.select_option("#variant", variant)
-    for seat, name in enumerate(players):
-        page.fill(f'.player[data-seat="{seat}"] input', name)
-    page.click("text=Start the match")
-    page.wait_for_selector("#pad")
-
-
 def test_score_a_hand_on_the_pad_undo_and_a_second_phone_follows(live_server, browser):
-    scorer = browser.new_context(**PHONE).new_page()
+    scorer = new_page(browser)
     start_match(scorer, live_server.url, ["Ana", "Ben", "Cruz", "Dee"])
     game_id = scorer.locator("#board").get_attribute("data-game")
     version = scorer.evaluate("window.spinnerBoard.version")
     viewer_link = scorer.locator(".share .link a").first.get_attribute("href")
 
-    viewer = browser.new_context(**PHONE).new_page()
+    viewer = new_page(browser)
     viewer.goto(viewer_link)
     assert viewer.locator("#pad").count() == 0  # the viewer link only reads
-    viewer.wait_for_function("document.getElementById('live').textContent === 'live'", timeout=10000)
+    expect(viewer.locator("#live")).to_have_text("live")
 
     # The ten plays of the blocked hand, tapped on the pad: the tile, then the end where it is asked.
     # Nobody's turn is known before the lead (the holder of 6-6 leads): the scorer taps who leads.
@@ -58,7 +36,7 @@ def test_score_a_hand_on_the_pad_undo_and_a_second_phone_follows(live_server, br
         scorer.click(f'[data-tile="{tile}"]')
         if len(fits) > 1:  # more than one end: the pad asks which
             asked += 1
-            assert scorer.inner_text("#tiles-hint") == f"Where does {tile} go?"
+            expect(scorer.locator("#tiles-hint")).to_have_text(f"Where does {tile} go?")
             scorer.click(f'.end[data-end="{MIRROR[event["end"]]}"]')
         version += 1
         wait_version(scorer, version)
@@ -72,7 +50,7 @@ def test_score_a_hand_on_the_pad_undo_and_a_second_phone_follows(live_server, br
         scorer.click("#pass")
         version += 1
         wait_version(scorer, version)
-    assert "Blocked: nobody can play. Tap the tiles left by Ana, Ben, Cruz, Dee" in scorer.inner_text(".status")
+    expect(scorer.locator(".status")).to_contain_text("Blocked: nobody can play. Tap the tiles left by Ana, Ben, Cruz, Dee")
 
     # Pips left, seat by seat (the pad picks the next seat the score still needs).
     for pips in ("20", "25", "20", "25"):
@@ -87,14 +65,14 @@ def test_score_a_hand_on_the_pad_undo_and_a_second_phone_follows(live_server, br
     assert totals(scorer) == ["50", "10"]
     wait_version(viewer, version)
     assert totals(viewer) == ["50", "10"]
-    assert "Ana & Cruz score 50" in viewer.inner_text(".status")
+    expect(viewer.locator(".status")).to_contain_text("Ana & Cruz score 50")
 
     # Undo the last pips: both phones go back to waiting for Dee's.
     scorer.click("#undo")
     version += 1
     wait_version(scorer, version)
     wait_version(viewer, version)
-    assert "Tap the tiles left by Dee" in viewer.inner_text(".status")
+    expect(viewer.locator(".status")).to_contain_text("Tap the tiles left by Dee")
     assert totals(viewer) == ["0", "10"]
     assert viewer.inner_text("#live") == "live"  # it came over the stream, not by polling
 
@@ -105,7 +83,7 @@ def test_score_a_hand_on_the_pad_undo_and_a_second_phone_follows(live_server, br
 
 
 def test_an_illegal_tap_is_refused_with_the_rule(live_server, browser):
-    page = browser.new_context(**PHONE).new_page()
+    page = new_page(browser)
     start_match(page, live_server.url, ["Ana", "Ben"], variant="all-fives")
     version = page.evaluate("window.spinnerBoard.version")
     page.click('.seat[data-seat="0"]')  # Ana leads

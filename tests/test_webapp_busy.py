@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from conftest import play
-from webapp_support import PLAYERS, Table
+from tests.support.records import play
+from tests.support.web import PLAYERS, Table
 
 
 def test_a_locked_database_answers_503_and_records_nothing(tmp_path):

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import play
-from webapp_support import PLAYERS, Table
+from tests.support.records import play
+from tests.support.web import PLAYERS, Table
 
 MODELS = Path(os.environ.get("SPINNER_MODELS") or Path(__file__).resolve().parent.parent / "models")
 pytestmark = [

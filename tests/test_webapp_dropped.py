@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import socket
-import time
 import urllib.request
 from urllib.parse import urlsplit
 
-from conftest import play
-from test_webapp_camera import photo
-from webapp_server import live_server  # noqa: F401  (fixture)
-from webapp_support import PLAYERS
+from tests.support.camera import photo
+from tests.support.records import play
+from tests.support.waiting import PATIENCE_S
+from tests.support.web import PLAYERS
 
 
 def call(url: str, method: str = "GET", body: dict | None = None, token: str | None = None) -> dict:
@@ -23,13 +22,20 @@ def call(url: str, method: str = "GET", body: dict | None = None, token: str | N
 
 
 def cut_short(url: str, path: str, token: str, content_type: str, body: bytes, claimed: int) -> None:
-    """Send headers that promise `claimed` bytes, then only `body`, then hang up."""
+    """Send headers that promise `claimed` bytes, then only `body`, then hang up; return once the
+    server is done with the request: it has read to the end of what came and closed the connection
+    (whatever it answered before). The socket's timeout only fails a server that never lets go."""
     parts = urlsplit(url)
-    with socket.create_connection((parts.hostname, parts.port), timeout=5) as sock:
+    with socket.create_connection((parts.hostname, parts.port), timeout=PATIENCE_S) as sock:
         head = (f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nAuthorization: Bearer {token}\r\n"
                 f"Content-Type: {content_type}\r\nContent-Length: {claimed}\r\n\r\n")
         sock.sendall(head.encode() + body)
-        time.sleep(0.2)
+        sock.shutdown(socket.SHUT_WR)  # the phone is gone: nothing more comes
+        try:
+            while sock.recv(65536):
+                pass
+        except ConnectionResetError:
+            pass  # closed without an answer: as done as a closed connection
 
 
 def test_a_dropped_upload_keeps_nothing_and_loses_nothing(live_server):
@@ -48,7 +54,7 @@ def test_a_dropped_upload_keeps_nothing_and_loses_nothing(live_server):
             f"Content-Type: image/jpeg\r\n\r\n").encode() + image[:1000]
     cut_short(url, f"/api/games/{game}/frames", token, f"multipart/form-data; boundary={boundary}", form, len(form) + 5000)
 
-    time.sleep(0.5)
+    # Each cut_short returned when the server had let go of its request: whatever it kept is there now.
     assert call(f"{url}/api/games/{game}/frames")["frames"] == []
     folder = live_server.app.config["SPINNER_DATA"] / "frames"
     assert not folder.exists() or not any(folder.rglob("*.*"))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -14,25 +13,11 @@ from pathlib import Path
 
 import pytest
 
-import pg_server
+from tests.support.servers import free_port
+from tests.support.waiting import until
+from tests.support.web import PLAYERS
 
 pytestmark = pytest.mark.slow
-PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    from webapp import fanout
-
-    for server in pg_server.running():
-        yield server
-        fanout.stop_all()  # before the server goes, so no listener is left knocking
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def call(url: str, method: str = "GET", body: dict | None = None, token: str | None = None) -> dict:
@@ -45,7 +30,7 @@ def call(url: str, method: str = "GET", body: dict | None = None, token: str | N
 
 def start_serve(url: str, folder: Path) -> tuple[subprocess.Popen, str]:
     """`spinner serve` in a process of its own on the database at `url`; its address once it serves."""
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "DATABASE_URL": url, "SPINNER_DATA": str(folder),
            "SPINNER_MODELS": str(folder / "no-models"), "SPINNER_READER_PROCESSES": "0",
            # the streams never look at the database themselves: only a notification brings a change
@@ -62,17 +47,19 @@ def start_serve(url: str, folder: Path) -> tuple[subprocess.Popen, str]:
 
 def answering(url: str) -> dict:
     """The first answer of a fresh server (it may still be binding its port when it prints)."""
-    for _ in range(300):
+
+    def answer() -> dict | None:
         try:
             return call(f"{url}/api/games")
         except OSError:
-            threading.Event().wait(0.1)
-    raise AssertionError(f"{url} never answered")
+            return None
+
+    return until(answer, f"{url} to answer")
 
 
 @pytest.fixture
 def other_process(postgres, tmp_path):
-    url = postgres.create_database(f"fanout_{os.getpid()}_{_free_port()}")
+    url = postgres.create_database(f"fanout_{os.getpid()}_{free_port()}")
     process, address = start_serve(url, tmp_path / "other")
     try:
         answering(address)
@@ -139,7 +126,7 @@ def test_three_processes_every_viewer_sees_every_version(postgres, tmp_path):
     the last; viewers on every process see every version (a stream sends the newest board, so a
     version can be skipped only where two changes landed before one was drawn: none here, as
     each change waits for every viewer)."""
-    url = postgres.create_database(f"three_{os.getpid()}_{_free_port()}")
+    url = postgres.create_database(f"three_{os.getpid()}_{free_port()}")
     started = [start_serve(url, tmp_path / f"server{k}") for k in range(3)]
     try:
         servers = [address for _, address in started]
@@ -157,8 +144,8 @@ def test_three_processes_every_viewer_sees_every_version(postgres, tmp_path):
             changes = [("hands", {})] + [("events", event) for event in hand]
             for k, (what, body) in enumerate(changes):
                 for viewer in viewers:  # each has the board of the version before this change
-                    assert _wait_for(lambda v=viewer: v.versions and v.versions[-1] >= version), \
-                        f"a viewer on {viewer.url} never saw version {version}: {viewer.versions}"
+                    until(lambda v=viewer, at=version: v.versions and v.versions[-1] >= at,
+                          f"a viewer on {viewer.url} to see version {version} (it saw {viewer.versions})")
                 version = call(f"{servers[(match + k) % 3]}/api/games/{game}/{what}", "POST", body, token)["version"]
             for viewer in viewers:
                 assert viewer.done.wait(60), f"a viewer on {viewer.url} stopped at {viewer.versions}"
@@ -168,14 +155,3 @@ def test_three_processes_every_viewer_sees_every_version(postgres, tmp_path):
         for process, _ in started:
             process.terminate()
             process.wait(timeout=30)
-
-
-def _wait_for(condition, bound: float = 60.0) -> bool:
-    """True once `condition()` holds; False if it has not within `bound` seconds (a failure bound,
-    not a timing: the condition is an event the test waits for)."""
-    event = threading.Event()
-    for _ in range(int(bound / 0.05)):
-        if condition():
-            return True
-        event.wait(0.05)
-    return bool(condition())

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 schemathesis = pytest.importorskip("schemathesis", reason="schemathesis is not installed (pip install schemathesis)")
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, settings  # noqa: E402
 
-from webapp import openapi
-from webapp_support import PLAYERS
+from tests.support.web import PLAYERS  # noqa: E402
+from webapp import openapi  # noqa: E402
 
 #: Examples per operation: bounded by count, never by time (bench/fuzz_api.py runs more).
 EXAMPLES = int(os.environ.get("SPINNER_FUZZ_EXAMPLES") or 10)
@@ -46,7 +46,7 @@ class NoReader:
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    from webapp_server import start
+    from tests.support.servers import start
 
     server, running = start(tmp_path_factory.mktemp("fuzz"), threads=16, SPINNER_READER=NoReader(),
                             SSE_HEARTBEAT=0.05, SSE_LIFETIME=0.2)

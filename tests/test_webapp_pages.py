@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import io
 import json
+import queue
 import re
 import threading
-import time
 
-from conftest import SIX_BLOCK_PLAYS, play, record, hand
-from webapp_support import PLAYERS, Table, app, client, table  # noqa: F401  (fixtures)
+from tests.support.records import SIX_BLOCK_PLAYS, hand, play, record
+from tests.support.waiting import PATIENCE_S
+from tests.support.web import PLAYERS
 
 
 def csrf_of(page: str) -> str:
@@ -105,27 +106,48 @@ def test_import_and_history_pages(client):
     assert "not a JSON record" in broken.text
 
 
-def test_the_stream_sends_the_board_then_every_change(app, table):
+def test_the_stream_sends_the_board_then_every_change(app, table, monkeypatch):
+    """The board at once, then a change as soon as it is made: a waiting stream is woken by the
+    change, not by its next heartbeat (made too rare here to come first)."""
+    from webapp.live import hub
+
+    app.config.update(SSE_HEARTBEAT=60.0, SSE_LIFETIME=120.0)
+    waiting = threading.Event()
+    wait = hub.wait
+
+    def spy(*args, **kwargs):
+        waiting.set()
+        return wait(*args, **kwargs)
+
+    monkeypatch.setattr(hub, "wait", spy)
     response = app.test_client().get(f"/api/games/{table.id}/stream")
     assert response.mimetype == "text/event-stream"
-    chunks = iter(response.response)
+    said: queue.Queue = queue.Queue()
 
-    def next_board() -> dict:
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            chunk = next(chunks)
+    def follow(boards: int) -> None:
+        """Hand on what the stream says (a board, or None for a heartbeat) until `boards` boards came,
+        then close it (here: the iterating thread holds the request's context)."""
+        for chunk in response.response:
             chunk = chunk.decode() if isinstance(chunk, bytes) else chunk
             if chunk.startswith("id: "):
-                return json.loads(chunk.split("data: ", 1)[1])
-        raise AssertionError("no board came")
+                said.put(json.loads(chunk.split("data: ", 1)[1]))
+                boards -= 1
+                if not boards:
+                    response.close()
+                    return
+            elif chunk.startswith(":"):
+                said.put(None)
 
-    assert next_board()["version"] == 2
-    threading.Timer(0.3, lambda: table.event(play(0, "6-6"))).start()
-    started = time.monotonic()
-    board = next_board()
+    follower = threading.Thread(target=follow, args=(2,), daemon=True)
+    follower.start()
+    assert said.get(timeout=PATIENCE_S)["version"] == 2
+    assert waiting.wait(PATIENCE_S)  # the stream waits for a change
+    table.event(play(0, "6-6"))
+    board = said.get(timeout=PATIENCE_S)
+    assert board is not None, "a heartbeat came before the change"
     assert board["version"] == 3 and board["current"]["events"][0]["tile"] == "6-6"
-    assert time.monotonic() - started < 2
-    response.close()
+    follower.join(PATIENCE_S)
+    assert not follower.is_alive()
 
 
 def test_too_many_streams_answers_503_so_the_page_polls(app, table):

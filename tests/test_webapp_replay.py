@@ -7,9 +7,9 @@ import json
 import re
 import zipfile
 
-from conftest import play
-from test_webapp_camera import cam, photo, script, seen, send  # noqa: F401  (fixtures)
-from webapp_support import PLAYERS, Table
+from tests.support.camera import photo, seen, send
+from tests.support.records import play
+from tests.support.web import PLAYERS, Table
 
 
 def csrf_of(page: str) -> str:

@@ -6,13 +6,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from test_webapp_camera import Script, make_app, photo, seen
-from webapp_support import PLAYERS, Table
+from tests.support.camera import Script, make_app, photo, seen
+from tests.support.waiting import until
+from tests.support.web import PLAYERS, Table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,17 +68,13 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _gone(pid: int, within: float = 30.0) -> bool:
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            return True
-        if state == "Z":  # ended; only its exit status waits to be collected
-            return True
-        time.sleep(0.05)  # polling the process table: nothing signals another process's end here
-    return False
+def _gone(pid: int) -> bool:
+    """Whether process `pid` has ended (a zombie whose exit status only waits to be collected counts)."""
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state == "Z"
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
@@ -92,7 +88,8 @@ def test_the_reader_processes_end_with_the_server(how):
         os.kill(server.pid, how)
         server.wait(30)
         for child in children:
-            assert _gone(child), f"process {child} outlived the server"
+            # polling the process table: nothing signals another process's end here
+            until(lambda child=child: _gone(child), f"process {child} to end with the server")
     finally:
         if server.poll() is None:
             server.kill()

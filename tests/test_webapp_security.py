@@ -5,14 +5,12 @@ from __future__ import annotations
 import base64
 import re
 import ssl
-import time
 import urllib.request
 import zlib
 
-import pytest
-
-from test_webapp_serve import serve, stop
-from webapp_support import PLAYERS, app, client, table  # noqa: F401  (fixtures)
+from tests.support.servers import serve, stop
+from tests.support.waiting import PATIENCE_S, until
+from tests.support.web import PLAYERS
 
 SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.DOTALL | re.IGNORECASE)
 HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.IGNORECASE)
@@ -109,45 +107,34 @@ def test_a_full_session_still_fits_in_a_cookie(app, client):
 def test_https_sets_the_cookie_secure(tmp_path):
     process, port = serve(tmp_path, "--https", "--no-qr")
     cert = tmp_path / "data" / "tls" / "cert.pem"
+
+    def answered() -> tuple[str, ...] | None:
+        try:  # the certificate is written as the server starts: read it once it is whole
+            context = ssl.create_default_context(cafile=str(cert))
+            with urllib.request.urlopen(f"https://127.0.0.1:{port}/", timeout=PATIENCE_S, context=context) as response:
+                assert_headers(response)
+                return (response.headers["Set-Cookie"],)
+        except (OSError, ssl.SSLError):
+            return None
+
     try:
-        for _ in range(300):
-            try:  # the certificate is written as the server starts: read it once it is whole
-                context = ssl.create_default_context(cafile=str(cert))
-                with urllib.request.urlopen(f"https://127.0.0.1:{port}/", timeout=10, context=context) as response:
-                    cookie = response.headers["Set-Cookie"]
-                    assert_headers(response)
-                break
-            except (OSError, ssl.SSLError):
-                time.sleep(0.1)
-        else:
-            raise AssertionError("the server did not answer over HTTPS")
+        (cookie,) = until(answered, "the server to answer over HTTPS")
     finally:
         stop(process)
     assert "Secure" in cookie and "HttpOnly" in cookie
 
 
-def test_the_pad_works_with_the_policy_in_force(tmp_path):
+def test_the_pad_works_with_the_policy_in_force(live_server, open_page):
     """In headless Chromium with the CSP enforced: start a match and tap a play; nothing is blocked."""
-    from test_webapp_browser import PHONE, start_match
-    from webapp_server import chromium_path, start
+    from tests.support.page import PHONE, start_match
 
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
-    path = chromium_path()
-    if path is None:
-        pytest.skip("no Chromium on this machine (apt-get install chromium)")
-    server, running = start(tmp_path, SSE_HEARTBEAT=1.0, SSE_LIFETIME=30.0)
-    try:
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-            page = browser.new_context(**PHONE).new_page()
-            said: list[str] = []
-            page.on("console", lambda message: said.append(message.text))
-            page.on("pageerror", lambda error: said.append(str(error)))
-            start_match(page, running.url, ["Ana", "Ben", "Cruz", "Dee"])
-            page.click('[data-tile="6-6"]')
-            page.wait_for_selector(".plays li")
-            assert page.locator(".plays li").count() == 1
-            browser.close()
-    finally:
-        server.stop()
+    page = open_page(PHONE, bypass_csp=False)
+    said: list[str] = []
+    page.on("console", lambda message: said.append(message.text))
+    page.on("pageerror", lambda error: said.append(str(error)))
+    start_match(page, live_server.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')  # who leads: the pad asks before the first tile
+    page.click('[data-tile="6-6"]')
+    page.wait_for_selector(".plays li")
+    assert page.locator(".plays li").count() == 1
     assert not [s for s in said if "Content Security Policy" in s or "Refused" in s], said

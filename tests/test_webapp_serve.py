@@ -3,58 +3,23 @@ made once, kept, and verifies for the addresses it names."""
 from __future__ import annotations
 
 import json
-import os
-import socket
 import ssl
-import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.support.servers import serve, stop, wait_for
+from tests.support.waiting import PATIENCE_S
+
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def serve(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    env = {**os.environ, "SPINNER_DATA": str(tmp_path / "data"), "PYTHONPATH": str(ROOT)}
-    env.pop("DATABASE_URL", None)
-    process = subprocess.Popen([sys.executable, "-c", "from spinner.cli import main; main()", "serve", "--host", "127.0.0.1",
-                                "--port", str(port), "--threads", "16", *args],
-                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    return process, port
-
-
-def wait_for(url: str, context: ssl.SSLContext | None = None) -> bytes:
-    for _ in range(150):
-        try:
-            with urllib.request.urlopen(url, timeout=2, context=context) as response:
-                return response.read()
-        except (OSError, ssl.SSLError) as error:
-            last = error
-            time.sleep(0.1)
-    raise AssertionError(f"{url} did not answer: {last}")
-
-
-def stop(process: subprocess.Popen) -> str:
-    process.terminate()
-    out, _ = process.communicate(timeout=20)
-    return out
 
 
 def test_serve_answers_on_http_and_says_where(tmp_path):
     process, port = serve(tmp_path, "--no-qr")
     try:
-        assert b"Start the match" in wait_for(f"http://127.0.0.1:{port}/")
+        assert b"Start the match" in wait_for(f"http://127.0.0.1:{port}/", process=process)
         games = json.loads(wait_for(f"http://127.0.0.1:{port}/api/games"))
         assert games == {"games": []}
     finally:
@@ -67,14 +32,12 @@ def test_https_makes_a_certificate_once_and_it_verifies(tmp_path):
     process, port = serve(tmp_path, "--https", "--no-qr")
     cert = tmp_path / "data" / "tls" / "cert.pem"
     try:
-        for _ in range(100):
-            if cert.is_file():
-                break
-            time.sleep(0.1)
+        # Listening on HTTPS means the certificate is made and written: then it must verify.
+        wait_for(f"https://127.0.0.1:{port}/", ssl._create_unverified_context(), process=process)
         context = ssl.create_default_context(cafile=str(cert))
         assert b"Start the match" in wait_for(f"https://127.0.0.1:{port}/", context)
         with pytest.raises(urllib.error.URLError):  # an ordinary client does not trust it: phones are asked once
-            urllib.request.urlopen(f"https://127.0.0.1:{port}/", timeout=5)
+            urllib.request.urlopen(f"https://127.0.0.1:{port}/", timeout=PATIENCE_S)
     finally:
         out = stop(process)
     assert "Made the self-signed certificate" in out and "SHA-256 " in out
@@ -82,7 +45,7 @@ def test_https_makes_a_certificate_once_and_it_verifies(tmp_path):
 
     process, port = serve(tmp_path, "--https", "--no-qr")
     try:
-        wait_for(f"https://127.0.0.1:{port}/", ssl.create_default_context(cafile=str(cert)))
+        wait_for(f"https://127.0.0.1:{port}/", ssl.create_default_context(cafile=str(cert)), process=process)
     finally:
         out = stop(process)
     assert "Using the self-signed certificate" in out

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import draw, hand, pass_, pips, play, record
 
 from scorer import Match, RecordError, score_record
 from scorer.moves import who_played
 from scorer.simulate import simulate_match
 from scorer.tiles import Tile
+from tests.support.records import draw, hand, pass_, pips, play, record
 
 
 def observed(variant: str, *events: dict, players: int = 4, leader: int = 0, unseen_draws: bool = False) -> Match:

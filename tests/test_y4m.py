@@ -19,7 +19,7 @@ def test_frames_come_back_as_written_within_chroma_rounding(tmp_path):
     assert data.count(b"FRAME\n") == 3 and len(data) == len(data.split(b"\n")[0]) + 1 + 3 * (6 + 64 * 48 * 3 // 2)
     fps, back = read_y4m(tmp_path / "v.y4m")
     assert fps == 2.5 and len(back) == 3
-    for written, read in zip(frames[:2], back[:2]):  # flat colours survive 4:2:0 but for rounding
+    for written, read in zip(frames[:2], back[:2], strict=True):  # flat colours survive 4:2:0 but for rounding
         assert np.abs(read.astype(int) - written.astype(int)).max() <= 3
     assert np.abs(back[2].astype(int) - frames[2].astype(int)).mean() < 60  # noise loses its chroma detail only
 

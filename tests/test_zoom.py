@@ -94,7 +94,6 @@ def test_a_layout_photographed_from_further_back_is_read_with_the_second_look():
 
 def test_a_close_photo_is_read_once():
     from vision.read.reader import Reader
-
     from vision.synth.dataset import make_sample
 
     image = cv2.imdecode(np.frombuffer(make_sample(6, 0).jpeg, np.uint8), cv2.IMREAD_COLOR)

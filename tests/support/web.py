@@ -1,11 +1,9 @@
-"""Fixtures for the companion page's tests: an app on a fresh SQLite file, its client, a match."""
+"""The companion's app for the tests: one on a fresh SQLite file, and a match seen through its API."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
 
@@ -25,14 +23,18 @@ def app_on_fresh_sqlite(tmp_path: Path, **config: Any) -> Iterator[Any]:
         db.engine.dispose()
 
 
-@pytest.fixture
-def app(tmp_path):
-    yield from app_on_fresh_sqlite(tmp_path, SSE_HEARTBEAT=0.2, SSE_LIFETIME=5.0)
+def app_on_postgresql(tmp_path: Path, url: str, **config: Any) -> Iterator[Any]:
+    """The companion on the PostgreSQL database at `url` (its migrations applied at start)."""
+    from webapp import create_app
+    from webapp.db import db
+    from webapp.store import cache
 
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
+    cache.clear()
+    app = create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": url, "TESTING": True, **config})
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 class Table:
@@ -64,10 +66,9 @@ class Table:
         return self.client.get(f"/api/games/{self.id}").get_json()["version"]
 
 
-@pytest.fixture
-def table(client) -> Table:
-    """A `partners` match with its first hand started."""
-    response = client.post("/api/games", json={"variant": "partners", "players": PLAYERS})
+def new_table(client: Any, variant: str = "partners", players: list[str] | None = None) -> Table:
+    """A match made through the API with its first hand started."""
+    response = client.post("/api/games", json={"variant": variant, "players": players or PLAYERS})
     assert response.status_code == 201, response.get_json()
     t = Table(client, response.get_json())
     assert t.post("/hands", {}).status_code == 201

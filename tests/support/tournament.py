@@ -1,5 +1,5 @@
-"""Fixtures for tournament night: an app with a clock the test moves, the director, and tables
-whose matches are played from simulated records (scorer.simulate)."""
+"""Tournament night: a clock the test moves, the director seen through the API, and tables whose
+matches are played from simulated records (scorer.simulate)."""
 from __future__ import annotations
 
 import random
@@ -7,11 +7,8 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
-
 from scorer import score_record
 from scorer.simulate import observe, simulate_match
-from webapp_support import app_on_fresh_sqlite
 
 TEAMS = [
     ("Los Primos", ("Ana", "Beto")), ("Doble Seis", ("Carla", "Dario")), ("Capicúa", ("Elena", "Fito")),
@@ -31,21 +28,6 @@ class Clock:
 
     def advance(self, **amount: float) -> None:
         self.now += timedelta(**amount)
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def app(tmp_path, clock):
-    yield from app_on_fresh_sqlite(tmp_path, TOURNAMENT_CLOCK=clock)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 class Director:
@@ -85,13 +67,6 @@ class Director:
 
     def result(self, number: int, table: int, **fields: Any):
         return self.post(f"/rounds/{number}/tables/{table}/result", fields)
-
-
-@pytest.fixture
-def director(client) -> Director:
-    response = client.post("/api/tournaments", json={"title": "Club night", "who": "Rosa"})
-    assert response.status_code == 201, response.get_json()
-    return Director(client, response.get_json())
 
 
 def key_of(link: str) -> str:
@@ -178,3 +153,13 @@ class TablePhone:
         """The rest of the record through the API: hand `hand` from event `start`, then later hands."""
         for event in record["hands"][hand]["events"][start:]:
             self.event(event)
+
+
+def started(director: Director, teams=TEAMS) -> dict:
+    """The teams registered (registration closed where fewer than 8) and round 1 drawn."""
+    director.register_all(teams)
+    if len(teams) < 8:
+        assert director.post("/close").status_code == 200
+    response = director.post("/rounds", {"seed": 1})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()

@@ -1,16 +1,12 @@
-"""What the player-page browser tests share: the system Chromium, the three screens, a page per
-phone that leaves a screenshot behind when its test fails, and small steps (start a match, tap,
-wait for the board) that wait for events, never for the clock."""
+"""What the player-page browser tests share: the system Chromium and its arguments, the three screens,
+where a failing test's screenshots go, and small steps (start a match, tap, wait for the board) that
+wait for events, never for the clock. Their fixtures (`chromium`, `open_page`) are in tests/conftest.py."""
 from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
-from typing import Any, Iterator
-
-import pytest
-from webapp_server import live_server  # noqa: F401  (fixture)
+from typing import Any
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -20,47 +16,9 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 SCREENS = {"320x568": SMALL, "390x844": PHONE, "1366x768": LAPTOP}
 #: Where a failing test leaves its screenshots (a CI job can keep the folder).
-SHOTS = Path(os.environ.get("SPINNER_SHOTS", Path(__file__).resolve().parent / "screenshots"))
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+SHOTS = Path(os.environ.get("SPINNER_SHOTS", Path(__file__).resolve().parent.parent / "screenshots"))
+AXE = Path(__file__).resolve().parent.parent / "vendor" / "axe.min.js"
 WAIT = int(os.environ.get("SPINNER_WAIT_MS", "15000"))  # ms: a loaded two-core machine is slow; waits end on events
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
-    if not CHROMIUM.exists():
-        pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def open_page(chromium, request) -> Iterator[Any]:
-    """`open_page(screen, **context options)`: a new phone (its own cookies); screenshots on failure."""
-    opened: list[Any] = []
-
-    def make(screen: dict[str, Any] = PHONE, **options: Any) -> Any:
-        # Playwright's waits evaluate their predicates as strings, which the page's strict CSP
-        # (no eval) forbids; the CSP itself is checked by tests/test_webapp_security.py.
-        page = chromium.new_context(**{"bypass_csp": True, **screen, **options}).new_page()
-        page.set_default_timeout(WAIT)
-        opened.append(page)
-        return page
-
-    yield make
-    report = getattr(request.node, "rep_call", None)
-    if report is not None and report.failed:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        name = re.sub(r"[^\w.-]+", "_", request.node.name)
-        for n, page in enumerate(opened):
-            try:
-                page.screenshot(path=str(SHOTS / f"{name}-{n}.png"), full_page=True)
-            except Exception:  # a page that crashed has nothing to show; the failure itself is reported
-                pass
-    for page in opened:
-        page.context.close()
 
 
 def start_match(page, url: str, players: list[str], variant: str | None = None,

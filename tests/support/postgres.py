@@ -11,8 +11,8 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 
 def binaries() -> Path | None:

@@ -1,0 +1,71 @@
+"""The camera's stand-ins: a photo, a reading as the reader's JSON has it, a scripted reader, and
+an upload through the frames API. The reader here answers what each test tells it (the real one
+needs its trained models); everything after the reading is real."""
+from __future__ import annotations
+
+import io
+import threading
+from typing import Any
+
+import cv2
+import numpy as np
+
+from tests.support.web import Table
+
+
+def photo(width: int = 64, height: int = 48, fmt: str = ".jpg") -> bytes:
+    image = np.full((height, width, 3), 90, np.uint8)
+    cv2.rectangle(image, (10, 10), (40, 25), (250, 250, 250), -1)
+    ok, data = cv2.imencode(fmt, image)
+    assert ok
+    return data.tobytes()
+
+
+def seen(*tiles: str | tuple[str, float], arms: dict[str, list[str]] | None = None, centre: str | None = None,
+         unsure: list[str] | None = None) -> dict[str, Any]:
+    """A reading as the reader's JSON has it: tiles with their confidence, and the photo's layout."""
+    out = []
+    for i, item in enumerate(tiles):
+        name, confidence = (item, 0.97) if isinstance(item, str) else item
+        x = 20 + 30 * i
+        out.append({"tile": name, "confidence": confidence, "center": [x + 10, 20],
+                    "corners": [[x, 10], [x + 20, 10], [x + 20, 30], [x, 30]], "halves": []})
+    layout = {"arms": arms or {}, "centre": centre, "unsure": unsure or []} if centre else None
+    return {"image": "", "tiles": out, "layout": layout}
+
+
+class Script:
+    """The stand-in reader: hands out the readings queued for it, optionally waiting on a gate."""
+
+    def __init__(self) -> None:
+        self.readings: list[dict[str, Any]] = []
+        self.gate: threading.Event | None = None
+        self.started = threading.Event()
+        self.variants: list[str] = []
+
+    def __call__(self, variant: str) -> Script:
+        self.variants.append(variant)
+        return self
+
+    def read(self, image: np.ndarray, name: str = "") -> dict[str, Any]:
+        self.started.set()
+        if self.gate is not None:
+            self.gate.wait(60)  # a bound for a test that forgot its gate, not a pace
+        return self.readings.pop(0) if self.readings else seen()
+
+
+def make_app(tmp_path, **config):
+    from webapp import create_app
+    from webapp.store import cache
+
+    cache.clear()
+    return create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
+                       "TESTING": True, "READ_WAIT": 10.0, **config})
+
+
+def send(t: Table, data: bytes, query: str = "", content_type: str = "multipart", headers: dict[str, str] | None = None):
+    headers = {**t.auth, **(headers or {})}
+    if content_type == "multipart":
+        return t.client.post(f"/api/games/{t.id}/frames{query}", data={"photo": (io.BytesIO(data), "table.jpg")},
+                             headers=headers, content_type="multipart/form-data")
+    return t.client.post(f"/api/games/{t.id}/frames{query}", data=data, headers=headers, content_type=content_type)
