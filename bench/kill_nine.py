@@ -12,6 +12,7 @@ Then it counts, after one more start that reads what was left waiting:
 - stray processes: the killed servers' reader processes and resource trackers still alive.
 Linux only (it reads /proc).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,13 +35,21 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def call(url: str, method: str = "GET", body: object = None, token: str | None = None, data: bytes | None = None,
-         kind: str = "application/json", timeout: float = 30) -> tuple[int, dict]:
+def call(
+    url: str,
+    method: str = "GET",
+    body: object = None,
+    token: str | None = None,
+    data: bytes | None = None,
+    kind: str = "application/json",
+    timeout: float = 30,
+) -> tuple[int, dict]:
     payload = data if data is not None else (json.dumps(body).encode() if body is not None else None)
     headers = {"Content-Type": kind, **({"Authorization": f"Bearer {token}"} if token else {})}
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, method=method, data=payload, headers=headers),
-                                    timeout=timeout) as answer:
+        with urllib.request.urlopen(
+            urllib.request.Request(url, method=method, data=payload, headers=headers), timeout=timeout
+        ) as answer:
             return answer.status, json.loads(answer.read() or b"{}")
     except urllib.error.HTTPError as error:
         return error.code, {}
@@ -73,9 +82,24 @@ def alive(pid: int) -> bool:
 def start(data: str, port: int) -> subprocess.Popen:
     env = {**os.environ, "SPINNER_DATA": data, "PYTHONPATH": str(ROOT)}
     env.pop("DATABASE_URL", None)
-    server = subprocess.Popen([sys.executable, "-c", "from spinner.cli import main; main()", "serve", "--host",
-                               "127.0.0.1", "--port", str(port), "--threads", "32", "--no-qr"],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from spinner.cli import main; main()",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--threads",
+            "32",
+            "--no-qr",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(600):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=2).read()
@@ -111,8 +135,12 @@ def main() -> int:
                 while not stop.is_set():
                     try:
                         if not played:
-                            status, answer = call(f"{base}/api/games/{game['id']}/events", "POST",
-                                                  {"type": "play", "seat": 0, "tile": "6-6"}, game["token"])
+                            status, answer = call(
+                                f"{base}/api/games/{game['id']}/events",
+                                "POST",
+                                {"type": "play", "seat": 0, "tile": "6-6"},
+                                game["token"],
+                            )
                         else:
                             status, answer = call(f"{base}/api/games/{game['id']}/undo", "POST", {}, game["token"])
                     except OSError:
@@ -129,8 +157,13 @@ def main() -> int:
             def photos() -> None:
                 while not stop.is_set():
                     try:
-                        status, answer = call(f"{base}/api/games/{game['id']}/frames?wait=0", "POST", data=photo,
-                                              kind="image/jpeg", token=game["token"])
+                        status, answer = call(
+                            f"{base}/api/games/{game['id']}/frames?wait=0",
+                            "POST",
+                            data=photo,
+                            kind="image/jpeg",
+                            token=game["token"],
+                        )
                     except OSError:
                         return
                     if status == 202 and answer.get("id") is not None:
@@ -150,8 +183,11 @@ def main() -> int:
             while any(alive(c) for c in children) and time.monotonic() < deadline:
                 time.sleep(0.1)  # the children learn of their parent's end from the kernel
             strays += [c for c in children if alive(c)]
-            print(f"round {round_ + 1}: killed with {len(children)} child processes; "
-                  f"{len(answered_events)} events and {len(queued_photos)} queued photos answered so far", flush=True)
+            print(
+                f"round {round_ + 1}: killed with {len(children)} child processes; "
+                f"{len(answered_events)} events and {len(queued_photos)} queued photos answered so far",
+                flush=True,
+            )
         server = start(data, port)  # the last start reads what the killed ones left waiting
         try:
             deadline = time.monotonic() + 300
@@ -172,10 +208,12 @@ def main() -> int:
     while any(alive(c) for c in children) and time.monotonic() < deadline:
         time.sleep(0.1)
     strays += [c for c in children if alive(c)]
-    print(f"{args.rounds} kills: {len(answered_events)} events answered, {len(lost)} lost; "
-          f"{len(queued_photos)} photos answered queued, {len(left)} left queued "
-          f"({sum(1 for i in queued_photos if status.get(i) == 'skipped')} skipped for a newer one); "
-          f"{len(strays)} stray processes")
+    print(
+        f"{args.rounds} kills: {len(answered_events)} events answered, {len(lost)} lost; "
+        f"{len(queued_photos)} photos answered queued, {len(left)} left queued "
+        f"({sum(1 for i in queued_photos if status.get(i) == 'skipped')} skipped for a newer one); "
+        f"{len(strays)} stray processes"
+    )
     return 1 if lost or left or strays else 0
 
 

@@ -16,6 +16,7 @@ scores the true play on the pad (`padded`). Figures over all videos:
 - padded: plays a player scored on the pad after turning a question down;
 - scores equal: videos whose recorded plays, counts, points and totals equal the truth's.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,8 +36,10 @@ from vision.synth.video import game_video  # noqa: E402
 
 
 def plays_of(answer: dict) -> list[tuple]:
-    return [(p["seat"], "-".join(sorted(p["tile"].split("-"))), p["count"], p["points"])
-            for p in answer["hands"][0]["plays"]]
+    return [
+        (p["seat"], "-".join(sorted(p["tile"].split("-"))), p["count"], p["points"])
+        for p in answer["hands"][0]["plays"]
+    ]
 
 
 def pad_next(client, base: str, auth: dict, events: list[dict], truth: list[tuple]) -> int:
@@ -44,16 +47,16 @@ def pad_next(client, base: str, auth: dict, events: list[dict], truth: list[tupl
     end as the truth names it, or the mirror image's (the app's layout may have west and east, or
     north and south, the other way round). 1 when it was scored."""
     done = plays_of(client.get(f"{base}/score").get_json())
-    if len(done) >= len(truth) or done != truth[:len(done)]:
+    if len(done) >= len(truth) or done != truth[: len(done)]:
         return 0
     event = dict(events[len(done)])
     mirror = {"west": "east", "east": "west", "north": "south", "south": "north"}
-    for end in ([event["end"], mirror[event["end"]]] if "end" in event else [None]):
+    for end in [event["end"], mirror[event["end"]]] if "end" in event else [None]:
         if end is not None:
             event["end"] = end
         if client.post(f"{base}/events", json={**event, "why": "bench: the pad"}, headers=auth).status_code != 201:
             continue
-        if plays_of(client.get(f"{base}/score").get_json()) == truth[:len(done) + 1]:
+        if plays_of(client.get(f"{base}/score").get_json()) == truth[: len(done) + 1]:
             return 1
         client.post(f"{base}/undo", json={"why": "bench: wrong end"}, headers=auth)
     return 0
@@ -63,10 +66,18 @@ def follow(seed: int, every: int, folder: Path) -> dict:
     from webapp import create_app
 
     video = game_video(seed, 1280, 960, still_frames=6)
-    app = create_app({"SPINNER_DATA": folder / "data", "DATABASE_URL": f"sqlite:///{folder / f'{seed}.db'}",
-                      "CAMERA_WAIT": 60.0, "READER_PROCESSES": 0})
+    app = create_app(
+        {
+            "SPINNER_DATA": folder / "data",
+            "DATABASE_URL": f"sqlite:///{folder / f'{seed}.db'}",
+            "CAMERA_WAIT": 60.0,
+            "READER_PROCESSES": 0,
+        }
+    )
     client = app.test_client()
-    made = client.post("/api/games", json={"variant": video.record["variant"], "players": video.record["players"]}).get_json()
+    made = client.post(
+        "/api/games", json={"variant": video.record["variant"], "players": video.record["players"]}
+    ).get_json()
     auth = {"Authorization": f"Bearer {made['token']}"}
     base = f"/api/games/{made['id']}"
     client.post(f"{base}/hands", json={"leader": 0}, headers=auth)
@@ -79,8 +90,9 @@ def follow(seed: int, every: int, folder: Path) -> dict:
             continue
         ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
         sent += 1
-        answer = client.post(f"{base}/frames?source=camera&seat=0", data=jpeg.tobytes(),
-                             headers={**auth, "Content-Type": "image/jpeg"}).get_json()
+        answer = client.post(
+            f"{base}/frames?source=camera&seat=0", data=jpeg.tobytes(), headers={**auth, "Content-Type": "image/jpeg"}
+        ).get_json()
         if answer["status"] != "confirm":
             continue
         asked += 1
@@ -88,14 +100,14 @@ def follow(seed: int, every: int, folder: Path) -> dict:
         done = plays_of(client.get(f"{base}/score").get_json())
         tap = "reject"
         named = event is not None and ("end" in event or not done)  # the lead needs no end
-        if named and len(done) < len(truth) and done == truth[:len(done)]:
+        if named and len(done) < len(truth) and done == truth[: len(done)]:
             seat, tile = truth[len(done)][:2]
             if event["tile"] == tile and event.get("seat") == seat:
                 tap = "accept"
         response = client.post(f"{base}/frames/{answer['id']}/{tap}", json={"why": "bench"}, headers=auth)
         if tap == "accept" and response.status_code == 200:
             got = plays_of(client.get(f"{base}/score").get_json())
-            if got == truth[:len(got)]:
+            if got == truth[: len(got)]:
                 confirmed += 1
                 continue
             client.post(f"{base}/undo", json={"why": "bench: wrong end"}, headers=auth)  # the end was not the true one
@@ -104,9 +116,19 @@ def follow(seed: int, every: int, folder: Path) -> dict:
     got = plays_of(got_answer)
     right = next((i for i, (a, b) in enumerate(zip(got, truth)) if a != b), min(len(got), len(truth)))
     equal = got == truth and got_answer["totals"] == score_record(video.record)["totals"]
-    return {"seed": seed, "variant": video.record["variant"], "plays": len(truth), "right": right,
-            "wrong": len(got) - right, "asked": asked, "confirmed": confirmed, "padded": padded, "frames_sent": sent,
-            "score_equal": equal, "seconds": round(time.perf_counter() - started, 1)}
+    return {
+        "seed": seed,
+        "variant": video.record["variant"],
+        "plays": len(truth),
+        "right": right,
+        "wrong": len(got) - right,
+        "asked": asked,
+        "confirmed": confirmed,
+        "padded": padded,
+        "frames_sent": sent,
+        "score_equal": equal,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
 
 
 def main() -> None:
@@ -122,18 +144,23 @@ def main() -> None:
             row = follow(seed, args.every, Path(tmp))
             rows.append(row)
             if not args.json:
-                print(f"video {seed}: {row['variant']}, {row['plays']} plays: {row['right']} right, {row['wrong']} wrong, "
-                      f"{row['asked']} asked ({row['confirmed']} confirmed, {row['padded']} padded); "
-                      f"score {'equal' if row['score_equal'] else 'DIFFERENT'}"
-                      f" ({row['seconds']} s)", flush=True)
+                print(
+                    f"video {seed}: {row['variant']}, {row['plays']} plays: {row['right']} right, {row['wrong']} wrong, "
+                    f"{row['asked']} asked ({row['confirmed']} confirmed, {row['padded']} padded); "
+                    f"score {'equal' if row['score_equal'] else 'DIFFERENT'}"
+                    f" ({row['seconds']} s)",
+                    flush=True,
+                )
     total = {key: sum(r[key] for r in rows) for key in ("plays", "right", "wrong", "asked", "confirmed", "padded")}
     total["scores_equal"] = sum(r["score_equal"] for r in rows)
     if args.json:
         print(json.dumps({"videos": args.videos, **total, "rows": rows}))
     else:
-        print(f"{args.videos} videos, {total['plays']} plays: {total['right']} right, {total['wrong']} wrong, "
-              f"{total['asked']} asked ({total['confirmed']} confirmed, {total['padded']} padded); "
-              f"scores equal {total['scores_equal']}/{args.videos}")
+        print(
+            f"{args.videos} videos, {total['plays']} plays: {total['right']} right, {total['wrong']} wrong, "
+            f"{total['asked']} asked ({total['confirmed']} confirmed, {total['padded']} padded); "
+            f"scores equal {total['scores_equal']}/{args.videos}"
+        )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ the first animation frame after the board of the new version was swapped in (whi
 first, the live stream or the pad's own refresh). Taps that only choose (a seat, a tile with two
 ends) are not timed: the tap on the end is. The issue's target: a median under 150 ms.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -96,15 +97,20 @@ def main() -> None:
             server.stop()
     ordered = sorted(times)
     result = {
-        "taps": len(times), "median_ms": round(statistics.median(times), 1),
-        "p90_ms": round(ordered[int(0.9 * (len(ordered) - 1))], 1), "max_ms": round(ordered[-1], 1),
-        "screen": args.screen, "cpus": os.cpu_count(),
+        "taps": len(times),
+        "median_ms": round(statistics.median(times), 1),
+        "p90_ms": round(ordered[int(0.9 * (len(ordered) - 1))], 1),
+        "max_ms": round(ordered[-1], 1),
+        "screen": args.screen,
+        "cpus": os.cpu_count(),
     }
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"{result['taps']} taps at {args.screen}: median {result['median_ms']} ms, "
-              f"p90 {result['p90_ms']} ms, max {result['max_ms']} ms ({result['cpus']} CPUs)")
+        print(
+            f"{result['taps']} taps at {args.screen}: median {result['median_ms']} ms, "
+            f"p90 {result['p90_ms']} ms, max {result['max_ms']} ms ({result['cpus']} CPUs)"
+        )
 
 
 if __name__ == "__main__":

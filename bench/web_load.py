@@ -18,6 +18,7 @@ Every viewer must see every version (or a later one: a stream sends the newest b
 latency of an event is the time from the scorer sending it to a viewer receiving the board with it.
 The clients are asyncio (one thread) in this process, so they do not share the server's GIL.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,14 +39,24 @@ ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
 # A blocked partners hand (tests/support/records.py, SIX_BLOCK_PLAYS), its passes and pips.
 HAND = [
-    {"type": "play", "seat": 0, "tile": "6-6"}, {"type": "play", "seat": 1, "tile": "6-1", "end": "east"},
-    {"type": "play", "seat": 2, "tile": "1-2", "end": "east"}, {"type": "play", "seat": 3, "tile": "2-6", "end": "east"},
-    {"type": "play", "seat": 0, "tile": "6-0", "end": "west"}, {"type": "play", "seat": 1, "tile": "0-3", "end": "west"},
-    {"type": "play", "seat": 2, "tile": "3-6", "end": "west"}, {"type": "play", "seat": 3, "tile": "6-4", "end": "east"},
-    {"type": "play", "seat": 0, "tile": "4-5", "end": "east"}, {"type": "play", "seat": 1, "tile": "5-6", "end": "east"},
-    {"type": "pass", "seat": 2}, {"type": "pass", "seat": 3}, {"type": "pass", "seat": 0}, {"type": "pass", "seat": 1},
-    {"type": "pips", "seat": 0, "pips": 20}, {"type": "pips", "seat": 1, "pips": 25},
-    {"type": "pips", "seat": 2, "pips": 20}, {"type": "pips", "seat": 3, "pips": 25},
+    {"type": "play", "seat": 0, "tile": "6-6"},
+    {"type": "play", "seat": 1, "tile": "6-1", "end": "east"},
+    {"type": "play", "seat": 2, "tile": "1-2", "end": "east"},
+    {"type": "play", "seat": 3, "tile": "2-6", "end": "east"},
+    {"type": "play", "seat": 0, "tile": "6-0", "end": "west"},
+    {"type": "play", "seat": 1, "tile": "0-3", "end": "west"},
+    {"type": "play", "seat": 2, "tile": "3-6", "end": "west"},
+    {"type": "play", "seat": 3, "tile": "6-4", "end": "east"},
+    {"type": "play", "seat": 0, "tile": "4-5", "end": "east"},
+    {"type": "play", "seat": 1, "tile": "5-6", "end": "east"},
+    {"type": "pass", "seat": 2},
+    {"type": "pass", "seat": 3},
+    {"type": "pass", "seat": 0},
+    {"type": "pass", "seat": 1},
+    {"type": "pips", "seat": 0, "pips": 20},
+    {"type": "pips", "seat": 1, "pips": 25},
+    {"type": "pips", "seat": 2, "pips": 20},
+    {"type": "pips", "seat": 3, "pips": 25},
 ]
 
 
@@ -55,7 +66,9 @@ class Client:
     def __init__(self, host: str, port: int) -> None:
         self.host, self.port = host, port
 
-    async def request(self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    async def request(
+        self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
         reader, writer = await asyncio.open_connection(self.host, self.port)
         head = [f"{method} {path} HTTP/1.0", f"Host: {self.host}:{self.port}", f"Content-Length: {len(body)}"]
         head += [f"{k}: {v}" for k, v in (headers or {}).items()]
@@ -71,15 +84,19 @@ class Client:
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        status, payload = await self.request(method, path, json.dumps(value).encode() if value is not None else b"", headers)
+        status, payload = await self.request(
+            method, path, json.dumps(value).encode() if value is not None else b"", headers
+        )
         return status, json.loads(payload) if payload else None
 
 
 class Run:
     def __init__(self) -> None:
-        self.sent: dict[tuple[str, int], float] = {}       # (game, version) -> when its event was sent
-        self.answered: dict[tuple[str, int], float] = {}   # ... and when the POST was answered
-        self.seen: dict[tuple[str, int], list[tuple[int, float]]] = defaultdict(list)  # (game, viewer) -> [(version, t)]
+        self.sent: dict[tuple[str, int], float] = {}  # (game, version) -> when its event was sent
+        self.answered: dict[tuple[str, int], float] = {}  # ... and when the POST was answered
+        self.seen: dict[tuple[str, int], list[tuple[int, float]]] = defaultdict(
+            list
+        )  # (game, viewer) -> [(version, t)]
         self.event_errors: Counter[str] = Counter()
         self.frame_status: Counter[str] = Counter()
         self.frame_times: list[float] = []
@@ -91,7 +108,9 @@ async def viewer(client: Client, run: Run, game: str, index: int, ready: asyncio
     while not run.stop:
         try:
             reader, writer = await asyncio.open_connection(client.host, client.port)
-            writer.write(f"GET /api/games/{game}/stream HTTP/1.0\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
+            writer.write(
+                f"GET /api/games/{game}/stream HTTP/1.0\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode()
+            )
             await writer.drain()
             status = await reader.readline()
             if b" 200 " not in status:
@@ -137,14 +156,19 @@ async def scorer(client: Client, run: Run, game: str, token: str, every: float, 
         await asyncio.sleep(max(0.0, every - (time.perf_counter() - started)))
 
 
-async def camera(client: Client, run: Run, game: str, token: str, photos: list[bytes], every: float, ends: float,
-                 offset: float) -> None:
+async def camera(
+    client: Client, run: Run, game: str, token: str, photos: list[bytes], every: float, ends: float, offset: float
+) -> None:
     await asyncio.sleep(offset)
     i = 0
     while time.perf_counter() < ends:
         started = time.perf_counter()
-        status, payload = await client.request("POST", f"/api/games/{game}/frames?source=camera", photos[i % len(photos)],
-                                               {"Content-Type": "image/jpeg", "Authorization": f"Bearer {token}"})
+        status, payload = await client.request(
+            "POST",
+            f"/api/games/{game}/frames?source=camera",
+            photos[i % len(photos)],
+            {"Content-Type": "image/jpeg", "Authorization": f"Bearer {token}"},
+        )
         run.frame_times.append(time.perf_counter() - started)
         try:
             run.frame_status[json.loads(payload).get("status", str(status)) if status < 300 else f"HTTP {status}"] += 1
@@ -167,16 +191,35 @@ def start_server(args: argparse.Namespace, folder: Path) -> tuple[subprocess.Pop
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    env = {**os.environ, "SPINNER_DATA": str(folder / "data"), "PYTHONPATH": str(ROOT),
-           "SPINNER_MODELS": str(args.models or folder / "no-models"), "SPINNER_READER_THREADS": "1"}
+    env = {
+        **os.environ,
+        "SPINNER_DATA": str(folder / "data"),
+        "PYTHONPATH": str(ROOT),
+        "SPINNER_MODELS": str(args.models or folder / "no-models"),
+        "SPINNER_READER_THREADS": "1",
+    }
     if args.database_url:
         env["DATABASE_URL"] = args.database_url
     else:
         env.pop("DATABASE_URL", None)
     server = subprocess.Popen(
-        [sys.executable, "-c", "from spinner.cli import main; main()", "serve", "--host", "127.0.0.1",
-         "--port", str(port), "--threads", str(args.threads), "--no-qr"],
-        env=env, stdout=subprocess.DEVNULL, stderr=open(folder / "server.log", "wb"))
+        [
+            sys.executable,
+            "-c",
+            "from spinner.cli import main; main()",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--threads",
+            str(args.threads),
+            "--no-qr",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(folder / "server.log", "wb"),
+    )
     for _ in range(200):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1).read()
@@ -200,26 +243,38 @@ async def main_async(args: argparse.Namespace, ports: list[int], images: list[by
     run = Run()
     games: list[tuple[str, str]] = []
     for t in range(args.tables):
-        status, created = await client.json("POST", "/api/games", {"variant": "partners", "players": PLAYERS, "title": f"table {t}"})
+        status, created = await client.json(
+            "POST", "/api/games", {"variant": "partners", "players": PLAYERS, "title": f"table {t}"}
+        )
         assert status == 201, created
         games.append((created["id"], created["token"]))
     ready = [asyncio.Event() for _ in range(args.tables * args.viewers)]
+
     # a table's scorer and camera on server t, its viewers on the next servers round (another process)
     def server_of(t: int, v: int = -1) -> Client:
         return clients[(t + 1 + v) % len(clients)]
 
-    viewers = [asyncio.create_task(viewer(server_of(t, v if len(clients) > 1 else -1), run, game, v, ready[t * args.viewers + v]))
-               for t, (game, _) in enumerate(games) for v in range(args.viewers)]
+    viewers = [
+        asyncio.create_task(
+            viewer(server_of(t, v if len(clients) > 1 else -1), run, game, v, ready[t * args.viewers + v])
+        )
+        for t, (game, _) in enumerate(games)
+        for v in range(args.viewers)
+    ]
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 60)
     await asyncio.sleep(0.5)
     started = time.perf_counter()
     ends = started + args.seconds
     spread = lambda t, every: every * t / args.tables  # noqa: E731  (tables start spread over one period)
-    workers = [scorer(server_of(t), run, game, token, args.event_every, ends, spread(t, args.event_every))
-               for t, (game, token) in enumerate(games)]
+    workers = [
+        scorer(server_of(t), run, game, token, args.event_every, ends, spread(t, args.event_every))
+        for t, (game, token) in enumerate(games)
+    ]
     if args.frame_every > 0:
-        workers += [camera(server_of(t), run, game, token, images, args.frame_every, ends, spread(t, args.frame_every))
-                    for t, (game, token) in enumerate(games)]
+        workers += [
+            camera(server_of(t), run, game, token, images, args.frame_every, ends, spread(t, args.frame_every))
+            for t, (game, token) in enumerate(games)
+        ]
     await asyncio.gather(*workers)
     await asyncio.sleep(3)  # the last events reach the viewers
     run.stop = True
@@ -239,18 +294,32 @@ async def main_async(args: argparse.Namespace, ports: list[int], images: list[by
             after_answer.append(got - run.answered[(game, version)])
     expected = len(run.sent) * args.viewers
     return {
-        "servers": len(clients), "tables": args.tables, "viewers_per_table": args.viewers, "seconds": round(elapsed, 1),
-        "events": len(run.sent), "events_per_s": round(len(run.sent) / elapsed, 1), "event_errors": dict(run.event_errors),
-        "deliveries_expected": expected, "delivered": expected - missing, "missing": missing,
+        "servers": len(clients),
+        "tables": args.tables,
+        "viewers_per_table": args.viewers,
+        "seconds": round(elapsed, 1),
+        "events": len(run.sent),
+        "events_per_s": round(len(run.sent) / elapsed, 1),
+        "event_errors": dict(run.event_errors),
+        "deliveries_expected": expected,
+        "delivered": expected - missing,
+        "missing": missing,
         "delivered_as_their_own_version": direct,
-        "latency_ms": {"p50": round(1000 * percentile(latencies, 50), 1), "p95": round(1000 * percentile(latencies, 95), 1),
-                       "p99": round(1000 * percentile(latencies, 99), 1), "max": round(1000 * max(latencies, default=0), 1),
-                       "mean": round(1000 * statistics.fmean(latencies), 1) if latencies else None},
+        "latency_ms": {
+            "p50": round(1000 * percentile(latencies, 50), 1),
+            "p95": round(1000 * percentile(latencies, 95), 1),
+            "p99": round(1000 * percentile(latencies, 99), 1),
+            "max": round(1000 * max(latencies, default=0), 1),
+            "mean": round(1000 * statistics.fmean(latencies), 1) if latencies else None,
+        },
         "latency_after_answer_ms_p95": round(1000 * percentile(after_answer, 95), 1),
-        "frames": sum(run.frame_status.values()), "frames_per_s": round(sum(run.frame_status.values()) / elapsed, 1),
+        "frames": sum(run.frame_status.values()),
+        "frames_per_s": round(sum(run.frame_status.values()) / elapsed, 1),
         "frame_status": dict(run.frame_status),
-        "frame_answer_ms": {"p50": round(1000 * percentile(run.frame_times, 50), 1),
-                            "p95": round(1000 * percentile(run.frame_times, 95), 1)},
+        "frame_answer_ms": {
+            "p50": round(1000 * percentile(run.frame_times, 50), 1),
+            "p95": round(1000 * percentile(run.frame_times, 95), 1),
+        },
         "stream_errors": dict(run.stream_errors),
     }
 
@@ -261,12 +330,21 @@ def main() -> None:
     parser.add_argument("--viewers", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--event-every", type=float, default=2.0, help="seconds between one table's events")
-    parser.add_argument("--frame-every", type=float, default=1.0, help="seconds between one table's camera frames (0: none)")
-    parser.add_argument("--models", type=Path, help="the reader's models (default: none, every frame answered 'no reader')")
+    parser.add_argument(
+        "--frame-every", type=float, default=1.0, help="seconds between one table's camera frames (0: none)"
+    )
+    parser.add_argument(
+        "--models", type=Path, help="the reader's models (default: none, every frame answered 'no reader')"
+    )
     parser.add_argument("--database-url", help="a PostgreSQL URL instead of a fresh SQLite file")
-    parser.add_argument("--postgres", action="store_true",
-                        help="start a throwaway PostgreSQL server for the run (tests/support/postgres.py; needs its binaries)")
-    parser.add_argument("--servers", type=int, default=1, help="server processes on the one database (more than 1 needs PostgreSQL)")
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="start a throwaway PostgreSQL server for the run (tests/support/postgres.py; needs its binaries)",
+    )
+    parser.add_argument(
+        "--servers", type=int, default=1, help="server processes on the one database (more than 1 needs PostgreSQL)"
+    )
     parser.add_argument("--threads", type=int, default=320, help="each server's worker threads")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -317,18 +395,28 @@ def main() -> None:
         print(json.dumps(result, indent=2))
         return
     lat = result["latency_ms"]
-    print(f"{result['servers']} server process(es), {result['tables']} tables x {result['viewers_per_table']} live viewers, {result['seconds']} s, "
-          f"database {result['database']}, reader {result['reader']}")
+    print(
+        f"{result['servers']} server process(es), {result['tables']} tables x {result['viewers_per_table']} live viewers, {result['seconds']} s, "
+        f"database {result['database']}, reader {result['reader']}"
+    )
     print(f"  events      {result['events']} ({result['events_per_s']}/s), refused: {result['event_errors'] or 'none'}")
-    print(f"  delivered   {result['delivered']} of {result['deliveries_expected']} (viewer x event), missing {result['missing']}; "
-          f"{result['delivered_as_their_own_version']} as their own version, the rest in a newer board")
-    print(f"  latency     p50 {lat['p50']} ms, p95 {lat['p95']} ms, p99 {lat['p99']} ms, max {lat['max']} ms "
-          f"(scorer sends -> viewer has the board)")
-    print(f"  frames      {result['frames']} ({result['frames_per_s']}/s): {result['frame_status']}; "
-          f"answered p50 {result['frame_answer_ms']['p50']} ms, p95 {result['frame_answer_ms']['p95']} ms")
+    print(
+        f"  delivered   {result['delivered']} of {result['deliveries_expected']} (viewer x event), missing {result['missing']}; "
+        f"{result['delivered_as_their_own_version']} as their own version, the rest in a newer board"
+    )
+    print(
+        f"  latency     p50 {lat['p50']} ms, p95 {lat['p95']} ms, p99 {lat['p99']} ms, max {lat['max']} ms "
+        f"(scorer sends -> viewer has the board)"
+    )
+    print(
+        f"  frames      {result['frames']} ({result['frames_per_s']}/s): {result['frame_status']}; "
+        f"answered p50 {result['frame_answer_ms']['p50']} ms, p95 {result['frame_answer_ms']['p95']} ms"
+    )
     print(f"  streams     errors: {result['stream_errors'] or 'none'}")
-    print(f"  machine     {result['cpus']} CPUs, load average {result['load_average'][0]} before, "
-          f"{result['load_average'][1]} after; the server used {result['server_cpu_s']} s of CPU")
+    print(
+        f"  machine     {result['cpus']} CPUs, load average {result['load_average'][0]} before, "
+        f"{result['load_average'][1]} after; the server used {result['server_cpu_s']} s of CPU"
+    )
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """The tests' fixtures, all here so that pytest injects them by name: no test module imports
 another, or a fixture. Builders shared by several modules are in `tests/support/`."""
+
 from __future__ import annotations
 
 import itertools
@@ -34,6 +35,7 @@ def pytest_runtest_makereport(item, call):
 
 
 # -- the companion's app, its client, a match -------------------------------------------------------
+
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """`@pytest.mark.database("sqlite", "postgresql")` runs a test once on each database it names."""
@@ -102,6 +104,7 @@ def director(client) -> Director:
 
 # -- the camera, with a scripted reader ---------------------------------------------------------------
 
+
 @pytest.fixture
 def script() -> Script:
     return Script()
@@ -119,6 +122,7 @@ def cam(tmp_path, script) -> Table:
 
 
 # -- real servers and Chromium ----------------------------------------------------------------------
+
 
 @pytest.fixture
 def live_server(tmp_path) -> Iterator[Running]:
@@ -158,9 +162,16 @@ def models_server(tmp_path) -> Iterator[Running]:
 def tournament_server(tmp_path) -> Iterator[tuple[Any, Clock, str]]:
     """The companion on cheroot with the test's tournament clock: (app, clock, url)."""
     clock = Clock()
-    server, running = start(tmp_path, threads=16, TOURNAMENT_CLOCK=clock, TOURNAMENT_POLL_S=0.5,
-                            # a table's match page holds a live stream: short-lived, so the server stops soon
-                            TOURNAMENT_TABLE_POLL_S=0.5, SSE_HEARTBEAT=0.5, SSE_LIFETIME=3.0)
+    server, running = start(
+        tmp_path,
+        threads=16,
+        TOURNAMENT_CLOCK=clock,
+        TOURNAMENT_POLL_S=0.5,
+        # a table's match page holds a live stream: short-lived, so the server stops soon
+        TOURNAMENT_TABLE_POLL_S=0.5,
+        SSE_HEARTBEAT=0.5,
+        SSE_LIFETIME=3.0,
+    )
     yield running.app, clock, running.url
     server.stop()
 
@@ -207,6 +218,7 @@ def camera_browser(tmp_path_factory) -> Iterator[Any]:
 
 # -- a filmed game, for the live camera with the bundled models -----------------------------------------
 
+
 class Film:
     """A synthetic game rendered as a Y4M film for Chromium's fake camera: the video (with its true
     record), the file, how many frames and at what rate."""
@@ -243,6 +255,7 @@ def film_browser(film) -> Iterator[Any]:
 
 
 # -- the player pages' browser tests (tests/support/page.py) -------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:

@@ -1,4 +1,5 @@
 """The reader's sureness (`vision.read.calibration`): the fitted map and the unsure line."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,5 @@
 """The `spinner` command: score, simulate, demo, and clear errors for bad input."""
+
 from __future__ import annotations
 
 import json
@@ -41,7 +42,10 @@ def test_score_partial_prints_what_stands_before_the_broken_event(cli_runner, tm
     answer = json.loads(result.stdout)
     assert answer["totals"] == [0, 10] and len(answer["hands"][0]["plays"]) == 8
     assert answer["error"] == {
-        "error": "1-1 fits no open end (west shows 6, east shows 4, north shows 6, south shows 6)", "hand": 0, "event": 8}
+        "error": "1-1 fits no open end (west shows 6, east shows 4, north shows 6, south shows 6)",
+        "hand": 0,
+        "event": 8,
+    }
 
 
 def test_score_names_unreadable_files(cli_runner, tmp_path):
@@ -58,8 +62,22 @@ def test_score_names_unreadable_files(cli_runner, tmp_path):
 
 
 def test_simulate_writes_records_that_score_the_same(cli_runner, tmp_path):
-    result = cli_runner.invoke(main, ["simulate", "--variant", "all-fives", "--players", "3", "--matches", "2",
-                                      "--seed", "7", "--out", str(tmp_path)])
+    result = cli_runner.invoke(
+        main,
+        [
+            "simulate",
+            "--variant",
+            "all-fives",
+            "--players",
+            "3",
+            "--matches",
+            "2",
+            "--seed",
+            "7",
+            "--out",
+            str(tmp_path),
+        ],
+    )
     assert result.exit_code == 0, result.output
     files = sorted(tmp_path.glob("match-*.json"))
     assert len(files) == 2
@@ -67,15 +85,31 @@ def test_simulate_writes_records_that_score_the_same(cli_runner, tmp_path):
     answer = json.loads(scored.output)
     assert answer["winner"] is not None
     assert "won by " + answer["sides"][answer["winner"]] in result.output.splitlines()[0]
-    again = cli_runner.invoke(main, ["simulate", "--variant", "all-fives", "--players", "3", "--matches", "1", "--seed", "7",
-                                     "--out", str(tmp_path / "again")])
+    again = cli_runner.invoke(
+        main,
+        [
+            "simulate",
+            "--variant",
+            "all-fives",
+            "--players",
+            "3",
+            "--matches",
+            "1",
+            "--seed",
+            "7",
+            "--out",
+            str(tmp_path / "again"),
+        ],
+    )
     assert again.exit_code == 0
     assert (tmp_path / "again" / "match-0001.json").read_text() == files[0].read_text()
 
 
 def test_simulate_observed_and_options(cli_runner, tmp_path):
-    result = cli_runner.invoke(main, ["simulate", "--variant", "partners", "--option", "preset=doscientos",
-                                      "--observed", "--out", str(tmp_path)])
+    result = cli_runner.invoke(
+        main,
+        ["simulate", "--variant", "partners", "--option", "preset=doscientos", "--observed", "--out", str(tmp_path)],
+    )
     assert result.exit_code == 0, result.output
     rec = json.loads((tmp_path / "match-0001.json").read_text())
     assert rec["options"] == {"preset": "doscientos"}

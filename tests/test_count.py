@@ -1,4 +1,5 @@
 """RULES.md, "The count" and "Rounding to five", each from a worked example."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,7 +18,9 @@ def points(variant: str, *events, options=None, players: int = 4) -> list[int]:
     return [p["points"] for p in answer["hands"][0]["plays"]]
 
 
-@pytest.mark.parametrize("n, rounded", [(0, 0), (1, 0), (2, 0), (3, 5), (7, 5), (8, 10), (12, 10), (13, 15), (90, 90), (61, 60)])
+@pytest.mark.parametrize(
+    "n, rounded", [(0, 0), (1, 0), (2, 0), (3, 5), (7, 5), (8, 10), (12, 10), (13, 15), (90, 90), (61, 60)]
+)
 def test_round5_remainders_one_two_down_three_four_up(n, rounded):
     assert round5(n) == rounded
 
@@ -83,7 +86,9 @@ def test_spinner_order_any_opens_north_and_south_at_once():
     layout.place_lead(5, 5)
     assert layout.fits(Tile.of(5, 1)) == ["west", "east", "north", "south"]
     # ...and the record is scored with it.
-    assert counts("all-fives", play(0, "5-5"), play(1, "5-0", "north"), players=2, options={"spinner_order": "any"}) == [10, 10]
+    assert counts(
+        "all-fives", play(0, "5-5"), play(1, "5-0", "north"), players=2, options={"spinner_order": "any"}
+    ) == [10, 10]
 
 
 def test_sniff_keeps_the_spinner_counting_while_a_side_is_open():

@@ -1,5 +1,6 @@
 """Issue 36, defect 9: a hand cut short because the match ended in it has winner null
 (GAME_RECORD.md), even when the play that reached the target also took its player out."""
+
 from __future__ import annotations
 
 from scorer import score_record
@@ -7,7 +8,14 @@ from tests.support.records import hand, pass_, play, record
 
 #: Ana plays all seven tiles while the others pass; her last tile (0-6) scores 5 and goes out.
 OUT_AND_TARGET = [play(0, "6-6")]
-for tile, end in (("4-6", "west"), ("0-4", "west"), ("1-6", "east"), ("1-1", "east"), ("1-5", "east"), ("0-6", "north")):
+for tile, end in (
+    ("4-6", "west"),
+    ("0-4", "west"),
+    ("1-6", "east"),
+    ("1-1", "east"),
+    ("1-5", "east"),
+    ("0-6", "north"),
+):
     OUT_AND_TARGET += [pass_(1), pass_(2), pass_(3), play(0, tile, end)]
 
 

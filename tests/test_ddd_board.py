@@ -1,4 +1,5 @@
 """Scoring readings of the real board photos: the grid found by colour, cells, and the tallies."""
+
 from __future__ import annotations
 
 import cv2
@@ -48,13 +49,28 @@ def test_a_photo_without_the_board_is_refused():
 
 
 def test_tiles_halves_and_off_board_reads_are_tallied():
-    board = [{"cell": "8H", "value": 6}, {"cell": "8I", "value": 1},
-             {"cell": "8F", "value": 5}, {"cell": "8G", "value": 6}]
-    reading = Reading("x", 900, 700, (
-        tile_on("8H", "8I", (6, 1)),                       # right
-        tile_on("8F", "8G", (4, 6)),                       # one half misread
-        TileReading(Tile.of(2, 2), (60.0, 60.0), (), (HalfReading(2, (55, 60), (), ()), HalfReading(2, (65, 60), (), ())), 0.5),
-    ))
+    board = [
+        {"cell": "8H", "value": 6},
+        {"cell": "8I", "value": 1},
+        {"cell": "8F", "value": 5},
+        {"cell": "8G", "value": 6},
+    ]
+    reading = Reading(
+        "x",
+        900,
+        700,
+        (
+            tile_on("8H", "8I", (6, 1)),  # right
+            tile_on("8F", "8G", (4, 6)),  # one half misread
+            TileReading(
+                Tile.of(2, 2),
+                (60.0, 60.0),
+                (),
+                (HalfReading(2, (55, 60), (), ()), HalfReading(2, (65, 60), (), ())),
+                0.5,
+            ),
+        ),
+    )
     tally = BoardTally()
     score_board_photo(reading, find_grid(board_photo()), board, tally)
     figures = tally.figures()
@@ -64,9 +80,14 @@ def test_tiles_halves_and_off_board_reads_are_tallied():
 
 
 def test_recall_is_also_counted_by_the_blank_halves_of_the_true_tiles():
-    board = [{"cell": "8H", "value": 0}, {"cell": "8I", "value": 0},
-             {"cell": "8F", "value": 5}, {"cell": "8G", "value": 0},
-             {"cell": "3C", "value": 2}, {"cell": "3D", "value": 4}]
+    board = [
+        {"cell": "8H", "value": 0},
+        {"cell": "8I", "value": 0},
+        {"cell": "8F", "value": 5},
+        {"cell": "8G", "value": 0},
+        {"cell": "3C", "value": 2},
+        {"cell": "3D", "value": 4},
+    ]
     reading = Reading("x", 900, 700, (tile_on("8F", "8G", (5, 0)), tile_on("3C", "3D", (2, 4))))
     tally = BoardTally()
     score_board_photo(reading, find_grid(board_photo()), board, tally)

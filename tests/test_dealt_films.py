@@ -1,5 +1,6 @@
 """Dealt game films (passes, draws, each seat's arm from its own side) and the seat evidence read
 from them (`vision.follow.seats`)."""
+
 from __future__ import annotations
 
 import json

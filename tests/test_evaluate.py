@@ -1,4 +1,5 @@
 """The reader's evaluation: matching read tiles to the truth, and the figures it reports."""
+
 from __future__ import annotations
 
 from scorer import Tile
@@ -11,7 +12,9 @@ def read_tile(value: str, centre: tuple[float, float], halves: tuple[int, int]) 
     corners = ((x - 20, y - 10), (x + 20, y - 10), (x + 20, y + 10), (x - 20, y + 10))
     probs = tuple([1 / 7] * 7)
     return TileReading(
-        Tile.parse(value), centre, corners,
+        Tile.parse(value),
+        centre,
+        corners,
         (HalfReading(halves[0], (x - 10, y), corners, probs), HalfReading(halves[1], (x + 10, y), corners, probs)),
         0.9,
     )
@@ -20,20 +23,35 @@ def read_tile(value: str, centre: tuple[float, float], halves: tuple[int, int]) 
 def true_tile(value: str, centre: tuple[float, float], labelled: bool = True) -> dict:
     x, y = centre
     a, b = (int(v) for v in value.split("-"))
-    return {"value": value, "center": [x, y], "labelled": labelled,
-            "corners": [[x - 20, y - 10], [x + 20, y - 10], [x + 20, y + 10], [x - 20, y + 10]],
-            "halves": [{"value": a, "center": [x - 10, y]}, {"value": b, "center": [x + 10, y]}]}
+    return {
+        "value": value,
+        "center": [x, y],
+        "labelled": labelled,
+        "corners": [[x - 20, y - 10], [x + 20, y - 10], [x + 20, y + 10], [x - 20, y + 10]],
+        "halves": [{"value": a, "center": [x - 10, y]}, {"value": b, "center": [x + 10, y]}],
+    }
 
 
 def test_figures_count_found_missed_misread_and_false_tiles():
-    truth = {"tiles": [true_tile("3-5", (100, 100)), true_tile("6-6", (300, 100)), true_tile("1-2", (500, 100)),
-                       true_tile("0-4", (700, 100), labelled=False)]}
-    reading = Reading("x", 800, 200, (
-        read_tile("3-5", (102, 101), (3, 5)),   # right
-        read_tile("5-6", (300, 100), (6, 5)),   # one half misread
-        read_tile("0-4", (700, 100), (0, 4)),   # on a tile too hidden to count: neither found nor false
-        read_tile("2-2", (400, 180), (2, 2)),   # on no tile at all
-    ))
+    truth = {
+        "tiles": [
+            true_tile("3-5", (100, 100)),
+            true_tile("6-6", (300, 100)),
+            true_tile("1-2", (500, 100)),
+            true_tile("0-4", (700, 100), labelled=False),
+        ]
+    }
+    reading = Reading(
+        "x",
+        800,
+        200,
+        (
+            read_tile("3-5", (102, 101), (3, 5)),  # right
+            read_tile("5-6", (300, 100), (6, 5)),  # one half misread
+            read_tile("0-4", (700, 100), (0, 4)),  # on a tile too hidden to count: neither found nor false
+            read_tile("2-2", (400, 180), (2, 2)),  # on no tile at all
+        ),
+    )
     tally = Tally()
     score_synthetic(reading, truth, tally)
     figures = tally.figures()
@@ -69,13 +87,25 @@ def test_true_boxes_stand_in_for_the_detector_with_every_labelled_tile():
 
 
 def test_recall_is_also_counted_by_the_blank_halves_of_the_labelled_tiles():
-    truth = {"tiles": [true_tile("0-0", (100, 100)), true_tile("0-5", (300, 100)), true_tile("0-3", (500, 100)),
-                       true_tile("2-4", (700, 100)), true_tile("0-1", (900, 100), labelled=False)]}
-    reading = Reading("x", 1000, 200, (
-        read_tile("0-5", (300, 100), (0, 5)),
-        read_tile("2-4", (700, 100), (2, 4)),
-        read_tile("0-1", (900, 100), (0, 1)),   # too hidden to count: not in any share
-    ))
+    truth = {
+        "tiles": [
+            true_tile("0-0", (100, 100)),
+            true_tile("0-5", (300, 100)),
+            true_tile("0-3", (500, 100)),
+            true_tile("2-4", (700, 100)),
+            true_tile("0-1", (900, 100), labelled=False),
+        ]
+    }
+    reading = Reading(
+        "x",
+        1000,
+        200,
+        (
+            read_tile("0-5", (300, 100), (0, 5)),
+            read_tile("2-4", (700, 100), (2, 4)),
+            read_tile("0-1", (900, 100), (0, 1)),  # too hidden to count: not in any share
+        ),
+    )
     tally = Tally()
     score_synthetic(reading, truth, tally)
     assert tally.figures()["recall_by_blank_halves"] == {"0": 1.0, "1": 0.5, "2": 0.0}
@@ -85,10 +115,15 @@ def test_per_half_seen_leaves_out_the_halves_too_hidden_to_read():
     hidden = true_tile("3-5", (100, 100))
     hidden["halves"][1]["labelled"] = False  # the 5 lies under a hand
     truth = {"tiles": [hidden, true_tile("6-6", (300, 100))]}
-    reading = Reading("x", 800, 200, (
-        read_tile("3-4", (100, 100), (3, 4)),   # the hidden half read wrong
-        read_tile("5-6", (300, 100), (6, 5)),   # a seen half read wrong
-    ))
+    reading = Reading(
+        "x",
+        800,
+        200,
+        (
+            read_tile("3-4", (100, 100), (3, 4)),  # the hidden half read wrong
+            read_tile("5-6", (300, 100), (6, 5)),  # a seen half read wrong
+        ),
+    )
     tally = Tally()
     score_synthetic(reading, truth, tally)
     figures = tally.figures()

@@ -11,6 +11,7 @@ Records are random simulated matches (hypothesis picks variant, players, options
 they were played or as a table would have observed them, with one event corrupted in a way
 that the fast path must refuse to take (and leave to the handlers) or take correctly.
 """
+
 from __future__ import annotations
 
 import copy
@@ -35,6 +36,7 @@ CHECKS = settings(
 LINE_VARIANTS = ["block", "draw", "partners-block"]  # the fast path's games
 TILE_NAMES = [str(t) for t in FULL_SET]
 
+
 #: Ways to spoil (or harmlessly rewrite) one event. Each is (name, change); a change returns the
 #: new event, or None to drop the event.
 def _corruptions(players: int, rng: random.Random) -> dict[str, Any]:
@@ -53,7 +55,12 @@ def _corruptions(players: int, rng: random.Random) -> dict[str, Any]:
         "seat True": lambda e: {**e, "seat": True},
         "seat text": lambda e: {**e, "seat": str(e["seat"])},
         "no seat": lambda e: {k: v for k, v in e.items() if k != "seat"},
-        "random tile": lambda e: {**e, "type": "play", "tile": rng.choice(TILE_NAMES), "end": rng.choice(["west", "east"])},
+        "random tile": lambda e: {
+            **e,
+            "type": "play",
+            "tile": rng.choice(TILE_NAMES),
+            "end": rng.choice(["west", "east"]),
+        },
         "reversed tile": reversed_tile,
         "tile 7-7": lambda e: {**e, "tile": "7-7"},
         "tile list": lambda e: {**e, "tile": ["6-6"]},
@@ -87,14 +94,33 @@ def state(hand: Hand) -> tuple[Any, ...]:
     """Everything a hand holds, in comparable form."""
     layout = hand.layout
     return (
-        list(layout.placements), {e: list(a) for e, a in layout.arms.items()}, layout.spinner,
-        set(layout._doubles), dict(layout.open_ends()), layout._north_south_open,
-        [set(s) for s in hand.held], dict(hand.owner), dict(hand.on_table), list(hand.counts),
-        hand.boneyard, hand.boneyard_tiles, set(hand.aside),
+        list(layout.placements),
+        {e: list(a) for e, a in layout.arms.items()},
+        layout.spinner,
+        set(layout._doubles),
+        dict(layout.open_ends()),
+        layout._north_south_open,
+        [set(s) for s in hand.held],
+        dict(hand.owner),
+        dict(hand.on_table),
+        list(hand.counts),
+        hand.boneyard,
+        hand.boneyard_tiles,
+        set(hand.aside),
         [[(p.event, None if p.layout is None else list(p.layout.placements)) for p in ps] for ps in hand.passes],
-        hand.passes_in_row, hand.turn, hand.end, hand.must_play, hand.out_seat, hand.out_with_double,
-        list(hand.revealed), list(hand.pips), list(hand.plays), list(hand.inferred_passes),
-        list(hand.adjustments), hand.events, hand.leader,
+        hand.passes_in_row,
+        hand.turn,
+        hand.end,
+        hand.must_play,
+        hand.out_seat,
+        hand.out_with_double,
+        list(hand.revealed),
+        list(hand.pips),
+        list(hand.plays),
+        list(hand.inferred_passes),
+        list(hand.adjustments),
+        hand.events,
+        hand.leader,
     )
 
 

@@ -1,5 +1,6 @@
 """The layout rebuilt from hand-built tile sets: tiles laid out on a grid of half-sides, drawn
 into a photo (optionally seen at an angle), and given to `reconstruct` as the reader would."""
+
 from __future__ import annotations
 
 import json
@@ -18,7 +19,14 @@ PARTNERS = layout_rules("partners")
 BLOCK = layout_rules("block")
 
 
-def lay(a: int, b: int, x: float, y: float, degrees: float, sure: tuple[dict[int, float] | None, dict[int, float] | None] = (None, None)):
+def lay(
+    a: int,
+    b: int,
+    x: float,
+    y: float,
+    degrees: float,
+    sure: tuple[dict[int, float] | None, dict[int, float] | None] = (None, None),
+):
     """A tile a-b with its centre at (x, y) (units: a half's side; y up), half a towards -axis."""
     return (a, b, x, y, math.radians(degrees), sure)
 
@@ -32,6 +40,7 @@ def _probs(value: int, spec: dict[int, float] | None) -> tuple[float, ...]:
 
 def photo(tiles, scale: float = 40.0, tilt: float = 0.0) -> list[TileReading]:
     """Readings in pixels; `tilt` adds perspective (the far side of the table smaller)."""
+
     def to_pixels(points: np.ndarray) -> np.ndarray:
         px = np.column_stack([400 + scale * points[:, 0], 400 - scale * points[:, 1]])
         if tilt:
@@ -46,13 +55,24 @@ def photo(tiles, scale: float = 40.0, tilt: float = 0.0) -> list[TileReading]:
         halves = []
         for k, value in enumerate((a, b)):
             centre = np.array([x, y]) + (k - 0.5) * u
-            quad = to_pixels(np.array([centre - u / 2 - v / 2, centre + u / 2 - v / 2, centre + u / 2 + v / 2, centre - u / 2 + v / 2]))
+            quad = to_pixels(
+                np.array(
+                    [centre - u / 2 - v / 2, centre + u / 2 - v / 2, centre + u / 2 + v / 2, centre - u / 2 + v / 2]
+                )
+            )
             probs = _probs(value, sure[k])
             read = int(np.argmax(probs))
             halves.append(HalfReading(read, tuple(quad.mean(axis=0)), tuple(map(tuple, quad)), probs))
         corners = np.array([halves[0].corners[0], halves[1].corners[1], halves[1].corners[2], halves[0].corners[3]])
-        out.append(TileReading(Tile.of(halves[0].value, halves[1].value), tuple(corners.mean(axis=0)),
-                               tuple(map(tuple, corners)), (halves[0], halves[1]), 0.9))
+        out.append(
+            TileReading(
+                Tile.of(halves[0].value, halves[1].value),
+                tuple(corners.mean(axis=0)),
+                tuple(map(tuple, corners)),
+                (halves[0], halves[1]),
+                0.9,
+            )
+        )
     return out
 
 
@@ -86,11 +106,11 @@ def test_a_line_with_a_crosswise_double():
 
 def test_bends_at_a_side_and_across_an_end():
     tiles = [
-        lay(4, 1, 0, 0, 0),         # the lead
+        lay(4, 1, 0, 0, 0),  # the lead
         lay(1, 3, 2, 0, 0),
-        lay(3, 6, 2.5, 1.5, 90),    # leaves from the side of the 3 half
-        lay(6, 0, 2, 3, 180),       # lies across the end of 3-6
-        lay(0, 2, 0, 3, 180),       # and the line goes back west
+        lay(3, 6, 2.5, 1.5, 90),  # leaves from the side of the 3 half
+        lay(6, 0, 2, 3, 180),  # lies across the end of 3-6
+        lay(0, 2, 0, 3, 180),  # and the line goes back west
         lay(5, 4, -2, 0, 0),
     ]
     result = reconstruct(photo(tiles), PARTNERS)
@@ -181,7 +201,9 @@ def test_a_tile_appears_once():
 def test_the_json_keeps_the_issue_shape():
     out = reconstruct(photo(spinner_layout()), PARTNERS).to_json()
     assert json.loads(json.dumps(out)) == out
-    assert out["open_ends"] == [{"end": e, "value": v} for e, v in (("west", 6), ("east", 1), ("north", 2), ("south", 3))]
+    assert out["open_ends"] == [
+        {"end": e, "value": v} for e, v in (("west", 6), ("east", 1), ("north", 2), ("south", 3))
+    ]
     assert out["count"] == 12 and out["spinner"] == "4-4" and out["corrections"] == [] and out["unsure"] == []
 
 

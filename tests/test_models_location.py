@@ -1,5 +1,6 @@
 """The reader finds its models through the `spinner` package (so an installed wheel works) or the
 `SPINNER_MODELS` setting, never through the source tree's layout."""
+
 from __future__ import annotations
 
 from importlib import resources

@@ -8,6 +8,7 @@ area shrink and ultralytics' bilinear one give the same picture) and suppress ov
 of the boxes scored well above the threshold, so a score a hair either side of it changes nothing:
 each one either side finds must be found by the other, in the same place, of the same size and turn.
 """
+
 from __future__ import annotations
 
 import math
@@ -71,14 +72,18 @@ def test_the_exported_box_head_gives_ultralytics_numbers():
     assert torch.allclose(ours, theirs, atol=1e-5)
 
 
-def ultralytics_boxes(image: np.ndarray, size: tuple[int, int]) -> list[tuple[float, float, float, float, float, float]]:
+def ultralytics_boxes(
+    image: np.ndarray, size: tuple[int, int]
+) -> list[tuple[float, float, float, float, float, float]]:
     pytest.importorskip("ultralytics")
     from vision.train.detector import offline
 
     offline()
     from ultralytics import YOLO
 
-    result = YOLO(str(CHECKPOINT), task="obb").predict(image, imgsz=list(size), conf=CONF, iou=IOU, rect=False, verbose=False, device="cpu")[0]
+    result = YOLO(str(CHECKPOINT), task="obb").predict(
+        image, imgsz=list(size), conf=CONF, iou=IOU, rect=False, verbose=False, device="cpu"
+    )[0]
     xywhr = result.obb.xywhr.numpy()
     return [(*map(float, row), float(c)) for row, c in zip(xywhr, result.obb.conf.numpy(), strict=False)]
 
@@ -99,7 +104,9 @@ def same_box(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 def test_onnx_and_ultralytics_find_the_same_tiles(index):
     model = ObbModel(DEFAULT_DETECTOR)
     width = 2 * model.side
-    image = cv2.imdecode(np.frombuffer(make_sample(4242, index, width, width * 3 // 4).jpeg, np.uint8), cv2.IMREAD_COLOR)
+    image = cv2.imdecode(
+        np.frombuffer(make_sample(4242, index, width, width * 3 // 4).jpeg, np.uint8), cv2.IMREAD_COLOR
+    )
     theirs = ultralytics_boxes(image, model.input_size(*image.shape[:2]))
     ours = [(*d.center, *d.size, d.angle, d.confidence) for d in model.predict(image, conf=CONF, iou=IOU)]
     assert any(box[5] >= SURE for box in theirs), "the checkpoint finds no tile at all: nothing to compare"

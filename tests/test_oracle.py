@@ -23,6 +23,7 @@ What `dominoes` plays (dominoes/game.py), and how it maps onto RULES.md:
 Nothing of its game was left unmapped: `dominoes` knows nothing of targets (one game is one hand),
 so the match-level check is only that a hand worth 100 or more wins our match at once.
 """
+
 from __future__ import annotations
 
 import random
@@ -42,6 +43,7 @@ TARGET = 100  # partners-block's default target
 
 
 # -- dominoes' games and our records -----------------------------------------------------------
+
 
 def dominoes_game() -> tuple[list[list[Any]], int, Any]:
     """One random game of `dominoes` (random players), started with 6-6: (initial hands, leader, game)."""
@@ -201,6 +203,7 @@ def test_the_oracle_tells_a_wrong_mapping_apart():
 
 # -- our simulator's games, played through dominoes --------------------------------------------
 
+
 def replay_through_dominoes(hand_record: dict[str, Any]) -> Any:
     """Set `dominoes` up with the hand's deal and leader, make its plays; return the game.
 
@@ -223,7 +226,10 @@ def replay_through_dominoes(hand_record: dict[str, Any]) -> Any:
         left = event.get("end", "west") == "west"
         # dominoes lists a tile once when both ends show the same value (on the left).
         equal_ends = len(game.board) and game.board.left_end() == game.board.right_end()
-        assert (d, left) in game.valid_moves or (equal_ends and (d, True) in game.valid_moves), (event, game.valid_moves)
+        assert (d, left) in game.valid_moves or (equal_ends and (d, True) in game.valid_moves), (
+            event,
+            game.valid_moves,
+        )
         game.make_move(d, left)
         moves.append((d, left))
     assert game.result is not None, "dominoes has not ended the game where our hand ended"

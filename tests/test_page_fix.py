@@ -1,5 +1,6 @@
 """Issue 36, defects 3 and 8: a correction is made by tapping, like a play (no JSON), and so is the
 settling of a dispute; an open dispute shows on the match page, for the scorer and for viewers."""
+
 from __future__ import annotations
 
 import pytest
@@ -44,7 +45,9 @@ def test_a_correction_is_tapped_not_typed(live_server, open_page):
     open_fix(page, 2)
     box = page.locator("#fix-dialog").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 320
-    assert page.evaluate("(() => { const d = document.getElementById('fix-dialog'); return d.scrollWidth <= d.clientWidth; })()")
+    assert page.evaluate(
+        "(() => { const d = document.getElementById('fix-dialog'); return d.scrollWidth <= d.clientWidth; })()"
+    )
     page.click("#fix-cancel")
 
 

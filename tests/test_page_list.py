@@ -1,6 +1,7 @@
 """Issue 36, defect 8: the resume list tells matches apart (title, score, date; rename and delete
 for the scorer); the board's unchanged answers (304) are no failed requests; offline, the page
 does not say "live"."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,8 +11,10 @@ from tests.support.records import SIX_BLOCK_PLAYS, hand, pass_, pips, record
 
 pytestmark = pytest.mark.slow
 
-SCORED = record("partners", hand(*SIX_BLOCK_PLAYS, pass_(2), pass_(3), pass_(0), pass_(1),
-                                 pips(0, 20), pips(1, 25), pips(2, 20), pips(3, 25)))
+SCORED = record(
+    "partners",
+    hand(*SIX_BLOCK_PLAYS, pass_(2), pass_(3), pass_(0), pass_(1), pips(0, 20), pips(1, 25), pips(2, 20), pips(3, 25)),
+)
 
 
 def lines(page) -> list[str]:

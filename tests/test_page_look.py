@@ -1,6 +1,7 @@
 """Issue 36, what players expect: the page at 320x568, 390x844 and 1366x768 with no serious or
 critical axe-core finding (light, dark, Spanish), a spoken name for every tile, two columns on a
 laptop, dark mode from the phone's setting, and the pad usable by keyboard."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,8 +12,11 @@ from tests.support.records import SIX_BLOCK_PLAYS, hand, pass_, pips, record
 pytestmark = pytest.mark.slow
 
 #: Hand 1 scored (a blocked hand), an open dispute on hand 2's lead: most of what the board shows.
-PLAYED = record("partners", hand(*SIX_BLOCK_PLAYS, pass_(2), pass_(3), pass_(0), pass_(1),
-                                 pips(0, 20), pips(1, 25), pips(2, 20), pips(3, 25)), hand())
+PLAYED = record(
+    "partners",
+    hand(*SIX_BLOCK_PLAYS, pass_(2), pass_(3), pass_(0), pass_(1), pips(0, 20), pips(1, 25), pips(2, 20), pips(3, 25)),
+    hand(),
+)
 
 
 def dispute(page) -> None:
@@ -31,7 +35,7 @@ def test_no_serious_accessibility_finding(live_server, open_page, screen, scheme
     import_record(page, live_server.url, PLAYED)
     dispute(page)
     assert axe_findings(page) == []
-    page.click('#board-bottom .fix')
+    page.click("#board-bottom .fix")
     page.wait_for_selector("#fix-dialog[open]")
     assert axe_findings(page) == []
     page.click("#fix-cancel")

@@ -1,5 +1,6 @@
 """Issue 36, done when: a whole partners match and an all-fives hand scored on the pad, at
 320x568, 390x844 and 1366x768, the board saying what players expect at each step."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,6 @@
 """Issue 36, defect 1: the pad follows the turn after every recorded event. A seat tapped for one
 play (a later seat, the leader) or a tile chosen before an undo must not carry over to the next tap."""
+
 from __future__ import annotations
 
 import pytest

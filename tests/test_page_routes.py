@@ -1,5 +1,6 @@
 """The page's own routes, given bad input: the language switch, rename and delete. A clear answer
 every time, never a 500, and never a redirect off this server."""
+
 from __future__ import annotations
 
 import re

@@ -1,6 +1,7 @@
 """Issue 36, defects 2, 5 and 6 on the page: house rules reach the record, the pad offers only
 what may be played (the lead, Draw) and says why a tile cannot be, and a photo of another table
 is not offered for recording."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,16 +24,26 @@ def enabled_tiles(page) -> list[str]:
 
 # -- 2: house rules ------------------------------------------------------------------------------
 
+
 def test_every_house_rule_of_the_form_reaches_the_record(live_server, open_page):
     page = open_page(PHONE)
-    game = start_match(page, live_server.url, ["Ana", "Ben", "Cruz", "Dee"], options={
-        "spinner_order": "any arm, any time",
-        "sniff": "yes",
-        "end_at_target": "the hand is played out first",
-        "tie": "the team that led wins",
-    })
+    game = start_match(
+        page,
+        live_server.url,
+        ["Ana", "Ben", "Cruz", "Dee"],
+        options={
+            "spinner_order": "any arm, any time",
+            "sniff": "yes",
+            "end_at_target": "the hand is played out first",
+            "tie": "the team that led wins",
+        },
+    )
     assert record_of(page, game)["options"] == {
-        "spinner_order": "any", "sniff": True, "end_at_target": "end_of_hand", "tie": "leading_team_wins"}
+        "spinner_order": "any",
+        "sniff": True,
+        "end_at_target": "end_of_hand",
+        "tie": "leading_team_wins",
+    }
 
 
 def test_the_house_rules_show_words_not_quote_marks(live_server, open_page):
@@ -58,6 +69,7 @@ def start_match_here(page, players, **options):
 
 
 # -- 5: the lead, Draw, and why a tile cannot be played ----------------------------------------
+
 
 def test_partners_first_hand_offers_only_six_six_and_says_so(live_server, open_page):
     page = open_page(SMALL)
@@ -92,6 +104,7 @@ def test_draw_is_offered_only_while_the_boneyard_has_tiles(live_server, open_pag
 
 
 # -- 6: a photo of another table ----------------------------------------------------------------
+
 
 def test_a_photo_with_many_new_tiles_is_not_offered_for_recording(tmp_path, open_page):
     from tests.support.camera import Script, photo, seen

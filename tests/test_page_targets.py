@@ -1,5 +1,6 @@
 """Issue 36, defect 7: on a phone every target is at least 44 px (links, summaries, checkboxes,
 the chart's labels legible) and the end-of-hand row stays inside the pad."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,6 +1,7 @@
 """Issue 36, defect 4: players' words. The rules engine's refusals carry a code the page words
 (names, numbers from 1) in Spanish or English; the catalogue holds every string of the page; the
 command line keeps the engine's precise wording."""
+
 from __future__ import annotations
 
 import re
@@ -37,8 +38,26 @@ def test_every_string_of_the_page_has_its_spanish(tmp_path):
     from babel.messages.pofile import read_po
 
     pot = tmp_path / "messages.pot"
-    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "-F", str(ROOT / "babel.cfg"),
-                    "-k", "L", "-o", str(pot), "--no-location", "--omit-header", "webapp"], check=True, cwd=ROOT)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "babel.messages.frontend",
+            "-q",
+            "extract",
+            "-F",
+            str(ROOT / "babel.cfg"),
+            "-k",
+            "L",
+            "-o",
+            str(pot),
+            "--no-location",
+            "--omit-header",
+            "webapp",
+        ],
+        check=True,
+        cwd=ROOT,
+    )
     with pot.open("rb") as f:
         wanted = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
     with (CATALOGUE / "es" / "LC_MESSAGES" / "messages.po").open("rb") as f:
@@ -81,8 +100,10 @@ def test_a_refusal_names_players_and_counts_from_one_in_both_languages():
     assert error["code"] == "pass_boneyard"
     assert "seat 1 must have passed" in error["error"]  # the command line's words, as they were
     english = refusal_in("en", error, players=("Ana", "Ben"))
-    assert english == ("Hand 1, play 2: It is Ben's turn: Ben cannot have passed: 10 tiles are in the boneyard, "
-                       "so a player who cannot play draws until a tile fits.")
+    assert english == (
+        "Hand 1, play 2: It is Ben's turn: Ben cannot have passed: 10 tiles are in the boneyard, "
+        "so a player who cannot play draws until a tile fits."
+    )
     spanish = refusal_in("es", error, players=("Ana", "Ben"))
     assert spanish.startswith("Mano 1, jugada 2: Le toca a Ben") and "pozo" in spanish
     for said in (english, spanish):

@@ -1,4 +1,5 @@
 """The one photo loader (`vision.read.photo`): EXIF orientation, reduced decoding, refusals."""
+
 from __future__ import annotations
 
 import io
@@ -16,7 +17,9 @@ def exif_block(orientation: int, order: str = "II") -> bytes:
     """An APP1 segment holding an EXIF block whose IFD0 has the orientation tag alone."""
     fmt = "<" if order == "II" else ">"
     tiff = order.encode() + struct.pack(fmt + "HI", 42, 8)
-    tiff += struct.pack(fmt + "H", 1) + struct.pack(fmt + "HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(fmt + "I", 0)
+    tiff += (
+        struct.pack(fmt + "H", 1) + struct.pack(fmt + "HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(fmt + "I", 0)
+    )
     payload = b"Exif\x00\x00" + tiff
     return b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
 
@@ -35,8 +38,12 @@ def marked(height: int = 60, width: int = 100) -> np.ndarray:
 
 def corner_of_mark(image: np.ndarray) -> str:
     h, w = image.shape[:2]
-    corners = {"TL": image[: h // 8, : w // 8], "TR": image[: h // 8, -w // 8 :],
-               "BL": image[-h // 8 :, : w // 8], "BR": image[-h // 8 :, -w // 8 :]}
+    corners = {
+        "TL": image[: h // 8, : w // 8],
+        "TR": image[: h // 8, -w // 8 :],
+        "BL": image[-h // 8 :, : w // 8],
+        "BR": image[-h // 8 :, -w // 8 :],
+    }
     return max(corners, key=lambda k: corners[k].mean())
 
 

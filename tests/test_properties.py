@@ -7,6 +7,7 @@ full-information record (every deal known). Each property below is checked on su
 `PROPERTY_EXAMPLES=2000 .venv/bin/python -m pytest tests/test_properties.py` searches harder
 than the default 60 examples a property.
 """
+
 from __future__ import annotations
 
 import copy
@@ -37,16 +38,25 @@ TILES = settings(max_examples=60, deadline=None)
 OPTION_VALUES: dict[str, dict[str, list[Any]]] = {
     "partners": {
         "preset": ["doscientos", "federation", "mexican"],
-        "spinner_order": ["sides_first", "any"], "sniff": [False, True], "tie": ["no_score", "leading_team_wins"],
-        "winners_score": ["losers", "all"], "round_each_hand": [False, True], "end_at_target": ["at_once", "end_of_hand"],
+        "spinner_order": ["sides_first", "any"],
+        "sniff": [False, True],
+        "tie": ["no_score", "leading_team_wins"],
+        "winners_score": ["losers", "all"],
+        "round_each_hand": [False, True],
+        "end_at_target": ["at_once", "end_of_hand"],
     },
     "partners-block": {"winners_score": ["losers", "all"], "tie": ["no_score", "leading_team_wins"]},
     "all-fives": {
-        "spinner_order": ["sides_first", "any"], "sniff": [False, True], "round_each_hand": [False, True],
-        "tie": ["no_score", "leading_team_wins"], "end_at_target": ["at_once", "end_of_hand"],
+        "spinner_order": ["sides_first", "any"],
+        "sniff": [False, True],
+        "round_each_hand": [False, True],
+        "tie": ["no_score", "leading_team_wins"],
+        "end_at_target": ["at_once", "end_of_hand"],
     },
     "all-fives-bonus": {
-        "spinner_order": ["sides_first", "any"], "sniff": [False, True], "round_each_hand": [False, True],
+        "spinner_order": ["sides_first", "any"],
+        "sniff": [False, True],
+        "round_each_hand": [False, True],
         "tie": ["no_score", "leading_team_wins"],
     },
     "block": {"tie": ["no_score", "leading_team_wins"], "end_at_target": ["at_once", "end_of_hand"]},
@@ -94,6 +104,7 @@ def side_of(record: dict[str, Any], seat: int) -> int:
 
 # -- pips are conserved ----------------------------------------------------------------------------
 
+
 @MATCHES
 @given(specs())
 def test_every_tile_and_pip_is_somewhere_once(spec):
@@ -120,6 +131,7 @@ def test_every_tile_and_pip_is_somewhere_once(spec):
 
 # -- replaying is deterministic and survives JSON -------------------------------------------------
 
+
 @MATCHES
 @given(specs(), st.integers(0, 2**16))
 def test_a_record_replays_to_the_same_answer_after_json_and_twice(spec, observe_seed):
@@ -134,6 +146,7 @@ def test_a_record_replays_to_the_same_answer_after_json_and_twice(spec, observe_
 
 
 # -- a full-information record and what the table saw score the same ------------------------------
+
 
 def play_rows(hand_row: dict[str, Any]) -> list[tuple[Any, ...]]:
     return [(p["seat"], p["tile"], p.get("end"), p["count"], p["points"]) for p in hand_row["plays"]]
@@ -155,6 +168,7 @@ def test_full_information_and_observed_records_score_the_same(spec, observe_seed
 
 
 # -- the count ---------------------------------------------------------------------------------
+
 
 @MATCHES
 @given(specs())
@@ -199,6 +213,7 @@ def test_running_totals_are_the_plays_and_the_bonuses(spec):
 
 # -- tile names ---------------------------------------------------------------------------------
 
+
 @TILES
 @given(st.integers(0, 6), st.integers(0, 6))
 def test_a_tile_name_round_trips_and_b_a_is_a_b(a, b):
@@ -234,7 +249,7 @@ def flipped(text: str) -> str:
 @MATCHES
 @given(specs())
 def test_writing_tiles_the_other_way_round_changes_no_score(spec):
-    """"b-a" is "a-b" in a deal, a draw, a reveal and every play but the lead (whose order says
+    """ "b-a" is "a-b" in a deal, a draw, a reveal and every play but the lead (whose order says
     which half faces west)."""
     record = simulate(spec)
     turned = copy.deepcopy(record)
@@ -256,6 +271,7 @@ def test_writing_tiles_the_other_way_round_changes_no_score(spec):
 
 
 # -- prefixes are legal; an illegal event changes nothing -------------------------------------------
+
 
 def cut(record: dict[str, Any], h: int, e: int) -> dict[str, Any]:
     prefix = copy.deepcopy(record)
@@ -295,10 +311,23 @@ def bad_events(match: Match, full_information: bool) -> list[dict[str, Any]]:
 def snapshot(match: Match) -> tuple[Any, ...]:
     hand = match.current
     return (
-        [set(s) for s in hand.held], list(hand.layout.tiles), hand.layout.open_ends(), list(hand.counts),
-        hand.boneyard, set(hand.boneyard_tiles or ()), hand.turn, hand.end, hand.passes_in_row,
-        hand.must_play, hand.events, [len(p) for p in hand.passes], list(hand.plays), list(hand.pips),
-        list(match.totals), match.winner, len(match.hands),
+        [set(s) for s in hand.held],
+        list(hand.layout.tiles),
+        hand.layout.open_ends(),
+        list(hand.counts),
+        hand.boneyard,
+        set(hand.boneyard_tiles or ()),
+        hand.turn,
+        hand.end,
+        hand.passes_in_row,
+        hand.must_play,
+        hand.events,
+        [len(p) for p in hand.passes],
+        list(hand.plays),
+        list(hand.pips),
+        list(match.totals),
+        match.winner,
+        len(match.hands),
     )
 
 

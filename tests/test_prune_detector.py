@@ -1,5 +1,6 @@
 """Cutting a smaller detector from a trained one: the split C2f blocks compute what the originals
 did, and pruning leaves a network that runs and does less work."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,6 @@
 """`spinner read` with the bundled models: the JSON of the reader issue, and bad photos named
 while the others are still read. (How well it reads is `spinner eval`'s business.)"""
+
 from __future__ import annotations
 
 import json
@@ -156,7 +157,9 @@ def test_read_turns_a_phone_photo_upright_and_answers_in_its_own_pixels(cli_runn
     large = cv2.resize(upright, (2560, 1920), interpolation=cv2.INTER_CUBIC)  # decoded at half: 1280x960
     plain, phone = tmp_path / "plain.jpg", tmp_path / "phone.jpg"
     cv2.imwrite(str(plain), upright, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    stored = cv2.imencode(".jpg", cv2.rotate(large, cv2.ROTATE_90_COUNTERCLOCKWISE), [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+    stored = cv2.imencode(".jpg", cv2.rotate(large, cv2.ROTATE_90_COUNTERCLOCKWISE), [cv2.IMWRITE_JPEG_QUALITY, 95])[
+        1
+    ].tobytes()
     phone.write_bytes(stored[:2] + exif_orientation(6) + stored[2:])  # "turn 90 degrees clockwise to view"
     result = cli_runner.invoke(main, ["read", str(plain), str(phone), "--json"])
     assert result.exit_code == 0, result.output
@@ -166,7 +169,9 @@ def test_read_turns_a_phone_photo_upright_and_answers_in_its_own_pixels(cli_runn
 
     def found_again(tile) -> bool:
         x, y = tile["center"]
-        return any(other["tile"] == tile["tile"] and np.hypot(other["center"][0] - 2 * x, other["center"][1] - 2 * y) < 20
-                   for other in second["tiles"])
+        return any(
+            other["tile"] == tile["tile"] and np.hypot(other["center"][0] - 2 * x, other["center"][1] - 2 * y) < 20
+            for other in second["tiles"]
+        )
 
     assert sum(found_again(t) for t in first["tiles"]) >= 0.75 * len(first["tiles"])

@@ -1,4 +1,5 @@
 """The reader's pure parts: halves of a box, the set settling conflicts, OBB decoding, bad photos."""
+
 from __future__ import annotations
 
 import cv2
@@ -20,7 +21,9 @@ def candidate(first: dict[int, float], second: dict[int, float], box: float = 0.
             p[value] = weight
         return p / p.sum()
 
-    return TileCandidate((10.0, 5.0), CORNERS, box, ((5.0, 5.0), (15.0, 5.0)), (CORNERS, CORNERS), (probs(first), probs(second)))
+    return TileCandidate(
+        (10.0, 5.0), CORNERS, box, ((5.0, 5.0), (15.0, 5.0)), (CORNERS, CORNERS), (probs(first), probs(second))
+    )
 
 
 def test_each_tile_reads_its_halves_best_values():
@@ -214,12 +217,15 @@ def test_voting_leaves_out_boxes_that_overlap_too_little():
     assert alone[0] == pytest.approx(50.0) and together[0] == pytest.approx(60.0)
 
 
-@pytest.mark.parametrize("make, words", [
-    (lambda p: p.mkdir(), "is a folder, not a photo"),
-    (lambda p: p.write_bytes(b""), "is an empty file"),
-    (lambda p: p.write_text("not a photo"), "is not an image OpenCV can decode"),
-    (lambda p: None, "no such file"),
-])
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda p: p.mkdir(), "is a folder, not a photo"),
+        (lambda p: p.write_bytes(b""), "is an empty file"),
+        (lambda p: p.write_text("not a photo"), "is not an image OpenCV can decode"),
+        (lambda p: None, "no such file"),
+    ],
+)
 def test_bad_photos_get_a_clear_error(tmp_path, make, words):
     path = tmp_path / "photo.jpg"
     make(path)
@@ -254,7 +260,9 @@ def test_boxes_of_what_is_not_a_tile_are_set_aside_and_take_a_weaker_tile_box_wi
     from vision.read.reader import set_aside
 
     def box(cls, x, confidence):
-        return ObbDetection(cls=cls, confidence=confidence, center=(x, 50.0), size=(40.0, 20.0), angle=0.0, scores=(confidence,))
+        return ObbDetection(
+            cls=cls, confidence=confidence, center=(x, 50.0), size=(40.0, 20.0), angle=0.0, scores=(confidence,)
+        )
 
     names = {0: "tile", 1: "face_down", 2: "edge", 3: "printed"}
     back, tile_on_back, tile, picture = box(1, 100, 0.8), box(0, 101, 0.3), box(0, 300, 0.9), box(3, 500, 0.6)

@@ -1,4 +1,5 @@
 """The box refiner (`vision.read.refine`) and its training examples (`vision.train.refiner`)."""
+
 from __future__ import annotations
 
 import cv2
@@ -28,8 +29,11 @@ def test_a_box_moved_by_its_offsets_to_the_true_box_is_the_true_box():
     rng = np.random.default_rng(3)
     for _ in range(50):
         box = BoxFrame.of(rng.uniform(0, 500, 2), rng.uniform(20, 120, 2), rng.uniform(-4, 4))
-        true = BoxFrame.of(box.center + rng.normal(0, 5, 2), (box.length * rng.uniform(0.8, 1.2), box.width * rng.uniform(0.8, 1.2)),
-                           box.angle + rng.normal(0, 0.1) + np.pi * rng.integers(2))
+        true = BoxFrame.of(
+            box.center + rng.normal(0, 5, 2),
+            (box.length * rng.uniform(0.8, 1.2), box.width * rng.uniform(0.8, 1.2)),
+            box.angle + rng.normal(0, 0.1) + np.pi * rng.integers(2),
+        )
         _same_box(moved(box, offsets_to(box, true)), true)
 
 
@@ -93,8 +97,10 @@ def test_training_examples_are_the_detectors_boxes_on_tiles_and_jittered_true_bo
     frames = [true_frame(t) for t in tiles]
     # a box 10 % long on the first tile, and one far from every tile
     first = frames[0]
-    boxes = [ObbDetection(0, 0.9, tuple(first.center), (first.length * 1.1, first.width), first.angle, (0.9,)),
-             ObbDetection(0, 0.9, (-300.0, -300.0), (60.0, 30.0), 0.0, (0.9,))]
+    boxes = [
+        ObbDetection(0, 0.9, tuple(first.center), (first.length * 1.1, first.width), first.angle, (0.9,)),
+        ObbDetection(0, 0.9, (-300.0, -300.0), (60.0, 30.0), 0.0, (0.9,)),
+    ]
     crops, offsets = photo_examples(photo, sample.truth, boxes, 2, np.random.default_rng(0))
     assert len(crops) == 1 + 2 * len(tiles)  # the stray box teaches nothing
     assert offsets[0][2] == pytest.approx(np.log(1 / 1.1), abs=1e-4)

@@ -1,4 +1,5 @@
 """End of hand, targets and leaders for every variant of RULES.md, from worked examples."""
+
 from __future__ import annotations
 
 import pytest
@@ -31,6 +32,7 @@ def refused(rec) -> RecordError:
 
 
 # -- partnership games ----------------------------------------------------------------------
+
 
 def test_partners_block_winners_score_the_losers_pips_exactly():
     first = last_hand(six_block(LOW_TEAM0))
@@ -98,13 +100,18 @@ def test_federation_the_first_leader_is_drawn_and_leads_any_tile():
 
 
 def test_a_full_information_first_hand_is_led_by_the_holder_of_six_six():
-    deal = [["0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"], ["6-6", "1-1", "1-2", "1-3", "1-4", "1-5", "1-6"],
-            ["2-2", "2-3", "2-4", "2-5", "2-6", "3-3", "3-4"], ["3-5", "3-6", "4-4", "4-5", "4-6", "5-5", "5-6"]]
+    deal = [
+        ["0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"],
+        ["6-6", "1-1", "1-2", "1-3", "1-4", "1-5", "1-6"],
+        ["2-2", "2-3", "2-4", "2-5", "2-6", "3-3", "3-4"],
+        ["3-5", "3-6", "4-4", "4-5", "4-6", "5-5", "5-6"],
+    ]
     assert score_record(record("partners", hand(play(1, "6-6"), deal=deal)))["hands"][0]["leader"] == 1
     assert "seat 0 led, but seat 1 leads this hand" in str(refused(record("partners", hand(play(0, "0-0"), deal=deal))))
 
 
 # -- targets ----------------------------------------------------------------------------------
+
 
 def test_at_once_the_match_stops_the_moment_a_score_reaches_the_target():
     rec = record("partners", hand(*SIX_BLOCK_PLAYS[:8]), options={"target": 10})
@@ -115,7 +122,10 @@ def test_at_once_the_match_stops_the_moment_a_score_reaches_the_target():
     assert len(first["plays"]) == 8  # the play that reached 10 was event 7
     error = refused(record("partners", hand(*SIX_BLOCK_PLAYS), options={"target": 10}))
     # The match ended at event 7, so event 8 is refused.
-    assert (error.hand, error.event) == (0, 8) and "the match was already won (Ben & Dee won at hand 0, event 7)" in str(error)
+    assert (error.hand, error.event) == (
+        0,
+        8,
+    ) and "the match was already won (Ben & Dee won at hand 0, event 7)" in str(error)
 
 
 def test_a_bonus_that_reaches_the_target_wins_and_no_hand_follows():
@@ -126,11 +136,14 @@ def test_a_bonus_that_reaches_the_target_wins_and_no_hand_follows():
 
 
 def test_end_of_hand_target_the_hand_is_finished_and_the_highest_wins():
-    answer = score_record(six_block(LOW_TEAM0, variant="partners", options={"target": 10, "end_at_target": "end_of_hand"}))
+    answer = score_record(
+        six_block(LOW_TEAM0, variant="partners", options={"target": 10, "end_at_target": "end_of_hand"})
+    )
     assert answer["hands"][0]["end"] == "blocked" and answer["totals"] == [60, 10] and answer["winner"] == 0
 
 
 # -- games for two to four players, each alone -------------------------------------------------
+
 
 def blocked_two_player(variant: str, boneyard: int, held: tuple[int, int], **kwargs):
     """6-6 led; seat 1 draws the whole boneyard (unseen) and passes; seat 0 passes: blocked."""
@@ -195,9 +208,18 @@ def test_observed_pips_must_add_up_to_what_is_off_the_table():
 # -- cross -------------------------------------------------------------------------------------
 
 CROSS_OUT = [
-    play(0, "6-6"), play(1, "6-5", "west"), play(0, "6-4", "east"), play(1, "6-3", "north"), play(0, "6-2", "south"),
-    play(1, "5-5", "west"), play(0, "4-4", "east"), play(1, "5-1", "west"), play(0, "4-0", "east"),
-    play(1, "3-3", "north"), play(0, "2-2", "south"), play(1, "3-1", "north"),
+    play(0, "6-6"),
+    play(1, "6-5", "west"),
+    play(0, "6-4", "east"),
+    play(1, "6-3", "north"),
+    play(0, "6-2", "south"),
+    play(1, "5-5", "west"),
+    play(0, "4-4", "east"),
+    play(1, "5-1", "west"),
+    play(0, "4-0", "east"),
+    play(1, "3-3", "north"),
+    play(0, "2-2", "south"),
+    play(1, "3-1", "north"),
 ]
 
 
@@ -255,20 +277,26 @@ def test_cross_the_last_player_left_wins():
     two = record("cross", hand(*CROSS_OUT, play(0, "1-1", "west"), reveal(1, "0-5")), players=2, options={})
     rec = dict(two)
     rec["hands"] = [dict(two["hands"][0])]
-    rec["hands"][0]["events"] = [{"type": "adjust", "seat": 1, "points": 95, "reason": "carried over"}] + two["hands"][0]["events"]
+    rec["hands"][0]["events"] = [{"type": "adjust", "seat": 1, "points": 95, "reason": "carried over"}] + two["hands"][
+        0
+    ]["events"]
     answer = score_record(rec)
     assert answer["totals"] == [0, 105] and answer["winner"] == 0 and answer["hands"][0]["eliminated"] == [1]
 
 
 # -- options -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("options, words", [
-    ({"colour": "red"}, "unknown option 'colour'"),
-    ({"tie": "maybe"}, "option tie must be 'no_score' or 'leading_team_wins', not 'maybe'"),
-    ({"sniff": True}, "option sniff does not apply to partners-block"),
-    ({"preset": "texan"}, "partners-block has no preset 'texan'"),
-    ({"target": -5}, "option target must be a positive whole number"),
-])
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"colour": "red"}, "unknown option 'colour'"),
+        ({"tie": "maybe"}, "option tie must be 'no_score' or 'leading_team_wins', not 'maybe'"),
+        ({"sniff": True}, "option sniff does not apply to partners-block"),
+        ({"preset": "texan"}, "partners-block has no preset 'texan'"),
+        ({"target": -5}, "option target must be a positive whole number"),
+    ],
+)
 def test_bad_options_are_named(options, words):
     assert words in str(refused(record("partners-block", options=options)))
 
@@ -281,9 +309,11 @@ def test_bad_variant_and_player_count_are_named():
 def test_cross_an_eliminated_players_share_is_set_aside_not_drawn():
     rec = cross_block_three((20, 76, 60), (0, 0, 45))  # seat 2 reaches 105 and is out
     assert score_record(rec)["hands"][0]["eliminated"] == [2]
-    deal = [["6-6", "0-1", "0-2", "0-3", "0-4", "0-5", "1-2"],
-            ["1-3", "1-4", "1-5", "2-3", "2-4", "2-5", "3-4"],
-            ["5-5", "4-4", "3-5", "4-5", "0-0", "1-1", "2-2"]]  # seat 2's share: set aside
+    deal = [
+        ["6-6", "0-1", "0-2", "0-3", "0-4", "0-5", "1-2"],
+        ["1-3", "1-4", "1-5", "2-3", "2-4", "2-5", "3-4"],
+        ["5-5", "4-4", "3-5", "4-5", "0-0", "1-1", "2-2"],
+    ]  # seat 2's share: set aside
     rec["hands"].append(hand(play(0, "6-6"), draw(1, "5-5"), deal=deal))
     assert "5-5 is not in the boneyard: it is set aside (an eliminated player's share)" in str(refused(rec))
     rec["hands"][1] = hand(play(0, "6-6"), draw(1, "3-3"), draw(1, "1-6"), play(1, "1-6", "west"), deal=deal)

@@ -1,4 +1,5 @@
 """The styles benchmark's photos (`vision.synth.styles`) and their truth."""
+
 from __future__ import annotations
 
 import cv2
@@ -26,11 +27,20 @@ def test_every_condition_has_its_own_seed_none_a_training_or_held_out_one():
 
 
 def test_a_squashed_truth_moves_every_point_with_the_photo():
-    truth = {"image": {"width": 100, "height": 50, "file": "a.jpg"},
-             "tiles": [{"value": "1-2", "corners": [[10, 10], [30, 10], [30, 20], [10, 20]], "center": [20, 15],
-                        "halves": [{"value": 1, "corners": [[10, 10], [20, 10], [20, 20], [10, 20]], "center": [15, 15]}]}],
-             "face_down": [], "on_edge": [{"corners": [[0, 0], [2, 0], [2, 2], [0, 2]], "outline": [[0, 0], [4, 4]]}],
-             "printed": []}
+    truth = {
+        "image": {"width": 100, "height": 50, "file": "a.jpg"},
+        "tiles": [
+            {
+                "value": "1-2",
+                "corners": [[10, 10], [30, 10], [30, 20], [10, 20]],
+                "center": [20, 15],
+                "halves": [{"value": 1, "corners": [[10, 10], [20, 10], [20, 20], [10, 20]], "center": [15, 15]}],
+            }
+        ],
+        "face_down": [],
+        "on_edge": [{"corners": [[0, 0], [2, 0], [2, 2], [0, 2]], "outline": [[0, 0], [4, 4]]}],
+        "printed": [],
+    }
     out = squash_truth(truth, 0.5, 1.0, 50, 50)
     assert out["tiles"][0]["center"] == [10, 15] and out["tiles"][0]["halves"][0]["center"] == [7.5, 15]
     assert out["on_edge"][0]["outline"] == [[0, 0], [2, 4]] and out["image"]["width"] == 50

@@ -1,4 +1,5 @@
 """The synthetic photo generator: legal layouts, consistent labels and truth, determinism, CLI."""
+
 from __future__ import annotations
 
 import json
@@ -34,12 +35,14 @@ def _inside(points: np.ndarray, poly: np.ndarray, tol: float) -> bool:
 
 def _poly_distance(a: np.ndarray, b: np.ndarray) -> float:
     """Shortest distance between two polygons' outlines (0 when they touch)."""
+
     def point_segment(p: np.ndarray, u: np.ndarray, v: np.ndarray) -> float:
         t = float(np.clip(np.dot(p - u, v - u) / max(float(np.dot(v - u, v - u)), 1e-12), 0, 1))
         return float(np.linalg.norm(p - (u + t * (v - u))))
 
-    return min(min(point_segment(p, q[k], q[(k + 1) % len(q)]) for p in r for k in range(len(q)))
-               for r, q in ((a, b), (b, a)))
+    return min(
+        min(point_segment(p, q[k], q[(k + 1) % len(q)]) for p in r for k in range(len(q))) for r, q in ((a, b), (b, a))
+    )
 
 
 def _replay(placements: list[dict], spinner: bool) -> Layout:
@@ -72,7 +75,10 @@ def test_layout_is_legal_and_touching_halves_match(seed: int) -> None:
         near = min((0, 1), key=lambda k: float(np.linalg.norm(parent_pose.half_center(k) - inner_centre)))
         assert (parent.inner, parent.outer)[near] == p.inner
         # and they touch: the closest corners are a small gap apart
-        gap = min(_poly_distance(pose.half_corners(k), parent_pose.half_corners(near)) for k in ((0, 1) if p.is_double else (0,)))
+        gap = min(
+            _poly_distance(pose.half_corners(k), parent_pose.half_corners(near))
+            for k in ((0, 1) if p.is_double else (0,))
+        )
         assert gap < 0.2, (i, gap)
         # the new tile's outer half is farther from the parent than its inner half
         pc = np.array([parent_pose.x, parent_pose.y])
@@ -166,10 +172,20 @@ def test_blank_halves_come_first_and_a_weight_of_one_is_a_plain_shuffle() -> Non
 def test_a_painted_divider_is_drawn_in_the_pip_colour_and_a_groove_lighter() -> None:
     from dataclasses import replace
 
-    style = replace(random_tile_style(np.random.default_rng(1)), name="ivory", face=(200, 228, 238), pip=(20, 20, 20),
-                    pin=False, wear=0.0, divider=0.06)
+    style = replace(
+        random_tile_style(np.random.default_rng(1)),
+        name="ivory",
+        face=(200, 228, 238),
+        pip=(20, 20, 20),
+        pin=False,
+        wear=0.0,
+        divider=0.06,
+    )
     s = 64
-    middle = lambda st: float(draw_face(0, 0, st, s, np.random.default_rng(0))[0][s // 2 - 4 : s // 2 + 4, s - 1 : s + 1].mean())  # noqa: E731
+
+    def middle(st):
+        return float(draw_face(0, 0, st, s, np.random.default_rng(0))[0][s // 2 - 4 : s // 2 + 4, s - 1 : s + 1].mean())
+
     painted, groove = middle(replace(style, painted_divider=True)), middle(style)
     assert painted < 60 < groove  # black paint against a groove a little darker than the face
 
@@ -200,6 +216,7 @@ def test_packed_grid_tiles_touch_without_overlapping(seed: int) -> None:
 
 def _edge_gap(a: np.ndarray, b: np.ndarray) -> float:
     """The shortest distance between two convex polygons' outlines (corner to edge either way)."""
+
     def point_to_edges(p: np.ndarray, poly: np.ndarray) -> float:
         best = math.inf
         for k in range(len(poly)):
@@ -207,6 +224,7 @@ def _edge_gap(a: np.ndarray, b: np.ndarray) -> float:
             t = float(np.clip(np.dot(p - u, v - u) / np.dot(v - u, v - u), 0, 1))
             best = min(best, float(np.linalg.norm(p - (u + t * (v - u)))))
         return best
+
     return min(min(point_to_edges(p, b) for p in a), min(point_to_edges(p, a) for p in b))
 
 
@@ -216,7 +234,9 @@ def test_labels_inside_and_match_truth(index: int) -> None:
     truth = s.truth
     lines = s.label.splitlines()
     assert lines == yolo_lines(truth)
-    expected = sum(t["labelled"] for t in truth["tiles"]) + sum(h["labelled"] for t in truth["tiles"] for h in t["halves"])
+    expected = sum(t["labelled"] for t in truth["tiles"]) + sum(
+        h["labelled"] for t in truth["tiles"] for h in t["halves"]
+    )
     assert len(lines) == expected
     for line in lines:
         parts = line.split()
@@ -340,7 +360,11 @@ def test_parallel_workers_write_the_same_bytes(tmp_path) -> None:
     from vision.synth.dataset import generate_dataset
 
     def files(root):
-        return {str(f.relative_to(root)): f.read_bytes() for f in sorted(root.rglob("*")) if f.is_file() and f.name != "data.yaml"}
+        return {
+            str(f.relative_to(root)): f.read_bytes()
+            for f in sorted(root.rglob("*"))
+            if f.is_file() and f.name != "data.yaml"
+        }
 
     one, two = tmp_path / "one", tmp_path / "two"
     generate_dataset(one, 4, 9, 160, 120, 0.25, workers=1, progress=False)
@@ -353,8 +377,25 @@ def test_cli_writes_dataset(tmp_path, cli_runner) -> None:
     from vision.synth.commands import dataset
 
     out = tmp_path / "ds"
-    result = cli_runner.invoke(dataset, ["synth", "--out", str(out), "--images", "3", "--seed", "2", "--size", "256x192",
-                                         "--val-fraction", "0.34", "--workers", "1", "--quiet"])
+    result = cli_runner.invoke(
+        dataset,
+        [
+            "synth",
+            "--out",
+            str(out),
+            "--images",
+            "3",
+            "--seed",
+            "2",
+            "--size",
+            "256x192",
+            "--val-fraction",
+            "0.34",
+            "--workers",
+            "1",
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.output
     images = sorted(out.glob("images/*/*.jpg"))
     assert len(images) == 3
@@ -453,7 +494,7 @@ def test_training_boards_print_words_over_the_play_area_and_films_do_not():
         assert track_plain == track_lettered
         diff = np.abs(lettered - plain).max(axis=2) > 30
         inner = int(board.inner_half * ppu)
-        play = diff[300 - inner:300 + inner, 300 - inner:300 + inner]
+        play = diff[300 - inner : 300 + inner, 300 - inner : 300 + inner]
         changed += play.mean() > 0.002  # a word covers some of the play area
     # about 7 boards in 10 print a name
     assert 4 <= changed <= len(boards)
@@ -475,8 +516,9 @@ def test_a_lettered_board_may_print_its_logo_under_the_lead_tile():
     printed = 0
     for n in range(12):
         without, under = np.zeros((600, 600, 3), np.float32), np.zeros((600, 600, 3), np.float32)
-        assert draw_board(without, affine, ppu, replace(board, lead=None), np.random.default_rng(n)) == \
-            draw_board(under, affine, ppu, board, np.random.default_rng(n))
+        assert draw_board(without, affine, ppu, replace(board, lead=None), np.random.default_rng(n)) == draw_board(
+            under, affine, ppu, board, np.random.default_rng(n)
+        )
         ys, xs = np.nonzero(np.abs(under - without).max(axis=2) > 30)
         if not len(xs):
             continue
@@ -493,12 +535,23 @@ def test_a_word_on_a_panel_is_dark_ink_on_a_light_band():
     from vision.synth.printed import _ink_word
 
     tex = np.full((200, 400, 3), (150.0, 140.0, 30.0), np.float32)  # a teal play area
-    _ink_word(tex, "DOUBLE", (200.0, 100.0), 40.0, 0, 0.0, (20.0, 20.0, 20.0), None, 0.15,
-              cv2.FONT_HERSHEY_DUPLEX, panel=(240.0, 240.0, 240.0))
+    _ink_word(
+        tex,
+        "DOUBLE",
+        (200.0, 100.0),
+        40.0,
+        0,
+        0.0,
+        (20.0, 20.0, 20.0),
+        None,
+        0.15,
+        cv2.FONT_HERSHEY_DUPLEX,
+        panel=(240.0, 240.0, 240.0),
+    )
     grey = tex.mean(axis=2)
     ys, xs = np.nonzero(grey > 200)
     assert len(ys) and 180 < xs.mean() < 220 and 80 < ys.mean() < 120  # the band, round the centre
-    band = grey[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    band = grey[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     assert (band > 200).mean() > 0.4 and (band < 60).mean() > 0.1  # light band, dark letters
     assert np.allclose(tex[5, 5], (150, 140, 30)) and np.allclose(tex[195, 395], (150, 140, 30))
     plain = np.full_like(tex, (150.0, 140.0, 30.0))

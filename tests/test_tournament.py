@@ -1,4 +1,5 @@
 """The club tournament of RULES.md, rule by rule, from worked examples and random tournaments."""
+
 from __future__ import annotations
 
 import json
@@ -52,9 +53,7 @@ def win(pairing: Pairing, winner: str, loser_points: int = 40, winner_points: in
     )
 
 
-def play_round(
-    t: Tournament, choose=lambda p: p.team_a, seed: int | None = 1, loser_points: int = 40
-) -> Tournament:
+def play_round(t: Tournament, choose=lambda p: p.team_a, seed: int | None = 1, loser_points: int = 40) -> Tournament:
     """Start the next round and give every table a result; `choose` picks each table's winner."""
     t = t.start_round(seed if t.round_number == 0 else None)
     for pairing in t.current_round.pairings:
@@ -272,8 +271,11 @@ def _group_cost(pairs, wins):
 
 
 @settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**9), picks=st.lists(st.booleans(), min_size=16, max_size=16),
-       margins=st.lists(st.integers(1, 99), min_size=16, max_size=16))
+@given(
+    seed=st.integers(0, 10**9),
+    picks=st.lists(st.booleans(), min_size=16, max_size=16),
+    margins=st.lists(st.integers(1, 99), min_size=16, max_size=16),
+)
 def test_random_tournaments_obey_every_pairing_rule(seed, picks, margins):
     t = registered()
     choices = iter(picks)
@@ -293,9 +295,7 @@ def test_random_tournaments_obey_every_pairing_rule(seed, picks, margins):
             assert not any(frozenset(p) in met for p in pairs)
             # as close in wins as any rematch-free pairing can be (brute-force oracle)
             best = min(
-                _group_cost(m, wins)
-                for m in matchings(sorted(NAMES))
-                if not any(frozenset(p) in met for p in m)
+                _group_cost(m, wins) for m in matchings(sorted(NAMES)) if not any(frozenset(p) in met for p in m)
             )
             assert _group_cost(pairs, wins) == best
         if number == 2:  # winners play winners, losers play losers
@@ -304,8 +304,11 @@ def test_random_tournaments_obey_every_pairing_rule(seed, picks, margins):
             winner = p.team_a if next(choices) else p.team_b
             m = next(margin)
             # alternate target and bell finishes with varied points
-            t = t.record_result(win(p, winner, loser_points=max(0, 99 - m), winner_points=100)
-                                if m % 2 else win(p, winner, loser_points=99 - m, winner_points=99))
+            t = t.record_result(
+                win(p, winner, loser_points=max(0, 99 - m), winner_points=100)
+                if m % 2
+                else win(p, winner, loser_points=99 - m, winner_points=99)
+            )
     assert t.finished
     assert Tournament.from_dict(json.loads(json.dumps(t.to_dict()))) == t
     lines = t.standings()
@@ -428,7 +431,12 @@ def test_corrections_keep_the_history_with_reasons():
     assert t2.rounds[0].result(2).winner == old.loser
     (c,) = t2.corrections
     assert (c.round_number, c.table, c.before, c.after, c.reason, c.by) == (
-        1, 2, old, t2.rounds[0].result(2), "score sheet misread", "Director Rosa",
+        1,
+        2,
+        old,
+        t2.rounds[0].result(2),
+        "score sheet misread",
+        "Director Rosa",
     )
     standings = {s.team: s for s in t2.standings()}
     assert standings[old.loser].wins == 1 and standings[old.winner].wins == 0
@@ -478,8 +486,14 @@ def test_shared_places_run_1_2_2_4():
         t = t.record_result(MatchResult(p.table, p.team_a, p.team_b, wp, lp, p.team_a, "bell"))
     places = [(s.place, s.wins, s.points) for s in t.standings()]
     assert places == [
-        (1, 1, 90), (2, 1, 80), (2, 1, 80), (4, 1, 70),
-        (5, 0, 50), (6, 0, 40), (7, 0, 20), (8, 0, 10),
+        (1, 1, 90),
+        (2, 1, 80),
+        (2, 1, 80),
+        (4, 1, 70),
+        (5, 0, 50),
+        (6, 0, 40),
+        (7, 0, 20),
+        (8, 0, 10),
     ]
 
 
@@ -577,8 +591,7 @@ def test_schedule_has_a_ten_minute_break_after_round_two_only():
 def test_schedule_refuses_ends_before_the_round_could_start():
     with pytest.raises(TournamentError, match="round 3 cannot end at .*may not start before"):
         # round 3 may start at 20:12 (20:02 + break); it cannot end at 20:05
-        schedule(START, [START + timedelta(minutes=30), START + timedelta(minutes=62),
-                         START + timedelta(minutes=65)])
+        schedule(START, [START + timedelta(minutes=30), START + timedelta(minutes=62), START + timedelta(minutes=65)])
     with pytest.raises(TournamentError, match="4 rounds, not 5"):
         schedule(START, [START] * 5)
 

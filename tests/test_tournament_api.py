@@ -1,4 +1,5 @@
 """The tournament's API and pages: who may run it, and bad input answered clearly with nothing recorded."""
+
 from __future__ import annotations
 
 import io
@@ -20,6 +21,7 @@ def unchanged(director: Director, before: dict) -> None:
 
 # -- who may run it ---------------------------------------------------------------------------
 
+
 def test_changes_need_the_director_token(client, director):
     body = {"name": "Intrusos", "players": ["X", "Y"]}
     response = client.post(director.url("/teams"), json=body)
@@ -35,8 +37,11 @@ def test_a_table_link_is_not_the_director_link(app, client, director):
     view = started(director)
     table = view["rounds"][0]["tables"][0]
     phone = TablePhone(app, client, table)
-    response = client.post(director.url("/rounds/1/tables/1/result"), headers={"Authorization": f"Bearer {phone.token}"},
-                           json={"points_a": 100, "points_b": 0, "winner": "a", "ended": "target", "reason": "x"})
+    response = client.post(
+        director.url("/rounds/1/tables/1/result"),
+        headers={"Authorization": f"Bearer {phone.token}"},
+        json={"points_a": 100, "points_b": 0, "winner": "a", "ended": "target", "reason": "x"},
+    )
     assert response.status_code == 403
     # ...and the director's token does not score a table's match: the table's own link does
     event = {"type": "play", "seat": 0, "tile": "6-6"}
@@ -52,6 +57,7 @@ def test_anyone_reads_the_standings_but_only_the_director_sees_table_links(clien
 
 
 # -- registration -----------------------------------------------------------------------------
+
 
 def test_a_ninth_team_is_refused(director):
     director.register_all()
@@ -80,12 +86,18 @@ def test_bad_teams_are_refused_with_the_problem_named(director):
         ({"name": "Solo", "players": ["A"]}, 400, "team 'Solo' needs exactly two players"),
         ({"name": "Twice", "players": ["Zoe", " zoe "]}, 400, "lists player 'Zoe' twice"),
         ({"name": "los primos", "players": ["Q", "R"]}, 422, "a team called 'Los Primos' is already registered"),
-        ({"name": "Nuevo", "players": ["ana", "Q"]}, 422, "player 'ana' of team 'Nuevo' already plays for team 'Los Primos'"),
+        (
+            {"name": "Nuevo", "players": ["ana", "Q"]},
+            422,
+            "player 'ana' of team 'Nuevo' already plays for team 'Los Primos'",
+        ),
     ]
     for body, status, words in cases:
         response = director.post("/teams", body)
         assert response.status_code == status and words in response.get_json()["error"], (body, response.get_json())
-    response = director.client.post(director.url("/teams"), data="{nope", headers={**director.auth, "Content-Type": "application/json"})
+    response = director.client.post(
+        director.url("/teams"), data="{nope", headers={**director.auth, "Content-Type": "application/json"}
+    )
     assert response.status_code == 400 and "not valid JSON" in response.get_json()["error"]
     unchanged(director, before)
 
@@ -108,6 +120,7 @@ def test_a_change_made_on_an_old_version_is_refused(director):
 
 # -- results ----------------------------------------------------------------------------------
 
+
 def test_results_for_unknown_tables_and_rounds_are_refused(director):
     response = director.result(1, 1, points_a=100, points_b=0, winner="a", ended="target", reason="sheet")
     assert response.status_code == 404 and response.get_json()["error"] == "no round has started yet"
@@ -125,12 +138,36 @@ def test_bad_results_are_refused_and_nothing_recorded(director):
     t = view["rounds"][0]["tables"][0]
     before = director.view()
     cases = [
-        ({"points_a": 100, "points_b": 0, "winner": "a", "ended": "target"}, 400, "a result entered by hand needs its reason"),
-        ({"points_a": "lots", "points_b": 0, "winner": "a", "reason": "x"}, 400, f"the points of '{t['team_a']}' must be a whole number"),
-        ({"points_a": 50, "points_b": 0, "winner": "a", "ended": "target", "reason": "sheet"}, 422, "won at the target with 50 points"),
-        ({"points_a": 40, "points_b": 60, "winner": "a", "ended": "bell", "reason": "sheet"}, 422, "at the bell the higher score wins"),
-        ({"points_a": 40, "points_b": 60, "winner": "Nobody", "reason": "sheet"}, 422, "the winner 'Nobody' did not play at this table"),
-        ({"points_a": 40, "points_b": 60, "winner": "a", "ended": "forfeit", "reason": "sheet"}, 422, "ends by 'target', 'bell' or 'director'"),
+        (
+            {"points_a": 100, "points_b": 0, "winner": "a", "ended": "target"},
+            400,
+            "a result entered by hand needs its reason",
+        ),
+        (
+            {"points_a": "lots", "points_b": 0, "winner": "a", "reason": "x"},
+            400,
+            f"the points of '{t['team_a']}' must be a whole number",
+        ),
+        (
+            {"points_a": 50, "points_b": 0, "winner": "a", "ended": "target", "reason": "sheet"},
+            422,
+            "won at the target with 50 points",
+        ),
+        (
+            {"points_a": 40, "points_b": 60, "winner": "a", "ended": "bell", "reason": "sheet"},
+            422,
+            "at the bell the higher score wins",
+        ),
+        (
+            {"points_a": 40, "points_b": 60, "winner": "Nobody", "reason": "sheet"},
+            422,
+            "the winner 'Nobody' did not play at this table",
+        ),
+        (
+            {"points_a": 40, "points_b": 60, "winner": "a", "ended": "forfeit", "reason": "sheet"},
+            422,
+            "ends by 'target', 'bell' or 'director'",
+        ),
     ]
     for body, status, words in cases:
         response = director.result(1, 1, **body)
@@ -141,23 +178,39 @@ def test_bad_results_are_refused_and_nothing_recorded(director):
 def test_the_director_enters_a_result_by_hand_and_corrects_it_with_reasons(director):
     view = started(director)
     t = view["rounds"][0]["tables"][2]
-    response = director.result(1, 3, points_a=0, points_b=0, winner="b", ended="director",
-                               reason=f"{t['team_a']} did not show up", who="Rosa")
+    response = director.result(
+        1, 3, points_a=0, points_b=0, winner="b", ended="director", reason=f"{t['team_a']} did not show up", who="Rosa"
+    )
     assert response.status_code == 201, response.get_json()
     result = response.get_json()["rounds"][0]["tables"][2]["result"]
     assert result["winner"] == t["team_b"] and result["reason"] == f"{t['team_a']} did not show up"
     response = director.result(1, 3, points_a=100, points_b=0, winner="a", ended="target", reason="again")
     assert response.status_code == 409 and "correct it with a reason" in response.get_json()["error"]
-    response = director.put("/rounds/1/tables/3/result", {"points_a": 0, "points_b": 0, "winner": "a", "ended": "director"})
+    response = director.put(
+        "/rounds/1/tables/3/result", {"points_a": 0, "points_b": 0, "winner": "a", "ended": "director"}
+    )
     assert response.status_code == 400 and "a correction needs its reason" in response.get_json()["error"]
-    response = director.put("/rounds/1/tables/3/result", {"points_a": 0, "points_b": 0, "winner": "a", "ended": "director",
-                                                          "reason": "they were at the bar, not absent", "who": "Rosa"})
+    response = director.put(
+        "/rounds/1/tables/3/result",
+        {
+            "points_a": 0,
+            "points_b": 0,
+            "winner": "a",
+            "ended": "director",
+            "reason": "they were at the bar, not absent",
+            "who": "Rosa",
+        },
+    )
     assert response.status_code == 200
     data = response.get_json()
     assert data["rounds"][0]["tables"][2]["result"]["winner"] == t["team_a"]
     (c,) = data["corrections"]
     assert (c["by"], c["reason"], c["before"]["winner"], c["after"]["winner"]) == (
-        "Rosa", "they were at the bar, not absent", t["team_b"], t["team_a"])
+        "Rosa",
+        "they were at the bar, not absent",
+        t["team_b"],
+        t["team_a"],
+    )
     history = director.client.get(director.url("/history"), headers=director.auth).get_json()["changes"]
     assert [h["action"] for h in history][-2:] == ["result", "correct"]
     assert history[-1]["why"] == "they were at the bar, not absent"
@@ -166,7 +219,10 @@ def test_the_director_enters_a_result_by_hand_and_corrects_it_with_reasons(direc
 def test_the_next_round_waits_for_every_table(director):
     started(director)
     response = director.post("/rounds")
-    assert response.status_code == 422 and "round 1 is not finished: table(s) 1, 2, 3, 4 have no result" in response.get_json()["error"]
+    assert (
+        response.status_code == 422
+        and "round 1 is not finished: table(s) 1, 2, 3, 4 have no result" in response.get_json()["error"]
+    )
     response = director.post("/rounds", {"seed": 5})
     assert response.status_code == 422 and "round 1 is not finished" in response.get_json()["error"]
 
@@ -185,15 +241,21 @@ def test_a_match_that_ends_reaches_the_standings_by_itself(app, client, director
     assert "match_says" not in table
     # a result changed by hand that the match does not bear out is flagged, not undone
     loser_points = min(answer["totals"]) - 1
-    points = {"points_a": max(answer["totals"]), "points_b": loser_points} if answer["winner"] == 0 else {
-        "points_a": loser_points, "points_b": max(answer["totals"])}
-    response = director.put("/rounds/1/tables/2/result", {**points, "winner": winner, "ended": "target", "reason": "typo"})
+    points = (
+        {"points_a": max(answer["totals"]), "points_b": loser_points}
+        if answer["winner"] == 0
+        else {"points_a": loser_points, "points_b": max(answer["totals"])}
+    )
+    response = director.put(
+        "/rounds/1/tables/2/result", {**points, "winner": winner, "ended": "target", "reason": "typo"}
+    )
     assert response.status_code == 200, response.get_json()
     table = response.get_json()["rounds"][0]["tables"][1]
     assert table["result"]["reason"] == "typo" and table["match_says"].startswith("the table's match says")
 
 
 # -- export and import ------------------------------------------------------------------------
+
 
 def test_a_bad_file_is_refused_and_nothing_is_written(app, client, director):
     started(director, TEAMS[:4])
@@ -209,7 +271,10 @@ def test_a_bad_file_is_refused_and_nothing_is_written(app, client, director):
     cases = []
     cases.append(({"format": "something else"}, "this is not a tournament file"))
     broken = json.loads(json.dumps(data))
-    broken["tables"][0]["record"]["hands"][0]["events"] = [{"type": "play", "seat": 0, "tile": "1-2"}, {"type": "play", "seat": 1, "tile": "5-5"}]
+    broken["tables"][0]["record"]["hands"][0]["events"] = [
+        {"type": "play", "seat": 0, "tile": "1-2"},
+        {"type": "play", "seat": 1, "tile": "5-5"},
+    ]
     cases.append((broken, "round 1, table 1: the match record breaks a rule"))
     missing = json.loads(json.dumps(data))
     missing["tables"].pop()
@@ -218,7 +283,9 @@ def test_a_bad_file_is_refused_and_nothing_is_written(app, client, director):
     swapped["tables"][0]["record"]["players"] = list(reversed(swapped["tables"][0]["record"]["players"]))
     cases.append((swapped, "round 1, table 1: the record is not the partners-block match"))
     tampered = json.loads(json.dumps(data))
-    tampered["tournament"]["rounds"][0]["pairings"][0]["team_b"] = tampered["tournament"]["rounds"][0]["pairings"][1]["team_a"]
+    tampered["tournament"]["rounds"][0]["pairings"][0]["team_b"] = tampered["tournament"]["rounds"][0]["pairings"][1][
+        "team_a"
+    ]
     cases.append((tampered, "the tournament in the file breaks a rule"))
     for body, words in cases:
         response = client.post("/api/tournaments/import", json=body)
@@ -227,6 +294,7 @@ def test_a_bad_file_is_refused_and_nothing_is_written(app, client, director):
 
 
 # -- the pages --------------------------------------------------------------------------------
+
 
 def test_the_director_page_needs_the_director_link(app, client, director):
     stranger = app.test_client()
@@ -253,7 +321,9 @@ def test_the_forms_register_and_say_what_is_wrong(client):
     page = client.get(page_url).text
     assert "Your director link" in page
     form = {"csrf_token": token, "name": "Los Primos", "player1": "Ana", "player2": "Beto"}
-    assert client.post(f"{page_url}/teams", data={k: v for k, v in form.items() if k != "csrf_token"}).status_code == 403
+    assert (
+        client.post(f"{page_url}/teams", data={k: v for k, v in form.items() if k != "csrf_token"}).status_code == 403
+    )
     assert client.post(f"{page_url}/teams", data=form).status_code == 302
     page = client.post(f"{page_url}/teams", data={**form, "name": "Otros"}, follow_redirects=True).text
     assert "player &#39;Ana&#39; of team &#39;Otros&#39; already plays for team &#39;Los Primos&#39;" in page
@@ -264,13 +334,20 @@ def test_the_page_import_takes_an_exported_file(client, director):
     started(director, TEAMS[:4])
     data = client.get(director.url("/export"), headers=director.auth).data
     token = csrf_of(client.get("/t").text)
-    response = client.post("/t/import", data={"csrf_token": token, "file": (io.BytesIO(data), "night.json")},
-                           content_type="multipart/form-data")
+    response = client.post(
+        "/t/import",
+        data={"csrf_token": token, "file": (io.BytesIO(data), "night.json")},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 302 and response.headers["Location"].startswith("/t/")
     page = client.get(response.headers["Location"]).text
     assert "Round 1 in play" in page and "Your director link" in page
-    bad = client.post("/t/import", data={"csrf_token": token, "file": (io.BytesIO(b"{nope"), "x.json")},
-                      content_type="multipart/form-data", follow_redirects=True)
+    bad = client.post(
+        "/t/import",
+        data={"csrf_token": token, "file": (io.BytesIO(b"{nope"), "x.json")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
     assert "x.json is not a JSON tournament file" in bad.text
 
 
@@ -281,8 +358,15 @@ def test_the_pages_show_the_break_after_round_two_and_the_champions_at_the_end(a
     for number in range(1, 5):
         assert director.post("/rounds", {"seed": 9} if number == 1 else {}).status_code == 201
         for t in director.tables():
-            response = director.result(number, t["table"], points_a=100, points_b=10 * t["table"], winner="a",
-                                       ended="target", reason="score sheet")
+            response = director.result(
+                number,
+                t["table"],
+                points_a=100,
+                points_b=10 * t["table"],
+                winner="a",
+                ended="target",
+                reason="score sheet",
+            )
             assert response.status_code == 201, response.get_json()
         text = page.get(f"/t/{director.id}").text
         if number == 2:
@@ -314,7 +398,9 @@ def test_the_migration_makes_the_tables_the_models_describe(app):
 
 def test_a_correction_on_the_page_is_refused_if_the_result_changed_meanwhile(app, director):
     started(director)
-    assert director.result(1, 1, points_a=100, points_b=40, winner="a", ended="target", reason="sheet").status_code == 201
+    assert (
+        director.result(1, 1, points_a=100, points_b=40, winner="a", ended="target", reason="sheet").status_code == 201
+    )
     page = app.test_client()
     page.get(f"/t/{director.id}/join?key={director.token}")
     text = page.get(f"/t/{director.id}").text
@@ -322,12 +408,28 @@ def test_a_correction_on_the_page_is_refused_if_the_result_changed_meanwhile(app
     shown = re.search(r'name="expected" value="([^"]+)"', text).group(1)
     shown = shown.replace("&#34;", '"').replace("&#39;", "'").replace("&amp;", "&")
     # another table finishing (a new tournament version) does not refuse the form...
-    assert director.result(1, 2, points_a=0, points_b=0, winner="b", ended="director", reason="no-show").status_code == 201
+    assert (
+        director.result(1, 2, points_a=0, points_b=0, winner="b", ended="director", reason="no-show").status_code == 201
+    )
     # ...but a change to this table's result since the form was opened does
-    assert director.put("/rounds/1/tables/1/result", {"points_a": 100, "points_b": 45, "winner": "a", "ended": "target",
-                                                      "reason": "second sheet"}).status_code == 200
-    form = {"csrf_token": token, "mode": "correct", "expected": shown, "points_a": "100", "points_b": "50",
-            "winner": "a", "ended": "target", "reason": "my sheet", "who": "Tomás"}
+    assert (
+        director.put(
+            "/rounds/1/tables/1/result",
+            {"points_a": 100, "points_b": 45, "winner": "a", "ended": "target", "reason": "second sheet"},
+        ).status_code
+        == 200
+    )
+    form = {
+        "csrf_token": token,
+        "mode": "correct",
+        "expected": shown,
+        "points_a": "100",
+        "points_b": "50",
+        "winner": "a",
+        "ended": "target",
+        "reason": "my sheet",
+        "who": "Tomás",
+    }
     response = page.post(f"/t/{director.id}/rounds/1/tables/1/result", data=form, follow_redirects=True)
     assert "the result changed while you corrected it" in response.text.replace("&#39;", "'")
     assert director.tables()[0]["result"]["points_b"] == 45
@@ -369,14 +471,16 @@ def test_pages_reading_at_once_as_a_match_ends_record_its_result_once(app, clien
 
 # -- the break after round two ----------------------------------------------------------------
 
+
 def two_rounds_played(director: Director) -> dict:
     """Rounds one and two, every table's result entered by hand: the break after round two begins."""
     director.register_all()
     for number in (1, 2):
         assert director.post("/rounds", {"seed": 9} if number == 1 else {}).status_code == 201
         for t in director.tables():
-            response = director.result(number, t["table"], points_a=100, points_b=t["table"], winner="a",
-                                       ended="target", reason="score sheet")
+            response = director.result(
+                number, t["table"], points_a=100, points_b=t["table"], winner="a", ended="target", reason="score sheet"
+            )
             assert response.status_code == 201, response.get_json()
     view = director.view()
     assert view["phase"] == "break"
@@ -391,7 +495,8 @@ def test_round_three_in_the_break_is_refused_unless_the_director_confirms(clock,
     assert response.status_code == 409
     assert response.get_json()["error"] == (
         f"the ten-minute break after round 2 runs to {until[11:16]} UTC (6 min left): round 3 starts then, "
-        "unless you confirm starting it during the break; nothing was recorded")
+        "unless you confirm starting it during the break; nothing was recorded"
+    )
     unchanged(director, before)
     response = director.post("/rounds", {"during_break": "yes"})
     assert response.status_code == 400 and "during_break is true or false" in response.get_json()["error"]

@@ -1,5 +1,6 @@
 """The director's page in real headless Chromium: register, close, start a round, watch a table's
 match reach the standings by itself, enter a result by hand, the bell, and the standings board."""
+
 from __future__ import annotations
 
 import os
@@ -53,7 +54,9 @@ def test_the_director_runs_a_round_from_the_page(tournament_server, browser):
     record, _ = simulated(3)
     phone = TablePhone(app, app.test_client(), {"game_id": game_id, "scorer_link": link})
     phone.play(record)
-    page.wait_for_function("document.querySelector(\"#round-1 .table-card[data-table='2']\")?.classList.contains('done')")
+    page.wait_for_function(
+        "document.querySelector(\"#round-1 .table-card[data-table='2']\")?.classList.contains('done')"
+    )
     assert " won " in card(page, 2).locator(".state").inner_text()
 
     # The director enters table 1's result by hand, with its reason.
@@ -81,8 +84,9 @@ def test_the_director_runs_a_round_from_the_page(tournament_server, browser):
 
     # Table 3's own match page, as a viewer at the table sees it: its round, its table, the clock.
     link3 = card(page, 3).locator("a.scorer-link").get_attribute("href")
-    TablePhone(app, app.test_client(), {"game_id": re.search(r"/g/([^/]+)/join", link3).group(1),
-                                        "scorer_link": link3}).play(simulated(5)[0], hands=0, events=3)
+    TablePhone(
+        app, app.test_client(), {"game_id": re.search(r"/g/([^/]+)/join", link3).group(1), "scorer_link": link3}
+    ).play(simulated(5)[0], hands=0, events=3)
     table_page = new_page(browser, viewport={"width": 400, "height": 800})
     table_page.goto(card(page, 3).locator("a", has_text="match").get_attribute("href"))
     assert "round 1 of 4 · table 3" in table_page.inner_text("#tournament-table")
@@ -111,10 +115,13 @@ def test_the_director_runs_a_round_from_the_page(tournament_server, browser):
     board.evaluate("window.stayed = true")
     link4 = card(page, 4).locator("a.scorer-link").get_attribute("href")
     record4, answer4 = simulated(4)
-    TablePhone(app, app.test_client(), {"game_id": re.search(r"/g/([^/]+)/join", link4).group(1),
-                                        "scorer_link": link4}).play(record4)
-    board.wait_for_function("document.querySelectorAll('.board-tables li .board-state').length === 4 && "
-                            "document.querySelectorAll('.board-tables li')[3].textContent.includes('won')")
+    TablePhone(
+        app, app.test_client(), {"game_id": re.search(r"/g/([^/]+)/join", link4).group(1), "scorer_link": link4}
+    ).play(record4)
+    board.wait_for_function(
+        "document.querySelectorAll('.board-tables li .board-state').length === 4 && "
+        "document.querySelectorAll('.board-tables li')[3].textContent.includes('won')"
+    )
     assert board.evaluate("window.stayed") is True
     # the bell had rung before its first hand was played: that hand, once over, decided the match
     a, b = answer4["hands"][0]["totals"]

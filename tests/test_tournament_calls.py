@@ -1,4 +1,5 @@
 """A table's match read for the tournament: the target, and the 30-minute bell (the hand in play finishes)."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta

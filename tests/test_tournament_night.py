@@ -6,6 +6,7 @@ standings by themselves as the matches end. The standings are then checked again
 (most wins, then most points, equal teams sharing the place), computed here from the matches'
 own scores, independently of the tournament code.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -81,9 +82,18 @@ def test_a_whole_tournament_night(app, client, clock, director: Director):
                 continue
             phone.play(record)  # the last events go through the API, like the pad's
             winner = t["team_a"] if answer["winner"] == 0 else t["team_b"]
-            expected.append({"round": number, "table": t["table"], "team_a": t["team_a"], "team_b": t["team_b"],
-                             "points_a": answer["totals"][0], "points_b": answer["totals"][1], "winner": winner,
-                             "ended": "target"})
+            expected.append(
+                {
+                    "round": number,
+                    "table": t["table"],
+                    "team_a": t["team_a"],
+                    "team_b": t["team_b"],
+                    "points_a": answer["totals"][0],
+                    "points_b": answer["totals"][1],
+                    "winner": winner,
+                    "ended": "target",
+                }
+            )
 
         if bell_at is not None:
             phone, record, answer, t = bell_at
@@ -96,9 +106,18 @@ def test_a_whole_tournament_night(app, client, clock, director: Director):
             assert director.view()["clock"]["rung"] is True
             phone.finish(record, k, half)  # the hand in play is finished, then the higher score wins
             a, b = answer["hands"][k]["totals"]
-            expected.append({"round": number, "table": t["table"], "team_a": t["team_a"], "team_b": t["team_b"],
-                             "points_a": a, "points_b": b, "winner": t["team_a"] if a > b else t["team_b"],
-                             "ended": "bell"})
+            expected.append(
+                {
+                    "round": number,
+                    "table": t["table"],
+                    "team_a": t["team_a"],
+                    "team_b": t["team_b"],
+                    "points_a": a,
+                    "points_b": b,
+                    "winner": t["team_a"] if a > b else t["team_b"],
+                    "ended": "bell",
+                }
+            )
             # a hand started after the bell decided changes nothing
             phone.new_hand(record["hands"][k + 1].get("leader"))
             phone.event(record["hands"][k + 1]["events"][0])
@@ -110,15 +129,26 @@ def test_a_whole_tournament_night(app, client, clock, director: Director):
             want = next(e for e in expected if (e["round"], e["table"]) == (number, t["table"]))
             got = t["result"]
             assert (got["points_a"], got["points_b"], got["winner"], got["ended"]) == (
-                want["points_a"], want["points_b"], want["winner"], want["ended"]), (number, t)
+                want["points_a"],
+                want["points_b"],
+                want["winner"],
+                want["ended"],
+            ), (number, t)
 
         if number == CORRECTED_ROUND:
             want = next(e for e in expected if (e["round"], e["table"]) == (number, CORRECTED_TABLE))
             loser = want["team_b"] if want["winner"] == want["team_a"] else want["team_a"]
-            response = director.put(f"/rounds/{number}/tables/{CORRECTED_TABLE}/result", {
-                "points_a": want["points_a"], "points_b": want["points_b"], "winner": loser, "ended": "director",
-                "reason": f"{want['winner']} used hand signals (seed 001: grounds for disqualification)",
-                "who": "Rosa"})
+            response = director.put(
+                f"/rounds/{number}/tables/{CORRECTED_TABLE}/result",
+                {
+                    "points_a": want["points_a"],
+                    "points_b": want["points_b"],
+                    "winner": loser,
+                    "ended": "director",
+                    "reason": f"{want['winner']} used hand signals (seed 001: grounds for disqualification)",
+                    "who": "Rosa",
+                },
+            )
             assert response.status_code == 200, response.get_json()
             before = dict(want)
             want.update(winner=loser, ended="director")
@@ -156,5 +186,7 @@ def test_a_whole_tournament_night(app, client, clock, director: Director):
     again = copy.view()
     assert again["standings"] == view["standings"] and again["champions"] == view["champions"]
     assert again["corrections"] == view["corrections"]
-    for old, new in zip(data["tables"], client.get(copy.url("/export"), headers=copy.auth).get_json()["tables"], strict=False):
+    for old, new in zip(
+        data["tables"], client.get(copy.url("/export"), headers=copy.auth).get_json()["tables"], strict=False
+    ):
         assert new["record"] == old["record"] and (new["round"], new["table"]) == (old["round"], old["table"])

@@ -1,5 +1,6 @@
 """A tournament table's own match page (`/g/ID`, its board JSON): which tournament, round and table,
 the round clock, and the 30-minute bell as the server rules it, also when nothing is posted at the table."""
+
 from __future__ import annotations
 
 import json
@@ -98,7 +99,9 @@ def test_the_table_page_shows_the_round_then_the_bell_with_nothing_posted(app, c
 def test_the_live_stream_and_the_page_carry_the_tournament(app, client, clock, director):
     table = started(director)
     response = app.test_client().get(f"/api/games/{table['game_id']}/stream")
-    chunk = next(c for c in (c.decode() if isinstance(c, bytes) else c for c in response.response) if c.startswith("id: "))
+    chunk = next(
+        c for c in (c.decode() if isinstance(c, bytes) else c for c in response.response) if c.startswith("id: ")
+    )
     response.close()
     sent = json.loads(chunk.split("data: ", 1)[1])
     assert sent["tournament"]["table"] == TABLE and "tournament-table" in sent["html"]["top"]
@@ -111,8 +114,9 @@ def test_the_live_stream_and_the_page_carry_the_tournament(app, client, clock, d
 
 def test_a_table_the_director_decides_shows_the_decision(client, director):
     table = started(director)
-    response = director.result(1, TABLE, points_a=0, points_b=0, winner="b", ended="director",
-                               reason=f"{table['team_a']} did not show up")
+    response = director.result(
+        1, TABLE, points_a=0, points_b=0, winner="b", ended="director", reason=f"{table['team_a']} did not show up"
+    )
     assert response.status_code == 201, response.get_json()
     said = board(client, table["game_id"]).get_json()["tournament"]
     assert said["state"] == "decided" and said["result"]["winner"] == table["team_b"]

@@ -1,4 +1,5 @@
 """The detector's training folder: photos linked from a synthetic set, tile labels from its truth."""
+
 from __future__ import annotations
 
 import json
@@ -54,13 +55,22 @@ def test_with_ignored_backs_tiles_on_edge_and_printed_pictures_get_classes_of_th
         path = synth / "truth" / split / "000000.json"
         truth = json.loads(path.read_text())
         quad = [[50, 50], [70, 50], [70, 60], [50, 60]]
-        truth["face_down"] = [{"corners": quad, "visible": 1.0}, {"corners": quad, "visible": 0.3}]  # the second mostly hidden
+        truth["face_down"] = [
+            {"corners": quad, "visible": 1.0},
+            {"corners": quad, "visible": 0.3},
+        ]  # the second mostly hidden
         truth["on_edge"] = [{"corners": quad, "outline": quad, "visible": 0.9}]
-        truth["printed"] = [{"corners": quad, "value": "1-2"}, {"corners": [[90, 90], [120, 90], [120, 99], [90, 99]], "value": "3-4"}]
+        truth["printed"] = [
+            {"corners": quad, "value": "1-2"},
+            {"corners": [[90, 90], [120, 90], [120, 99], [90, 99]], "value": "3-4"},
+        ]
         path.write_text(json.dumps(truth))
     data = prepare(synth, tmp_path / "runs", ignored=True)
     assert "1: face_down" in data.read_text() and "3: printed" in data.read_text()
-    classes = [line.split()[0] for line in (tmp_path / "runs" / "synth-a" / "labels" / "train" / "000000.txt").read_text().splitlines()]
+    classes = [
+        line.split()[0]
+        for line in (tmp_path / "runs" / "synth-a" / "labels" / "train" / "000000.txt").read_text().splitlines()
+    ]
     assert classes == ["0", "1", "2", "3"]  # the hidden back and the picture leaving the photo have none
     plain = prepare(synth, tmp_path / "plain")
     assert "1:" not in plain.read_text()

@@ -1,4 +1,5 @@
 """The half classifier's training crops: cut as the reader cuts them, labelled with the half they show."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,7 +30,9 @@ def test_an_exact_box_splits_into_the_true_halves_with_their_values(monkeypatch)
             # the true centre (the other half's centre is a whole side away). A rectangle fitted to a
             # tile seen in steep perspective puts its halves' centres a little off the true ones
             # (4.3 px on a 30 px half in sample 77/0 of generator spinner-synth/2).
-            assert np.linalg.norm(quad.mean(axis=0) - np.asarray(half["center"])) < 0.25 * np.linalg.norm(quad[1] - quad[0])
+            assert np.linalg.norm(quad.mean(axis=0) - np.asarray(half["center"])) < 0.25 * np.linalg.norm(
+                quad[1] - quad[0]
+            )
         assert {id(h) for _, h in cut} == {id(h) for h in tile["halves"]}
 
 

@@ -1,4 +1,5 @@
 """RULES.md "Turn", "Draw games" and the observed record of GAME_RECORD.md: who may do what, when."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,8 +7,12 @@ import pytest
 from scorer import Match, RecordError, score_record
 from tests.support.records import SIX_BLOCK_PLAYS, draw, hand, pass_, pips, play, record, reveal, six_block
 
-TEAM0_LOW = {0: ["0-0", "0-1", "0-2", "0-4"], 2: ["0-5", "1-1", "1-3", "1-4", "1-5"],
-             1: ["2-2", "2-3", "2-4", "2-5"], 3: ["3-3", "3-4", "3-5", "4-4", "5-5"]}
+TEAM0_LOW = {
+    0: ["0-0", "0-1", "0-2", "0-4"],
+    2: ["0-5", "1-1", "1-3", "1-4", "1-5"],
+    1: ["2-2", "2-3", "2-4", "2-5"],
+    3: ["3-3", "3-4", "3-5", "4-4", "5-5"],
+}
 
 
 def refused(rec) -> RecordError:
@@ -93,8 +98,12 @@ def test_a_full_information_play_of_a_tile_not_held_is_refused():
 def test_the_deal_is_checked():
     error = refused(record("partners-block", hand(deal=[["6-6"] * 7, [], [], []])))
     assert "deal: seat 1 must be dealt 7 tiles in partners-block, not 0" in str(error)
-    twice = [["6-6", "6-6", "0-1", "0-2", "0-3", "0-4", "0-5"], ["1-1", "1-2", "1-3", "1-4", "1-5", "1-6", "0-0"],
-             ["2-2", "2-3", "2-4", "2-5", "2-6", "3-3", "3-4"], ["3-5", "3-6", "4-4", "4-5", "4-6", "5-5", "5-6"]]
+    twice = [
+        ["6-6", "6-6", "0-1", "0-2", "0-3", "0-4", "0-5"],
+        ["1-1", "1-2", "1-3", "1-4", "1-5", "1-6", "0-0"],
+        ["2-2", "2-3", "2-4", "2-5", "2-6", "3-3", "3-4"],
+        ["3-5", "3-6", "4-4", "4-5", "4-6", "5-5", "5-6"],
+    ]
     assert "deal: 6-6 is dealt to seat 0 twice" in str(refused(record("partners-block", hand(deal=twice))))
     twice[0][1] = "0-0"
     twice[1][-1] = "0-1"
@@ -104,6 +113,7 @@ def test_the_deal_is_checked():
 
 
 # -- draw games ------------------------------------------------------------------------------
+
 
 def test_in_draw_games_a_player_who_cannot_play_draws_instead_of_passing():
     error = refused(record("draw", hand(play(0, "6-6"), pass_(1)), players=2))
@@ -131,7 +141,9 @@ def test_unseen_draws_are_counted_and_the_boneyard_runs_out():
 
 
 def test_block_sets_the_leftovers_aside_and_partners_has_no_boneyard():
-    assert "the tiles left over are set aside" in str(refused(record("block", hand(play(0, "6-6"), draw(1)), players=2)))
+    assert "the tiles left over are set aside" in str(
+        refused(record("block", hand(play(0, "6-6"), draw(1)), players=2))
+    )
     assert "there is no boneyard" in str(refused(record("partners", hand(play(0, "6-6"), draw(1)))))
 
 
@@ -149,6 +161,7 @@ def test_a_full_information_record_names_every_drawn_tile():
 
 
 # -- the end of an observed hand -------------------------------------------------------------
+
 
 def test_revealed_tiles_are_checked_against_what_was_played():
     held = dict(TEAM0_LOW)
@@ -193,9 +206,15 @@ def test_pips_must_be_possible_for_the_tiles_held():
 def test_a_refused_event_leaves_the_match_as_it_was():
     match = Match.from_record(record("partners-block", hand(play(0, "6-6"), play(1, "6-4", "east"))))
     before = match.answer()
-    for bad in ({"type": "play", "seat": 2, "tile": "1-1"}, {"type": "play", "seat": 3, "tile": "4-6"},
-                {"type": "reveal", "seat": 1, "tiles": []}, {"type": "jump"}, "not an event",
-                {"type": "play", "seat": 9, "tile": "4-3"}, {"type": "adjust", "team": 0, "points": 5}):
+    for bad in (
+        {"type": "play", "seat": 2, "tile": "1-1"},
+        {"type": "play", "seat": 3, "tile": "4-6"},
+        {"type": "reveal", "seat": 1, "tiles": []},
+        {"type": "jump"},
+        "not an event",
+        {"type": "play", "seat": 9, "tile": "4-3"},
+        {"type": "adjust", "team": 0, "points": 5},
+    ):
         with pytest.raises(RecordError):
             match.apply(bad)
         assert match.answer() == before
@@ -204,7 +223,9 @@ def test_a_refused_event_leaves_the_match_as_it_was():
 
 
 def test_adjustments_carry_their_reason_and_change_the_totals():
-    rec = record("partners", hand(play(0, "6-6"), {"type": "adjust", "team": 1, "points": 10, "reason": "agreed at the table"}))
+    rec = record(
+        "partners", hand(play(0, "6-6"), {"type": "adjust", "team": 1, "points": 10, "reason": "agreed at the table"})
+    )
     answer = score_record(rec)
     assert answer["totals"] == [0, 10]
     assert answer["hands"][0]["adjustments"] == [{"event": 1, "side": 1, "points": 10, "reason": "agreed at the table"}]

@@ -1,4 +1,5 @@
 """`twelve`, the memory game: pairs of 12 removed, attempts and time kept."""
+
 from __future__ import annotations
 
 import pytest
@@ -8,8 +9,12 @@ from scorer.twelve import score_twelve, simulate_twelve
 
 
 def game(*flips, sets: int = 1):
-    return {"variant": "twelve", "players": ["Ana"], "options": {"sets": sets} if sets != 1 else {},
-            "hands": [{"events": [{"type": "flip", "tiles": list(f[:2]), "time": f[2]} for f in flips]}]}
+    return {
+        "variant": "twelve",
+        "players": ["Ana"],
+        "options": {"sets": sets} if sets != 1 else {},
+        "hands": [{"events": [{"type": "flip", "tiles": list(f[:2]), "time": f[2]} for f in flips]}],
+    }
 
 
 def test_a_pair_totalling_twelve_is_removed_and_others_are_turned_back():

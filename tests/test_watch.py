@@ -1,6 +1,7 @@
 """Following a game (`spinner watch`): stillness, the follower's decisions, evidence, and whole
 synthetic games followed to the true record with a reader that knows the truth (the detector's own
 quality is measured elsewhere)."""
+
 from __future__ import annotations
 
 import json
@@ -70,11 +71,11 @@ def test_a_change_left_open_and_seen_again_after_a_hand_is_the_same_change():
     def settle(frame):
         return [m for m in (detector.update(thumbnail(f)) for f in (hand, frame, frame)) if m.state == "change"]
 
-    first, = settle(one)
+    (first,) = settle(one)
     assert not first.again
-    same, = settle(one)  # a hand came and went: the table is as at the last change
+    (same,) = settle(one)  # a hand came and went: the table is as at the last change
     assert same.again
-    other, = settle(two)
+    (other,) = settle(two)
     assert not other.again
     detector.accept(thumbnail(two))
     assert settle(two) == []  # accepted: no change at all
@@ -149,7 +150,6 @@ def test_a_tile_taken_away_is_asked_about_and_nothing_is_a_move():
     follower.observe(_reading(lead))
     assert follower.observe(_reading(lead)).kind == "nothing"
     assert follower.observe(_reading()).kind == "ask"
-
 
 
 def test_a_layout_tile_the_reader_misses_then_finds_misread_is_neither_gone_nor_a_move():
@@ -234,6 +234,7 @@ def test_a_play_a_person_confirms_that_the_camera_missed_is_found_later_and_play
     outcome = follower.observe(_reading(lead, far, _tile(5, 1, 360, 200), _tile(1, 6, 420, 200)))
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 2, "tile": "1-6", "end": "east"}]
 
+
 def test_a_change_where_nothing_new_was_read_makes_the_next_play_an_ask():
     # 5-1 is played but the reader misses it; at the next change it finds only 3-6: one of the
     # two changes is unexplained, so 3-6 is not simply played as seat 1's (it was seat 2's)
@@ -245,8 +246,12 @@ def test_a_change_where_nothing_new_was_read_makes_the_next_play_an_ask():
     outcome = follower.observe(_reading(lead, _tile(6, 3, 240, 200)))
     assert outcome.kind == "ask" and "changed 2 times" in outcome.reason and "missed" in outcome.reason
     assert outcome.candidates[0][0].event["tile"] == "3-6"
-    follower.confirm([{"type": "play", "seat": 1, "tile": "5-1", "end": "east"},
-                      {"type": "play", "seat": 2, "tile": "6-3", "end": "west"}])
+    follower.confirm(
+        [
+            {"type": "play", "seat": 1, "tile": "5-1", "end": "east"},
+            {"type": "play", "seat": 2, "tile": "6-3", "end": "west"},
+        ]
+    )
     # settled: the next change with one new tile is played again
     outcome = follower.observe(_reading(lead, _tile(6, 3, 240, 200), _tile(5, 1, 360, 200), _upright(1, 1, 405, 200)))
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 3, "tile": "1-1", "end": "east"}]
@@ -257,8 +262,10 @@ def test_a_confirmed_tile_read_at_last_does_not_explain_an_earlier_missed_play()
     # at the next change 5-1 is read at last beside the new 4-6. The change 1-1 made is still
     # unexplained: 4-6 is asked about, not played as seat 3's (it was seat 0's)
     lead, six_three = _tile(3, 5, 300, 200), _tile(6, 3, 240, 200)
-    confirmed = [{"type": "play", "seat": 1, "tile": "5-1", "end": "east"},
-                 {"type": "play", "seat": 2, "tile": "6-3", "end": "west"}]
+    confirmed = [
+        {"type": "play", "seat": 1, "tile": "5-1", "end": "east"},
+        {"type": "play", "seat": 2, "tile": "6-3", "end": "west"},
+    ]
 
     def five_one_confirmed_unread() -> Follower:
         follower = _follower()
@@ -409,9 +416,21 @@ def test_watch_command_on_a_written_game(tmp_path):
     video = game_video(6, 320, 240, max_plays=3, still_frames=2, arm_frames=1, idle_passes=0.0)
     write_video(video, tmp_path / "game")
     runner = CliRunner()
-    result = runner.invoke(main, ["watch", str(tmp_path / "game" / "frames"), "--truth", str(tmp_path / "game"),
-                                  "--variant", video.record["variant"], "--players", "4",
-                                  "--record", str(tmp_path / "got.json")])
+    result = runner.invoke(
+        main,
+        [
+            "watch",
+            str(tmp_path / "game" / "frames"),
+            "--truth",
+            str(tmp_path / "game"),
+            "--variant",
+            video.record["variant"],
+            "--players",
+            "4",
+            "--record",
+            str(tmp_path / "got.json"),
+        ],
+    )
     assert result.exit_code in (0, 2), result.output
     got = json.loads((tmp_path / "got.json").read_text())
     assert got["variant"] == video.record["variant"]
@@ -511,7 +530,9 @@ def test_a_still_frame_runs_no_model():
 
 
 def test_a_tile_the_reader_missed_is_found_at_the_next_read():
-    base = np.kron(np.random.default_rng(5).integers(60, 200, (48, 64, 3), dtype=np.uint8), np.ones((10, 10, 1), np.uint8))
+    base = np.kron(
+        np.random.default_rng(5).integers(60, 200, (48, 64, 3), dtype=np.uint8), np.ones((10, 10, 1), np.uint8)
+    )
     lead_image, both_image, arm_image = base.copy(), base.copy(), base.copy()
     lead_image[185:215, 270:330] = 255
     both_image[185:215, 270:390] = 255
@@ -720,7 +741,9 @@ def test_an_asked_frame_is_kept_and_the_confirmed_events_point_to_it(tmp_path):
     watcher = Watcher(_follower(), ByName(), store, settle=1)
     lead = _tile(3, 5, 300, 200)
     readings.update({"a": _reading(), "b": _reading(lead), "c": _reading(lead, _tile(5, 1, 360, 200, second={2: 0.9}))})
-    base = np.kron(np.random.default_rng(4).integers(60, 200, (48, 64, 3), dtype=np.uint8), np.ones((10, 10, 1), np.uint8))
+    base = np.kron(
+        np.random.default_rng(4).integers(60, 200, (48, 64, 3), dtype=np.uint8), np.ones((10, 10, 1), np.uint8)
+    )
     images = {"a": base, "b": base.copy(), "c": base.copy()}
     images["b"][185:215, 270:330] = 255  # the lead appears where it is read
     images["c"][185:215, 270:390] = 255  # and a tile beside it
@@ -741,9 +764,21 @@ def test_watch_command_exports_the_record_with_its_frames(tmp_path):
 
     video = game_video(6, 320, 240, max_plays=3, still_frames=3, arm_frames=1, idle_passes=0.0)
     write_video(video, tmp_path / "game", mp4=True)
-    result = CliRunner().invoke(main, ["watch", str(tmp_path / "game" / "video.mp4"), "--truth", str(tmp_path / "game"),
-                                       "--variant", video.record["variant"], "--record", str(tmp_path / "got.json"),
-                                       "--export", str(tmp_path / "match.zip")])
+    result = CliRunner().invoke(
+        main,
+        [
+            "watch",
+            str(tmp_path / "game" / "video.mp4"),
+            "--truth",
+            str(tmp_path / "game"),
+            "--variant",
+            video.record["variant"],
+            "--record",
+            str(tmp_path / "got.json"),
+            "--export",
+            str(tmp_path / "match.zip"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     got = json.loads((tmp_path / "got.json").read_text())
     truth = video.record["hands"][0]["events"]
@@ -792,8 +827,19 @@ def test_a_photo_that_cannot_be_read_stops_the_watch_and_keeps_the_record(tmp_pa
     write_video(video, tmp_path / "game")
     frames = sorted((tmp_path / "game" / "frames").iterdir())
     frames[-1].write_bytes(b"\xff\xd8 broken")  # the last photo is damaged
-    result = CliRunner().invoke(main, ["watch", str(tmp_path / "game" / "frames"), "--truth", str(tmp_path / "game"),
-                                       "--variant", video.record["variant"], "--record", str(tmp_path / "got.json")])
+    result = CliRunner().invoke(
+        main,
+        [
+            "watch",
+            str(tmp_path / "game" / "frames"),
+            "--truth",
+            str(tmp_path / "game"),
+            "--variant",
+            video.record["variant"],
+            "--record",
+            str(tmp_path / "got.json"),
+        ],
+    )
     assert result.exit_code == 1
     assert frames[-1].name in result.output and "the record so far is written" in result.output
     assert json.loads((tmp_path / "got.json").read_text())["hands"][0]["events"]

@@ -1,4 +1,5 @@
 """The JSON API: matches, hands and events through the scorer, versions, undo and corrections."""
+
 from __future__ import annotations
 
 import json
@@ -81,7 +82,9 @@ def test_broken_json_says_where_it_breaks(table):
 
 def test_oversized_json_is_refused(app, table):
     app.config["MAX_JSON_BYTES"] = 1000
-    response = table.post("/events", data=json.dumps({"type": "adjust", "reason": "x" * 2000}), content_type="application/json")
+    response = table.post(
+        "/events", data=json.dumps({"type": "adjust", "reason": "x" * 2000}), content_type="application/json"
+    )
     assert response.status_code == 413
     huge = {"type": "adjust", "team": 0, "points": 5, "reason": "agreed", "junk": "y" * 9000}
     app.config["MAX_JSON_BYTES"] = 2 * 1024 * 1024
@@ -139,8 +142,11 @@ def test_two_phones_at_once_never_lose_an_event(app, table):
     def phone(team: int) -> None:
         client = app.test_client()
         for _ in range(8):
-            response = client.post(f"/api/games/{table.id}/events", headers=table.auth,
-                                   json={"type": "adjust", "team": team, "points": 5, "reason": "test"})
+            response = client.post(
+                f"/api/games/{table.id}/events",
+                headers=table.auth,
+                json={"type": "adjust", "team": team, "points": 5, "reason": "test"},
+            )
             assert response.status_code == 201, response.get_json()
 
     threads = [threading.Thread(target=phone, args=(team,)) for team in (0, 1)]
@@ -161,10 +167,15 @@ def test_two_phones_on_the_same_version_one_wins(app, table):
     results: list[int] = []
 
     def phone(event: dict) -> None:
-        response = app.test_client().post(f"/api/games/{table.id}/events", headers={**table.auth, "If-Match": "2"}, json=event)
+        response = app.test_client().post(
+            f"/api/games/{table.id}/events", headers={**table.auth, "If-Match": "2"}, json=event
+        )
         results.append(response.status_code)
 
-    threads = [threading.Thread(target=phone, args=({"type": "adjust", "team": t, "points": 5, "reason": "x"},)) for t in (0, 1)]
+    threads = [
+        threading.Thread(target=phone, args=({"type": "adjust", "team": t, "points": 5, "reason": "x"},))
+        for t in (0, 1)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -197,8 +208,11 @@ def test_undo_is_a_new_history_entry_and_the_old_version_is_still_readable(table
 def test_correct_an_event_keeps_the_old_one_in_history(table):
     table.event(play(0, "6-6"))
     table.event(play(1, "6-4", "west"))
-    response = table.client.put(f"/api/games/{table.id}/hands/0/events/1", headers=table.auth,
-                                json={"event": play(1, "6-5", "west"), "why": "the camera misread it"})
+    response = table.client.put(
+        f"/api/games/{table.id}/hands/0/events/1",
+        headers=table.auth,
+        json={"event": play(1, "6-5", "west"), "why": "the camera misread it"},
+    )
     assert response.status_code == 200, response.get_json()
     assert table.record()["hands"][0]["events"][1] == play(1, "6-5", "west")
     change = table.get("/history").get_json()["changes"][-1]
@@ -212,8 +226,11 @@ def test_a_correction_that_breaks_a_later_event_is_refused(table):
         table.event(event)
     before = table.record()
     # 6-1 east -> 6-3 east leaves 1-2 (event 2) with nowhere to go.
-    response = table.client.put(f"/api/games/{table.id}/hands/0/events/1", headers=table.auth,
-                                json={"event": play(1, "6-3", "east"), "why": "misread"})
+    response = table.client.put(
+        f"/api/games/{table.id}/hands/0/events/1",
+        headers=table.auth,
+        json={"event": play(1, "6-3", "east"), "why": "misread"},
+    )
     assert response.status_code == 422
     data = response.get_json()
     assert data["event"] == 2 and "correcting hand 0, event 1" in data["error"]
@@ -225,7 +242,12 @@ def test_corrections_and_removals_need_a_reason_and_an_existing_event(table):
     url = f"/api/games/{table.id}/hands/0/events/0"
     assert table.client.put(url, headers=table.auth, json={"event": play(0, "5-5")}).status_code == 400
     assert table.client.delete(url, headers=table.auth, json={}).status_code == 400
-    assert table.client.delete(f"/api/games/{table.id}/hands/0/events/7", headers=table.auth, json={"why": "x"}).status_code == 404
+    assert (
+        table.client.delete(
+            f"/api/games/{table.id}/hands/0/events/7", headers=table.auth, json={"why": "x"}
+        ).status_code
+        == 404
+    )
     response = table.client.delete(url, headers=table.auth, json={"why": "played by mistake"})
     assert response.status_code == 200
     assert table.record()["hands"][0]["events"] == []

@@ -1,5 +1,6 @@
 """Bad input, as an attacker or a careless client sends it: a clear 4xx naming the problem, never a
 500, and nothing of it recorded (issue 37)."""
+
 from __future__ import annotations
 
 import io
@@ -26,44 +27,60 @@ def games(client) -> list:
 
 # -- JSON that Python's parser takes and the server could not ---------------------------------
 
-@pytest.mark.parametrize("raw, words", [
-    ('{"variant": "partners", "players": ' + nested(5000) + "}", "nests"),
-    ('{"variant": "partners", "players": ' + nested(40) + "}", "nests"),
-    ('{"variant": "partners", "players": ["A","B","C","D"], "options": {"target": ' + "9" * 5000 + "}}", "too large"),
-    ('{"variant": "partners", "players": ["A","B","C","D"], "options": {"target": NaN}}', "NaN is not JSON"),
-    ('{"variant": "partners", "players": ["A","B","C","D"], "options": {"target": 1e999}}', "out of range"),
-])
+
+@pytest.mark.parametrize(
+    "raw, words",
+    [
+        ('{"variant": "partners", "players": ' + nested(5000) + "}", "nests"),
+        ('{"variant": "partners", "players": ' + nested(40) + "}", "nests"),
+        (
+            '{"variant": "partners", "players": ["A","B","C","D"], "options": {"target": ' + "9" * 5000 + "}}",
+            "too large",
+        ),
+        ('{"variant": "partners", "players": ["A","B","C","D"], "options": {"target": NaN}}', "NaN is not JSON"),
+        ('{"variant": "partners", "players": ["A","B","C","D"], "options": {"target": 1e999}}', "out of range"),
+    ],
+)
 def test_json_past_any_record_is_refused(client, raw, words):
     response = client.post("/api/games", data=raw, content_type="application/json")
     assert response.status_code == 400 and words in response.get_json()["error"], response.get_json()
     assert games(client) == []
 
 
-@pytest.mark.parametrize("spec, field", [
-    ({"variant": ["partners"], "players": PLAYERS}, "variant"),
-    ({"variant": "partners", "players": PLAYERS, "options": "x"}, "options"),
-    ({"variant": "partners", "players": PLAYERS, "options": {"target": 10**30}}, "too large"),
-    ({"variant": "partners", "players": PLAYERS, "hands": [{"events": [[1]]}]}, "hands[0].events[0]"),
-    ({"variant": "partners", "players": PLAYERS, "hands": [{"events": [{"type": []}]}]}, "hands[0].events[0].type"),
-    ({"variant": "partners", "players": PLAYERS, "hands": [{"events": [play(0, "６-６")]}]}, "ASCII digits"),
-    ({"variant": "partners", "players": PLAYERS, "hands": "x"}, "hands"),
-])
+@pytest.mark.parametrize(
+    "spec, field",
+    [
+        ({"variant": ["partners"], "players": PLAYERS}, "variant"),
+        ({"variant": "partners", "players": PLAYERS, "options": "x"}, "options"),
+        ({"variant": "partners", "players": PLAYERS, "options": {"target": 10**30}}, "too large"),
+        ({"variant": "partners", "players": PLAYERS, "hands": [{"events": [[1]]}]}, "hands[0].events[0]"),
+        ({"variant": "partners", "players": PLAYERS, "hands": [{"events": [{"type": []}]}]}, "hands[0].events[0].type"),
+        ({"variant": "partners", "players": PLAYERS, "hands": [{"events": [play(0, "６-６")]}]}, "ASCII digits"),
+        ({"variant": "partners", "players": PLAYERS, "hands": "x"}, "hands"),
+    ],
+)
 def test_a_record_of_the_wrong_shape_names_its_field(client, spec, field):
-    response = client.post("/api/games", json=spec) if "too large" not in field else \
-        client.post("/api/games", data=json.dumps(spec), content_type="application/json")
+    response = (
+        client.post("/api/games", json=spec)
+        if "too large" not in field
+        else client.post("/api/games", data=json.dumps(spec), content_type="application/json")
+    )
     assert response.status_code == 400, response.get_json()
     assert field in response.get_json()["error"] or "digits" in response.get_json()["error"], response.get_json()
     assert games(client) == []
 
 
-@pytest.mark.parametrize("event, words", [
-    ({"type": []}, "type"),
-    ({"type": {}}, "type"),
-    ({"type": "play", "seat": 0, "tile": "５-６"}, "ASCII digits"),
-    ({"type": "play", "seat": 0, "tile": " 6-6"}, "ASCII digits"),
-    ({"type": "adjust", "team": 0, "points": 10**6, "reason": "x"}, "10000 points"),
-    ({"type": "play", "seat": "0", "tile": "6-6"}, "seat"),
-])
+@pytest.mark.parametrize(
+    "event, words",
+    [
+        ({"type": []}, "type"),
+        ({"type": {}}, "type"),
+        ({"type": "play", "seat": 0, "tile": "５-６"}, "ASCII digits"),
+        ({"type": "play", "seat": 0, "tile": " 6-6"}, "ASCII digits"),
+        ({"type": "adjust", "team": 0, "points": 10**6, "reason": "x"}, "10000 points"),
+        ({"type": "play", "seat": "0", "tile": "6-6"}, "seat"),
+    ],
+)
 def test_an_event_of_the_wrong_shape_is_refused(table, event, words):
     response = table.event(event)
     assert response.status_code == 400 and words in response.get_json()["error"], response.get_json()
@@ -86,6 +103,7 @@ def test_a_new_hand_of_the_wrong_shape_is_refused(table):
 
 # -- numbers in headers, queries and paths ---------------------------------------------------------
 
+
 def test_unicode_digits_and_huge_numbers_are_refused(table):
     assert table.event(play(0, "6-6"), headers={"If-Match": '"²"'}).status_code == 400
     assert table.event(play(0, "6-6"), headers={"If-Match": '"' + "9" * 30 + '"'}).status_code == 400
@@ -95,8 +113,12 @@ def test_unicode_digits_and_huge_numbers_are_refused(table):
     assert table.get(f"/frames?hand={big}").status_code == 400
     assert table.get("/frames?hand=²").status_code == 400
     assert table.get(f"/record?version={big}").status_code == 400
-    assert table.client.delete(f"/api/games/{table.id}/hands/{big}/events/0", headers=table.auth,
-                               json={"why": "x"}).status_code == 404
+    assert (
+        table.client.delete(
+            f"/api/games/{table.id}/hands/{big}/events/0", headers=table.auth, json={"why": "x"}
+        ).status_code
+        == 404
+    )
     response = send(table, photo(), "?seat=²")
     assert response.status_code == 400 and "seat" in response.get_json()["error"]
     assert table.version() == 2
@@ -110,6 +132,7 @@ def test_a_wrong_key_is_forbidden_and_no_key_asks_for_one(client):
 
 
 # -- photos ----------------------------------------------------------------------------------------
+
 
 def png_claiming(width: int, height: int) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
@@ -145,8 +168,13 @@ def test_a_chunked_photo_over_the_limit_is_refused_and_not_kept(tmp_path):
         address = urlsplit(running.url)
         connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
         # No Content-Length: the body arrives chunked, its length known only once read.
-        connection.request("POST", f"/api/games/{t.id}/frames?wait=0", body=iter([big[i:i + 8192] for i in range(0, len(big), 8192)]),
-                           headers={**t.auth, "Content-Type": "image/png"}, encode_chunked=True)
+        connection.request(
+            "POST",
+            f"/api/games/{t.id}/frames?wait=0",
+            body=iter([big[i : i + 8192] for i in range(0, len(big), 8192)]),
+            headers={**t.auth, "Content-Type": "image/png"},
+            encode_chunked=True,
+        )
         response = connection.getresponse()
         assert response.status == 413, response.read()
         connection.close()
@@ -181,11 +209,11 @@ def local_and_central(data: bytes, offset_in_header: int, value: bytes) -> bytes
     out = bytearray(data)
     i = out.find(b"PK\x03\x04")
     while i >= 0:
-        out[i + offset_in_header:i + offset_in_header + len(value)] = value
+        out[i + offset_in_header : i + offset_in_header + len(value)] = value
         i = out.find(b"PK\x03\x04", i + 4)
     i = out.find(b"PK\x01\x02")
     while i >= 0:
-        out[i + offset_in_header + 2:i + offset_in_header + 2 + len(value)] = value
+        out[i + offset_in_header + 2 : i + offset_in_header + 2 + len(value)] = value
         i = out.find(b"PK\x01\x02", i + 4)
     return bytes(out)
 
@@ -202,7 +230,7 @@ def corrupt_stream() -> bytes:
     data = zipped([("record.json", RECORD * 20)])
     start = data.find(b"record.json") + len("record.json")
     middle = start + 20
-    return data[:middle] + bytes(b ^ 0x55 for b in data[middle:middle + 30]) + data[middle + 30:]
+    return data[:middle] + bytes(b ^ 0x55 for b in data[middle : middle + 30]) + data[middle + 30 :]
 
 
 def lying_size(size: int) -> bytes:
@@ -237,17 +265,44 @@ ARCHIVES = {
     "size too large": (lying_size(len(RECORD) + 1000), 400, "damaged"),
     "bomb": (bomb(40 * 1024 * 1024), 413, "record.json unpacks to"),
     "NaN": (zipped([("record.json", RECORD.replace(b'"options": {}', b'"options": {"target": NaN}'))]), 400, "NaN"),
-    "deep": (zipped([("record.json", RECORD.replace(b'"options": {}', b'"options": ' + nested(3000).encode()))]),
-             400, "nests"),
-    "huge integer": (zipped([("record.json", RECORD.replace(b'"options": {}', b'"options": {"target": ' + b"7" * 5000 + b"}"))]),
-                     400, "too large"),
-    "a list as an event": (zipped([("record.json", RECORD.replace(b'"events": [', b'"events": [[1], '))]), 400,
-                           "hands[0].events[0]"),
+    "deep": (
+        zipped([("record.json", RECORD.replace(b'"options": {}', b'"options": ' + nested(3000).encode()))]),
+        400,
+        "nests",
+    ),
+    "huge integer": (
+        zipped([("record.json", RECORD.replace(b'"options": {}', b'"options": {"target": ' + b"7" * 5000 + b"}"))]),
+        400,
+        "too large",
+    ),
+    "a list as an event": (
+        zipped([("record.json", RECORD.replace(b'"events": [', b'"events": [[1], '))]),
+        400,
+        "hands[0].events[0]",
+    ),
     "twice the same member": (zipped([("record.json", RECORD), ("record.json", RECORD)]), 400, "twice"),
-    "one photo named twice": (zipped([("record.json", RECORD), ("frames.json", frames_json("frames/1.jpg", "frames/1.jpg")),
-                                      ("frames/1.jpg", photo())]), 400, "which an earlier frame names"),
-    "a photo claiming 60000x60000": (zipped([("record.json", RECORD), ("frames.json", frames_json("frames/1.png")),
-                                             ("frames/1.png", png_claiming(60000, 60000))]), 413, "60000x60000"),
+    "one photo named twice": (
+        zipped(
+            [
+                ("record.json", RECORD),
+                ("frames.json", frames_json("frames/1.jpg", "frames/1.jpg")),
+                ("frames/1.jpg", photo()),
+            ]
+        ),
+        400,
+        "which an earlier frame names",
+    ),
+    "a photo claiming 60000x60000": (
+        zipped(
+            [
+                ("record.json", RECORD),
+                ("frames.json", frames_json("frames/1.png")),
+                ("frames/1.png", png_claiming(60000, 60000)),
+            ]
+        ),
+        413,
+        "60000x60000",
+    ),
 }
 
 
@@ -276,8 +331,12 @@ def test_the_page_form_refuses_a_bad_archive_without_a_500(client):
     for name, (data, _, words) in ARCHIVES.items():
         if name == "twice the same member":
             continue
-        response = client.post("/import", data={"csrf_token": token, "record": (io.BytesIO(data), "match.zip")},
-                               content_type="multipart/form-data", follow_redirects=True)
+        response = client.post(
+            "/import",
+            data={"csrf_token": token, "record": (io.BytesIO(data), "match.zip")},
+            content_type="multipart/form-data",
+            follow_redirects=True,
+        )
         assert response.status_code == 200 and words in response.text, name
     assert games(client) == []
 
@@ -293,6 +352,7 @@ def test_the_new_match_form_refuses_a_strange_target(client, target):
 
 
 # -- the database busy elsewhere ------------------------------------------------------------------
+
 
 @pytest.fixture
 def busy_app(tmp_path):
@@ -318,8 +378,9 @@ def test_a_database_locked_by_another_process_answers_503_and_nothing_is_lost(bu
 
 
 def test_every_pooled_connection_taken_answers_503_not_a_500_after_30_s(tmp_path):
-    held = app_on_fresh_sqlite(tmp_path, SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 1, "max_overflow": 0,
-                                                                    "pool_timeout": 0.05})
+    held = app_on_fresh_sqlite(
+        tmp_path, SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 1, "max_overflow": 0, "pool_timeout": 0.05}
+    )
     app = next(held)
     client = app.test_client()
     created = client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json()
@@ -337,6 +398,7 @@ def test_every_pooled_connection_taken_answers_503_not_a_500_after_30_s(tmp_path
 
 
 # -- tournament files ------------------------------------------------------------------------------
+
 
 def test_a_tournament_file_with_strange_json_is_refused(tmp_path):
     from tests.support.tournament import Clock, Director, started
@@ -362,8 +424,11 @@ def test_a_tournament_file_with_strange_json_is_refused(tmp_path):
         assert 400 <= response.status_code < 500, (name, response.status_code)
     token = client.get("/t").text.split('name="csrf_token" value="')[1].split('"')[0]
     for name, body in cases.items():
-        response = client.post("/t/import", data={"csrf_token": token, "file": (io.BytesIO(body.encode()), "night.json")},
-                               content_type="multipart/form-data")
+        response = client.post(
+            "/t/import",
+            data={"csrf_token": token, "file": (io.BytesIO(body.encode()), "night.json")},
+            content_type="multipart/form-data",
+        )
         assert response.status_code == 302, name
 
 
@@ -371,4 +436,3 @@ def _with_list_event(exported: dict) -> dict:
     copy = json.loads(json.dumps(exported))
     copy["tables"][0]["record"]["hands"] = [{"events": [[1]]}]
     return copy
-

@@ -1,5 +1,6 @@
 """In real headless Chromium: start a match, score a hand on the pad, undo, and watch a second
 phone's board follow live (server-sent events)."""
+
 from __future__ import annotations
 
 import pytest
@@ -50,7 +51,9 @@ def test_score_a_hand_on_the_pad_undo_and_a_second_phone_follows(live_server, br
         scorer.click("#pass")
         version += 1
         wait_version(scorer, version)
-    expect(scorer.locator(".status")).to_contain_text("Blocked: nobody can play. Tap the tiles left by Ana, Ben, Cruz, Dee")
+    expect(scorer.locator(".status")).to_contain_text(
+        "Blocked: nobody can play. Tap the tiles left by Ana, Ben, Cruz, Dee"
+    )
 
     # Pips left, seat by seat (the pad picks the next seat the score still needs).
     for pips in ("20", "25", "20", "25"):

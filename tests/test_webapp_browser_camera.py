@@ -5,6 +5,7 @@ and a server without a reader, where the photo gets a plain answer and the pad s
 The reader is the scripted stand-in (tests/support/camera.py): these tests are about the page, the
 upload and the answer, not about reading pips.
 """
+
 from __future__ import annotations
 
 import re
@@ -40,7 +41,9 @@ def test_take_photo_shows_the_proposal_and_one_tap_records_it(scripted, camera_b
     expect(page.locator("#cam-say")).to_have_text("the camera saw seat 3 playing 1-6 on the west")
     expect(page.locator("#cam-accept")).to_be_hidden()
 
-    scripted.script.readings.append(seen("6-6", "6-1", ("6-4", 0.4), centre="6-6", arms={"west": ["6-1"], "east": ["6-4"]}))
+    scripted.script.readings.append(
+        seen("6-6", "6-1", ("6-4", 0.4), centre="6-6", arms={"west": ["6-1"], "east": ["6-4"]})
+    )
     page.set_input_files("#photo-input", str(shot))
     page.wait_for_selector("#cam-reject:not([hidden])")
     page.click("#cam-reject")
@@ -59,7 +62,9 @@ def test_the_live_camera_sends_frames_and_their_plays_reach_the_board(scripted, 
     start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
     version = page.evaluate("window.spinnerBoard.version")
     # the table as it starts, then each play seen twice in a row (a live camera's two looks)
-    scripted.script.readings += [seen(), seen("6-6"), seen("6-6")] + [seen("6-6", "6-1", centre="6-6", arms={"west": ["6-1"]})] * 2
+    scripted.script.readings += [seen(), seen("6-6"), seen("6-6")] + [
+        seen("6-6", "6-1", centre="6-6", arms={"west": ["6-1"]})
+    ] * 2
     page.click('.seat[data-seat="0"]')  # who leads, for the camera
     page.click("#cam-live")  # 127.0.0.1 is a secure context: the live camera is offered
     wait_version(page, version + 2)

@@ -13,6 +13,7 @@ the record is the game's. A model that reads worse shows up here as a wrong play
 Nothing here waits for time to pass: each wait is for the page to change (its board's version, or
 a question shown), and its time limit is only there to fail a test that would otherwise hang.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -26,8 +27,10 @@ QUESTION = "!document.getElementById('cam-accept').hidden"
 
 
 def plays_of(answer: dict) -> list[tuple]:
-    return [(p["seat"], "-".join(sorted(p["tile"].split("-"))), p["count"], p["points"])
-            for p in answer["hands"][0]["plays"]]
+    return [
+        (p["seat"], "-".join(sorted(p["tile"].split("-"))), p["count"], p["points"])
+        for p in answer["hands"][0]["plays"]
+    ]
 
 
 def names(tile: str) -> tuple[str, str]:
@@ -56,20 +59,26 @@ def test_the_live_camera_scores_a_filmed_game_with_the_bundled_models(film, mode
     version = page.evaluate("window.spinnerBoard.version")
     while len(recorded) < len(expected):
         # Until the board moves on or the camera asks.
-        page.wait_for_function(f"([v]) => window.spinnerBoard.version > v || ({QUESTION})", arg=[version],
-                               timeout=patience_ms)
+        page.wait_for_function(
+            f"([v]) => window.spinnerBoard.version > v || ({QUESTION})", arg=[version], timeout=patience_ms
+        )
         version = page.evaluate("window.spinnerBoard.version")
         recorded = plays_of(score_of(page))
         assert recorded == expected[: len(recorded)], f"a wrong play was recorded: {recorded} (the truth: {expected})"
         if len(recorded) < len(expected) and page.evaluate(QUESTION):
             said = page.evaluate("document.getElementById('cam-say').textContent")
             tile = expected[len(recorded)][1]
-            assert any(name in said for name in names(tile)), f"the camera proposes a wrong tile (the next is {tile}): {said}"
+            assert any(name in said for name in names(tile)), (
+                f"the camera proposes a wrong tile (the next is {tile}): {said}"
+            )
             asked.append(said)
             page.click("#cam-accept")
             # The tap records the play and the question goes; a refusal says why in its place.
-            page.wait_for_function(f"([said]) => !({QUESTION}) || document.getElementById('cam-say').textContent !== said",
-                                   arg=[said], timeout=patience_ms)
+            page.wait_for_function(
+                f"([said]) => !({QUESTION}) || document.getElementById('cam-say').textContent !== said",
+                arg=[said],
+                timeout=patience_ms,
+            )
             assert not page.evaluate(QUESTION), f"the tap was refused: {page.inner_text('#cam-say')}"
     page.click("#cam-live")  # stop it
 

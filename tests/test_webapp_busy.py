@@ -1,5 +1,6 @@
 """A database that cannot be written just now (SQLite's write lock held elsewhere past its wait):
 the change is answered 503 in plain words, nothing is recorded, and the next try goes through."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -14,8 +15,13 @@ def test_a_locked_database_answers_503_and_records_nothing(tmp_path):
 
     cache.clear()
     path = tmp_path / "busy.db"
-    app = create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{path}",
-                      "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"timeout": 0.2}}})
+    app = create_app(
+        {
+            "SPINNER_DATA": tmp_path / "data",
+            "DATABASE_URL": f"sqlite:///{path}",
+            "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"timeout": 0.2}},
+        }
+    )
     client = app.test_client()
     t = Table(client, client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json())
     assert t.post("/hands", {}).status_code == 201
@@ -25,8 +31,9 @@ def test_a_locked_database_answers_503_and_records_nothing(tmp_path):
     try:
         response = t.event(play(0, "6-6"))
         assert response.status_code == 503
-        assert response.get_json()["error"] == ("the database is too busy or out of reach just now: "
-                                                "nothing was recorded; try again")
+        assert response.get_json()["error"] == (
+            "the database is too busy or out of reach just now: nothing was recorded; try again"
+        )
     finally:
         other.execute("ROLLBACK")
         other.close()

@@ -2,6 +2,7 @@
 SPINNER_MODELS): a synthetic table photo goes in, a reading and a proposal come out. How well it
 reads is `spinner eval`'s business; this checks that the page and the reader fit together.
 Skipped where the models are not there (the detector is trained apart: models/README.md)."""
+
 from __future__ import annotations
 
 import io
@@ -16,8 +17,10 @@ from tests.support.web import PLAYERS, Table
 MODELS = Path(os.environ.get("SPINNER_MODELS") or Path(__file__).resolve().parent.parent / "models")
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not ((MODELS / "detector.onnx").is_file() and (MODELS / "halves.onnx").is_file()),
-                       reason=f"the reader's models are not in {MODELS}"),
+    pytest.mark.skipif(
+        not ((MODELS / "detector.onnx").is_file() and (MODELS / "halves.onnx").is_file()),
+        reason=f"the reader's models are not in {MODELS}",
+    ),
 ]
 
 
@@ -27,15 +30,25 @@ def test_a_synthetic_table_photo_is_read_and_proposed(tmp_path):
     from webapp.store import cache
 
     cache.clear()
-    app = create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
-                      "SPINNER_MODELS": MODELS, "READ_WAIT": 120.0})
+    app = create_app(
+        {
+            "SPINNER_DATA": tmp_path / "data",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
+            "SPINNER_MODELS": MODELS,
+            "READ_WAIT": 120.0,
+        }
+    )
     client = app.test_client()
     t = Table(client, client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json())
     t.post("/hands", {})
     assert t.event(play(0, "6-6")).status_code == 201
     sample = make_sample(11, 0, 1280, 960)
-    response = client.post(f"/api/games/{t.id}/frames?seat=1", data={"photo": (io.BytesIO(sample.jpeg), "t.jpg")},
-                           headers=t.auth, content_type="multipart/form-data")
+    response = client.post(
+        f"/api/games/{t.id}/frames?seat=1",
+        data={"photo": (io.BytesIO(sample.jpeg), "t.jpg")},
+        headers=t.auth,
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 201, response.get_json()
     frame = response.get_json()
     assert frame["status"] in ("recorded", "confirm", "nothing"), frame["message"]

@@ -1,6 +1,7 @@
 """Several server processes on one PostgreSQL: a change made through one reaches the streams of
 another through LISTEN/NOTIFY (`webapp.fanout`), not through the heartbeat's look at the database.
 Skipped where the PostgreSQL server binaries are not installed."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,9 @@ pytestmark = pytest.mark.slow
 
 def call(url: str, method: str = "GET", body: dict | None = None, token: str | None = None) -> dict:
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-    request = urllib.request.Request(url, method=method, headers=headers,
-                                     data=json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(
+        url, method=method, headers=headers, data=json.dumps(body).encode() if body is not None else None
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
 
@@ -31,13 +33,23 @@ def call(url: str, method: str = "GET", body: dict | None = None, token: str | N
 def start_serve(url: str, folder: Path) -> tuple[subprocess.Popen, str]:
     """`spinner serve` in a process of its own on the database at `url`; its address once it serves."""
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": url, "SPINNER_DATA": str(folder),
-           "SPINNER_MODELS": str(folder / "no-models"), "SPINNER_READER_PROCESSES": "0",
-           # the streams never look at the database themselves: only a notification brings a change
-           "SPINNER_SSE_HEARTBEAT": "3600"}
-    process = subprocess.Popen([sys.executable, "-m", "spinner.cli", "serve", "--host", "127.0.0.1",
-                                "--port", str(port), "--no-qr"], env=env, cwd=Path(__file__).resolve().parent.parent,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "SPINNER_DATA": str(folder),
+        "SPINNER_MODELS": str(folder / "no-models"),
+        "SPINNER_READER_PROCESSES": "0",
+        # the streams never look at the database themselves: only a notification brings a change
+        "SPINNER_SSE_HEARTBEAT": "3600",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "spinner.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--no-qr"],
+        env=env,
+        cwd=Path(__file__).resolve().parent.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     assert process.stdout is not None
     for line in process.stdout:  # it prints its address just before it starts serving
         if "open http" in line:
@@ -132,8 +144,12 @@ def test_three_processes_every_viewer_sees_every_version(postgres, tmp_path):
         servers = [address for _, address in started]
         for address in servers:
             answering(address)
-        hand = [{"type": "play", "seat": 0, "tile": "6-6"}, {"type": "play", "seat": 1, "tile": "6-5", "end": "east"},
-                {"type": "play", "seat": 2, "tile": "5-5", "end": "east"}, {"type": "play", "seat": 3, "tile": "6-4", "end": "west"}]
+        hand = [
+            {"type": "play", "seat": 0, "tile": "6-6"},
+            {"type": "play", "seat": 1, "tile": "6-5", "end": "east"},
+            {"type": "play", "seat": 2, "tile": "5-5", "end": "east"},
+            {"type": "play", "seat": 3, "tile": "6-4", "end": "west"},
+        ]
         for match in range(2):
             created = call(f"{servers[match % 3]}/api/games", "POST", {"variant": "partners", "players": PLAYERS})
             game, token, version = created["id"], created["token"], created["version"]
@@ -144,8 +160,10 @@ def test_three_processes_every_viewer_sees_every_version(postgres, tmp_path):
             changes = [("hands", {})] + [("events", event) for event in hand]
             for k, (what, body) in enumerate(changes):
                 for viewer in viewers:  # each has the board of the version before this change
-                    until(lambda v=viewer, at=version: v.versions and v.versions[-1] >= at,
-                          f"a viewer on {viewer.url} to see version {version} (it saw {viewer.versions})")
+                    until(
+                        lambda v=viewer, at=version: v.versions and v.versions[-1] >= at,
+                        f"a viewer on {viewer.url} to see version {version} (it saw {viewer.versions})",
+                    )
                 version = call(f"{servers[(match + k) % 3]}/api/games/{game}/{what}", "POST", body, token)["version"]
             for viewer in viewers:
                 assert viewer.done.wait(60), f"a viewer on {viewer.url} stopped at {viewer.versions}"

@@ -5,6 +5,7 @@ out of range, bodies of other kinds), for a bounded number of examples per opera
 names a real match and tournament and carries their tokens, so the requests reach the store and
 the scorer rather than stopping at a 404 or 401.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # every field) alone sends thousands of requests, past what a test run affords: the bench runs it.
 COVERAGE = os.environ.get("SPINNER_FUZZ_COVERAGE") == "1"
 CONFIG = schemathesis.config.SchemathesisConfig.from_dict(
-    {"phases": {"coverage": {"enabled": COVERAGE}, "stateful": {"enabled": False}}})
+    {"phases": {"coverage": {"enabled": COVERAGE}, "stateful": {"enabled": False}}}
+)
 schema = schemathesis.openapi.from_dict(openapi.document(), config=CONFIG)
 
 
@@ -48,11 +50,17 @@ class NoReader:
 def live(tmp_path_factory):
     from tests.support.servers import start
 
-    server, running = start(tmp_path_factory.mktemp("fuzz"), threads=16, SPINNER_READER=NoReader(),
-                            SSE_HEARTBEAT=0.05, SSE_LIFETIME=0.2)
+    server, running = start(
+        tmp_path_factory.mktemp("fuzz"), threads=16, SPINNER_READER=NoReader(), SSE_HEARTBEAT=0.05, SSE_LIFETIME=0.2
+    )
     client = running.app.test_client()
     game = client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json()
-    assert client.post(f"/api/games/{game['id']}/hands", json={}, headers={"Authorization": f"Bearer {game['token']}"}).status_code == 201
+    assert (
+        client.post(
+            f"/api/games/{game['id']}/hands", json={}, headers={"Authorization": f"Bearer {game['token']}"}
+        ).status_code
+        == 201
+    )
     tournament = client.post("/api/tournaments", json={"title": "Fuzz night"}).get_json()
     running.ids = {"game_id": (game["id"], game["token"]), "tournament_id": (tournament["id"], tournament["token"])}
     yield running
@@ -61,8 +69,9 @@ def live(tmp_path_factory):
 
 @pytest.mark.slow
 @schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+)
 def test_no_request_is_answered_with_a_server_error(case, live):
     headers = {}
     for name, (value, token) in live.ids.items():
@@ -73,8 +82,14 @@ def test_no_request_is_answered_with_a_server_error(case, live):
     if LOG:  # bench/fuzz_api.py counts the examples per operation from here
         with open(LOG, "a") as log:
             log.write(f"{case.method} {case.path} {response.status_code}\n")
-    assert response.status_code < 500, (case.method, case.formatted_path, case.query, str(case.body)[:300],
-                                        response.status_code, response.text[:300])
+    assert response.status_code < 500, (
+        case.method,
+        case.formatted_path,
+        case.query,
+        str(case.body)[:300],
+        response.status_code,
+        response.text[:300],
+    )
 
 
 def test_every_api_route_is_in_the_document(live):

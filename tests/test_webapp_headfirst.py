@@ -1,4 +1,5 @@
 """`webapp.headfirst`: a connection gets a worker thread only once its request head is in (issue 37)."""
+
 from __future__ import annotations
 
 import http.client

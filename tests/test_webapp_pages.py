@@ -1,4 +1,5 @@
 """The pages: forms with CSRF, links that grant a role, the board, and the live stream."""
+
 from __future__ import annotations
 
 import io
@@ -44,7 +45,9 @@ def test_forms_need_the_csrf_token(client):
 
 def test_a_bad_form_says_why(client):
     token = csrf_of(client.get("/").text)
-    response = client.post("/games", data={"csrf_token": token, "variant": "partners", "player": ["Ana", "Ben"]}, follow_redirects=True)
+    response = client.post(
+        "/games", data={"csrf_token": token, "variant": "partners", "player": ["Ana", "Ben"]}, follow_redirects=True
+    )
     assert "4 players" in response.text
 
 
@@ -65,7 +68,9 @@ def test_the_viewer_link_only_reads(app, client, table):
     assert response.status_code == 302 and "key=" not in response.headers["Location"]
     page = viewer.get(f"/g/{table.id}")
     assert page.status_code == 200 and 'id="pad"' not in page.text
-    response = viewer.post(f"/api/games/{table.id}/events", json=play(0, "6-6"), headers={"X-CSRF-Token": csrf_of(page.text)})
+    response = viewer.post(
+        f"/api/games/{table.id}/events", json=play(0, "6-6"), headers={"X-CSRF-Token": csrf_of(page.text)}
+    )
     assert response.status_code == 403 and "viewer" in response.get_json()["error"]
 
 
@@ -94,15 +99,22 @@ def test_a_private_match_needs_its_link(app, client):
 def test_import_and_history_pages(client):
     token = csrf_of(client.get("/").text)
     whole = record("partners", hand(*SIX_BLOCK_PLAYS))
-    response = client.post("/import", data={"csrf_token": token, "record": (io.BytesIO(json.dumps(whole).encode()), "m.json")},
-                           content_type="multipart/form-data")
+    response = client.post(
+        "/import",
+        data={"csrf_token": token, "record": (io.BytesIO(json.dumps(whole).encode()), "m.json")},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 302
     game_id = response.headers["Location"].rsplit("/", 1)[-1]
     assert client.get(f"/api/games/{game_id}/record").get_json() == whole
     history = client.get(f"/g/{game_id}/history")
     assert history.status_code == 200 and "import" in history.text
-    broken = client.post("/import", data={"csrf_token": token, "record": (io.BytesIO(b"{nope"), "m.json")},
-                         content_type="multipart/form-data", follow_redirects=True)
+    broken = client.post(
+        "/import",
+        data={"csrf_token": token, "record": (io.BytesIO(b"{nope"), "m.json")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
     assert "not a JSON record" in broken.text
 
 

@@ -2,6 +2,7 @@
 away after; skipped where the server binaries are not installed. The API tests marked
 `database("sqlite", "postgresql")` in test_webapp_api.py run there too, the concurrency ones
 first: the guarded version bump must hold on PostgreSQL as well."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,6 @@
 """Replaying a hand from its kept frames, disputes settled by a correction, and a match exported
 and imported with its photos."""
+
 from __future__ import annotations
 
 import io
@@ -18,8 +19,11 @@ def csrf_of(page: str) -> str:
 
 def scored_by_camera(cam, script) -> list[dict]:
     """Three plays, each from a photo: the lead, then two the camera was sure of."""
-    script.readings += [seen("6-6"), seen("6-6", "6-1", centre="6-6", arms={"west": ["6-1"]}),
-                        seen("6-6", "6-1", ("1-2", 0.6), centre="6-6", arms={"west": ["6-1", "1-2"]})]
+    script.readings += [
+        seen("6-6"),
+        seen("6-6", "6-1", centre="6-6", arms={"west": ["6-1"]}),
+        seen("6-6", "6-1", ("1-2", 0.6), centre="6-6", arms={"west": ["6-1", "1-2"]}),
+    ]
     sent = [send(cam, photo(), "?seat=0").get_json()]
     sent.append(send(cam, photo()).get_json())
     sent.append(send(cam, photo()).get_json())
@@ -57,15 +61,24 @@ def test_a_hand_without_frames_says_so_and_an_unknown_hand_is_refused(cam):
 def test_a_dispute_marked_on_the_replay_is_settled_with_a_correction(cam, script):
     scored_by_camera(cam, script)
     token = scorer_session(cam)
-    marked = cam.client.post(f"/g/{cam.id}/hands/0/dispute",
-                             data={"csrf_token": token, "event": "2", "why": "Ben says it was the 1-3", "at": "3"})
+    marked = cam.client.post(
+        f"/g/{cam.id}/hands/0/dispute",
+        data={"csrf_token": token, "event": "2", "why": "Ben says it was the 1-3", "at": "3"},
+    )
     assert marked.status_code == 302 and marked.headers["Location"].endswith("/hands/0/replay?at=3")
     page = cam.client.get(f"/g/{cam.id}/hands/0/replay?at=3").text
     assert "Disputed: play 3" in page and "Ben says it was the 1-3" in page
-    version = int(re.search(r'/disputes/(\d+)/settle', page).group(1))
-    settled = cam.client.post(f"/g/{cam.id}/disputes/{version}/settle", data={
-        "csrf_token": token, "hand": "0", "at": "3", "why": "the photo shows 1-3",
-        "event": json.dumps(play(2, "1-3", "west"))})
+    version = int(re.search(r"/disputes/(\d+)/settle", page).group(1))
+    settled = cam.client.post(
+        f"/g/{cam.id}/disputes/{version}/settle",
+        data={
+            "csrf_token": token,
+            "hand": "0",
+            "at": "3",
+            "why": "the photo shows 1-3",
+            "event": json.dumps(play(2, "1-3", "west")),
+        },
+    )
     assert settled.status_code == 302
     assert cam.record()["hands"][0]["events"][2] == play(2, "1-3", "west")
     actions = [c["action"] for c in cam.get("/history").get_json()["changes"]]
@@ -89,11 +102,17 @@ def test_a_bad_correction_is_refused_with_the_rule_and_the_dispute_stays_open(ca
     token = scorer_session(cam)
     cam.client.post(f"/g/{cam.id}/hands/0/dispute", data={"csrf_token": token, "event": "2", "why": "check it"})
     version = cam.get("/history").get_json()["changes"][-1]["version"]
-    answer = cam.client.post(f"/g/{cam.id}/disputes/{version}/settle", follow_redirects=True, data={
-        "csrf_token": token, "hand": "0", "why": "agreed", "event": json.dumps(play(2, "4-4", "west"))})
+    answer = cam.client.post(
+        f"/g/{cam.id}/disputes/{version}/settle",
+        follow_redirects=True,
+        data={"csrf_token": token, "hand": "0", "why": "agreed", "event": json.dumps(play(2, "4-4", "west"))},
+    )
     assert "4-4 does not fit the west end" in answer.text
-    broken = cam.client.post(f"/g/{cam.id}/disputes/{version}/settle", follow_redirects=True, data={
-        "csrf_token": token, "hand": "0", "why": "agreed", "event": "{broken"})
+    broken = cam.client.post(
+        f"/g/{cam.id}/disputes/{version}/settle",
+        follow_redirects=True,
+        data={"csrf_token": token, "hand": "0", "why": "agreed", "event": "{broken"},
+    )
     assert "not valid JSON" in broken.text
     assert "Disputed: play 3" in cam.client.get(f"/g/{cam.id}/hands/0/replay").text
 
@@ -113,8 +132,11 @@ def test_export_and_import_carry_the_frames_and_their_readings(cam, script):
     copy = Table(cam.client, imported.get_json())
     assert copy.record()["hands"] == cam.record()["hands"]
     frames = copy.get("/frames").get_json()["frames"]
-    assert [(f["event"], f["status"], f["source"]) for f in frames] == [(0, "recorded", "import"), (1, "recorded", "import"),
-                                                                       (2, "accepted", "import")]
+    assert [(f["event"], f["status"], f["source"]) for f in frames] == [
+        (0, "recorded", "import"),
+        (1, "recorded", "import"),
+        (2, "accepted", "import"),
+    ]
     assert cam.client.get(frames[0]["image"]).data == cam.client.get(sent[0]["image"]).data
     page = cam.client.get(f"/g/{copy.id}/hands/0/replay?at=2").text
     assert "It made play 2" in page and page.count("<polygon") == 2
@@ -134,11 +156,22 @@ def test_a_bad_archive_is_refused_and_nothing_is_kept(cam):
     cases = [
         (b"PK\x03\x04 not really", 400, "not a ZIP archive"),
         (zipped({"notes.txt": b"hi"}), 400, "has no record.json"),
-        (zipped({"record.json": record, "../evil.sh": b"rm -rf /"}), 400, "holds files a Spinner archive does not: ../evil.sh"),
+        (
+            zipped({"record.json": record, "../evil.sh": b"rm -rf /"}),
+            400,
+            "holds files a Spinner archive does not: ../evil.sh",
+        ),
         (zipped({"record.json": b"{", "frames.json": b"{}"}), 400, "not valid JSON"),
-        (zipped({"record.json": record, "frames.json": frames_json, "frames/1.jpg": b"not a photo"}), 415,
-         "frames/1.jpg is not a photo"),
-        (zipped({"record.json": json.dumps({"variant": "partners", "players": ["A"]}).encode()}), 422, "cannot be scored"),
+        (
+            zipped({"record.json": record, "frames.json": frames_json, "frames/1.jpg": b"not a photo"}),
+            415,
+            "frames/1.jpg is not a photo",
+        ),
+        (
+            zipped({"record.json": json.dumps({"variant": "partners", "players": ["A"]}).encode()}),
+            422,
+            "cannot be scored",
+        ),
     ]
     before = len(cam.client.get("/api/games").get_json()["games"])
     for data, status, words in cases:
@@ -152,8 +185,11 @@ def test_the_import_form_takes_a_zip(cam, script):
     scored_by_camera(cam, script)
     data = cam.client.get(f"/api/games/{cam.id}/export").data
     token = csrf_of(cam.client.get("/").text)
-    response = cam.client.post("/import", data={"csrf_token": token, "record": (io.BytesIO(data), "match.zip")},
-                               content_type="multipart/form-data")
+    response = cam.client.post(
+        "/import",
+        data={"csrf_token": token, "record": (io.BytesIO(data), "match.zip")},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 302, response.text
     game_id = response.headers["Location"].rsplit("/", 1)[-1]
     assert len(cam.client.get(f"/api/games/{game_id}/frames").get_json()["frames"]) == 3

@@ -1,5 +1,6 @@
 """A restart loses nothing it answered: photos answered "queued" are read by the next run, and the
 reader's processes end with the server however it ends (issue 37)."""
+
 from __future__ import annotations
 
 import os

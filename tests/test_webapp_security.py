@@ -1,5 +1,6 @@
 """Every answer's security headers, pages without inline script, and a session cookie that is
 sealed, not just signed (issue 37)."""
+
 from __future__ import annotations
 
 import base64
@@ -18,7 +19,11 @@ HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.IGNORECASE)
 
 def assert_headers(response) -> None:
     csp = response.headers.get("Content-Security-Policy", "")
-    assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp and "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+    assert (
+        "frame-ancestors 'none'" in csp
+        and "script-src 'self'" in csp
+        and "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+    )
     assert response.headers["X-Frame-Options"] == "DENY"
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["Referrer-Policy"] == "no-referrer"
@@ -26,9 +31,15 @@ def assert_headers(response) -> None:
 
 def test_every_kind_of_answer_carries_the_headers(client, table):
     answers = [
-        client.get("/"), client.get(f"/g/{table.id}"), table.get("/score"), table.get("/board"),
-        client.get("/api/games/nope"), client.get("/static/app.css"), client.get("/nowhere"),
-        client.post("/api/games", data="{", content_type="application/json"), table.event({"type": []}),
+        client.get("/"),
+        client.get(f"/g/{table.id}"),
+        table.get("/score"),
+        table.get("/board"),
+        client.get("/api/games/nope"),
+        client.get("/static/app.css"),
+        client.get("/nowhere"),
+        client.post("/api/games", data="{", content_type="application/json"),
+        table.event({"type": []}),
         client.get("/t"),
     ]
     for response in answers:
@@ -37,8 +48,13 @@ def test_every_kind_of_answer_carries_the_headers(client, table):
 
 def test_no_page_runs_inline_script(app, client, table):
     client.get(f"/g/{table.id}/join?key={table.token}")  # the scorer's page, with the pad and the camera
-    pages = [client.get("/").text, client.get(f"/g/{table.id}").text, client.get(f"/g/{table.id}/history").text,
-             client.get(f"/g/{table.id}/hands/0/replay").text, client.get("/t").text]
+    pages = [
+        client.get("/").text,
+        client.get(f"/g/{table.id}").text,
+        client.get(f"/g/{table.id}/history").text,
+        client.get(f"/g/{table.id}/hands/0/replay").text,
+        client.get("/t").text,
+    ]
     for page in pages:
         assert not HANDLER.search(page), HANDLER.search(page).group(0)
         for attributes, text in SCRIPT.findall(page):
@@ -74,9 +90,14 @@ def test_the_session_cookie_is_sealed(app, client, table):
             assert table.token.encode() not in text and table.id.encode() not in text
     # ...and the browser is still the scorer: the pad's change goes through with its CSRF token.
     page = client.get(f"/g/{table.id}").text
-    token = re.search(r'name="csrf-token" content="([^"]+)"', page) or re.search(r'name="csrf_token" value="([^"]+)"', page)
-    response = client.post(f"/api/games/{table.id}/events", json={"type": "play", "seat": 0, "tile": "6-6"},
-                           headers={"X-CSRF-Token": token.group(1)})
+    token = re.search(r'name="csrf-token" content="([^"]+)"', page) or re.search(
+        r'name="csrf_token" value="([^"]+)"', page
+    )
+    response = client.post(
+        f"/api/games/{table.id}/events",
+        json={"type": "play", "seat": 0, "tile": "6-6"},
+        headers={"X-CSRF-Token": token.group(1)},
+    )
     assert response.status_code == 201, response.get_json()
 
 

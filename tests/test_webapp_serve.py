@@ -1,5 +1,6 @@
 """`spinner serve`: the companion on cheroot, its addresses, and --https with a certificate that is
 made once, kept, and verifies for the addresses it names."""
+
 from __future__ import annotations
 
 import json

@@ -1,5 +1,6 @@
 """Who laid the tile the camera saw (`scorer.moves.who_played`), and observed hands whose draws
 went unseen (`"unseen_draws": true`): RULES.md "Turn" and "Draw games"."""
+
 from __future__ import annotations
 
 import random
@@ -78,8 +79,12 @@ def test_a_seat_known_to_hold_a_fitting_tile_cannot_pass():
     match = observed("all-fives", play(0, "6-6"), draw(1, "1-2"), unseen_draws=True)
     # seat 1 drew 1-2 in sight: it fits nothing, so seat 1 may still play the 6-3 (after more draws) or pass
     assert who_played(match.current, Tile.parse("6-3"), unseen_draws=True).seats[0] == 1
-    deal = [["6-6", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5"], ["6-5", "1-1", "1-2", "1-3", "1-4", "1-5", "2-2"],
-            ["6-3", "2-3", "2-4", "2-5", "3-3", "3-4", "3-5"], ["6-0", "6-1", "6-2", "6-4", "4-4", "4-5", "5-5"]]
+    deal = [
+        ["6-6", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5"],
+        ["6-5", "1-1", "1-2", "1-3", "1-4", "1-5", "2-2"],
+        ["6-3", "2-3", "2-4", "2-5", "3-3", "3-4", "3-5"],
+        ["6-0", "6-1", "6-2", "6-4", "4-4", "4-5", "5-5"],
+    ]
     full = Match.new("partners-block", ["Ana", "Ben", "Cruz", "Dee"])
     full.start_hand(deal=deal)
     full.apply(play(0, "6-6"))
@@ -120,7 +125,8 @@ def test_a_tile_count_does_not_end_a_hand_whose_draws_went_unseen():
     answer = score_record({**full, "hands": [seen_without_draws(first)]})
     got, want = answer["hands"][0], truth["hands"][0]
     assert [(p["seat"], p["tile"], p["points"]) for p in got["plays"]] == [
-        (p["seat"], p["tile"], p["points"]) for p in want["plays"]]
+        (p["seat"], p["tile"], p["points"]) for p in want["plays"]
+    ]
     assert got["end"] == want["end"]
     assert got["inferred_draws"]
 
@@ -136,13 +142,35 @@ def test_hands_with_unseen_draws_score_as_the_truth_once_the_pips_are_told(seed)
     seen["events"] += [pips(s, truth["pips"][s]) for s in range(players) if ended in ("out", "blocked")]
     got = score_record({**full, "hands": [seen]})["hands"][0]
     assert [(p["seat"], p["tile"], p["count"], p["points"]) for p in got["plays"]] == [
-        (p["seat"], p["tile"], p["count"], p["points"]) for p in truth["plays"]]
+        (p["seat"], p["tile"], p["count"], p["points"]) for p in truth["plays"]
+    ]
     assert (got["end"], got["winner"], got["bonus"]) == (ended, truth["winner"], truth["bonus"])
 
 
 #: a four-handed all-fives line, every seat in turn (5 tiles each): seat 0 lays its fifth at event 16
-LINE = ["6-6", "6-5", "5-5", "5-4", "4-4", "4-3", "3-3", "3-2", "2-2", "2-1", "1-1", "1-0", "0-0", "0-6", "6-4",
-        "4-1", "1-5", "5-3", "3-6", "6-2", "2-0"]
+LINE = [
+    "6-6",
+    "6-5",
+    "5-5",
+    "5-4",
+    "4-4",
+    "4-3",
+    "3-3",
+    "3-2",
+    "2-2",
+    "2-1",
+    "1-1",
+    "1-0",
+    "0-0",
+    "0-6",
+    "6-4",
+    "4-1",
+    "1-5",
+    "5-3",
+    "3-6",
+    "6-2",
+    "2-0",
+]
 
 
 def line(count: int) -> list[dict]:

@@ -1,4 +1,5 @@
 """The .y4m files that Chromium's fake camera plays: header, frames, and a round trip."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -37,8 +38,22 @@ def test_the_dataset_command_writes_a_game_video_for_the_fake_camera(tmp_path):
 
     from spinner.cli import main
 
-    result = CliRunner().invoke(main, ["dataset", "video", "--out", str(tmp_path / "game"), "--seed", "4",
-                                       "--size", "320x240", "--y4m", "--fps", "1"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "dataset",
+            "video",
+            "--out",
+            str(tmp_path / "game"),
+            "--seed",
+            "4",
+            "--size",
+            "320x240",
+            "--y4m",
+            "--fps",
+            "1",
+        ],
+    )
     assert result.exit_code == 0, result.output
     fps, frames = read_y4m(tmp_path / "game" / "video.y4m")
     listed = (tmp_path / "game" / "frames.json").read_text()

@@ -1,4 +1,5 @@
 """The second, closer look at small tiles (`vision.read.zoom`)."""
+
 from __future__ import annotations
 
 import cv2
@@ -141,8 +142,16 @@ class _Shrunk:
         length = self.tile * scale
         if not 60 <= length <= 160:
             return []
-        return [ObbDetection(cls=0, confidence=0.8, center=(image.shape[1] / 2, image.shape[0] / 2),
-                             size=(length, length / 2), angle=0.0, scores=(0.8,))]
+        return [
+            ObbDetection(
+                cls=0,
+                confidence=0.8,
+                center=(image.shape[1] / 2, image.shape[0] / 2),
+                size=(length, length / 2),
+                angle=0.0,
+                scores=(0.8,),
+            )
+        ]
 
 
 def test_look_wider_finds_a_tile_filling_the_frame_and_moves_it_back_to_the_photo():

@@ -1,6 +1,7 @@
 """The companion's pages in headless Chromium (Playwright): a phone's screen, starting a match on
 the page, and waiting for the board to show a version. Every wait is on the page's own state,
 with a time limit that is only there to fail a test that would otherwise hang."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -35,8 +36,9 @@ def launch(sync_playwright: Any, path: str, *args: str) -> Any:
 def wait_version(page, version: int, timeout: float = PATIENCE_MS) -> None:
     """Until the page shows `version` and its pad (if any) is done sending: a tap while busy is ignored."""
     page.wait_for_function(
-        f"window.spinnerBoard && window.spinnerBoard.version >= {version}"
-        " && !document.querySelector('#pad.busy')", timeout=timeout)
+        f"window.spinnerBoard && window.spinnerBoard.version >= {version} && !document.querySelector('#pad.busy')",
+        timeout=timeout,
+    )
 
 
 def totals(page) -> list[str]:
@@ -56,7 +58,9 @@ def start_match(page, url: str, players: list[str], variant: str | None = None) 
 
 def score_of(page) -> dict[str, Any]:
     """The match's score as the API answers it, fetched by the page (with its session)."""
-    return page.evaluate("fetch(`/api/games/${document.getElementById('board').dataset.game}/score`).then(r => r.json())")
+    return page.evaluate(
+        "fetch(`/api/games/${document.getElementById('board').dataset.game}/score`).then(r => r.json())"
+    )
 
 
 def new_page(browser, **context: Any):

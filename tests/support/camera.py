@@ -1,6 +1,7 @@
 """The camera's stand-ins: a photo, a reading as the reader's JSON has it, a scripted reader, and
 an upload through the frames API. The reader here answers what each test tells it (the real one
 needs its trained models); everything after the reading is real."""
+
 from __future__ import annotations
 
 import io
@@ -21,15 +22,26 @@ def photo(width: int = 64, height: int = 48, fmt: str = ".jpg") -> bytes:
     return data.tobytes()
 
 
-def seen(*tiles: str | tuple[str, float], arms: dict[str, list[str]] | None = None, centre: str | None = None,
-         unsure: list[str] | None = None) -> dict[str, Any]:
+def seen(
+    *tiles: str | tuple[str, float],
+    arms: dict[str, list[str]] | None = None,
+    centre: str | None = None,
+    unsure: list[str] | None = None,
+) -> dict[str, Any]:
     """A reading as the reader's JSON has it: tiles with their confidence, and the photo's layout."""
     out = []
     for i, item in enumerate(tiles):
         name, confidence = (item, 0.97) if isinstance(item, str) else item
         x = 20 + 30 * i
-        out.append({"tile": name, "confidence": confidence, "center": [x + 10, 20],
-                    "corners": [[x, 10], [x + 20, 10], [x + 20, 30], [x, 30]], "halves": []})
+        out.append(
+            {
+                "tile": name,
+                "confidence": confidence,
+                "center": [x + 10, 20],
+                "corners": [[x, 10], [x + 20, 10], [x + 20, 30], [x, 30]],
+                "halves": [],
+            }
+        )
     layout = {"arms": arms or {}, "centre": centre, "unsure": unsure or []} if centre else None
     return {"image": "", "tiles": out, "layout": layout}
 
@@ -59,13 +71,26 @@ def make_app(tmp_path, **config):
     from webapp.store import cache
 
     cache.clear()
-    return create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
-                       "TESTING": True, "READ_WAIT": 10.0, **config})
+    return create_app(
+        {
+            "SPINNER_DATA": tmp_path / "data",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
+            "TESTING": True,
+            "READ_WAIT": 10.0,
+            **config,
+        }
+    )
 
 
-def send(t: Table, data: bytes, query: str = "", content_type: str = "multipart", headers: dict[str, str] | None = None):
+def send(
+    t: Table, data: bytes, query: str = "", content_type: str = "multipart", headers: dict[str, str] | None = None
+):
     headers = {**t.auth, **(headers or {})}
     if content_type == "multipart":
-        return t.client.post(f"/api/games/{t.id}/frames{query}", data={"photo": (io.BytesIO(data), "table.jpg")},
-                             headers=headers, content_type="multipart/form-data")
+        return t.client.post(
+            f"/api/games/{t.id}/frames{query}",
+            data={"photo": (io.BytesIO(data), "table.jpg")},
+            headers=headers,
+            content_type="multipart/form-data",
+        )
     return t.client.post(f"/api/games/{t.id}/frames{query}", data=data, headers=headers, content_type=content_type)

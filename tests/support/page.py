@@ -1,6 +1,7 @@
 """What the player-page browser tests share: the system Chromium and its arguments, the three screens,
 where a failing test's screenshots go, and small steps (start a match, tap, wait for the board) that
 wait for events, never for the clock. Their fixtures (`chromium`, `open_page`) are in tests/conftest.py."""
+
 from __future__ import annotations
 
 import json
@@ -9,8 +10,15 @@ from pathlib import Path
 from typing import Any
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SMALL = {"viewport": {"width": 320, "height": 568}, "has_touch": True, "is_mobile": True}
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1366, "height": 768}}
@@ -21,8 +29,14 @@ AXE = Path(__file__).resolve().parent.parent / "vendor" / "axe.min.js"
 WAIT = int(os.environ.get("SPINNER_WAIT_MS", "15000"))  # ms: a loaded two-core machine is slow; waits end on events
 
 
-def start_match(page, url: str, players: list[str], variant: str | None = None,
-                options: dict[str, str] | None = None, title: str = "") -> str:
+def start_match(
+    page,
+    url: str,
+    players: list[str],
+    variant: str | None = None,
+    options: dict[str, str] | None = None,
+    title: str = "",
+) -> str:
     """The new-match form, as a player fills it; returns the match id."""
     page.goto(url + "/")
     if variant:
@@ -43,8 +57,10 @@ def start_match(page, url: str, players: list[str], variant: str | None = None,
 def import_record(page, url: str, record: dict[str, Any]) -> str:
     """A match from a record (GAME_RECORD.md), through the page's import form; returns its id."""
     page.goto(url + "/")
-    page.set_input_files('input[name="record"]', files=[{
-        "name": "match.json", "mimeType": "application/json", "buffer": json.dumps(record).encode()}])
+    page.set_input_files(
+        'input[name="record"]',
+        files=[{"name": "match.json", "mimeType": "application/json", "buffer": json.dumps(record).encode()}],
+    )
     page.click("form[enctype] button[type=submit]")
     page.wait_for_selector("#board")
     return page.locator("#board").get_attribute("data-game")
@@ -57,8 +73,8 @@ def version(page) -> int:
 def wait_version(page, at_least: int) -> None:
     """Until the page shows `at_least` and its pad is done sending (a tap while busy is ignored)."""
     page.wait_for_function(
-        f"window.spinnerBoard && window.spinnerBoard.version >= {at_least}"
-        " && !document.querySelector('#pad.busy')")
+        f"window.spinnerBoard && window.spinnerBoard.version >= {at_least} && !document.querySelector('#pad.busy')"
+    )
 
 
 def tap_and_wait(page, selector: str) -> None:
@@ -85,7 +101,9 @@ def api(page, method: str, path: str, body: dict[str, Any] | None = None) -> dic
                 method, credentials: 'same-origin', body: body ? JSON.stringify(body) : undefined,
                 headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf}});
             return {status: r.status, body: await r.json()};
-        }""", [method, path, body])
+        }""",
+        [method, path, body],
+    )
 
 
 def axe_findings(page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
@@ -93,6 +111,9 @@ def axe_findings(page, impacts: tuple[str, ...] = ("serious", "critical")) -> li
     if not page.evaluate("Boolean(window.axe)"):
         page.add_script_tag(content=AXE.read_text())
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [f"{v['id']} ({v['impact']}): " + "; ".join(n["target"][0] if isinstance(n["target"][0], str) else str(n["target"])
-                                                      for n in v["nodes"][:3])
-            for v in result["violations"] if v["impact"] in impacts]
+    return [
+        f"{v['id']} ({v['impact']}): "
+        + "; ".join(n["target"][0] if isinstance(n["target"][0], str) else str(n["target"]) for n in v["nodes"][:3])
+        for v in result["violations"]
+        if v["impact"] in impacts
+    ]

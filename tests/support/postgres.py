@@ -2,6 +2,7 @@
 removed afterwards. Used where the server binaries are installed (apt-get install postgresql);
 `binaries()` says where they are, or None, and the tests skip without them. Run as root (as in a
 container), the server runs as the `postgres` user, which PostgreSQL insists on."""
+
 from __future__ import annotations
 
 import glob
@@ -52,9 +53,13 @@ class Server:
             raise RuntimeError(f"{' '.join(args[:2])} failed: {result.stderr.strip() or result.stdout.strip()}")
 
     def start(self) -> str:
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", self.user, "-E", "UTF8", "--no-sync")
+        self._run(
+            str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", self.user, "-E", "UTF8", "--no-sync"
+        )
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start")
+        self._run(
+            str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start"
+        )
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/postgres"
 
     def create_database(self, name: str) -> str:

@@ -1,5 +1,6 @@
 """Hand-made readings for the follower's tests: tiles of known values, places and certainty, as the
 reader would report them (tests/test_watch.py, tests/test_follow_table.py)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,8 +31,9 @@ def upright(a: int, b: int, x: float, y: float) -> TileReading:
     """A tile lying north-south (half `a` north) of 30x60 pixels centred at (x, y)."""
     flat = tile(a, b, 0, 0)
     turn = lambda p: (x - p[1], y + p[0])  # noqa: E731  (a quarter turn about the centre)
-    halves = tuple(HalfReading(h.value, turn(h.center), tuple(turn(c) for c in h.corners), h.probabilities)
-                   for h in flat.halves)
+    halves = tuple(
+        HalfReading(h.value, turn(h.center), tuple(turn(c) for c in h.corners), h.probabilities) for h in flat.halves
+    )
     return TileReading(flat.tile, (x, y), tuple(turn(c) for c in flat.corners), halves, flat.confidence)
 
 

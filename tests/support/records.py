@@ -1,4 +1,5 @@
 """Small builders for match records, so each test reads like the worked example it checks."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -41,21 +42,52 @@ def hand(*events: dict[str, Any], leader: int | None = None, deal: list[list[str
     return out
 
 
-def record(variant: str, *hands: dict[str, Any], players: int = 4, options: dict[str, Any] | None = None) -> dict[str, Any]:
+def record(
+    variant: str, *hands: dict[str, Any], players: int = 4, options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     names = ["Ana", "Ben", "Cruz", "Dee"][:players]
-    return {"format": "domino-record/1", "variant": variant, "options": options or {}, "players": names, "hands": list(hands)}
+    return {
+        "format": "domino-record/1",
+        "variant": variant,
+        "options": options or {},
+        "players": names,
+        "hands": list(hands),
+    }
 
 
 # All seven sixes on the line with a 6 at both ends: nobody can play. Seats take turns 0,1,2,3,...
 SIX_BLOCK_PLAYS = [
-    play(0, "6-6"), play(1, "6-1", "east"), play(2, "1-2", "east"), play(3, "2-6", "east"),
-    play(0, "6-0", "west"), play(1, "0-3", "west"), play(2, "3-6", "west"),
-    play(3, "6-4", "east"), play(0, "4-5", "east"), play(1, "5-6", "east"),
+    play(0, "6-6"),
+    play(1, "6-1", "east"),
+    play(2, "1-2", "east"),
+    play(3, "2-6", "east"),
+    play(0, "6-0", "west"),
+    play(1, "0-3", "west"),
+    play(2, "3-6", "west"),
+    play(3, "6-4", "east"),
+    play(0, "4-5", "east"),
+    play(1, "5-6", "east"),
 ]
 #: What is left after SIX_BLOCK_PLAYS: the 18 tiles without a six, less 1-2, 0-3 and 4-5.
 SIX_BLOCK_LEFT = [
-    "0-0", "0-1", "0-2", "0-4", "0-5", "1-1", "1-3", "1-4", "1-5",
-    "2-2", "2-3", "2-4", "2-5", "3-3", "3-4", "3-5", "4-4", "5-5",
+    "0-0",
+    "0-1",
+    "0-2",
+    "0-4",
+    "0-5",
+    "1-1",
+    "1-3",
+    "1-4",
+    "1-5",
+    "2-2",
+    "2-3",
+    "2-4",
+    "2-5",
+    "3-3",
+    "3-4",
+    "3-5",
+    "4-4",
+    "5-5",
 ]
 
 
@@ -67,9 +99,21 @@ def six_block(held: dict[int, list[str]], variant: str = "partners-block", **kwa
 
 
 # After SIX_BLOCK_PLAYS (78 pips on the table) the 90 pips left are split like this:
-LOW_TEAM0 = {0: ["0-0", "0-1", "0-2", "0-4"], 2: ["0-5", "1-1", "1-3", "1-4", "1-5"],      # 7 + 22 = 29
-             1: ["2-2", "2-3", "2-4", "2-5"], 3: ["3-3", "3-4", "3-5", "4-4", "5-5"]}      # 22 + 39 = 61
-TIED = {0: ["0-0", "0-1", "0-2", "0-4"], 2: ["3-5", "4-4", "5-5", "2-5", "1-4"],           # 7 + 38 = 45
-        1: ["0-5", "1-1", "1-3", "1-5"], 3: ["2-2", "2-3", "2-4", "3-3", "3-4"]}           # 17 + 28 = 45
-ROUNDING = {0: ["0-4", "1-1", "1-3", "1-5"], 2: ["2-2", "2-3", "2-4", "3-3", "3-4"],      # 16 + 28 = 44
-            1: ["0-0", "0-1", "0-2", "0-5"], 3: ["1-4", "2-5", "3-5", "4-4", "5-5"]}      # 8 + 38 = 46
+LOW_TEAM0 = {
+    0: ["0-0", "0-1", "0-2", "0-4"],
+    2: ["0-5", "1-1", "1-3", "1-4", "1-5"],  # 7 + 22 = 29
+    1: ["2-2", "2-3", "2-4", "2-5"],
+    3: ["3-3", "3-4", "3-5", "4-4", "5-5"],
+}  # 22 + 39 = 61
+TIED = {
+    0: ["0-0", "0-1", "0-2", "0-4"],
+    2: ["3-5", "4-4", "5-5", "2-5", "1-4"],  # 7 + 38 = 45
+    1: ["0-5", "1-1", "1-3", "1-5"],
+    3: ["2-2", "2-3", "2-4", "3-3", "3-4"],
+}  # 17 + 28 = 45
+ROUNDING = {
+    0: ["0-4", "1-1", "1-3", "1-5"],
+    2: ["2-2", "2-3", "2-4", "3-3", "3-4"],  # 16 + 28 = 44
+    1: ["0-0", "0-1", "0-2", "0-5"],
+    3: ["1-4", "2-5", "3-5", "4-4", "5-5"],
+}  # 8 + 38 = 46

@@ -1,5 +1,6 @@
 """Real servers for browser and load tests: the companion on cheroot in a thread (as `spinner serve`
 runs it), and headless Chromium from the system."""
+
 from __future__ import annotations
 
 import os
@@ -34,8 +35,14 @@ def start(tmp_path: Path, threads: int = 32, **config: Any) -> tuple[Any, Runnin
     from webapp.store import cache
 
     cache.clear()
-    app = create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{tmp_path / 'live.db'}",
-                      "SSE_MAX_STREAMS": max(1, threads - 8), **config})
+    app = create_app(
+        {
+            "SPINNER_DATA": tmp_path / "data",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'live.db'}",
+            "SSE_MAX_STREAMS": max(1, threads - 8),
+            **config,
+        }
+    )
     server = Server(("127.0.0.1", 0), app, numthreads=threads, max=threads)
     server.prepare()
     port = server.bind_addr[1]
@@ -50,6 +57,7 @@ def chromium_path() -> str | None:
 
 # -- `spinner serve` in a process of its own ---------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -61,9 +69,25 @@ def serve(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, int]:
     port = free_port()
     env = {**os.environ, "SPINNER_DATA": str(tmp_path / "data"), "PYTHONPATH": str(ROOT)}
     env.pop("DATABASE_URL", None)
-    process = subprocess.Popen([sys.executable, "-c", "from spinner.cli import main; main()", "serve", "--host", "127.0.0.1",
-                                "--port", str(port), "--threads", "16", *args],
-                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from spinner.cli import main; main()",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--threads",
+            "16",
+            *args,
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     return process, port
 
 
@@ -73,7 +97,9 @@ def wait_for(url: str, context: ssl.SSLContext | None = None, process: subproces
 
     def answer() -> bytes | None:
         if process is not None and process.poll() is not None:
-            raise AssertionError(f"the server ended ({process.returncode}) before {url} answered: {process.stdout.read()}")
+            raise AssertionError(
+                f"the server ended ({process.returncode}) before {url} answered: {process.stdout.read()}"
+            )
         try:
             with urllib.request.urlopen(url, timeout=PATIENCE_S, context=context) as response:
                 return response.read()

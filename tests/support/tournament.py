@@ -1,5 +1,6 @@
 """Tournament night: a clock the test moves, the director seen through the API, and tables whose
 matches are played from simulated records (scorer.simulate)."""
+
 from __future__ import annotations
 
 import random
@@ -11,9 +12,14 @@ from scorer import score_record
 from scorer.simulate import observe, simulate_match
 
 TEAMS = [
-    ("Los Primos", ("Ana", "Beto")), ("Doble Seis", ("Carla", "Dario")), ("Capicúa", ("Elena", "Fito")),
-    ("La Tranca", ("Gina", "Hugo")), ("Chucho", ("Iris", "Juan")), ("Zapatero", ("Kiko", "Lola")),
-    ("El Tranque", ("Mona", "Nico")), ("Pollona", ("Olga", "Pepe")),
+    ("Los Primos", ("Ana", "Beto")),
+    ("Doble Seis", ("Carla", "Dario")),
+    ("Capicúa", ("Elena", "Fito")),
+    ("La Tranca", ("Gina", "Hugo")),
+    ("Chucho", ("Iris", "Juan")),
+    ("Zapatero", ("Kiko", "Lola")),
+    ("El Tranque", ("Mona", "Nico")),
+    ("Pollona", ("Olga", "Pepe")),
 ]
 
 
@@ -75,6 +81,7 @@ def key_of(link: str) -> str:
 
 # -- playing a table's match ------------------------------------------------------------------
 
+
 def simulated(seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """An observed `partners-block` match to 100 (what a table writes down) and its answer."""
     record = observe(simulate_match("partners-block", 4, seed), random.Random(seed))
@@ -96,15 +103,23 @@ def write_hands(game_id: str, hands: list[dict[str, Any]]) -> None:
         start = len(record["hands"][first]["events"])
         record["hands"][first]["events"].extend(hands[0]["events"])
         for hand in hands[1:]:
-            record["hands"].append({**({"leader": hand["leader"]} if "leader" in hand else {}), "events": list(hand["events"])})
+            record["hands"].append(
+                {**({"leader": hand["leader"]} if "leader" in hand else {}), "events": list(hand["events"])}
+            )
 
         def write(version: int) -> None:
             for i, event in enumerate(hands[0]["events"]):
-                store.db.session.add(EventRow(game_id=game.id, hand=first, position=start + i, body=event, created_version=version))
+                store.db.session.add(
+                    EventRow(game_id=game.id, hand=first, position=start + i, body=event, created_version=version)
+                )
             for n, hand in enumerate(hands[1:], first + 1):
-                store.db.session.add(HandRow(game_id=game.id, number=n, leader=hand.get("leader"), deal=None, created_version=version))
+                store.db.session.add(
+                    HandRow(game_id=game.id, number=n, leader=hand.get("leader"), deal=None, created_version=version)
+                )
                 for i, event in enumerate(hand["events"]):
-                    store.db.session.add(EventRow(game_id=game.id, hand=n, position=i, body=event, created_version=version))
+                    store.db.session.add(
+                        EventRow(game_id=game.id, hand=n, position=i, body=event, created_version=version)
+                    )
 
         return store.Plan(record, write, "event", "", after={"events": sum(len(h["events"]) for h in hands)})
 
@@ -121,22 +136,28 @@ class TablePhone:
         self.token = key_of(table["scorer_link"])
 
     def event(self, event: dict[str, Any]):
-        response = self.client.post(f"/api/games/{self.game_id}/events", json=event,
-                                    headers={"Authorization": f"Bearer {self.token}"})
+        response = self.client.post(
+            f"/api/games/{self.game_id}/events", json=event, headers={"Authorization": f"Bearer {self.token}"}
+        )
         assert response.status_code == 201, response.get_json()
         return response
 
     def new_hand(self, leader: int | None):
-        response = self.client.post(f"/api/games/{self.game_id}/hands", json={"leader": leader},
-                                    headers={"Authorization": f"Bearer {self.token}"})
+        response = self.client.post(
+            f"/api/games/{self.game_id}/hands",
+            json={"leader": leader},
+            headers={"Authorization": f"Bearer {self.token}"},
+        )
         assert response.status_code == 201, response.get_json()
 
-    def play(self, record: dict[str, Any], hands: int | None = None, events: int | None = None, api_tail: int = 2) -> None:
+    def play(
+        self, record: dict[str, Any], hands: int | None = None, events: int | None = None, api_tail: int = 2
+    ) -> None:
         """Play the record's first `hands` hands (all) and `events` events of the next one.
 
         All but the last `api_tail` events are written at once; those go through the API.
         """
-        chosen = [dict(h) for h in record["hands"][: hands]]
+        chosen = [dict(h) for h in record["hands"][:hands]]
         if events is not None:
             extra = record["hands"][len(chosen)]
             chosen.append({**extra, "events": extra["events"][:events]})

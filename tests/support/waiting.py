@@ -1,5 +1,6 @@
 """Waiting for something to happen, never for time to pass: `until` polls a condition, and its
 bound is only there to fail a test that would otherwise hang (generous, for a loaded machine)."""
+
 from __future__ import annotations
 
 import time

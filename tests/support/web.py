@@ -1,4 +1,5 @@
 """The companion's app for the tests: one on a fresh SQLite file, and a match seen through its API."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -16,8 +17,14 @@ def app_on_fresh_sqlite(tmp_path: Path, **config: Any) -> Iterator[Any]:
     from webapp.store import cache
 
     cache.clear()
-    app = create_app({"SPINNER_DATA": tmp_path / "data", "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
-                      "TESTING": True, **config})
+    app = create_app(
+        {
+            "SPINNER_DATA": tmp_path / "data",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
+            "TESTING": True,
+            **config,
+        }
+    )
     yield app
     with app.app_context():
         db.engine.dispose()
@@ -51,7 +58,9 @@ class Table:
         return {"Authorization": f"Bearer {self.token}"}
 
     def post(self, path: str, json: Any = None, headers: dict[str, str] | None = None, **kwargs: Any):
-        return self.client.post(f"/api/games/{self.id}{path}", json=json, headers={**self.auth, **(headers or {})}, **kwargs)
+        return self.client.post(
+            f"/api/games/{self.id}{path}", json=json, headers={**self.auth, **(headers or {})}, **kwargs
+        )
 
     def event(self, event: dict[str, Any], **kwargs: Any):
         return self.post("/events", event, **kwargs)

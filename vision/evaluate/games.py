@@ -25,9 +25,10 @@ are interchangeable. `EndMap` keeps the correspondence as it is learnt.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from scorer.match import Match, score_record
 from vision.follow.follower import Follower

@@ -11,6 +11,7 @@ links each event of the record (hand, event) to its frame. One folder per match:
 
 `export` zips the folder with the record, so a match travels with its evidence.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,25 +42,46 @@ class EvidenceStore:
         index = self.folder / "index.json"
         self.index: list[dict[str, Any]] = json.loads(index.read_text()) if index.exists() else []
 
-    def keep(self, image: np.ndarray, reading: Reading | None, outcome: Outcome, motion: dict[str, Any] | None = None) -> str:
+    def keep(
+        self, image: np.ndarray, reading: Reading | None, outcome: Outcome, motion: dict[str, Any] | None = None
+    ) -> str:
         """Keep one frame and what came of it; returns the frame's id."""
         frame_id = f"{len(self.index):04d}"
         ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         if not ok:  # pragma: no cover - OpenCV encodes any uint8 BGR image
             raise RuntimeError("JPEG encoding failed")
         (self.folder / "frames" / f"{frame_id}.jpg").write_bytes(buf.tobytes())
-        detail = {"frame": frame_id, "source": outcome.frame, "outcome": outcome.to_json(),
-                  "reading": reading.to_json() if reading is not None else None, "motion": motion}
+        detail = {
+            "frame": frame_id,
+            "source": outcome.frame,
+            "outcome": outcome.to_json(),
+            "reading": reading.to_json() if reading is not None else None,
+            "motion": motion,
+        }
         (self.folder / "frames" / f"{frame_id}.json").write_text(json.dumps(detail, indent=1))
-        self.index.append({"frame": frame_id, "source": outcome.frame, "kind": outcome.kind,
-                           "events": [list(w) for w in outcome.where], "reason": outcome.reason})
+        self.index.append(
+            {
+                "frame": frame_id,
+                "source": outcome.frame,
+                "kind": outcome.kind,
+                "events": [list(w) for w in outcome.where],
+                "reason": outcome.reason,
+            }
+        )
         (self.folder / "index.json").write_text(json.dumps(self.index, indent=1))
         return frame_id
 
     def link(self, frame_id: str, outcome: Outcome) -> None:
         """Events settled later (a person confirmed an ask) point to the frame that asked."""
-        self.index.append({"frame": frame_id, "source": outcome.frame, "kind": "confirmed",
-                           "events": [list(w) for w in outcome.where], "reason": outcome.reason})
+        self.index.append(
+            {
+                "frame": frame_id,
+                "source": outcome.frame,
+                "kind": "confirmed",
+                "events": [list(w) for w in outcome.where],
+                "reason": outcome.reason,
+            }
+        )
         (self.folder / "index.json").write_text(json.dumps(self.index, indent=1))
 
     def frame_of(self, hand: int, event: int) -> str | None:

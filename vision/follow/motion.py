@@ -16,6 +16,7 @@ millisecond at 1280x960) and everything here works on thumbnails:
 Thumbnails are divided by their mean brightness, so a lamp drifting or a cloud passing does not
 look like a change, and blurred, so sensor noise and a shake of a pixel do not either.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

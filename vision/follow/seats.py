@@ -17,6 +17,7 @@ nothing else, from the thumbnails the motion test already makes (`motion.thumbna
 
 Pure and cheap: a few array operations on a 160-pixel-wide thumbnail per frame.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -65,8 +66,15 @@ def border_touches(mask: np.ndarray, band: int = BAND, corner: float = CORNER) -
     h, w = mask.shape
     b = max(1, min(band, h // 4, w // 4))
     cx, cy = int(round(corner * w)), int(round(corner * h))
-    return np.array([mask[:b, cx:w - cx].sum(), mask[cy:h - cy, -b:].sum(), mask[-b:, cx:w - cx].sum(),
-                     mask[cy:h - cy, :b].sum()], dtype=np.float64)
+    return np.array(
+        [
+            mask[:b, cx : w - cx].sum(),
+            mask[cy : h - cy, -b:].sum(),
+            mask[-b:, cx : w - cx].sum(),
+            mask[cy : h - cy, :b].sum(),
+        ],
+        dtype=np.float64,
+    )
 
 
 def sighting(masks: Iterable[np.ndarray], band: int = BAND) -> ArmSighting | None:
@@ -83,8 +91,13 @@ def sighting(masks: Iterable[np.ndarray], band: int = BAND) -> ArmSighting | Non
     if not total or union is None:
         return None
     side = int(np.argmax(touches))
-    return ArmSighting(side, float(touches[side]) / total, frames, tuple(float(t) for t in touches),  # type: ignore[arg-type]
-                       _reach(union, side))
+    return ArmSighting(
+        side,
+        float(touches[side]) / total,
+        frames,
+        tuple(float(t) for t in touches),  # type: ignore[arg-type]
+        _reach(union, side),
+    )
 
 
 def _reach(mask: np.ndarray, side: int) -> tuple[float, float] | None:
@@ -266,8 +279,9 @@ class SeatEvidence:
     sighting: ArmSighting
 
 
-def seat_of_play(seating: Seating | None, seen: ArmSighting | None, candidates: Sequence[int],
-                 least: float = LEAST_SURE) -> SeatEvidence | None:
+def seat_of_play(
+    seating: Seating | None, seen: ArmSighting | None, candidates: Sequence[int], least: float = LEAST_SURE
+) -> SeatEvidence | None:
     """The seat that laid the tile, from the arm that laid it, if the rules allow that seat
     (`candidates`: `who_played(...).seats`); None where there is no seating or sighting, the
     sighting is unsure, the side has no seat, or the seat cannot have played (then ask)."""

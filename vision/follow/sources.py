@@ -4,13 +4,14 @@ Each source yields `SourceFrame`s (the BGR image, a name for the evidence, its i
 A folder of photos is a series of stills: each photo is taken to be settled (`stills`), where
 a camera or a video must first stay still for a few frames. Errors name the file or device.
 """
+
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import cv2
 import numpy as np
@@ -47,8 +48,10 @@ class FolderSource:
             listing = list(self.folder.iterdir())
         except OSError as error:
             raise SourceError(f"{self.folder}: cannot be listed ({error.strerror or error})") from None
-        self.paths = sorted((p for p in listing if p.suffix.lower() in PHOTO_SUFFIXES and p.is_file()),
-                            key=lambda p: natural_key(p.name))
+        self.paths = sorted(
+            (p for p in listing if p.suffix.lower() in PHOTO_SUFFIXES and p.is_file()),
+            key=lambda p: natural_key(p.name),
+        )
         if not self.paths:
             raise SourceError(f"{self.folder}: holds no photos ({', '.join(sorted(PHOTO_SUFFIXES))})")
 

@@ -21,6 +21,7 @@ plays by the same rules as `spinner watch`:
 Pure: no web framework, no database, no clock. The caller stores what it answers and serialises
 calls (`lock`).
 """
+
 from __future__ import annotations
 
 import threading
@@ -90,7 +91,8 @@ class Table:
                     regions = None if owed[0] is None else owed[0] + motion.regions
                     self.owed = (regions, owed[1] and motion.again)
             settled = motion.state in ("settled", "change") or (
-                motion.state == "still" and self.detector.still_run >= self.detector.settle - 1)
+                motion.state == "still" and self.detector.still_run >= self.detector.settle - 1
+            )
             return Look(motion, settled, thumb)
 
     # -- the record -----------------------------------------------------------------------------
@@ -102,15 +104,22 @@ class Table:
             mine = self.follower.record()
             hands, theirs = mine["hands"], record.get("hands") or []
             head = {k: record.get(k) for k in ("variant", "players")}
-            same_head = head == {k: mine.get(k) for k in ("variant", "players")} and \
-                (record.get("options") or {}) == (mine.get("options") or {})
-            if same_head and len(hands) == len(theirs) and all(
+            same_head = head == {k: mine.get(k) for k in ("variant", "players")} and (record.get("options") or {}) == (
+                mine.get("options") or {}
+            )
+            if (
+                same_head
+                and len(hands) == len(theirs)
+                and all(
                     [_key(e) for e in a["events"]] == [_key(e) for e in b.get("events") or []]
-                    for a, b in zip(hands[:-1], theirs[:-1], strict=True)) and hands:
+                    for a, b in zip(hands[:-1], theirs[:-1], strict=True)
+                )
+                and hands
+            ):
                 done = [_key(e) for e in hands[-1]["events"]]
                 stored = list(theirs[-1].get("events") or [])
-                if [_key(e) for e in stored[:len(done)]] == done and _heads(record) == self.heads:
-                    extra = stored[len(done):]
+                if [_key(e) for e in stored[: len(done)]] == done and _heads(record) == self.heads:
+                    extra = stored[len(done) :]
                     if not extra:
                         return "same"
                     try:
@@ -160,8 +169,9 @@ class Table:
                 outcome = self.follower.observe(reading, None, photo=True)
                 return outcome
             if not look.settled:
-                return Outcome("nothing", "the table is moving: waiting for it to settle", frame=reading.image,
-                               settled=False)
+                return Outcome(
+                    "nothing", "the table is moving: waiting for it to settle", frame=reading.image, settled=False
+                )
             if self.owed is None:
                 return Outcome("nothing", "the table has not changed", frame=reading.image, settled=False)
             regions, again = self.owed
@@ -216,6 +226,14 @@ def reading_of(data: dict[str, Any], width: int = 0, height: int = 0) -> Reading
             probabilities = [(1.0 - sure) / 6] * 7
             probabilities[value] = sure
             parts.append(HalfReading(value, tuple(float(v) for v in h["center"]), (), tuple(probabilities)))
-        tiles.append(TileReading(Tile.parse(t["tile"]), tuple(float(v) for v in t["center"]), corners,
-                                 (parts[0], parts[1]), float(t.get("confidence", 0.0)), bool(t.get("corrected"))))
+        tiles.append(
+            TileReading(
+                Tile.parse(t["tile"]),
+                tuple(float(v) for v in t["center"]),
+                corners,
+                (parts[0], parts[1]),
+                float(t.get("confidence", 0.0)),
+                bool(t.get("corrected")),
+            )
+        )
     return Reading(str(data.get("image") or ""), int(width), int(height), tuple(tiles), data.get("layout"))

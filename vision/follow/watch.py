@@ -5,6 +5,7 @@ moving, or still and the same as the last one read, costs one thumbnail and no m
 a settled frame that changed is read (any object with `read(image, name) -> Reading` will do:
 the ONNX `Reader`, or `OracleReader` in tests).
 """
+
 from __future__ import annotations
 
 import time
@@ -32,8 +33,9 @@ class Step:
 
 
 class Watcher:
-    def __init__(self, follower: Follower, reader: ReaderLike, evidence: EvidenceStore | None = None,
-                 settle: int = 3) -> None:
+    def __init__(
+        self, follower: Follower, reader: ReaderLike, evidence: EvidenceStore | None = None, settle: int = 3
+    ) -> None:
         self.follower = follower
         self.reader = reader
         self.evidence = evidence
@@ -82,5 +84,9 @@ class Watcher:
 
 
 def _motion_json(motion: Motion) -> dict[str, Any]:
-    return {"state": motion.state, "moving": round(motion.moving, 5), "changed": round(motion.changed, 5),
-            "regions": [r.to_json() for r in motion.regions]}
+    return {
+        "state": motion.state,
+        "moving": round(motion.moving, 5),
+        "changed": round(motion.changed, 5),
+        "regions": [r.to_json() for r in motion.regions],
+    }
