@@ -25,7 +25,7 @@ are interchangeable. `EndMap` keeps the correspondence as it is learnt.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,7 +65,7 @@ class EndMap:
         self.known[PAIRS[truth_end]] = PAIRS[got_end]
         return True
 
-    def to_follower(self, truth_end: str, choices: list[str]) -> str:
+    def to_follower(self, truth_end: str, choices: Sequence[str]) -> str:
         if truth_end in self.known:
             return self.known[truth_end]
         end = truth_end if truth_end in choices else PAIRS[truth_end]

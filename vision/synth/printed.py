@@ -87,12 +87,12 @@ def texture_quad(pose: Pose) -> np.ndarray:
 
 
 def printed_style(rng: np.random.Generator) -> TileStyle:
-    face = (float(rng.uniform(215, 250)),) * 3
+    grey = int(float(rng.uniform(215, 250)))
     return TileStyle(
         "printed",
-        tuple(int(v) for v in face),
+        (grey, grey, grey),
         (15, 15, 15),
-        bool(rng.random() < 0.15),  # type: ignore[arg-type]
+        bool(rng.random() < 0.15),
         float(rng.choice([0.03, 0.05])),
         False,
         float(rng.uniform(0.03, 0.12)),

@@ -534,10 +534,12 @@ def random_hand(rng: np.random.Generator) -> HandSpec:
     # BGR; red over green over blue in every tone, so the jitter is a brightness change plus a little hue
     skins = [(170, 195, 235), (150, 180, 225), (120, 155, 205), (95, 130, 185), (70, 100, 150), (45, 65, 105)]
     base = np.array(skins[int(rng.integers(len(skins)))], np.float64) * rng.uniform(0.9, 1.08)
-    skin = tuple(int(v) for v in np.clip(base + rng.normal(0, 3, 3) + [0, 0, rng.uniform(0, 8)], 0, 255))
-    sleeve = None
+    b, g, r = (int(v) for v in np.clip(base + rng.normal(0, 3, 3) + [0, 0, rng.uniform(0, 8)], 0, 255))
+    skin = (b, g, r)
+    sleeve: tuple[int, int, int] | None = None
     if rng.random() < 0.5:
-        sleeve = tuple(int(v) for v in rng.uniform(20, 230, 3))
+        sb, sg, sr = (int(v) for v in rng.uniform(20, 230, 3))
+        sleeve = (sb, sg, sr)
     return HandSpec(
         float(rng.uniform(0, 4)),
         (float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.15, 0.85))),
