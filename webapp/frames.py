@@ -318,6 +318,9 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
         table.sync(snap.record)
         outcome = table.frame(seen, look if frame.source == "camera" else None, seat)
         proposal = proposal_of(outcome, frame.source == "camera", table.follower.leader_known)
+        if outcome.kind == "nothing" and not seen.tiles and frame.source != "camera":
+            proposal["message"] = ("the reader found no tile in this photo: hold the phone over the whole layout, "
+                                   "or score this play on the pad")
         frame.proposal, frame.status, frame.message = proposal, proposal["status"], proposal["message"]
         if outcome.kind == "ask":
             table.asked = frame.id
