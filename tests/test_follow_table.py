@@ -8,7 +8,7 @@ from test_watch import _reading, _tile, _upright
 
 from scorer.match import Match
 from vision.follow.follower import Follower
-from vision.follow.motion import thumbnail
+from vision.follow.motion import Region, thumbnail
 from vision.follow.table import Table, reading_of
 
 
@@ -42,6 +42,21 @@ def test_a_tile_turned_down_after_a_missed_play_is_played_once_that_play_is_scor
     outcome = follower.observe(_reading(LEAD, SIX_THREE, _tile(5, 1, 360, 200)))
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 2, "tile": "3-6", "end": "west"}]
     assert follower.placed[1] is not None
+
+
+def test_a_tile_turned_down_keeps_its_change_when_the_missed_play_is_scored():
+    """Film 28 of the page bench: the missed play scored on the pad explains the change in which
+    nothing was read, not the one in which 6-3 was: with 6-3 still lying there unplayed (outside
+    the next change's regions), the next tile read is not taken for the next play, by seat 2."""
+    follower = _asked_after_a_missed_play()
+    follower.decline()
+    follower.scored([{"type": "play", "seat": 1, "tile": "5-1", "end": "east"}])
+    assert [[str(t.tile) for t in news] for news in follower.changes] == [["3-6"]]
+    # seat 2's 6-3 stays where it was; seat 3 lays 1-4 on 5-1: only that spot changed
+    outcome = follower.observe(_reading(LEAD, SIX_THREE, _tile(5, 1, 360, 200), _tile(1, 4, 420, 200)),
+                               [Region(390, 185, 450, 215)])
+    assert outcome.kind == "ask" and "missed" in outcome.reason
+    assert follower.match.current.events == 2
 
 
 def test_a_question_turned_down_is_not_asked_again_on_the_same_record():

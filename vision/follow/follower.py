@@ -680,7 +680,7 @@ class Follower:
         if pending is None:
             raise ValueError("nothing is waiting to be confirmed")
         new = list(pending.outcome.new_tiles)
-        applied, where = [], []
+        applied, where, found = [], [], []
         for event in events:
             tile = Tile.parse(event["tile"]) if event.get("type") == "play" else None
             end = event.get("end")
@@ -692,8 +692,10 @@ class Follower:
             applied.append(event)
             if tile is not None:
                 self.placed.append(Seen(reading, inner) if reading is not None else None)
+            if reading is not None:
+                found.append(reading)
         self.pending = None
-        self._spend(applied)
+        self._spend(applied, found, answered=True)
         self.doubts = []
         self._accept(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image)
@@ -725,12 +727,30 @@ class Follower:
         self._spend(events)
         return where
 
-    def _spend(self, events: Sequence[dict[str, Any]]) -> None:
+    def _spend(self, events: Sequence[dict[str, Any]], readings: Sequence[TileReading] = (),
+               answered: bool = False) -> None:
         """The changes that `events` (just recorded) explain: those up to the latest one in which
-        one of their tiles was first read, or all of them where none was."""
-        tiles = {Tile.parse(e["tile"]) for e in events if e.get("type") == "play" and e.get("tile")}
-        seen = [k for k, news in enumerate(self.changes) if any(t.tile in tiles for t in news)]
-        self.changes = self.changes[max(seen) + 1:] if seen else []
+        one of their tiles (or one of `readings`, the tiles they were found to be) was first read.
+        Where none was, each play the camera never saw explains one change in which nothing new
+        was read, the earliest first: a change in which another tile was read is that tile's, and
+        stays open until it is played or a later play settles it. (Spent with the rest, a tile
+        turned down and still lying there, outside the next change's regions, would let the play
+        after it be taken as the next one, by the wrong seat.) `answered`: the events are a
+        person's answer to the question about the changes so far, which they settle all."""
+        plays = [e for e in events if e.get("type") == "play" and e.get("tile")]
+        tiles = {Tile.parse(e["tile"]) for e in plays}
+        seen = [k for k, news in enumerate(self.changes)
+                if any(t.tile in tiles or any(t is r for r in readings) for t in news)]
+        if seen or answered:
+            self.changes = self.changes[max(seen) + 1:] if seen else []
+            return
+        unseen, kept = len(plays), []
+        for news in self.changes:
+            if not news and unseen:
+                unseen -= 1
+                continue
+            kept.append(news)
+        self.changes = kept
 
     def _confirmed_tile(self, new: list[TileReading], tile: Tile, end: str | None) -> TileReading | None:
         """Which new tile a person's confirmed play is: the one read as it, else (one not read as
@@ -816,8 +836,13 @@ class Follower:
         # this change (a tile put down apart, then slid into place).
         fresh = [t for t in new if not any(not _alone(t, news) for news in self.changes)]
         moved = [t for t in fresh if any(n.tile is t.tile and _alone(n, reading.tiles) for news in self.changes for n in news)]
+        first = [t for t in fresh if t not in moved]
+        if current and unseen_found and not first:
+            # nothing first read here, and a play scored elsewhere found where it lies: that
+            # play is this change (as where no tile is new at all)
+            current, changes = 0, changes - 1
         if current:
-            self.changes.append([t for t in fresh if t not in moved])
+            self.changes.append(first)
         layout = PhotoLayout.of(reading, self.match.rules) if self.hand.layout.placements else PhotoLayout.none()
         changes -= len(moved)
         return self._one(reading, new[0], layout, changes) if len(new) == 1 else \
@@ -908,7 +933,7 @@ class Follower:
         self.pending = None  # what was asked about before is settled by this photo
         # a play read late (first in an earlier change, asked about since) leaves the changes
         # after that one open: plays may have been laid meanwhile that the reader did not see
-        self._spend(events)
+        self._spend(events, [t for _, t in chosen])
         self.doubts = []
         self._accept(reading)
         share = min(c.share for c, _ in chosen)
