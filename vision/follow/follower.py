@@ -873,7 +873,8 @@ class Follower:
 
     def _one(self, reading: Reading, new: TileReading, photo: PhotoLayout, changes: int = 1) -> Outcome:
         ranked = rank(self.hand, self.placed, new, 0, self.leader, photo)
-        why = clear_winner(ranked, new, self.hand, photo) or _missed(1, changes)
+        # a tile turned down before says so first (it would be asked about as played anyway)
+        why = clear_winner(ranked, new, self.hand, photo) or self._doubted([new]) or _missed(1, changes)
         if why is not None:
             return self._ask(reading, why, [new], [[c] for c in ranked[:8]], changes)
         return self._play(reading, [(ranked[0], new)])
@@ -893,7 +894,7 @@ class Follower:
             return self._ask(reading, why, new, orders, changes)
         missed = _missed(len(new), changes)
         if missed is not None:
-            return self._ask(reading, missed, new, orders, changes)
+            return self._ask(reading, self._doubted(new) or missed, new, orders, changes)
         return self._play(reading, [(c, new[c.tile]) for c in orders[0]])
 
     def _try_order(self, new: list[TileReading], order: Sequence[int], photo: PhotoLayout) -> list[Candidate] | None:
