@@ -231,3 +231,16 @@ def test_a_reading_comes_back_from_its_json_with_its_halves():
     assert abs(got.halves[0].probabilities[5] - 0.9) < 1e-3 and abs(sum(got.halves[0].probabilities) - 1) < 1e-3
     assert (back.width, back.height) == (640, 480)
     assert reading_of({"tiles": [{"tile": "6-6", "confidence": 0.9, "center": [0, 0], "corners": [], "halves": []}]}).tiles == ()
+
+
+def test_a_lead_scored_on_the_pad_is_found_where_it_arrived_not_on_a_tile_misread_as_it():
+    """Film 24 of the page bench: a tile beside the table, read as the lead since the start, took
+    the lead's place; the real lead stayed new, and every later tile was asked about with it."""
+    follower = _follower()
+    stray = _tile(3, 5, 100, 420)  # there from the start: not the lead
+    follower.observe(_reading(stray))
+    follower.scored([{"type": "play", "seat": 0, "tile": "3-5"}])
+    assert follower.observe(_reading(stray, LEAD)).kind == "nothing"
+    assert follower.placed[0] is not None and follower.placed[0].reading is LEAD
+    outcome = follower.observe(_reading(stray, LEAD, SIX_THREE))
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "3-6", "end": "west"}]

@@ -969,7 +969,7 @@ class Follower:
     def _accept(self, reading: Reading) -> None:
         """`reading` is the table now: later changes are found against it. The layout's tiles are
         looked up in it, so a camera that shook a little keeps finding them."""
-        self.reference = reading
+        before, self.reference = self.reference, reading
         if not reading.tiles:
             return
         centres = np.asarray([t.center for t in reading.tiles], dtype=np.float32)
@@ -984,11 +984,15 @@ class Follower:
             old_inner = _centre(seen.reading.halves[seen.inner])
             near = int(np.argmin([np.linalg.norm(_centre(h) - old_inner) for h in found.halves]))
             seen.reading, seen.inner = found, near
-        self._find_unseen(reading)
+        self._find_unseen(reading, before)
 
-    def _find_unseen(self, reading: Reading) -> int:
+    def _find_unseen(self, reading: Reading, before: Reading | None = None) -> int:
         """A confirmed tile the camera had not seen: the tile read as it, lying against the tile it
-        was played on (or, for the lead, anywhere), is where it lies. Returns how many were found."""
+        was played on (or, for the lead, anywhere), is where it lies. Where several tiles are read
+        as it, the one that arrived since `before` (the table last settled, by default) is; else,
+        the nearest to the tile it lies against (a lead is left unfound: a tile beside the table
+        misread as it, say, would take its place). Returns how many were found."""
+        before = self.reference if before is None else before
         found_now = 0
         placements = self.hand.layout.placements if self.match.current is not None else []
         for k, seen in enumerate(self.placed):
@@ -997,21 +1001,25 @@ class Follower:
             tile = placements[k].tile
             parent = placements[k].parent
             anchor = self.placed[parent] if parent is not None and parent < len(self.placed) else None
-            for found in reading.tiles:
-                if found.tile is not tile or self._placed_at(found) is not None:
-                    continue
-                if parent is None:
-                    west = placements[k].inner  # the lead's west half
-                    self.placed[k] = Seen(found, 0 if found.halves[0].value == west else 1)
-                    found_now += 1
-                    break
-                if anchor is None:
-                    break  # the tile it lies against is not seen either: no way to tell its halves
-                gap = np.linalg.norm(np.asarray(found.center, np.float32) - np.asarray(anchor.reading.center, np.float32))
-                if gap > 3.0 * short_side(found):
-                    continue
+            if parent is not None and anchor is None:
+                continue  # the tile it lies against is not seen either: no way to tell its halves
+            candidates = [f for f in reading.tiles if f.tile is tile and self._placed_at(f) is None]
+            if anchor is not None:
+                gaps = {id(f): float(np.linalg.norm(np.asarray(f.center, np.float32) -
+                                                    np.asarray(anchor.reading.center, np.float32))) for f in candidates}
+                candidates = sorted((f for f in candidates if gaps[id(f)] <= 3.0 * short_side(f)), key=lambda f: gaps[id(f)])
+            if len(candidates) > 1 and before is not None:
+                arrived = [f for f in candidates if _alone(f, before.tiles)]
+                candidates = arrived if len(arrived) == 1 else candidates
+            if not candidates or (parent is None and len(candidates) > 1):
+                continue
+            found = candidates[0]
+            if parent is None:
+                west = placements[k].inner  # the lead's west half
+                self.placed[k] = Seen(found, 0 if found.halves[0].value == west else 1)
+            else:
+                assert anchor is not None
                 self.placed[k] = Seen(found, int(np.argmin([np.linalg.norm(_centre(h) - _centre(anchor.reading))
                                                             for h in found.halves])))
-                found_now += 1
-                break
+            found_now += 1
         return found_now
