@@ -1,6 +1,7 @@
 """The one follower where players keep the record too (the companion page's camera): answers to
 its questions, plays scored on the pad, undo, frames that arrive before they are read. No web
 framework and no database: `vision.follow.table.Table` and the `Follower` it keeps."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -10,7 +11,7 @@ from tests.support.readings import reading as _reading
 from tests.support.readings import tile as _tile
 from tests.support.readings import upright as _upright
 from vision.follow.follower import Follower
-from vision.follow.motion import thumbnail
+from vision.follow.motion import Region, thumbnail
 from vision.follow.table import Table, reading_of
 
 
@@ -44,6 +45,22 @@ def test_a_tile_turned_down_after_a_missed_play_is_played_once_that_play_is_scor
     outcome = follower.observe(_reading(LEAD, SIX_THREE, _tile(5, 1, 360, 200)))
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 2, "tile": "3-6", "end": "west"}]
     assert follower.placed[1] is not None
+
+
+def test_a_tile_turned_down_keeps_its_change_when_the_missed_play_is_scored():
+    """Film 28 of the page bench: the missed play scored on the pad explains the change in which
+    nothing was read, not the one in which 6-3 was: with 6-3 still lying there unplayed (outside
+    the next change's regions), the next tile read is not taken for the next play, by seat 2."""
+    follower = _asked_after_a_missed_play()
+    follower.decline()
+    follower.scored([{"type": "play", "seat": 1, "tile": "5-1", "end": "east"}])
+    assert [[str(t.tile) for t in news] for news in follower.changes] == [["3-6"]]
+    # seat 2's 6-3 stays where it was; seat 3 lays 1-4 on 5-1: only that spot changed
+    outcome = follower.observe(
+        _reading(LEAD, SIX_THREE, _tile(5, 1, 360, 200), _tile(1, 4, 420, 200)), [Region(390, 185, 450, 215)]
+    )
+    assert outcome.kind == "ask" and "missed" in outcome.reason
+    assert follower.match.current.events == 2
 
 
 def test_a_question_turned_down_is_not_asked_again_on_the_same_record():
@@ -98,8 +115,11 @@ def test_a_tile_asked_about_and_lost_since_leaves_its_change_unexplained():
 
 
 def test_a_photo_with_nothing_to_compare_with_finds_the_records_tiles_and_the_new_one():
-    record = {"variant": "block", "players": ["A", "B", "C", "D"],
-              "hands": [{"leader": 0, "events": [{"type": "play", "seat": 0, "tile": "3-5"}]}]}
+    record = {
+        "variant": "block",
+        "players": ["A", "B", "C", "D"],
+        "hands": [{"leader": 0, "events": [{"type": "play", "seat": 0, "tile": "3-5"}]}],
+    }
     follower = Follower.from_record(record, starts_hands=False)
     assert follower.placed == [None]
     outcome = follower.observe(_reading(LEAD, _tile(5, 1, 360, 200)), photo=True)
@@ -116,9 +136,22 @@ def test_a_lead_whose_player_the_record_does_not_say_is_asked_about():
 
 
 def test_the_hand_over_is_said_and_the_next_hand_left_to_the_players():
-    record = {"variant": "block", "players": ["A", "B", "C", "D"], "hands": [{"leader": 0, "events": [
-        {"type": "play", "seat": 0, "tile": "3-5"}, {"type": "pass", "seat": 1}, {"type": "pass", "seat": 2},
-        {"type": "pass", "seat": 3}, {"type": "pass", "seat": 0}]}]}
+    record = {
+        "variant": "block",
+        "players": ["A", "B", "C", "D"],
+        "hands": [
+            {
+                "leader": 0,
+                "events": [
+                    {"type": "play", "seat": 0, "tile": "3-5"},
+                    {"type": "pass", "seat": 1},
+                    {"type": "pass", "seat": 2},
+                    {"type": "pass", "seat": 3},
+                    {"type": "pass", "seat": 0},
+                ],
+            }
+        ],
+    }
     follower = Follower.from_record(record, starts_hands=False)
     assert follower.hand.over
     follower.observe(_reading(LEAD))
@@ -186,7 +219,7 @@ def _picture(*tiles: tuple[int, int]) -> np.ndarray:
     rng = np.random.default_rng(3)
     image = np.kron(rng.integers(60, 200, (120, 160, 3), dtype=np.uint8), np.ones((4, 4, 1), dtype=np.uint8))
     for x, y in tiles:
-        image[y - 15:y + 15, x - 30:x + 30] = 255
+        image[y - 15 : y + 15, x - 30 : x + 30] = 255
     return image
 
 
@@ -206,15 +239,33 @@ def test_live_frames_are_decided_only_once_the_table_settles_after_a_change():
     assert third.motion.state == "still" and third.settled
     outcome = table.frame(_reading(LEAD, _tile(5, 1, 360, 200)), third)
     assert outcome.kind == "play" and outcome.events[0]["tile"] == "1-5"
-    assert table.frame(_reading(LEAD, _tile(5, 1, 360, 200)), table.see(thumbnail(played))).reason == \
-        "the table has not changed"
+    assert (
+        table.frame(_reading(LEAD, _tile(5, 1, 360, 200)), table.see(thumbnail(played))).reason
+        == "the table has not changed"
+    )
 
 
 def test_a_reading_comes_back_from_its_json_with_its_halves():
     tile = _tile(5, 1, 360, 200, sure=0.9)
     back = reading_of(_reading(tile).to_json(), 640, 480)
-    got, = back.tiles
+    (got,) = back.tiles
     assert got.tile is tile.tile and [h.value for h in got.halves] == [5, 1]
     assert abs(got.halves[0].probabilities[5] - 0.9) < 1e-3 and abs(sum(got.halves[0].probabilities) - 1) < 1e-3
     assert (back.width, back.height) == (640, 480)
-    assert reading_of({"tiles": [{"tile": "6-6", "confidence": 0.9, "center": [0, 0], "corners": [], "halves": []}]}).tiles == ()
+    assert (
+        reading_of({"tiles": [{"tile": "6-6", "confidence": 0.9, "center": [0, 0], "corners": [], "halves": []}]}).tiles
+        == ()
+    )
+
+
+def test_a_lead_scored_on_the_pad_is_found_where_it_arrived_not_on_a_tile_misread_as_it():
+    """Film 24 of the page bench: a tile beside the table, read as the lead since the start, took
+    the lead's place; the real lead stayed new, and every later tile was asked about with it."""
+    follower = _follower()
+    stray = _tile(3, 5, 100, 420)  # there from the start: not the lead
+    follower.observe(_reading(stray))
+    follower.scored([{"type": "play", "seat": 0, "tile": "3-5"}])
+    assert follower.observe(_reading(stray, LEAD)).kind == "nothing"
+    assert follower.placed[0] is not None and follower.placed[0].reading is LEAD
+    outcome = follower.observe(_reading(stray, LEAD, SIX_THREE))
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "3-6", "end": "west"}]

@@ -7,6 +7,7 @@ A failed open is retried after a while, so models dropped in later are picked up
 Tests and other hosts may put their own factory in the app config as `SPINNER_READER`
 (a callable taking the variant and returning an object with `read(image, name)`).
 """
+
 from __future__ import annotations
 
 import os
@@ -36,6 +37,8 @@ _CHILD_READERS: dict[tuple[str, str, int | None], Any] = {}
 
 
 def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, name: str) -> dict[str, Any]:
+    import dataclasses
+
     import cv2
     import numpy as np
 
@@ -44,14 +47,26 @@ def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, 
     key = (models, variant, threads)
     reader = _CHILD_READERS.get(key)
     if reader is None:
-        reader = _CHILD_READERS[key] = Reader(Path(models) / "detector.onnx", Path(models) / "halves.onnx",
-                                              confidence=FOLLOWING_CONFIDENCE, threads=threads, variant=variant,
-                                              refiner=FOLLOWING_REFINER)
+        reader = _CHILD_READERS[key] = Reader(
+            Path(models) / "detector.onnx",
+            Path(models) / "halves.onnx",
+            confidence=FOLLOWING_CONFIDENCE,
+            threads=threads,
+            variant=variant,
+            refiner=FOLLOWING_REFINER,
+        )
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         raise ReadError(f"{name} is cut short or damaged: it could not be decoded", "damaged")
     reading = reader.read(image, name)
-    return {"reading": reading.to_json(), "width": reading.width, "height": reading.height}
+    # the reading itself too, for the camera's follower (its halves' every value), less the
+    # reader's own layout rebuild, which it would rebuild anyway
+    return {
+        "reading": reading.to_json(),
+        "width": reading.width,
+        "height": reading.height,
+        "object": dataclasses.replace(reading, rebuilt=None),
+    }
 
 
 def end_with_parent(parent: int) -> None:
@@ -91,7 +106,9 @@ class ChildReader:
         try:
             return self.pool.get().submit(_read_in_child, self.models, self.variant, self.threads, data, name).result()
         except BrokenProcessPool:  # a reader process died (out of memory...): start anew, try once more
-            return self.pool.renew().submit(_read_in_child, self.models, self.variant, self.threads, data, name).result()
+            return (
+                self.pool.renew().submit(_read_in_child, self.models, self.variant, self.threads, data, name).result()
+            )
 
 
 class Pool:
@@ -109,8 +126,12 @@ class Pool:
                 import multiprocessing
                 from concurrent.futures import ProcessPoolExecutor
 
-                self.executor = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                                    initializer=end_with_parent, initargs=(os.getpid(),))
+                self.executor = ProcessPoolExecutor(
+                    self.processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=end_with_parent,
+                    initargs=(os.getpid(),),
+                )
             return self.executor
 
     def renew(self) -> Any:
@@ -130,12 +151,19 @@ def default_factory(models: Path, threads: int | None, processes: int = 1) -> Ca
             if not path.is_file():
                 raise Unavailable(
                     f"this server cannot read photos yet: the {what} model is missing ({path}; "
-                    "models/README.md says how to train it). The photo is kept: score this play on the pad")
+                    "models/README.md says how to train it). The photo is kept: score this play on the pad"
+                )
         if processes <= 0:  # in this process (a host that cannot start processes)
             from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader
 
-            return Reader(detector, halves, confidence=FOLLOWING_CONFIDENCE, threads=threads, variant=variant,
-                          refiner=FOLLOWING_REFINER)
+            return Reader(
+                detector,
+                halves,
+                confidence=FOLLOWING_CONFIDENCE,
+                threads=threads,
+                variant=variant,
+                refiner=FOLLOWING_REFINER,
+            )
         return ChildReader(pool, models, variant, threads)
 
     return make
@@ -163,8 +191,10 @@ class Readers:
                 self._failed[variant] = (time.monotonic(), str(error))
                 raise
             except Exception as error:  # a damaged model file, a runtime that will not load it
-                message = (f"this server cannot read photos: the reader would not open ({error}). "
-                           "The photo is kept: score this play on the pad")
+                message = (
+                    f"this server cannot read photos: the reader would not open ({error}). "
+                    "The photo is kept: score this play on the pad"
+                )
                 self._failed[variant] = (time.monotonic(), message)
                 raise Unavailable(message) from None
             self._readers[variant] = reader

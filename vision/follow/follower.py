@@ -39,13 +39,15 @@ unexplained, and a play read late spends only the changes up to the one it was f
 A tile turned down is asked about when seen as new again, unless as many plays were scored since
 as its question took for missed, and the same question is not asked twice on the same record.
 """
+
 from __future__ import annotations
 
 import copy
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 import numpy as np
 
@@ -131,8 +133,12 @@ class Candidate:
     inner: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"event": self.event, "identity": round(self.identity, 4), "geometry": round(self.geometry, 4),
-                "share": round(self.share, 4)}
+        return {
+            "event": self.event,
+            "identity": round(self.identity, 4),
+            "geometry": round(self.geometry, 4),
+            "share": round(self.share, 4),
+        }
 
 
 @dataclass(slots=True)
@@ -153,7 +159,10 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "kind": self.kind, "reason": self.reason, "frame": self.frame, "events": self.events,
+            "kind": self.kind,
+            "reason": self.reason,
+            "frame": self.frame,
+            "events": self.events,
             "where": [list(w) for w in self.where],
             "candidates": [[c.to_json() for c in seq] for seq in self.candidates[:8]],
             "new_tiles": [t.to_json() for t in self.new_tiles],
@@ -233,8 +242,10 @@ def _missed(found: int, changes: int) -> str | None:
     the last settled move (changes where nothing new was read, then this one)."""
     if found >= changes:
         return None
-    return (f"the table changed {changes} times since the last settled move but only {found} new "
-            f"tile{'s' if found > 1 else ''} {'were' if found > 1 else 'was'} read: a play may have been missed")
+    return (
+        f"the table changed {changes} times since the last settled move but only {found} new "
+        f"tile{'s' if found > 1 else ''} {'were' if found > 1 else 'was'} read: a play may have been missed"
+    )
 
 
 def _in_regions(point: tuple[float, float], regions: Sequence[Region] | None, margin: float) -> bool:
@@ -350,8 +361,9 @@ def end_tile(layout: Layout, end: End) -> int | None:
     return arm[-1] if arm else (0 if end in LINE_ENDS else layout.spinner)
 
 
-def end_geometry(layout: Layout, placed: Sequence[Seen | None], end: End, new: TileReading,
-                 double: bool = False) -> tuple[float, int]:
+def end_geometry(
+    layout: Layout, placed: Sequence[Seen | None], end: End, new: TileReading, double: bool = False
+) -> tuple[float, int]:
     """How well `new` lies against `end` (0..1), and which of its halves touches it.
 
     The touching part of the end's tile: an ordinary tile's outer half; a double's middle (a tile
@@ -391,8 +403,9 @@ def end_geometry(layout: Layout, placed: Sequence[Seen | None], end: End, new: T
     return math.exp(-0.5 * (excess / 0.25) ** 2), near
 
 
-def _double_side(layout: Layout, placed: Sequence[Seen | None], parent: int, end: End, centre: np.ndarray,
-                 axis: np.ndarray) -> Any:
+def _double_side(
+    layout: Layout, placed: Sequence[Seen | None], parent: int, end: End, centre: np.ndarray, axis: np.ndarray
+) -> Any:
     """Which way from a double's centre a tile on `end` must lie."""
     across = np.array([-axis[1], axis[0]])
 
@@ -426,7 +439,9 @@ def _double_side(layout: Layout, placed: Sequence[Seen | None], parent: int, end
     # from the far long side or bending off a short end (square to the line: not back towards it)
     before = layout.placements[parent].parent
     against = away_from(before)
-    return lambda v: against is None or float(v @ against) > BACKWARDS * float(np.linalg.norm(v) * np.linalg.norm(against))
+    return lambda v: (
+        against is None or float(v @ against) > BACKWARDS * float(np.linalg.norm(v) * np.linalg.norm(against))
+    )
 
 
 def tile_identity(new: TileReading, tile: Tile, inner: int | None, inner_value: int | None) -> tuple[float, int]:
@@ -454,8 +469,14 @@ def move_event(move: Move, halves: tuple[int, int] | None = None) -> dict[str, A
     return {"type": "play", "seat": move.seat, "tile": str(move.tile), "end": move.end}
 
 
-def rank(hand: Hand, placed: Sequence[Seen | None], new: TileReading, index: int, leader: int = 0,
-         photo: PhotoLayout | None = None) -> list[Candidate]:
+def rank(
+    hand: Hand,
+    placed: Sequence[Seen | None],
+    new: TileReading,
+    index: int,
+    leader: int = 0,
+    photo: PhotoLayout | None = None,
+) -> list[Candidate]:
     """Every legal move, weighed by the photo; best first, with each one's share of the evidence."""
     layout = hand.layout
     touching = photo.neighbours(new) if photo is not None else None
@@ -487,21 +508,34 @@ def rank(hand: Hand, placed: Sequence[Seen | None], new: TileReading, index: int
                     known = placed[parent] if parent < len(placed) else None
                     seen = photo.index(known.reading) if known is not None else None
                     against[parent] = seen in touching
-                geometry = (max(c.geometry, ON_CONTACT) if fallback else c.geometry) if against[parent] \
+                geometry = (
+                    (max(c.geometry, ON_CONTACT) if fallback else c.geometry)
+                    if against[parent]
                     else c.geometry * ELSEWHERE
+                )
                 c = Candidate(c.move, c.event, c.tile, c.identity, geometry, inner=c.inner)
             weighed.append(c)
         out = weighed
     total = sum(c.identity * c.geometry for c in out)
     ranked = [
-        Candidate(c.move, c.event, c.tile, c.identity, c.geometry, (c.identity * c.geometry / total) if total > 0 else 0.0, c.inner)
+        Candidate(
+            c.move,
+            c.event,
+            c.tile,
+            c.identity,
+            c.geometry,
+            (c.identity * c.geometry / total) if total > 0 else 0.0,
+            c.inner,
+        )
         for c in out
     ]
     ranked.sort(key=lambda c: -c.share)
     return ranked
 
 
-def clear_winner(ranked: Sequence[Candidate], new: TileReading, hand: Hand, photo: PhotoLayout | None = None) -> str | None:
+def clear_winner(
+    ranked: Sequence[Candidate], new: TileReading, hand: Hand, photo: PhotoLayout | None = None
+) -> str | None:
     """None when the best candidate may be played; otherwise why a person must look."""
     if not ranked:
         return "no legal move fits what the photo shows"
@@ -518,8 +552,12 @@ def clear_winner(ranked: Sequence[Candidate], new: TileReading, hand: Hand, phot
         counted = seen[1] is not None
         after = ends_after(hand.layout, best.move, best.event, counted)
         if after != seen:
-            return (f"the photo's layout has open ends {seen[0]}" + (f" (count {seen[1]})" if counted else "")
-                    + f", but {_words(best)} would leave {after[0]}" + (f" (count {after[1]})" if counted else ""))
+            return (
+                f"the photo's layout has open ends {seen[0]}"
+                + (f" (count {seen[1]})" if counted else "")
+                + f", but {_words(best)} would leave {after[0]}"
+                + (f" (count {after[1]})" if counted else "")
+            )
     return None
 
 
@@ -592,8 +630,9 @@ class Follower:
         in the next frames by what they are and what they lie against (`_find_unseen`)."""
         match = Match.from_record({k: v for k, v in record.items() if k != "pending"})
         hand = match.current
-        follower = cls(match, leader=hand.leader if hand is not None and hand.leader is not None else 0,
-                       starts_hands=starts_hands)
+        follower = cls(
+            match, leader=hand.leader if hand is not None and hand.leader is not None else 0, starts_hands=starts_hands
+        )
         follower.events = [list(h.get("events") or []) for h in record.get("hands") or []]
         follower.leaders = [h.leader for h in match.hands]
         follower.leader_known = hand is None or hand.leader is not None
@@ -635,8 +674,12 @@ class Follower:
             if leader is not None:
                 row["leader"] = leader
             hands.append(row)
-        record: dict[str, Any] = {"format": RECORD_FORMAT, "variant": rules.name, "players": list(self.match.players),
-                                  "hands": hands}
+        record: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "variant": rules.name,
+            "players": list(self.match.players),
+            "hands": hands,
+        }
         options = rules.options_dict()
         if options:
             record["options"] = options
@@ -669,8 +712,11 @@ class Follower:
         try:
             where = self._apply(event)
         except RecordError as error:
-            return Outcome("ask", f"seat {seat} shows {', '.join(tiles) or 'nothing'}, refused: {error.message}",
-                           frame=reading.image)
+            return Outcome(
+                "ask",
+                f"seat {seat} shows {', '.join(tiles) or 'nothing'}, refused: {error.message}",
+                frame=reading.image,
+            )
         pips = sum(t.tile.pips for t in reading.tiles)
         return Outcome("reveal", f"seat {seat} holds {pips} pips", [event], [where], frame=reading.image)
 
@@ -680,7 +726,7 @@ class Follower:
         if pending is None:
             raise ValueError("nothing is waiting to be confirmed")
         new = list(pending.outcome.new_tiles)
-        applied, where = [], []
+        applied, where, found = [], [], []
         for event in events:
             tile = Tile.parse(event["tile"]) if event.get("type") == "play" else None
             end = event.get("end")
@@ -692,8 +738,10 @@ class Follower:
             applied.append(event)
             if tile is not None:
                 self.placed.append(Seen(reading, inner) if reading is not None else None)
+            if reading is not None:
+                found.append(reading)
         self.pending = None
-        self._spend(applied)
+        self._spend(applied, found, answered=True)
         self.doubts = []
         self._accept(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image)
@@ -708,7 +756,11 @@ class Follower:
         if pending is None:
             return
         self.pending = None
-        best = pending.outcome.candidates[0][0].event if pending.outcome.candidates and pending.outcome.candidates[0] else None
+        best = (
+            pending.outcome.candidates[0][0].event
+            if pending.outcome.candidates and pending.outcome.candidates[0]
+            else None
+        )
         plays = len(self.hand.layout.placements)
         self.doubts += [Doubt(t, pending.missed, plays, best) for t in pending.outcome.new_tiles]
 
@@ -725,12 +777,34 @@ class Follower:
         self._spend(events)
         return where
 
-    def _spend(self, events: Sequence[dict[str, Any]]) -> None:
+    def _spend(
+        self, events: Sequence[dict[str, Any]], readings: Sequence[TileReading] = (), answered: bool = False
+    ) -> None:
         """The changes that `events` (just recorded) explain: those up to the latest one in which
-        one of their tiles was first read, or all of them where none was."""
-        tiles = {Tile.parse(e["tile"]) for e in events if e.get("type") == "play" and e.get("tile")}
-        seen = [k for k, news in enumerate(self.changes) if any(t.tile in tiles for t in news)]
-        self.changes = self.changes[max(seen) + 1:] if seen else []
+        one of their tiles (or one of `readings`, the tiles they were found to be) was first read.
+        Where none was, each play the camera never saw explains one change in which nothing new
+        was read, the earliest first: a change in which another tile was read is that tile's, and
+        stays open until it is played or a later play settles it. (Spent with the rest, a tile
+        turned down and still lying there, outside the next change's regions, would let the play
+        after it be taken as the next one, by the wrong seat.) `answered`: the events are a
+        person's answer to the question about the changes so far, which they settle all."""
+        plays = [e for e in events if e.get("type") == "play" and e.get("tile")]
+        tiles = {Tile.parse(e["tile"]) for e in plays}
+        seen = [
+            k
+            for k, news in enumerate(self.changes)
+            if any(t.tile in tiles or any(t is r for r in readings) for t in news)
+        ]
+        if seen or answered:
+            self.changes = self.changes[max(seen) + 1 :] if seen else []
+            return
+        unseen, kept = len(plays), []
+        for news in self.changes:
+            if not news and unseen:
+                unseen -= 1
+                continue
+            kept.append(news)
+        self.changes = kept
 
     def _confirmed_tile(self, new: list[TileReading], tile: Tile, end: str | None) -> TileReading | None:
         """Which new tile a person's confirmed play is: the one read as it, else (one not read as
@@ -754,8 +828,9 @@ class Follower:
 
     # -- what the camera sees -----------------------------------------------------------------
 
-    def observe(self, reading: Reading, regions: Sequence[Region] | None = None, again: bool = False,
-                photo: bool = False) -> Outcome:
+    def observe(
+        self, reading: Reading, regions: Sequence[Region] | None = None, again: bool = False, photo: bool = False
+    ) -> Outcome:
         """A frame that differs from the last accepted one: what happened on the table.
 
         `again`: the table is as it was at the last frame observed (the same change, read once more
@@ -775,13 +850,18 @@ class Follower:
                 try:
                     self.start_hand()
                 except RecordError as error:
-                    return Outcome("ask", f"the table is cleared, but the next hand cannot start: {error.message}",
-                                   frame=reading.image)
+                    return Outcome(
+                        "ask",
+                        f"the table is cleared, but the next hand cannot start: {error.message}",
+                        frame=reading.image,
+                    )
                 self._accept(reading)
-                return Outcome("nothing", f"the table is cleared: hand {len(self.match.hands)} starts",
-                               frame=reading.image)
-            return Outcome("over", "the hand is over: show each player's tiles, then clear the table",
-                           frame=reading.image)
+                return Outcome(
+                    "nothing", f"the table is cleared: hand {len(self.match.hands)} starts", frame=reading.image
+                )
+            return Outcome(
+                "over", "the hand is over: show each player's tiles, then clear the table", frame=reading.image
+            )
         diff = compare(self.reference, reading, regions)
         # The layout's tiles are where they were last seen (`placed`), whatever the last frame
         # read: one the reader missed there and finds again is not a move, and one it misses
@@ -793,17 +873,25 @@ class Follower:
         # now explains nothing.
         unseen_found = self._find_unseen(reading)
         current = 0 if again else 1
-        new = [t for t in diff.new if self._placed_at(t) is None and t.confidence >= FAINT and not self._over_layout(t, reading)]
+        new = [
+            t
+            for t in diff.new
+            if self._placed_at(t) is None and t.confidence >= FAINT and not self._over_layout(t, reading)
+        ]
         if len(new) > 1:
             touching = [t for t in new if not self._loose(t, new)]
             new = touching or new
         seen = [s for s in self.placed if s is not None]
-        missing = [s.reading for s in seen
-                   if _alone(s.reading, reading.tiles) and _in_regions(s.reading.center, regions, 0.0)]
+        missing = [
+            s.reading for s in seen if _alone(s.reading, reading.tiles) and _in_regions(s.reading.center, regions, 0.0)
+        ]
         if missing and 2 * len(missing) > len(seen):
             gone = ", ".join(str(t.tile) for t in missing)
-            return self._ask(reading, f"the layout's tiles left their places ({gone}): "
-                             "the camera moved, or tiles were moved or taken back", new)
+            return self._ask(
+                reading,
+                f"the layout's tiles left their places ({gone}): the camera moved, or tiles were moved or taken back",
+                new,
+            )
         changes = len(self.changes) + current
         if not new:
             self._accept(reading)
@@ -815,18 +903,33 @@ class Follower:
         # A tile read earlier that now lies elsewhere, its old place empty, was moved: that is
         # this change (a tile put down apart, then slid into place).
         fresh = [t for t in new if not any(not _alone(t, news) for news in self.changes)]
-        moved = [t for t in fresh if any(n.tile is t.tile and _alone(n, reading.tiles) for news in self.changes for n in news)]
+        moved = [
+            t
+            for t in fresh
+            if any(n.tile is t.tile and _alone(n, reading.tiles) for news in self.changes for n in news)
+        ]
+        first = [t for t in fresh if t not in moved]
+        if current and unseen_found and not first:
+            # nothing first read here, and a play scored elsewhere found where it lies: that
+            # play is this change (as where no tile is new at all)
+            current, changes = 0, changes - 1
         if current:
-            self.changes.append([t for t in fresh if t not in moved])
+            self.changes.append(first)
         layout = PhotoLayout.of(reading, self.match.rules) if self.hand.layout.placements else PhotoLayout.none()
         changes -= len(moved)
-        return self._one(reading, new[0], layout, changes) if len(new) == 1 else \
-            self._several(reading, new, layout, changes)
+        return (
+            self._one(reading, new[0], layout, changes)
+            if len(new) == 1
+            else self._several(reading, new, layout, changes)
+        )
 
     def _over_layout(self, tile: TileReading, reading: Reading) -> bool:
         """Whether `tile`'s box is the reader's box across a layout tile and its neighbour (`lies_across`)."""
-        return lies_across(tile.corners, [s.reading.corners for s in self.placed if s is not None],
-                           [t.corners for t in reading.tiles if t is not tile])
+        return lies_across(
+            tile.corners,
+            [s.reading.corners for s in self.placed if s is not None],
+            [t.corners for t in reading.tiles if t is not tile],
+        )
 
     def _loose(self, tile: TileReading, new: Sequence[TileReading]) -> bool:
         """Whether `tile` lies far from every layout tile and every other new tile (`LOOSE`)."""
@@ -848,7 +951,8 @@ class Follower:
 
     def _one(self, reading: Reading, new: TileReading, photo: PhotoLayout, changes: int = 1) -> Outcome:
         ranked = rank(self.hand, self.placed, new, 0, self.leader, photo)
-        why = clear_winner(ranked, new, self.hand, photo) or _missed(1, changes)
+        # a tile turned down before says so first (it would be asked about as played anyway)
+        why = clear_winner(ranked, new, self.hand, photo) or self._doubted([new]) or _missed(1, changes)
         if why is not None:
             return self._ask(reading, why, [new], [[c] for c in ranked[:8]], changes)
         return self._play(reading, [(ranked[0], new)])
@@ -864,11 +968,13 @@ class Follower:
             if sequence is not None:
                 orders.append(sequence)
         if len(orders) != 1:
-            why = f"{len(new)} new tiles at once, " + ("in no legal order" if not orders else "and the order cannot be told")
+            why = f"{len(new)} new tiles at once, " + (
+                "in no legal order" if not orders else "and the order cannot be told"
+            )
             return self._ask(reading, why, new, orders, changes)
         missed = _missed(len(new), changes)
         if missed is not None:
-            return self._ask(reading, missed, new, orders, changes)
+            return self._ask(reading, self._doubted(new) or missed, new, orders, changes)
         return self._play(reading, [(c, new[c.tile]) for c in orders[0]])
 
     def _try_order(self, new: list[TileReading], order: Sequence[int], photo: PhotoLayout) -> list[Candidate] | None:
@@ -901,19 +1007,30 @@ class Follower:
             try:
                 where.append(self._apply(candidate.event))
             except RecordError as error:  # the scorer has the last word
-                return self._ask(reading, f"the scorer refuses {_words(candidate)}: {error.message}",
-                                 [t for _, t in chosen], [[c for c, _ in chosen]])
+                return self._ask(
+                    reading,
+                    f"the scorer refuses {_words(candidate)}: {error.message}",
+                    [t for _, t in chosen],
+                    [[c for c, _ in chosen]],
+                )
             events.append(candidate.event)
             self.placed.append(Seen(tile, candidate.inner))
         self.pending = None  # what was asked about before is settled by this photo
         # a play read late (first in an earlier change, asked about since) leaves the changes
         # after that one open: plays may have been laid meanwhile that the reader did not see
-        self._spend(events)
+        self._spend(events, [t for _, t in chosen])
         self.doubts = []
         self._accept(reading)
         share = min(c.share for c, _ in chosen)
-        return Outcome("play", f"evidence share {share:.2f}", events, where, [[c for c, _ in chosen]],
-                       [t for _, t in chosen], reading.image)
+        return Outcome(
+            "play",
+            f"evidence share {share:.2f}",
+            events,
+            where,
+            [[c for c, _ in chosen]],
+            [t for _, t in chosen],
+            reading.image,
+        )
 
     def _doubted(self, tiles: Sequence[TileReading]) -> str | None:
         """Why playing `tiles` needs a person after all: one was turned down as a play before
@@ -926,16 +1043,24 @@ class Follower:
                 return f"{doubt.reading.tile} was turned down as a play before: was it laid since, or a play missed before it?"
         return None
 
-    def _ask(self, reading: Reading, why: str, new: list[TileReading],
-             candidates: list[list[Candidate]] | None = None, changes: int | None = None) -> Outcome:
+    def _ask(
+        self,
+        reading: Reading,
+        why: str,
+        new: list[TileReading],
+        candidates: list[list[Candidate]] | None = None,
+        changes: int | None = None,
+    ) -> Outcome:
         outcome = Outcome("ask", why, candidates=candidates or [], new_tiles=list(new), frame=reading.image)
         best = outcome.candidates[0][0].event if outcome.candidates and outcome.candidates[0] else None
         plays = len(self.hand.layout.placements)
-        if new and all(any(d.plays == plays and d.event == best and not _alone(t, [d.reading]) for d in self.doubts)
-                       for t in new):
+        if new and all(
+            any(d.plays == plays and d.event == best and not _alone(t, [d.reading]) for d in self.doubts) for t in new
+        ):
             # "no" means: stop asking about this one until the record changes; the pad takes it
-            return Outcome("nothing", f"{why}: turned down already, not asked again", new_tiles=list(new),
-                           frame=reading.image)
+            return Outcome(
+                "nothing", f"{why}: turned down already, not asked again", new_tiles=list(new), frame=reading.image
+            )
         missed = max(0, (changes if changes is not None else len(self.changes)) - len(new))
         self.pending = Pending(outcome, reading, missed)
         return outcome
@@ -943,7 +1068,7 @@ class Follower:
     def _accept(self, reading: Reading) -> None:
         """`reading` is the table now: later changes are found against it. The layout's tiles are
         looked up in it, so a camera that shook a little keeps finding them."""
-        self.reference = reading
+        before, self.reference = self.reference, reading
         if not reading.tiles:
             return
         centres = np.asarray([t.center for t in reading.tiles], dtype=np.float32)
@@ -958,11 +1083,15 @@ class Follower:
             old_inner = _centre(seen.reading.halves[seen.inner])
             near = int(np.argmin([np.linalg.norm(_centre(h) - old_inner) for h in found.halves]))
             seen.reading, seen.inner = found, near
-        self._find_unseen(reading)
+        self._find_unseen(reading, before)
 
-    def _find_unseen(self, reading: Reading) -> int:
+    def _find_unseen(self, reading: Reading, before: Reading | None = None) -> int:
         """A confirmed tile the camera had not seen: the tile read as it, lying against the tile it
-        was played on (or, for the lead, anywhere), is where it lies. Returns how many were found."""
+        was played on (or, for the lead, anywhere), is where it lies. Where several tiles are read
+        as it, the one that arrived since `before` (the table last settled, by default) is; else,
+        the nearest to the tile it lies against (a lead is left unfound: a tile beside the table
+        misread as it, say, would take its place). Returns how many were found."""
+        before = self.reference if before is None else before
         found_now = 0
         placements = self.hand.layout.placements if self.match.current is not None else []
         for k, seen in enumerate(self.placed):
@@ -971,21 +1100,32 @@ class Follower:
             tile = placements[k].tile
             parent = placements[k].parent
             anchor = self.placed[parent] if parent is not None and parent < len(self.placed) else None
-            for found in reading.tiles:
-                if found.tile is not tile or self._placed_at(found) is not None:
-                    continue
-                if parent is None:
-                    west = placements[k].inner  # the lead's west half
-                    self.placed[k] = Seen(found, 0 if found.halves[0].value == west else 1)
-                    found_now += 1
-                    break
-                if anchor is None:
-                    break  # the tile it lies against is not seen either: no way to tell its halves
-                gap = np.linalg.norm(np.asarray(found.center, np.float32) - np.asarray(anchor.reading.center, np.float32))
-                if gap > 3.0 * short_side(found):
-                    continue
-                self.placed[k] = Seen(found, int(np.argmin([np.linalg.norm(_centre(h) - _centre(anchor.reading))
-                                                            for h in found.halves])))
-                found_now += 1
-                break
+            if parent is not None and anchor is None:
+                continue  # the tile it lies against is not seen either: no way to tell its halves
+            candidates = [f for f in reading.tiles if f.tile is tile and self._placed_at(f) is None]
+            if anchor is not None:
+                gaps = {
+                    id(f): float(
+                        np.linalg.norm(np.asarray(f.center, np.float32) - np.asarray(anchor.reading.center, np.float32))
+                    )
+                    for f in candidates
+                }
+                candidates = sorted(
+                    (f for f in candidates if gaps[id(f)] <= 3.0 * short_side(f)), key=lambda f: gaps[id(f)]
+                )
+            if len(candidates) > 1 and before is not None:
+                arrived = [f for f in candidates if _alone(f, before.tiles)]
+                candidates = arrived if len(arrived) == 1 else candidates
+            if not candidates or (parent is None and len(candidates) > 1):
+                continue
+            found = candidates[0]
+            if parent is None:
+                west = placements[k].inner  # the lead's west half
+                self.placed[k] = Seen(found, 0 if found.halves[0].value == west else 1)
+            else:
+                assert anchor is not None
+                self.placed[k] = Seen(
+                    found, int(np.argmin([np.linalg.norm(_centre(h) - _centre(anchor.reading)) for h in found.halves]))
+                )
+            found_now += 1
         return found_now
