@@ -7,7 +7,6 @@ the reading (the proposal, the scorer's check, the store, the history, the kept 
 
 from __future__ import annotations
 
-import io
 import threading
 from typing import Any
 
@@ -15,124 +14,9 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.support.camera import make_app, photo, seen, send
 from tests.support.records import play
 from tests.support.web import PLAYERS, Table
-
-
-def photo(width: int = 64, height: int = 48, fmt: str = ".jpg") -> bytes:
-    image = np.full((height, width, 3), 90, np.uint8)
-    cv2.rectangle(image, (10, 10), (40, 25), (250, 250, 250), -1)
-    ok, data = cv2.imencode(fmt, image)
-    assert ok
-    return data.tobytes()
-
-
-def seen(
-    *tiles: str | tuple[str, float],
-    arms: dict[str, list[str]] | None = None,
-    centre: str | None = None,
-    unsure: list[str] | None = None,
-) -> dict[str, Any]:
-    """A reading as the reader's JSON has it: tiles lying end to end in a line from west to east in
-    the order given (a double crosswise), each half with its value and how sure it is read (the
-    tile's confidence shared by its two halves), and the photo's layout as the reader says it."""
-    out = []
-    x, y, open_value = 200.0, 200.0, None
-    for item in tiles:
-        name, confidence = (item, 0.97) if isinstance(item, str) else item
-        a, b = (int(v) for v in name.split("-"))
-        if open_value is not None and b == open_value and a != b:
-            a, b = b, a  # the half against the tile before shows its number
-        half = round(confidence**0.5, 4)
-        if a == b:  # crosswise: 30 wide, 60 long
-            x += 15
-            corners = [[x - 15, y - 30], [x + 15, y - 30], [x + 15, y + 30], [x - 15, y + 30]]
-            halves = [[x, y - 15], [x, y + 15]]
-            step = 15
-        else:
-            x += 30
-            corners = [[x - 30, y - 15], [x + 30, y - 15], [x + 30, y + 15], [x - 30, y + 15]]
-            halves = [[x - 15, y], [x + 15, y]]
-            step = 30
-        out.append(
-            {
-                "tile": name,
-                "confidence": confidence,
-                "center": [x, y],
-                "corners": corners,
-                "halves": [{"value": v, "center": c, "confidence": half} for v, c in zip((a, b), halves)],
-            }
-        )
-        x += step
-        open_value = b
-    layout = {"arms": arms or {}, "centre": centre, "unsure": unsure or []} if centre else None
-    return {"image": "", "tiles": out, "layout": layout}
-
-
-class Script:
-    """The stand-in reader: hands out the readings queued for it, optionally waiting on a gate."""
-
-    def __init__(self) -> None:
-        self.readings: list[dict[str, Any]] = []
-        self.gate: threading.Event | None = None
-        self.started = threading.Event()
-        self.variants: list[str] = []
-
-    def __call__(self, variant: str) -> Script:
-        self.variants.append(variant)
-        return self
-
-    def read(self, image: np.ndarray, name: str = "") -> dict[str, Any]:
-        self.started.set()
-        if self.gate is not None:
-            self.gate.wait(10)
-        return self.readings.pop(0) if self.readings else seen()
-
-
-@pytest.fixture
-def script() -> Script:
-    return Script()
-
-
-def make_app(tmp_path, **config):
-    from webapp import create_app
-    from webapp.store import cache
-
-    cache.clear()
-    return create_app(
-        {
-            "SPINNER_DATA": tmp_path / "data",
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
-            "TESTING": True,
-            "READ_WAIT": 10.0,
-            **config,
-        }
-    )
-
-
-@pytest.fixture
-def cam(tmp_path, script):
-    app = make_app(tmp_path, SPINNER_READER=script)
-    client = app.test_client()
-    created = client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json()
-    t = Table(client, created)
-    assert t.post("/hands", {}).status_code == 201
-    t.app = app
-    return t
-
-
-def send(
-    t: Table, data: bytes, query: str = "", content_type: str = "multipart", headers: dict[str, str] | None = None
-):
-    headers = {**t.auth, **(headers or {})}
-    if content_type == "multipart":
-        return t.client.post(
-            f"/api/games/{t.id}/frames{query}",
-            data={"photo": (io.BytesIO(data), "table.jpg")},
-            headers=headers,
-            content_type="multipart/form-data",
-        )
-    return t.client.post(f"/api/games/{t.id}/frames{query}", data=data, headers=headers, content_type=content_type)
 
 
 def test_without_a_reader_the_photo_is_kept_and_the_pad_still_scores(tmp_path):
