@@ -240,7 +240,8 @@ def standing(scene: Scene, rng: np.random.Generator) -> Shot:
 def printed(scene: Scene, rng: np.random.Generator) -> Shot:
     """A game board with its track of printed domino pictures under the tiles, and cards."""
     view = scene.camera.footprint()
-    size = float(np.sqrt(abs(np.cross(view[1] - view[0], view[3] - view[0]))))
+    (ax, ay), (bx, by) = view[1] - view[0], view[3] - view[0]
+    size = float(np.sqrt(abs(ax * by - ay * bx)))  # the parallelogram's area (numpy 2 has no 2-D cross)
     side = float(rng.uniform(0.6, 1.0)) * size
     board = Board(
         float(scene.camera.target[0]),

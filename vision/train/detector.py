@@ -86,6 +86,14 @@ def prepare(synths: Path | list[Path], out: Path, ignored: bool = False) -> Path
     return data
 
 
+def data_names(data: Path) -> dict[int, str]:
+    """The classes a data yaml lists, by index."""
+    import yaml
+
+    names = yaml.safe_load(Path(data).read_text())["names"]
+    return dict(enumerate(names)) if isinstance(names, list) else {int(k): str(v) for k, v in names.items()}
+
+
 def ignored_labels(truth: dict) -> list[tuple[int, list[list[float]]]]:  # type: ignore[type-arg]
     """(class, corners) of each face-down tile, tile on edge and printed picture worth a label: seen
     enough (`IGNORED_VISIBLE`) and lying inside the photo."""
@@ -185,6 +193,12 @@ def train(
     else:
         model = YOLO(model_cfg)
         going_on = model_cfg.endswith(".pt")
+        if going_on:
+            names = data_names(data)
+            if len(names) > model.model.nc:  # e.g. the one-class detector going on with --ignored
+                from vision.train.classes import widen_classes
+
+                widen_classes(model.model, names)
         model.train(
             **_as_it_is(model),
             data=str(data),
