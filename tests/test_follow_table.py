@@ -11,7 +11,7 @@ from tests.support.readings import reading as _reading
 from tests.support.readings import tile as _tile
 from tests.support.readings import upright as _upright
 from vision.follow.follower import Follower
-from vision.follow.motion import thumbnail
+from vision.follow.motion import Region, thumbnail
 from vision.follow.table import Table, reading_of
 
 
@@ -45,6 +45,22 @@ def test_a_tile_turned_down_after_a_missed_play_is_played_once_that_play_is_scor
     outcome = follower.observe(_reading(LEAD, SIX_THREE, _tile(5, 1, 360, 200)))
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 2, "tile": "3-6", "end": "west"}]
     assert follower.placed[1] is not None
+
+
+def test_a_tile_turned_down_keeps_its_change_when_the_missed_play_is_scored():
+    """Film 28 of the page bench: the missed play scored on the pad explains the change in which
+    nothing was read, not the one in which 6-3 was: with 6-3 still lying there unplayed (outside
+    the next change's regions), the next tile read is not taken for the next play, by seat 2."""
+    follower = _asked_after_a_missed_play()
+    follower.decline()
+    follower.scored([{"type": "play", "seat": 1, "tile": "5-1", "end": "east"}])
+    assert [[str(t.tile) for t in news] for news in follower.changes] == [["3-6"]]
+    # seat 2's 6-3 stays where it was; seat 3 lays 1-4 on 5-1: only that spot changed
+    outcome = follower.observe(
+        _reading(LEAD, SIX_THREE, _tile(5, 1, 360, 200), _tile(1, 4, 420, 200)), [Region(390, 185, 450, 215)]
+    )
+    assert outcome.kind == "ask" and "missed" in outcome.reason
+    assert follower.match.current.events == 2
 
 
 def test_a_question_turned_down_is_not_asked_again_on_the_same_record():
@@ -240,3 +256,16 @@ def test_a_reading_comes_back_from_its_json_with_its_halves():
         reading_of({"tiles": [{"tile": "6-6", "confidence": 0.9, "center": [0, 0], "corners": [], "halves": []}]}).tiles
         == ()
     )
+
+
+def test_a_lead_scored_on_the_pad_is_found_where_it_arrived_not_on_a_tile_misread_as_it():
+    """Film 24 of the page bench: a tile beside the table, read as the lead since the start, took
+    the lead's place; the real lead stayed new, and every later tile was asked about with it."""
+    follower = _follower()
+    stray = _tile(3, 5, 100, 420)  # there from the start: not the lead
+    follower.observe(_reading(stray))
+    follower.scored([{"type": "play", "seat": 0, "tile": "3-5"}])
+    assert follower.observe(_reading(stray, LEAD)).kind == "nothing"
+    assert follower.placed[0] is not None and follower.placed[0].reading is LEAD
+    outcome = follower.observe(_reading(stray, LEAD, SIX_THREE))
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "3-6", "end": "west"}]

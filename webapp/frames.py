@@ -4,13 +4,14 @@ An upload is checked (`camera.decode`), written to `frames/<match>/<id>.<ext>` a
 Reader threads take the newest frame of each table: a camera sending faster than the reader
 reads never builds a backlog, because a frame still waiting when a newer one of the same table
 arrives is skipped (its file dropped, unless a player took it on purpose). A read frame becomes
-a proposal (`camera.propose`); a sure one is recorded at once through the store, like any play
-from the pad (source "camera"), and an unsure one waits for the scorer's tap (`accept`).
+the follower's answer (`vision.follow.table.Table`, one per match, the same follower as
+`spinner watch`): a play is recorded at once through the store, like any play from the pad
+(source "camera"); a question waits for the scorer's tap (`answer`), its candidates as choices.
 
-A live camera's frame is acted on (recorded, or asked about) only when the frame read before it,
-on the same board, proposed the same thing: a frame caught while an arm lays the tile or a hand
-crosses the table is often read wrong, and one more look a second later settles it. A photo
-someone took on purpose is a deliberate look of its own and is acted on at once.
+A live camera's frame is looked at by the motion test as it arrives (`Table.see`), and the
+follower decides only on a table that has settled after a change: a frame caught while an arm lays
+the tile or a hand crosses the table is only a look. A photo someone took on purpose is a
+deliberate look of its own and is decided at once.
 """
 
 from __future__ import annotations
@@ -26,12 +27,16 @@ import cv2
 from flask import Flask, current_app
 from sqlalchemy import select
 
+from scorer.tiles import Tile
+from vision.follow.follower import Outcome
+from vision.follow.table import Look, Tables, reading_of
+from vision.read.reading import Reading
+
 from . import camera, imagesize, store
 from .db import db
 from .errors import ApiError
 from .models import Frame
 from .readers import Readers, Unavailable, default_factory
-from .table_changes import Look, Tables
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +108,7 @@ class Job:
     data: bytes | None
     spec: dict[str, Any]
     frame_id: int | None = None
-    #: a live camera's frame: what the motion test saw when it arrived (`table_changes`)
+    #: a live camera's frame: what the motion test saw when it arrived (`Table.see`)
     look: Look | None = None
     skipped: bool = False
     done: threading.Event = field(default_factory=threading.Event)
@@ -159,8 +164,9 @@ class Queue:
                 _, job = self.waiting.popitem(last=False)
             try:
                 with self.app.app_context():
-                    frame_id = job.frame_id if job.frame_id is not None else keep(job).id
-                    process(self.readers, frame_id, job.data, job.look)
+                    if job.frame_id is None:
+                        keep(job)
+                    process(self.readers, job.frame_id, job.data, job.look)
                     db.session.remove()
             except Exception:  # one bad frame must not stop the reader
                 log.exception("reading frame %s failed", job.frame_id)
@@ -206,7 +212,7 @@ _QUEUE_LOCK = threading.Lock()
 
 
 def tables(app: Flask) -> Tables:
-    """The app's live cameras' table changes, one per match (`table_changes`)."""
+    """The app's followers, one per match (`vision.follow.table`)."""
     found = app.extensions.get("spinner_tables")
     if found is None:
         with _QUEUE_LOCK:
@@ -259,7 +265,7 @@ def intake(game_id: str, data: bytes, *, source: str, who: str, seat: int | None
     }
     job = Job(game_id, data, spec)
     if source == "camera":  # kept once a reader takes it; never, where there is no reader
-        job.look = tables(current_app).get(game_id).see(camera.thumbnail_of(data, width))
+        job.look = tables(current_app).get(game_id, snap.record).see(camera.thumbnail_of(data, width), (width, height))
         return job
     keep(job, "no-reader", unreadable) if unreadable else keep(job)
     return job
@@ -275,7 +281,7 @@ def keep(job: Job, status: str = "queued", message: str = "") -> Frame:
     path = folder(current_app) / relative
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(job.data or b"")
+        path.write_bytes(job.data)
     except OSError as error:
         db.session.rollback()
         raise ApiError(
@@ -292,7 +298,6 @@ def process(readers: Readers, frame_id: int, data: bytes | None, look: Look | No
     if frame is None or frame.status != "queued":
         return
     game = store.get_game(frame.game_id)
-    seat = (frame.proposal or {}).get("seat")
     try:
         reader = readers.get(game.variant)
     except Unavailable as error:
@@ -310,7 +315,7 @@ def process(readers: Readers, frame_id: int, data: bytes | None, look: Look | No
             db.session.commit()
             return
         frame.reading, frame.width, frame.height = read["reading"], int(read["width"]), int(read["height"])
-        decide(frame, seat, look)
+        decide(frame, look, read.get("object"))
         return
     try:
         image = camera.decode(data or b"", f"frame {frame.id}")
@@ -322,271 +327,114 @@ def process(readers: Readers, frame_id: int, data: bytes | None, look: Look | No
     frame.width, frame.height = int(width), int(height)
     reading = reader.read(image, f"frame {frame.id}")
     frame.reading = reading.to_json() if hasattr(reading, "to_json") else reading
-    decide(frame, seat, look)
+    decide(frame, look, reading if isinstance(reading, Reading) else None)
 
 
-def _played(snap: store.Snapshot) -> frozenset[str]:
-    """The tiles played in the match's current hand, as the scorer names them."""
-    hands = snap.record["hands"]
-    events = hands[-1]["events"] if hands else []
-    return frozenset(camera.name_of(e["tile"]) for e in events if e.get("type") == "play")
-
-
-def decide(frame: Frame, seat: int | None, look: Look | None = None) -> None:
-    """Propose from the frame's reading; record a sure play at once (retrying once on a newer version).
-
-    `look`: a live camera's frame as the motion test saw it: the table's changes since the last
-    play that the reader found nothing new in make its play a question (`table_changes`), and so
-    does a tile of a question since the camera's last play that is not played and that this frame
-    no longer reads (turned down for its seat or end, it may be the play the camera lost sight of),
-    and a tile turned down as a play since then that this frame reads as new again, unless the pad
-    has scored since as many plays as were missed when it was asked."""
-    changes = tables(current_app).get(frame.game_id) if look is not None else None
-    for _ in range(2):
-        game = store.get_game(frame.game_id)
-        snap = store.snapshot(game)
-        frame.version = snap.version
-        frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
-        background = _background(frame) if frame.source == "camera" else None
-        played = _played(snap)
-        proposal = camera.propose(frame.reading or {}, snap, seat, background)
-        if changes is not None and look is not None:
-            # the changes nothing explains, now that the tiles this frame reads as new are known
-            new = frozenset(n["tile"] for n in proposal["new"])
-            unexplained = changes.unexplained_before(look, snap.version, played, new)
-            # and the tiles of a question since the camera's last play, not played, lost since
-            last_play = _last_camera_play(frame)
-            lost = sorted(_asked_tiles(frame, last_play) - played - {camera.name_of(t) for t in new})
-            # and a tile turned down as a play since then, seen again as new, unless the pad has
-            # scored since exactly as many plays as the question took for missed (changes with
-            # nothing new seen, tiles it lost sight of): each missed play scored leaves the tile the
-            # next seat's play. Fewer scored, a play is still missing before it; more, a padded play
-            # took the change the tile came with, and nothing shows it was laid (a confident
-            # misread beside the true play: the page bench's film 13 with the pruned detector)
-            again = sorted(
-                tile
-                for tile, (missed, plays) in _turned_down_tiles(frame, last_play).items()
-                if tile in {camera.name_of(t) for t in new} and missed != len(played) - plays
+def decide(frame: Frame, look: Look | None = None, reading: Reading | None = None) -> None:
+    """What the match's follower makes of the frame's reading (`vision.follow.table`): a play is
+    recorded through the store (source "camera"), a question waits for a tap, and the rest is
+    "nothing" (or "over"). `look`: a live camera's frame as the motion test saw it when it arrived;
+    None for a photo taken on purpose. `reading`: the reader's own `Reading`, where it gave one
+    (else it is made again from the frame's JSON)."""
+    game_id = frame.game_id
+    seat = (frame.proposal or {}).get("seat")
+    snap = store.snapshot(store.get_game(game_id))
+    frame.version = snap.version
+    frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
+    hand = snap.match.current if snap.match is not None else None
+    if hand is None:
+        _settle(frame, "nothing", "no hand has started: start one, then take the photo")
+        return
+    seen = reading if reading is not None else reading_of(frame.reading or {}, frame.width or 0, frame.height or 0)
+    table = tables(current_app).get(game_id, snap.record)
+    with table.lock:
+        table.sync(snap.record)
+        outcome = table.frame(seen, look if frame.source == "camera" else None, seat)
+        proposal = proposal_of(outcome, frame.source == "camera", table.follower.leader_known)
+        if outcome.kind == "nothing" and not seen.tiles and frame.source != "camera":
+            proposal["message"] = (
+                "the reader found no tile in this photo: hold the phone over the whole layout, "
+                "or score this play on the pad"
             )
-            if unexplained or lost or again:
-                proposal = camera.propose(frame.reading or {}, snap, seat, background, unexplained, lost, again)
-        if changes is not None and look is not None:
-            changes.explain(look, {n["tile"] for n in proposal["new"]})
-        frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
-        frame.proposal = proposal
-        frame.message = proposal["message"]
-        frame.status = proposal["status"]
-        if frame.source == "camera" and proposal["status"] == "confirm" and _turned_down(frame, proposal):
-            # "No" means: stop asking about this one (until the match changes); the pad takes it
-            frame.status, frame.message = "nothing", f"{proposal['message']}: turned down already, not asked again"
-            frame.proposal = {**proposal, "status": "nothing", "message": frame.message}
-            break
-        # acted on only from a still table: a frame caught while an arm moves over it is only a look
-        if (
-            frame.source == "camera"
-            and proposal["status"] in ("sure", "confirm")
-            and (not _seen_before(frame, proposal) or (look is not None and not look.still))
-        ):
-            frame.status, frame.message = (
-                "looking",
-                f"{proposal['message']}: looking once more before {'recording it' if proposal['sure'] else 'asking'}",
-            )
-            frame.proposal = {**proposal, "status": "looking", "sure": False, "message": frame.message}
-            break
-        if proposal["status"] != "sure":
-            break
-        frame_id = frame.id
+        frame.proposal, frame.status, frame.message = proposal, proposal["status"], proposal["message"]
+        if outcome.kind == "ask":
+            table.asked = frame.id
+        if outcome.kind != "play":
+            if frame.status in ("nothing", "over"):
+                _drop_file(frame)
+            db.session.commit()
+            return
+        frame_id, version, done = frame.id, snap.version, None
         db.session.commit()
         try:
-            done = store.append_event(
-                frame.game_id,
-                proposal["events"][0],
-                snap.version,
-                who="camera",
-                why=f"frame {frame_id}",
-                source="camera",
-            )
+            for event in outcome.events:
+                done = store.append_event(
+                    game_id, event, version, who="camera", why=f"frame {frame_id}", source="camera"
+                )
+                version = done.version
         except ApiError as error:
-            frame = get(frame.game_id, frame_id)
-            if error.status == 409:  # a phone scored first: look again on the new version
-                continue
-            frame.status, frame.message = "confirm", f"the camera's play was refused: {error.message}"
-            proposal["sure"] = False
-            frame.proposal = {**proposal, "status": "confirm", "message": frame.message}
-            break
-        frame = get(frame.game_id, frame_id)
+            # a phone scored first, or the scorer refused: the follower starts again from the record
+            table.sync(store.snapshot(store.get_game(game_id)).record)
+            frame = db.session.get(Frame, frame_id)
+            frame.status, frame.message = "nothing", f"the camera's play was not recorded: {error.message}"
+            frame.proposal = {**proposal, "status": "nothing", "sure": False, "message": frame.message}
+            _drop_file(frame)
+            db.session.commit()
+            return
+        frame = db.session.get(Frame, frame_id)
+        assert done is not None
         frame.status, frame.event, frame.version = "recorded", done.change.event, done.version
-        if changes is not None and look is not None:
-            tile = camera.name_of(proposal["events"][0]["tile"])
-            changes.settle(look, done.version, played | {tile}, tile)
-        break
-    if frame.status in ("nothing", "looking", "over"):
+        db.session.commit()
+
+
+def _settle(frame: Frame, status: str, message: str) -> None:
+    frame.status, frame.message = status, message
+    frame.proposal = {"status": status, "message": message, "sure": False, "events": [], "choices": [], "new": []}
+    if status in SETTLED:
         _drop_file(frame)
     db.session.commit()
 
 
-#: how many recent "nothing new" live frames of the hand lend their tiles' places to the background
-BACKGROUND_FRAMES = 10
-
-
-def _background(frame: Frame) -> list[dict[str, Any]]:
-    """The tiles already lying on the table, by their places: those of the first live frame read on
-    the version of the match that the camera's last play made (the frame that recorded it), or
-    without one, on this frame's version (the first look after the pad changed the match; this
-    frame itself where it is that first one), and those of the hand's recent live frames that saw
-    nothing new, so that a loose tile the reader missed in one frame and found in another is not
-    taken for a play. Plays scored on the pad since the camera's last play do not move the
-    background on: the tiles laid meanwhile that the pad has not scored yet are still plays."""
-    played = _last_camera_play(frame)
-    version = played.version if played is not None else frame.version
-    first = db.session.scalars(
-        select(Frame)
-        .where(
-            Frame.game_id == frame.game_id,
-            Frame.source == "camera",
-            Frame.version == version,
-            Frame.id < frame.id,
-            Frame.reading.is_not(None),
-        )
-        .order_by(Frame.id)
-        .limit(1)
-    ).first()
-    quiet = db.session.scalars(
-        select(Frame)
-        .where(
-            Frame.game_id == frame.game_id,
-            Frame.source == "camera",
-            Frame.hand == frame.hand,
-            Frame.status == "nothing",
-            Frame.id < frame.id,
-            Frame.reading.is_not(None),
-        )
-        .order_by(Frame.id.desc())
-        .limit(BACKGROUND_FRAMES)
-    )
-    # The new tiles of the camera's last question are no background: a person who turned it down
-    # and scored on the pad a play the camera missed leaves them still to be played.
-    pending = _asked_tiles(frame, played)
-
-    # a frame's own new tiles were no background when it was read (the frame that recorded a play
-    # may have seen the next one laid already); but the play a frame recorded is on the table now:
-    # its tiles are marked, and `camera.propose` keeps those the scorer has on the table (without
-    # the tile just played, a box across it and the next tile was taken for a play)
-    def new_in(f: Frame) -> set[str]:
-        return {n["tile"] for n in (f.proposal or {}).get("new") or []}
-
-    tiles = [
-        tile if camera.name_of(tile["tile"]) not in new_in(f) else {**tile, camera.NEW_THEN: True}
-        for f in (first or frame, *quiet)
-        for tile in (f.reading or {}).get("tiles") or []
-        if f is frame or camera.name_of(tile["tile"]) not in new_in(f) or f.status in ("recorded", "accepted")
-    ]
-    if not pending:
-        return tiles
-    # nor a box lying over one of them (the reader's box across that tile and its neighbour)
-    held = [tile for tile in tiles if camera.name_of(tile["tile"]) in pending]
-    return [tile for tile in tiles if camera.name_of(tile["tile"]) not in pending and not camera.lies_over(tile, held)]
-
-
-def _last_camera_play(frame: Frame) -> Frame | None:
-    """The frame of the camera's last play in this frame's hand (recorded, or confirmed), if any."""
-    return db.session.scalars(
-        select(Frame)
-        .where(
-            Frame.game_id == frame.game_id,
-            Frame.source == "camera",
-            Frame.hand == frame.hand,
-            Frame.status.in_(("recorded", "accepted")),
-            Frame.id < frame.id,
-        )
-        .order_by(Frame.id.desc())
-        .limit(1)
-    ).first()
-
-
-def _asked_tiles(frame: Frame, played: Frame | None) -> set[str]:
-    """The new tiles of the camera's last question in this hand, turned down or still open. A
-    question asked before the camera's last play (`played`, `_last_camera_play`) is settled by
-    it: its tile may be that play."""
-    asked = db.session.scalars(
-        select(Frame)
-        .where(
-            Frame.game_id == frame.game_id,
-            Frame.source == "camera",
-            Frame.hand == frame.hand,
-            Frame.status.in_(("confirm", "rejected")),
-            Frame.id < frame.id,
-            Frame.id > (played.id if played is not None else -1),
-        )
-        .order_by(Frame.id.desc())
-        .limit(1)
-    ).first()
-    return {camera.name_of(n["tile"]) for n in (asked.proposal or {}).get("new") or []} if asked is not None else set()
-
-
-def _turned_down_tiles(frame: Frame, played: Frame | None) -> dict[str, tuple[int, int]]:
-    """The tiles the scorer turned down as plays in this hand since the camera's last play
-    (`played`), each with the plays the question took for missed (the changes the camera saw
-    nothing new in, and the tiles of an earlier question it no longer saw) and the plays on the
-    table then (the latest question about it)."""
-    said_no = db.session.scalars(
-        select(Frame)
-        .where(
-            Frame.game_id == frame.game_id,
-            Frame.source == "camera",
-            Frame.hand == frame.hand,
-            Frame.status == "rejected",
-            Frame.id < frame.id,
-            Frame.id > (played.id if played is not None else -1),
-        )
-        .order_by(Frame.id)
-    )
-
-    def missed(proposal: dict[str, Any]) -> int:
-        return int(proposal.get("unexplained") or 0) + len(proposal.get("lost") or [])
-
-    return {
-        camera.name_of(e["tile"]): (missed(f.proposal or {}), int((f.proposal or {}).get("plays") or 0))
-        for f in said_no
-        for e in (f.proposal or {}).get("events") or []
-        if e.get("tile")
-    }
-
-
-def _seen_before(frame: Frame, proposal: dict[str, Any]) -> bool:
-    """Whether the live frame read just before this one, on the same version of the match, saw
-    the same: the same proposed play (tile, end, player) among the same new tiles."""
-    previous = db.session.scalars(
-        select(Frame)
-        .where(
-            Frame.game_id == frame.game_id,
-            Frame.source == "camera",
-            Frame.id < frame.id,
-            Frame.status.not_in(("queued", "skipped")),
-        )
-        .order_by(Frame.id.desc())
-        .limit(1)
-    ).first()
-    if previous is None or previous.version != frame.version or not previous.proposal:
-        return False
-    return _what(previous.proposal) == _what(proposal)
-
-
-def _turned_down(frame: Frame, proposal: dict[str, Any]) -> bool:
-    """Whether the scorer already said "no" to this proposal on this version of the match."""
-    said_no = db.session.scalars(
-        select(Frame).where(
-            Frame.game_id == frame.game_id,
-            Frame.version == frame.version,
-            Frame.status == "rejected",
-            Frame.id < frame.id,
-        )
-    )
-    return any(_what(f.proposal or {}) == _what(proposal) for f in said_no)
-
-
-def _what(proposal: dict[str, Any]) -> tuple[Any, ...]:
-    return (proposal.get("events") or [], sorted(n["tile"] for n in proposal.get("new") or []))
+def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict[str, Any]:
+    """The follower's answer as the page shows it: a play ("sure", recorded), a question
+    ("confirm": its best candidate proposed, the other ends that tile fits as `choices`, every
+    candidate under `candidates`), or "nothing" / "over" with the follower's reason. A lead whose
+    player the record does not say is proposed without a seat: the scorer chooses it."""
+    new = [{"tile": str(t.tile), "confidence": round(t.confidence, 3)} for t in outcome.new_tiles]
+    out: dict[str, Any] = {"sure": False, "events": [], "choices": [], "new": new, "reason": outcome.reason}
+    if outcome.kind == "play":
+        said = "; ".join(store.words(e) for e in outcome.events)
+        return {**out, "status": "sure", "sure": True, "events": outcome.events, "message": f"the camera saw {said}"}
+    if outcome.kind == "ask":
+        best = outcome.candidates[0] if outcome.candidates else []
+        if not best:
+            return {
+                **out,
+                "status": "confirm",
+                "message": f"the camera cannot tell the play: {outcome.reason}; "
+                "check the photo, or score this play on the pad",
+            }
+        event = best[0].event
+        if "end" not in event and not leader_known:
+            event = {**event, "seat": None}
+        tile = Tile.parse(event["tile"])
+        ends = [
+            s[0].event["end"]
+            for s in outcome.candidates
+            if s and "end" in s[0].event and Tile.parse(s[0].event["tile"]) is tile
+        ]
+        return {
+            **out,
+            "status": "confirm",
+            "events": [event],
+            "choices": list(dict.fromkeys(ends)),
+            "candidates": [[c.to_json() for c in s] for s in outcome.candidates[:8]],
+            "message": f"the camera thinks: {store.words(event).strip()}? ({outcome.reason})",
+        }
+    if outcome.kind == "over":
+        return {**out, "status": "over", "message": outcome.reason}
+    message = outcome.reason if live else f"{outcome.reason}: nothing to record"
+    return {**out, "status": "nothing", "message": message}
 
 
 def answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, why: str) -> Frame:
@@ -597,6 +445,9 @@ def answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, w
     if not accept:
         frame.status, frame.message = "rejected", f"turned down by {who}" + (f": {why}" if why else "")
         db.session.commit()
+        table = tables(current_app).find(game_id)
+        if table is not None and table.asked == frame_id:  # the follower's open question
+            table.decline()
         return frame
     proposed = (frame.proposal or {}).get("events") or []
     chosen = event if event is not None else (proposed[0] if proposed else None)
@@ -607,6 +458,9 @@ def answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, w
     done = store.append_event(
         game_id, chosen, frame.version, who=who, why=why or f"frame {frame_id}, confirmed", source="camera"
     )
+    table = tables(current_app).find(game_id)
+    if table is not None and table.asked == frame_id:  # the follower's open question: settled
+        table.answered(store.snapshot(store.get_game(game_id)).record)
     frame = get(game_id, frame_id)
     frame.status, frame.event, frame.version = "accepted", done.change.event, done.version
     frame.message = f"confirmed by {who}: {store.words(chosen)}"

@@ -37,6 +37,8 @@ _CHILD_READERS: dict[tuple[str, str, int | None], Any] = {}
 
 
 def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, name: str) -> dict[str, Any]:
+    import dataclasses
+
     import cv2
     import numpy as np
 
@@ -57,7 +59,14 @@ def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, 
     if image is None:
         raise ReadError(f"{name} is cut short or damaged: it could not be decoded", "damaged")
     reading = reader.read(image, name)
-    return {"reading": reading.to_json(), "width": reading.width, "height": reading.height}
+    # the reading itself too, for the camera's follower (its halves' every value), less the
+    # reader's own layout rebuild, which it would rebuild anyway
+    return {
+        "reading": reading.to_json(),
+        "width": reading.width,
+        "height": reading.height,
+        "object": dataclasses.replace(reading, rebuilt=None),
+    }
 
 
 def end_with_parent(parent: int) -> None:

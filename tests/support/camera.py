@@ -28,20 +28,38 @@ def seen(
     centre: str | None = None,
     unsure: list[str] | None = None,
 ) -> dict[str, Any]:
-    """A reading as the reader's JSON has it: tiles with their confidence, and the photo's layout."""
+    """A reading as the reader's JSON has it: tiles lying end to end in a line from west to east in
+    the order given (a double crosswise), each half with its value and how sure it is read (the
+    tile's confidence shared by its two halves), and the photo's layout as the reader says it."""
     out = []
-    for i, item in enumerate(tiles):
+    x, y, open_value = 200.0, 200.0, None
+    for item in tiles:
         name, confidence = (item, 0.97) if isinstance(item, str) else item
-        x = 20 + 30 * i
+        a, b = (int(v) for v in name.split("-"))
+        if open_value is not None and b == open_value and a != b:
+            a, b = b, a  # the half against the tile before shows its number
+        half = round(confidence**0.5, 4)
+        if a == b:  # crosswise: 30 wide, 60 long
+            x += 15
+            corners = [[x - 15, y - 30], [x + 15, y - 30], [x + 15, y + 30], [x - 15, y + 30]]
+            halves = [[x, y - 15], [x, y + 15]]
+            step = 15
+        else:
+            x += 30
+            corners = [[x - 30, y - 15], [x + 30, y - 15], [x + 30, y + 15], [x - 30, y + 15]]
+            halves = [[x - 15, y], [x + 15, y]]
+            step = 30
         out.append(
             {
                 "tile": name,
                 "confidence": confidence,
-                "center": [x + 10, 20],
-                "corners": [[x, 10], [x + 20, 10], [x + 20, 30], [x, 30]],
-                "halves": [],
+                "center": [x, y],
+                "corners": corners,
+                "halves": [{"value": v, "center": c, "confidence": half} for v, c in zip((a, b), halves)],
             }
         )
+        x += step
+        open_value = b
     layout = {"arms": arms or {}, "centre": centre, "unsure": unsure or []} if centre else None
     return {"image": "", "tiles": out, "layout": layout}
 

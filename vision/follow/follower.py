@@ -726,7 +726,7 @@ class Follower:
         if pending is None:
             raise ValueError("nothing is waiting to be confirmed")
         new = list(pending.outcome.new_tiles)
-        applied, where = [], []
+        applied, where, found = [], [], []
         for event in events:
             tile = Tile.parse(event["tile"]) if event.get("type") == "play" else None
             end = event.get("end")
@@ -738,8 +738,10 @@ class Follower:
             applied.append(event)
             if tile is not None:
                 self.placed.append(Seen(reading, inner) if reading is not None else None)
+            if reading is not None:
+                found.append(reading)
         self.pending = None
-        self._spend(applied)
+        self._spend(applied, found, answered=True)
         self.doubts = []
         self._accept(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image)
@@ -775,12 +777,34 @@ class Follower:
         self._spend(events)
         return where
 
-    def _spend(self, events: Sequence[dict[str, Any]]) -> None:
+    def _spend(
+        self, events: Sequence[dict[str, Any]], readings: Sequence[TileReading] = (), answered: bool = False
+    ) -> None:
         """The changes that `events` (just recorded) explain: those up to the latest one in which
-        one of their tiles was first read, or all of them where none was."""
-        tiles = {Tile.parse(e["tile"]) for e in events if e.get("type") == "play" and e.get("tile")}
-        seen = [k for k, news in enumerate(self.changes) if any(t.tile in tiles for t in news)]
-        self.changes = self.changes[max(seen) + 1 :] if seen else []
+        one of their tiles (or one of `readings`, the tiles they were found to be) was first read.
+        Where none was, each play the camera never saw explains one change in which nothing new
+        was read, the earliest first: a change in which another tile was read is that tile's, and
+        stays open until it is played or a later play settles it. (Spent with the rest, a tile
+        turned down and still lying there, outside the next change's regions, would let the play
+        after it be taken as the next one, by the wrong seat.) `answered`: the events are a
+        person's answer to the question about the changes so far, which they settle all."""
+        plays = [e for e in events if e.get("type") == "play" and e.get("tile")]
+        tiles = {Tile.parse(e["tile"]) for e in plays}
+        seen = [
+            k
+            for k, news in enumerate(self.changes)
+            if any(t.tile in tiles or any(t is r for r in readings) for t in news)
+        ]
+        if seen or answered:
+            self.changes = self.changes[max(seen) + 1 :] if seen else []
+            return
+        unseen, kept = len(plays), []
+        for news in self.changes:
+            if not news and unseen:
+                unseen -= 1
+                continue
+            kept.append(news)
+        self.changes = kept
 
     def _confirmed_tile(self, new: list[TileReading], tile: Tile, end: str | None) -> TileReading | None:
         """Which new tile a person's confirmed play is: the one read as it, else (one not read as
@@ -884,8 +908,13 @@ class Follower:
             for t in fresh
             if any(n.tile is t.tile and _alone(n, reading.tiles) for news in self.changes for n in news)
         ]
+        first = [t for t in fresh if t not in moved]
+        if current and unseen_found and not first:
+            # nothing first read here, and a play scored elsewhere found where it lies: that
+            # play is this change (as where no tile is new at all)
+            current, changes = 0, changes - 1
         if current:
-            self.changes.append([t for t in fresh if t not in moved])
+            self.changes.append(first)
         layout = PhotoLayout.of(reading, self.match.rules) if self.hand.layout.placements else PhotoLayout.none()
         changes -= len(moved)
         return (
@@ -922,7 +951,8 @@ class Follower:
 
     def _one(self, reading: Reading, new: TileReading, photo: PhotoLayout, changes: int = 1) -> Outcome:
         ranked = rank(self.hand, self.placed, new, 0, self.leader, photo)
-        why = clear_winner(ranked, new, self.hand, photo) or _missed(1, changes)
+        # a tile turned down before says so first (it would be asked about as played anyway)
+        why = clear_winner(ranked, new, self.hand, photo) or self._doubted([new]) or _missed(1, changes)
         if why is not None:
             return self._ask(reading, why, [new], [[c] for c in ranked[:8]], changes)
         return self._play(reading, [(ranked[0], new)])
@@ -944,7 +974,7 @@ class Follower:
             return self._ask(reading, why, new, orders, changes)
         missed = _missed(len(new), changes)
         if missed is not None:
-            return self._ask(reading, missed, new, orders, changes)
+            return self._ask(reading, self._doubted(new) or missed, new, orders, changes)
         return self._play(reading, [(c, new[c.tile]) for c in orders[0]])
 
     def _try_order(self, new: list[TileReading], order: Sequence[int], photo: PhotoLayout) -> list[Candidate] | None:
@@ -988,7 +1018,7 @@ class Follower:
         self.pending = None  # what was asked about before is settled by this photo
         # a play read late (first in an earlier change, asked about since) leaves the changes
         # after that one open: plays may have been laid meanwhile that the reader did not see
-        self._spend(events)
+        self._spend(events, [t for _, t in chosen])
         self.doubts = []
         self._accept(reading)
         share = min(c.share for c, _ in chosen)
@@ -1038,7 +1068,7 @@ class Follower:
     def _accept(self, reading: Reading) -> None:
         """`reading` is the table now: later changes are found against it. The layout's tiles are
         looked up in it, so a camera that shook a little keeps finding them."""
-        self.reference = reading
+        before, self.reference = self.reference, reading
         if not reading.tiles:
             return
         centres = np.asarray([t.center for t in reading.tiles], dtype=np.float32)
@@ -1053,11 +1083,15 @@ class Follower:
             old_inner = _centre(seen.reading.halves[seen.inner])
             near = int(np.argmin([np.linalg.norm(_centre(h) - old_inner) for h in found.halves]))
             seen.reading, seen.inner = found, near
-        self._find_unseen(reading)
+        self._find_unseen(reading, before)
 
-    def _find_unseen(self, reading: Reading) -> int:
+    def _find_unseen(self, reading: Reading, before: Reading | None = None) -> int:
         """A confirmed tile the camera had not seen: the tile read as it, lying against the tile it
-        was played on (or, for the lead, anywhere), is where it lies. Returns how many were found."""
+        was played on (or, for the lead, anywhere), is where it lies. Where several tiles are read
+        as it, the one that arrived since `before` (the table last settled, by default) is; else,
+        the nearest to the tile it lies against (a lead is left unfound: a tile beside the table
+        misread as it, say, would take its place). Returns how many were found."""
+        before = self.reference if before is None else before
         found_now = 0
         placements = self.hand.layout.placements if self.match.current is not None else []
         for k, seen in enumerate(self.placed):
@@ -1066,24 +1100,32 @@ class Follower:
             tile = placements[k].tile
             parent = placements[k].parent
             anchor = self.placed[parent] if parent is not None and parent < len(self.placed) else None
-            for found in reading.tiles:
-                if found.tile is not tile or self._placed_at(found) is not None:
-                    continue
-                if parent is None:
-                    west = placements[k].inner  # the lead's west half
-                    self.placed[k] = Seen(found, 0 if found.halves[0].value == west else 1)
-                    found_now += 1
-                    break
-                if anchor is None:
-                    break  # the tile it lies against is not seen either: no way to tell its halves
-                gap = np.linalg.norm(
-                    np.asarray(found.center, np.float32) - np.asarray(anchor.reading.center, np.float32)
+            if parent is not None and anchor is None:
+                continue  # the tile it lies against is not seen either: no way to tell its halves
+            candidates = [f for f in reading.tiles if f.tile is tile and self._placed_at(f) is None]
+            if anchor is not None:
+                gaps = {
+                    id(f): float(
+                        np.linalg.norm(np.asarray(f.center, np.float32) - np.asarray(anchor.reading.center, np.float32))
+                    )
+                    for f in candidates
+                }
+                candidates = sorted(
+                    (f for f in candidates if gaps[id(f)] <= 3.0 * short_side(f)), key=lambda f: gaps[id(f)]
                 )
-                if gap > 3.0 * short_side(found):
-                    continue
+            if len(candidates) > 1 and before is not None:
+                arrived = [f for f in candidates if _alone(f, before.tiles)]
+                candidates = arrived if len(arrived) == 1 else candidates
+            if not candidates or (parent is None and len(candidates) > 1):
+                continue
+            found = candidates[0]
+            if parent is None:
+                west = placements[k].inner  # the lead's west half
+                self.placed[k] = Seen(found, 0 if found.halves[0].value == west else 1)
+            else:
+                assert anchor is not None
                 self.placed[k] = Seen(
                     found, int(np.argmin([np.linalg.norm(_centre(h) - _centre(anchor.reading)) for h in found.halves]))
                 )
-                found_now += 1
-                break
+            found_now += 1
         return found_now
