@@ -11,7 +11,7 @@ from tests.support.readings import reading as _reading
 from tests.support.readings import tile as _tile
 from tests.support.readings import upright as _upright
 from vision.follow.follower import Follower
-from vision.follow.motion import Region, thumbnail
+from vision.follow.motion import MotionDetector, Region, thumbnail
 from vision.follow.table import Table, reading_of
 
 
@@ -269,3 +269,63 @@ def test_a_lead_scored_on_the_pad_is_found_where_it_arrived_not_on_a_tile_misrea
     assert follower.placed[0] is not None and follower.placed[0].reading is LEAD
     outcome = follower.observe(_reading(stray, LEAD, SIX_THREE))
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "3-6", "end": "west"}]
+
+
+# -- a camera whose frames come far apart (a slow reader) ----------------------------------------
+
+
+def test_two_tiles_laid_between_two_looks_the_first_confirmed_the_second_is_played_next():
+    follower = _follower()
+    follower.observe(_reading())
+    five_one = _tile(5, 1, 360, 200)
+    outcome = follower.observe(_reading(LEAD, five_one))
+    assert outcome.kind == "ask" and "order cannot be told" in outcome.reason
+    follower.confirm([{"type": "play", "seat": 0, "tile": "3-5"}])
+    # the same table looked at again (nothing changed where the frame was accepted): 5-1 is
+    # still unrecorded, and now played against the lead
+    outcome = follower.observe(_reading(LEAD, five_one), [])
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}]
+
+
+def test_a_tile_left_unrecorded_in_the_layout_makes_the_next_play_a_question():
+    """5-1 and 6-3 laid between two looks, the question turned down, 5-1 scored on the pad; 6-3
+    (seat 2's) is still not recorded when seat 3 lays 1-4: that is not seat 2's play."""
+    follower = _follower()
+    follower.observe(_reading())
+    follower.observe(_reading(LEAD))
+    five_one = _tile(5, 1, 360, 200)
+    assert follower.observe(_reading(LEAD, five_one, SIX_THREE)).kind == "ask"
+    follower.decline()
+    follower.scored([{"type": "play", "seat": 1, "tile": "5-1", "end": "east"}])
+    outcome = follower.observe(_reading(LEAD, five_one, SIX_THREE, _tile(1, 4, 420, 200)), [Region(390, 185, 450, 215)])
+    assert outcome.kind == "ask" and "3-6 also lies in the layout but is not recorded" in outcome.reason
+    assert follower.match.current.events == 2
+
+
+def test_tiles_on_the_table_when_the_camera_first_looks_are_plays_not_the_start():
+    """The page's camera started mid-hand, nothing scored yet: the tiles it finds are asked about
+    (or played), never taken for the table as it started and played against."""
+    table = Table(RECORD)
+    outcome = table.follower.observe(_reading(LEAD, _tile(5, 1, 360, 200)))
+    assert outcome.kind == "ask" and {str(t.tile) for t in outcome.new_tiles} == {"3-5", "1-5"}
+    # `spinner watch` films from before the lead: its first look is the table as it starts
+    watcher = _follower()
+    assert watcher.observe(_reading(LEAD)).reason == "the table as it starts"
+
+
+def test_a_still_camera_is_settled_at_once_and_a_change_between_far_frames_is_seen():
+    detector = MotionDetector(settle=2)
+    one, two = (thumbnail(_row(k)) for k in (1, 2))
+    assert detector.update(one, still=True).state == "change"  # nothing accepted yet
+    detector.accept(one)
+    assert detector.update(one, still=True).state == "still"  # the same table: already compared
+    # the next frame, seconds later, another table: still as the camera took it, so a change
+    assert detector.update(two, still=True).state == "change"
+    assert detector.update(two, still=False).state == "moving"  # an arm over it
+
+
+def _row(tiles: int) -> np.ndarray:
+    image = np.full((240, 320, 3), 90, np.uint8)
+    for k in range(tiles):
+        image[90:110, 50 + 35 * k : 80 + 35 * k] = 250
+    return image

@@ -333,3 +333,66 @@ def test_a_live_camera_is_decided_once_the_table_settles_after_a_change(cam, scr
     assert cam.post("/undo", {"why": "not yet"}).status_code == 200
     assert look(table_image(2), played)["status"] == "nothing"
     assert [e["tile"] for e in cam.record()["hands"][0]["events"]] == ["6-6"]
+
+
+def small(picture: bytes) -> bytes:
+    """The page's own small capture of a frame (`camera.js`: 320 pixels wide, JPEG)."""
+    image = cv2.imdecode(np.frombuffer(picture, np.uint8), cv2.IMREAD_COLOR)
+    ok, data = cv2.imencode(".jpg", cv2.resize(image, (320, 240), interpolation=cv2.INTER_AREA))
+    assert ok
+    return data.tobytes()
+
+
+def send_captured(cam, picture: bytes, before: bytes, now: bytes | None = None):
+    """A live frame with the page's two captures: `before` a second earlier, `now` with the frame."""
+    return cam.client.post(
+        f"/api/games/{cam.id}/frames?source=camera",
+        data={
+            "photo": (io.BytesIO(picture), "table.jpg"),
+            "before": (io.BytesIO(before), "before.jpg"),
+            "now": (io.BytesIO(now if now is not None else small(picture)), "now.jpg"),
+        },
+        headers=cam.auth,
+        content_type="multipart/form-data",
+    )
+
+
+def test_a_live_camera_whose_frames_come_seconds_apart_is_decided_by_its_own_captures(cam, script):
+    """A slow reader: the page sends its next frame only once the last is read, so two frames sent
+    in a row can show different tables. The page's two captures a second apart say the table was
+    still, so each frame is decided on one look; captures that differ are an arm: not read."""
+    assert cam.event(play(0, "6-6")).status_code == 201
+
+    def look(picture: bytes, reading: dict[str, Any], before: bytes) -> dict[str, Any]:
+        script.readings.append(reading)
+        return send_captured(cam, picture, small(before)).get_json()
+
+    assert look(table_image(1), seen("6-6"), table_image(1))["status"] == "nothing"
+    # an arm over the table as the frame was taken: its capture a second before differs
+    arm = look(table_image(2), seen("6-6", "6-1"), table_image(3))
+    assert arm["status"] == "nothing" and "moving" in arm["message"]
+    # the next frame sent (seconds later), the table still: decided at once
+    recorded = look(table_image(2), seen("6-6", "6-1"), table_image(2))
+    assert recorded["status"] == "recorded", recorded["message"]
+    # a still table again, changed since the last frame sent: another play, decided at once
+    again = look(table_image(3), seen("6-6", "6-1", "1-2"), table_image(3))
+    assert again["status"] in ("recorded", "confirm"), again["message"]
+    assert [e["tile"] for e in cam.record()["hands"][0]["events"]][:2] == ["6-6", "1-6"]
+
+
+@pytest.mark.parametrize(
+    ("before", "now", "status", "words"),
+    [
+        (b"not a photo", None, 415, "the capture 'before'"),
+        (None, b"", 400, "the capture 'now' is empty"),
+        (None, "other size", 400, "differ in size"),
+    ],
+)
+def test_bad_captures_with_a_live_frame_are_refused_by_name(cam, before, now, status, words):
+    picture = table_image(1)
+    if now == "other size":
+        image = cv2.imdecode(np.frombuffer(picture, np.uint8), cv2.IMREAD_COLOR)
+        now = cv2.imencode(".jpg", cv2.resize(image, (160, 120)))[1].tobytes()
+    answer = send_captured(cam, picture, before if before is not None else small(picture), now)
+    assert answer.status_code == status and words in answer.get_json()["error"]
+    assert cam.client.get(f"/api/games/{cam.id}/frames", headers=cam.auth).get_json()["frames"] == []

@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.follow.motion import THUMB_WIDTH, thumbnail
+from vision.follow.motion import THUMB_WIDTH, alike, thumbnail
 
 from .errors import ApiError
 
@@ -63,3 +63,26 @@ def decode(data: bytes, name: str = "the upload") -> np.ndarray:
     if image is None:
         raise ApiError(415, f"{name} is cut short or damaged: it could not be decoded")
     return image
+
+
+#: the live camera's two small captures a moment apart (`still_between`) are at most this large
+MAX_CAPTURE_PIXELS = 1_000_000
+
+
+def still_between(before: bytes, now: bytes) -> bool:
+    """Whether the live camera's two small captures, the one just before a frame and the frame's
+    own, show a still table (`vision.follow.motion.alike`): how the page says that a frame is
+    not a hand caught over the table, however long the frames before it took to be read. Both
+    captures come from the page's own scaling, so they are compared with each other only."""
+    thumbs, sizes = [], []
+    for name, data in (("before", before), ("now", now)):
+        width, height = check(data, f"the capture '{name}'")
+        if width * height > MAX_CAPTURE_PIXELS:
+            raise ApiError(
+                413, f"the capture '{name}' is {width}x{height} pixels: a small capture, 1 megapixel at most"
+            )
+        thumbs.append(thumbnail_of(data, width))
+        sizes.append((width, height))
+    if sizes[0] != sizes[1]:
+        raise ApiError(400, "the captures 'before' and 'now' differ in size: send two captures of the same size")
+    return alike(thumbs[0], thumbs[1])

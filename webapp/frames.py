@@ -241,11 +241,20 @@ def _drop_file(frame: Frame) -> None:
 # -- taking and reading a frame ------------------------------------------------------------------
 
 
-def intake(game_id: str, data: bytes, *, source: str, who: str, seat: int | None, unreadable: str | None = None) -> Job:
+def intake(
+    game_id: str,
+    data: bytes,
+    *,
+    source: str,
+    who: str,
+    seat: int | None,
+    unreadable: str | None = None,
+    still: bool | None = None,
+) -> Job:
     """Check an upload and make its job. A photo is kept at once (answered "no-reader" at once
     where the server cannot read); a live camera's frame only when a reader takes it, so never
     where there is none (the page stops its live camera on that answer). Nothing is kept for a
-    bad upload."""
+    bad upload. `still`: the live camera saw the table still as it took the frame (`Table.see`)."""
     imagesize.check(data)  # the header's size, before a decoder allocates what it claims
     width, height = imagesize.decodable(camera.check, data)
     ext = kind_of(data)
@@ -265,7 +274,8 @@ def intake(game_id: str, data: bytes, *, source: str, who: str, seat: int | None
     }
     job = Job(game_id, data, spec)
     if source == "camera":  # kept once a reader takes it; never, where there is no reader
-        job.look = tables(current_app).get(game_id, snap.record).see(camera.thumbnail_of(data, width), (width, height))
+        table = tables(current_app).get(game_id, snap.record)
+        job.look = table.see(camera.thumbnail_of(data, width), (width, height), still)
         return job
     keep(job, "no-reader", unreadable) if unreadable else keep(job)
     return job

@@ -5,7 +5,10 @@ the body with an image/* content type) from the scorer, keeps it and has it read
 frame with the camera's proposal once read (201), or while still being read (202, then
 `GET /api/games/ID/frames/N`). `?wait=0` answers at once. A live camera's frame (`?source=camera`)
 waits two seconds at most and is kept only once the reader takes it: until then its answer is
-202 with no id (and "skipped" when a newer frame of the table replaced it). Every answer carries
+202 with no id (and "skipped" when a newer frame of the table replaced it). With a live frame the
+page sends two small captures of its own (`before`, a second earlier, and `now`, as it took the
+frame): alike, the table was still, so the frame is no hand caught mid-move, however long ago
+the frame before it was sent. Every answer carries
 `asks`: the newest frame whose proposal still waits for a tap. A sure play is already recorded; an
 unsure one is recorded by `POST .../frames/N/accept` (optionally with a corrected `event`) or
 turned down by `POST .../frames/N/reject`.
@@ -17,7 +20,7 @@ import threading
 
 from flask import Blueprint, current_app, jsonify, request, send_file
 
-from . import auth, frames, uploads, validate
+from . import auth, camera, frames, uploads, validate
 from .api import body, readable, scorer_game
 from .db import db
 from .errors import ApiError
@@ -49,6 +52,17 @@ def _upload() -> bytes:
     )
 
 
+def _still() -> bool | None:
+    """Whether the live camera saw the table still as it took the frame: its two small captures
+    `before` and `now` (multipart fields), where it sent them (`camera.still_between`)."""
+    if request.mimetype != "multipart/form-data" or "before" not in request.files or "now" not in request.files:
+        return None
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    before = uploads.read_all(request.files["before"].stream, limit)
+    now = uploads.read_all(request.files["now"].stream, limit)
+    return camera.still_between(before, now)
+
+
 def _slots(app) -> threading.BoundedSemaphore:  # type: ignore[no-untyped-def]
     slots = app.extensions.get("spinner_frame_slots")
     if slots is None:
@@ -71,7 +85,8 @@ def send(game_id: str):  # type: ignore[no-untyped-def]
         raise ApiError(503, "the server is busy with other tables' photos: nothing was kept; send it again")
     try:
         unreadable = frames.unavailable(app, game.variant)  # then the answer comes at once, without the queue
-        job = frames.intake(game_id, data, source=source, who=auth.who(), seat=seat, unreadable=unreadable)
+        still = _still() if source == "camera" else None
+        job = frames.intake(game_id, data, source=source, who=auth.who(), seat=seat, unreadable=unreadable, still=still)
     finally:
         slots.release()
     if unreadable is None:

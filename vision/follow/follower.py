@@ -606,6 +606,11 @@ class Follower:
         #: candidates (a record part played whose hand does not say): a lead is then asked about
         self.leader_known = True
         self.reference: Reading | None = None
+        #: whether the camera's first frame shows plays (every tile the record does not place is
+        #: new, as in a photo) rather than the table as it starts (`spinner watch`, which films
+        #: from before the lead): a camera started mid-hand beside a record must not take the
+        #: tiles it finds unrecorded as the table's start and read the next play against them
+        self.first_look_new = False
         #: where each placement of the hand's layout was last seen (same order as the scorer's
         #: placements); None for a tile a person confirmed that the camera has not found yet
         self.placed: list[Seen | None] = []
@@ -616,6 +621,12 @@ class Follower:
         #: found than the table changed; a tile read in an earlier change does not explain a
         #: later one, and one read once and lost since leaves its change unexplained.
         self.changes: list[list[TileReading]] = []
+        #: face-up tiles on the table as the camera first saw it (`spinner watch`): not plays
+        self.furniture: list[TileReading] = []
+        #: new tiles of a question a person answered with fewer plays than it had new tiles (two
+        #: tiles laid between two looks, the first confirmed): still new in the next frame, though
+        #: the frame they were read in is now the reference
+        self.leftover: list[TileReading] = []
         #: tiles a person turned down as plays since the camera's last settled play (`decline`)
         self.doubts: list[Doubt] = []
         #: the events of each hand as the follower applied them (the record it writes)
@@ -662,6 +673,7 @@ class Follower:
         self.leaders.append(leader)
         self.placed = []
         self.pending = None
+        self.leftover = []
         self.reference = None
 
     def record(self) -> dict[str, Any]:
@@ -743,6 +755,7 @@ class Follower:
         self.pending = None
         self._spend(applied, found, answered=True)
         self.doubts = []
+        self.leftover = [t for t in new if t.confidence >= FAINT]
         self._accept(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image)
 
@@ -837,8 +850,10 @@ class Follower:
         after something moved over it), not another change. `photo`: a photo taken on purpose, not
         a camera watching: with nothing to compare it with, every tile the record does not place
         there is new (a camera's first frame is the table as it starts)."""
+        first_look = self.reference is None
         if self.reference is None:
-            if not photo:
+            if not photo and not self.first_look_new:
+                self.furniture = list(reading.tiles)
                 self._accept(reading)
                 return Outcome("nothing", "the table as it starts", frame=reading.image)
             self.reference = Reading(reading.image, reading.width, reading.height, ())
@@ -878,6 +893,16 @@ class Follower:
             for t in diff.new
             if self._placed_at(t) is None and t.confidence >= FAINT and not self._over_layout(t, reading)
         ]
+        for left in self.leftover:  # still unrecorded, though not new against the reference
+            here = [t for t in reading.tiles if not _alone(t, [left]) and self._placed_at(t) is None]
+            if (
+                here
+                and all(_alone(here[0], [n]) for n in new)
+                and not self._over_layout(here[0], reading)
+                and not self._loose(here[0], new)  # a tile put aside is no play
+            ):
+                new.append(here[0])
+        self.leftover = []
         if len(new) > 1:
             touching = [t for t in new if not self._loose(t, new)]
             new = touching or new
@@ -895,7 +920,7 @@ class Follower:
         changes = len(self.changes) + current
         if not new:
             self._accept(reading)
-            if current and not unseen_found:
+            if current and not unseen_found and not first_look:  # a first look at a bare table changed nothing
                 self.changes.append([])
             return Outcome("nothing", "no new tile", frame=reading.image, settled=False)
         # The new tiles first read in this change: the others were new in an earlier one, which
@@ -998,6 +1023,8 @@ class Follower:
 
     def _play(self, reading: Reading, chosen: list[tuple[Candidate, TileReading]]) -> Outcome:
         doubted = self._doubted([t for _, t in chosen])
+        if doubted is None:
+            doubted = self._unexplained(reading, [t for _, t in chosen])
         if doubted is None and not self.leader_known and any(c.move.end is None for c, _ in chosen):
             doubted = "who leads this hand is not known: choose the player"
         if doubted is not None:
@@ -1031,6 +1058,25 @@ class Follower:
             [t for _, t in chosen],
             reading.image,
         )
+
+    def _unexplained(self, reading: Reading, tiles: Sequence[TileReading]) -> str | None:
+        """Why playing `tiles` needs a person after all: another tile lies in the layout that
+        neither the record places nor this play is (turned down when asked about, or read too
+        late to be new): it was laid too, and whether before or after these is not known."""
+        others = [
+            t
+            for t in reading.tiles
+            if t.confidence >= FAINT
+            and self._placed_at(t) is None
+            and all(_alone(t, [c]) for c in tiles)
+            and not self._over_layout(t, reading)
+            and _alone(t, self.furniture)
+        ]
+        lying = [t for t in others if not self._loose(t, list(tiles))]
+        if not lying:
+            return None
+        names = ", ".join(str(t.tile) for t in lying)
+        return f"{names} also lies in the layout but is not recorded: which was played first?"
 
     def _doubted(self, tiles: Sequence[TileReading]) -> str | None:
         """Why playing `tiles` needs a person after all: one was turned down as a play before

@@ -105,15 +105,28 @@ class MotionDetector:
         self.accepted = thumb
         self.last_change = None
 
-    def update(self, thumb: np.ndarray) -> Motion:
+    def update(self, thumb: np.ndarray, still: bool | None = None) -> Motion:
+        """`still`: whether the table was still just before this frame, where the camera knows it
+        (`alike` on two captures a moment apart): a camera whose frames arrive seconds apart,
+        because the reader is slow, cannot be judged against the frame before. A still table
+        then counts as settled at once."""
         previous, self.previous = self.previous, thumb
-        if previous is None or previous.shape != thumb.shape:
+        if still is not None:
+            moving = 0.0 if still else 1.0
+            self.still_run = max(self.still_run + 1, self.settle - 1) if still else 0
+            if (
+                previous is None
+                or previous.shape != thumb.shape
+                or _share(thumb, previous, self.pixel) >= self.moving_share
+            ):
+                self.reported = False  # the table changed between two frames sent far apart
+        elif previous is None or previous.shape != thumb.shape:
             self.still_run = 1 if self.settle <= 1 else 0
             moving = 1.0
         else:
             moving = _share(thumb, previous, self.pixel)
             self.still_run = self.still_run + 1 if moving < self.moving_share else 0
-        if self.settle > 1 and moving >= self.moving_share and previous is not None:
+        if self.settle > 1 and moving >= self.moving_share and (previous is not None or still is False):
             self.reported = False
             return Motion("moving", moving)
         if self.settle <= 1:
@@ -150,6 +163,14 @@ class MotionDetector:
                 continue
             regions.append(Region(x * sx, y * sy, (x + bw) * sx, (y + bh) * sy))
         return tuple(regions) or (Region(0, 0, w, h),)
+
+
+def alike(
+    a: np.ndarray, b: np.ndarray, pixel: float = MotionDetector.pixel, share: float = MotionDetector.moving_share
+) -> bool:
+    """Whether two thumbnails of one camera (`thumbnail`, same size) show a still table: fewer than
+    `share` of their pixels differ by more than `pixel`."""
+    return a.shape == b.shape and _share(a, b, pixel) < share
 
 
 def _share(a: np.ndarray, b: np.ndarray, pixel: float) -> float:

@@ -67,6 +67,11 @@ class Table:
         self.lock = threading.RLock()
         self.detector = MotionDetector(settle=SETTLE)
         self.follower = Follower.from_record(record, starts_hands=False)
+        # The camera's first look at this match: a tile the record does not place is a play (or
+        # asked about), never the table's start: it may have been started mid-hand. (Once
+        # rebuilt from the record, after an undo or a correction, the table as it then is, is
+        # the start: the tile of an undone play is not proposed again.)
+        self.follower.first_look_new = True
         self.heads = _heads(record)
         #: a change the motion test reported whose frame the follower has not seen yet
         #: (regions, again): the next still frame read shows it
@@ -77,12 +82,13 @@ class Table:
 
     # -- frames as they arrive ------------------------------------------------------------------
 
-    def see(self, thumb: np.ndarray, frame_size: tuple[int, int] = (0, 0)) -> Look:
-        """A live frame's thumbnail (`vision.follow.motion.thumbnail`), as it arrives."""
+    def see(self, thumb: np.ndarray, frame_size: tuple[int, int] = (0, 0), still: bool | None = None) -> Look:
+        """A live frame's thumbnail (`vision.follow.motion.thumbnail`), as it arrives. `still`:
+        whether the camera saw the table still just before taking it (`MotionDetector.update`)."""
         with self.lock:
             if frame_size[0]:
                 self.detector.frame_size = frame_size
-            motion = self.detector.update(thumb)
+            motion = self.detector.update(thumb, still)
             if motion.state == "change":
                 owed = self.owed
                 if owed is None:
@@ -151,6 +157,8 @@ class Table:
         named = {Tile.parse(e["tile"]) for e in events if e.get("type") == "play" and e.get("tile")}
         if pending is not None and (self._yes or (named and named <= {t.tile for t in pending.outcome.new_tiles})):
             follower.confirm(events)
+            if follower.leftover:  # the question's other new tiles: the next still frame shows them
+                self.owed = (None, False)
             return
         follower.decline()
         follower.scored(events)

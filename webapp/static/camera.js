@@ -48,9 +48,10 @@
       post(`/${frame.id}/reject`, { why: "the photo does not show this table" }).catch(() => {});
       return;
     }
-    asking = frame;
     const event = (proposal.events || [])[0];
     show(frame.message, "ask");
+    // Nothing to say yes to: the player scores the play on the pad, and the camera films on.
+    asking = event ? frame : null;
     if (!event) return;
     const choices = proposal.choices || [];
     if (choices.length > 1) {
@@ -91,11 +92,12 @@
     show(response.ok ? "Turned down: score this play on the pad." : data.error, response.ok ? "" : "bad");
   });
 
-  async function send(blob, source) {
+  async function send(blob, source, captures) {
     if (sending) return;
     sending = true;
     const form = new FormData();
     form.append("photo", blob, "table.jpg");
+    if (captures) { form.append("before", captures[0], "before.jpg"); form.append("now", captures[1], "now.jpg"); }
     const seat = window.spinnerPad ? window.spinnerPad.seat : null;
     const query = new URLSearchParams({ source });
     if (seat !== null && seat !== undefined) query.set("seat", seat);
@@ -129,13 +131,28 @@
     document.getElementById("cam-https").hidden = false;
     return;
   }
-  function grab() {
-    if (asking || sending || !video.videoWidth) return; // one question at a time
+  // A small capture every tick, sent or not: with the frame go the capture of a tick before and
+  // its own, and alike they tell the server the table was still, however slow its reader is.
+  const CAPTURE_WIDTH = 320;
+  let previous = null;
+  function capture(width, height) {
     const canvas = document.createElement("canvas");
-    canvas.width = video.videoWidth;
-    canvas.height = video.videoHeight;
-    canvas.getContext("2d").drawImage(video, 0, 0);
-    canvas.toBlob((blob) => blob && send(blob, "camera"), "image/jpeg", 0.85);
+    canvas.width = width;
+    canvas.height = height;
+    canvas.getContext("2d").drawImage(video, 0, 0, width, height);
+    return canvas;
+  }
+  const jpeg = (canvas, quality) => new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", quality));
+  async function grab() {
+    if (!video.videoWidth) return;
+    const small = capture(CAPTURE_WIDTH, Math.round((CAPTURE_WIDTH * video.videoHeight) / video.videoWidth));
+    const before = previous;
+    previous = small;
+    if (asking || sending) return; // one question at a time
+    const frame = await jpeg(capture(video.videoWidth, video.videoHeight), 0.85);
+    if (!frame) return;
+    const captures = before ? await Promise.all([jpeg(before, 0.9), jpeg(small, 0.9)]) : null;
+    send(frame, "camera", captures && captures.every(Boolean) ? captures : null);
   }
   stopLive = () => {
     stream.getTracks().forEach((t) => t.stop());
