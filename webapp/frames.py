@@ -164,9 +164,8 @@ class Queue:
                 _, job = self.waiting.popitem(last=False)
             try:
                 with self.app.app_context():
-                    if job.frame_id is None:
-                        keep(job)
-                    process(self.readers, job.frame_id, job.data, job.look)
+                    frame_id = job.frame_id if job.frame_id is not None else keep(job).id
+                    process(self.readers, frame_id, job.data, job.look)
                     db.session.remove()
             except Exception:  # one bad frame must not stop the reader
                 log.exception("reading frame %s failed", job.frame_id)
@@ -291,7 +290,7 @@ def keep(job: Job, status: str = "queued", message: str = "") -> Frame:
     path = folder(current_app) / relative
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(job.data)
+        path.write_bytes(job.data or b"")
     except OSError as error:
         db.session.rollback()
         raise ApiError(
@@ -385,15 +384,16 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
         except ApiError as error:
             # a phone scored first, or the scorer refused: the follower starts again from the record
             table.sync(store.snapshot(store.get_game(game_id)).record)
-            frame = db.session.get(Frame, frame_id)
-            frame.status, frame.message = "nothing", f"the camera's play was not recorded: {error.message}"
-            frame.proposal = {**proposal, "status": "nothing", "sure": False, "message": frame.message}
-            _drop_file(frame)
+            refused = db.session.get(Frame, frame_id)
+            assert refused is not None
+            refused.status, refused.message = "nothing", f"the camera's play was not recorded: {error.message}"
+            refused.proposal = {**proposal, "status": "nothing", "sure": False, "message": refused.message}
+            _drop_file(refused)
             db.session.commit()
             return
-        frame = db.session.get(Frame, frame_id)
-        assert done is not None
-        frame.status, frame.event, frame.version = "recorded", done.change.event, done.version
+        recorded = db.session.get(Frame, frame_id)
+        assert done is not None and recorded is not None
+        recorded.status, recorded.event, recorded.version = "recorded", done.change.event, done.version
         db.session.commit()
 
 

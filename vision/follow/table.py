@@ -225,7 +225,7 @@ def reading_of(data: dict[str, Any], width: int = 0, height: int = 0) -> Reading
     tiles = []
     for t in data.get("tiles") or []:
         halves = t.get("halves") or []
-        corners = tuple(tuple(float(v) for v in c) for c in t.get("corners") or [])
+        corners = tuple((float(c[0]), float(c[1])) for c in t.get("corners") or [])
         if len(halves) != 2 or len(corners) != 4:
             continue
         parts = []
@@ -233,11 +233,12 @@ def reading_of(data: dict[str, Any], width: int = 0, height: int = 0) -> Reading
             value, sure = int(h["value"]), min(1.0, max(0.0, float(h.get("confidence", 1.0))))
             probabilities = [(1.0 - sure) / 6] * 7
             probabilities[value] = sure
-            parts.append(HalfReading(value, tuple(float(v) for v in h["center"]), (), tuple(probabilities)))
+            centre = (float(h["center"][0]), float(h["center"][1]))
+            parts.append(HalfReading(value, centre, (), tuple(probabilities)))
         tiles.append(
             TileReading(
                 Tile.parse(t["tile"]),
-                tuple(float(v) for v in t["center"]),
+                (float(t["center"][0]), float(t["center"][1])),
                 corners,
                 (parts[0], parts[1]),
                 float(t.get("confidence", 0.0)),
