@@ -313,6 +313,16 @@ def test_tiles_on_the_table_when_the_camera_first_looks_are_plays_not_the_start(
     assert watcher.observe(_reading(LEAD)).reason == "the table as it starts"
 
 
+def test_a_tile_lying_on_the_table_when_the_camera_starts_is_asked_about_once_then_left_alone():
+    table = Table(RECORD)
+    aside = _tile(2, 4, 600, 450)
+    outcome = table.follower.observe(_reading(aside))
+    assert outcome.kind == "ask" and "when the camera started" in outcome.reason
+    table.decline()  # "no": it only lies there
+    outcome = table.follower.observe(_reading(aside, LEAD), [Region(270, 185, 330, 215)])
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 0, "tile": "3-5"}]
+
+
 def test_a_still_camera_is_settled_at_once_and_a_change_between_far_frames_is_seen():
     detector = MotionDetector(settle=2)
     one, two = (thumbnail(_row(k)) for k in (1, 2))

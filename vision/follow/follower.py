@@ -579,6 +579,9 @@ class Pending:
     #: how many plays the question took for missed (changes since the last settled move that
     #: no tile read now explains)
     missed: int = 0
+    #: asked at the camera's first look beside a record (`Follower.first_look_new`): "no" says
+    #: its tiles were lying there, not played
+    first_look: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -611,6 +614,9 @@ class Follower:
         #: from before the lead): a camera started mid-hand beside a record must not take the
         #: tiles it finds unrecorded as the table's start and read the next play against them
         self.first_look_new = False
+        #: the frame being observed is that first look: whatever it finds is asked about, never
+        #: played at once (the tiles may have been played, or only lie there)
+        self.looking_first = False
         #: where each placement of the hand's layout was last seen (same order as the scorer's
         #: placements); None for a tile a person confirmed that the camera has not found yet
         self.placed: list[Seen | None] = []
@@ -769,6 +775,11 @@ class Follower:
         if pending is None:
             return
         self.pending = None
+        if pending.first_look:  # they only lie there: the table as it starts, as for `spinner watch`
+            self.furniture += list(pending.outcome.new_tiles)
+            self._accept(pending.reading)
+            self.changes = []  # the first look changed nothing
+            return
         best = (
             pending.outcome.candidates[0][0].event
             if pending.outcome.candidates and pending.outcome.candidates[0]
@@ -851,6 +862,7 @@ class Follower:
         a camera watching: with nothing to compare it with, every tile the record does not place
         there is new (a camera's first frame is the table as it starts)."""
         first_look = self.reference is None
+        self.looking_first = first_look and self.first_look_new and not photo
         if self.reference is None:
             if not photo and not self.first_look_new:
                 self.furniture = list(reading.tiles)
@@ -1023,6 +1035,8 @@ class Follower:
 
     def _play(self, reading: Reading, chosen: list[tuple[Candidate, TileReading]]) -> Outcome:
         doubted = self._doubted([t for _, t in chosen])
+        if doubted is None and self.looking_first:
+            doubted = "these tiles were on the table when the camera started: were they played?"
         if doubted is None:
             doubted = self._unexplained(reading, [t for _, t in chosen])
         if doubted is None and not self.leader_known and any(c.move.end is None for c, _ in chosen):
@@ -1108,7 +1122,7 @@ class Follower:
                 "nothing", f"{why}: turned down already, not asked again", new_tiles=list(new), frame=reading.image
             )
         missed = max(0, (changes if changes is not None else len(self.changes)) - len(new))
-        self.pending = Pending(outcome, reading, missed)
+        self.pending = Pending(outcome, reading, missed, self.looking_first)
         return outcome
 
     def _accept(self, reading: Reading) -> None:
