@@ -88,7 +88,18 @@ FORMAT_VERSION = 1
 
 
 class TournamentError(ValueError):
-    """A tournament rule was broken; the message names the team, round, table and rule."""
+    """A tournament rule was broken; the message names the team, round, table and rule.
+
+    `code` and `params` say the same for a page to word for players in their language
+    (webapp/tournament/words.py); the command line keeps the message. `code` is "tournament"
+    where nothing more precise is given (the page then shows the message).
+    """
+
+    def __init__(self, message: str, *, code: str = "tournament", **params: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.params = params
 
 
 class Ending(StrEnum):
@@ -153,7 +164,9 @@ class Team:
             raise TournamentError(f"team {name!r} must have exactly two players, not {len(self.players)}")
         players = tuple(_required_text(p, f"a player's name in team {name!r}") for p in self.players)
         if _key(players[0]) == _key(players[1]):
-            raise TournamentError(f"team {name!r} lists player {players[0]!r} twice")
+            raise TournamentError(
+                f"team {name!r} lists player {players[0]!r} twice", code="player_twice", team=name, player=players[0]
+            )
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "players", players)
 
@@ -228,13 +241,20 @@ class MatchResult:
         a = _required_text(self.team_a, f"table {table}: a team name")
         b = _required_text(self.team_b, f"table {table}: a team name")
         where = f"table {table} ({a} v {b})"
+        at = {"table": table, "team_a": a, "team_b": b}
         if _key(a) == _key(b):
             raise TournamentError(f"table {table}: team {a!r} cannot play itself")
         pa = _count(self.points_a, f"{where}: points of {a!r}")
         pb = _count(self.points_b, f"{where}: points of {b!r}")
         for team, points in ((a, pa), (b, pb)):
             if points < 0:
-                raise TournamentError(f"{where}: {team!r} cannot have negative points ({points})")
+                raise TournamentError(
+                    f"{where}: {team!r} cannot have negative points ({points})",
+                    code="negative_points",
+                    team=team,
+                    points=points,
+                    **at,
+                )
         try:
             ended = Ending(self.ended)
         except ValueError:
@@ -247,37 +267,68 @@ class MatchResult:
         elif _key(winner_text) == _key(b):
             winner, winner_points, loser, loser_points = b, pb, a, pa
         else:
-            raise TournamentError(f"{where}: the winner {winner_text!r} did not play at this table")
+            raise TournamentError(
+                f"{where}: the winner {winner_text!r} did not play at this table",
+                code="winner_elsewhere",
+                winner=winner_text,
+                **at,
+            )
         reason = None if self.reason is None else _text(self.reason, f"{where}: the reason")
         reason = reason or None
         if ended is Ending.TARGET:
             if winner_points < TARGET:
                 raise TournamentError(
-                    f"{where}: {winner!r} won at the target with {winner_points} points; the target is {TARGET}"
+                    f"{where}: {winner!r} won at the target with {winner_points} points; the target is {TARGET}",
+                    code="target_short",
+                    winner=winner,
+                    points=winner_points,
+                    target=TARGET,
+                    **at,
                 )
             if loser_points >= TARGET:
                 raise TournamentError(
                     f"{where}: {loser!r} has {loser_points} points, so the match stopped when they "
-                    f"reached {TARGET}; both teams cannot reach the target"
+                    f"reached {TARGET}; both teams cannot reach the target",
+                    code="both_at_target",
+                    loser=loser,
+                    points=loser_points,
+                    target=TARGET,
+                    **at,
                 )
         elif ended is Ending.BELL:
             if winner_points >= TARGET:
                 raise TournamentError(
                     f"{where}: {winner!r} reached {TARGET} ({winner_points} points), so the match "
-                    "ended at the target, not at the bell"
+                    "ended at the target, not at the bell",
+                    code="bell_at_target",
+                    winner=winner,
+                    points=winner_points,
+                    target=TARGET,
+                    **at,
                 )
             if winner_points == loser_points:
                 raise TournamentError(
                     f"{where}: the scores are equal at the bell ({winner_points}); one more hand "
-                    "is played until they differ"
+                    "is played until they differ",
+                    code="bell_equal",
+                    points=winner_points,
+                    **at,
                 )
             if winner_points < loser_points:
                 raise TournamentError(
                     f"{where}: at the bell the higher score wins, and {loser!r} has "
-                    f"{loser_points} to {winner!r}'s {winner_points}"
+                    f"{loser_points} to {winner!r}'s {winner_points}",
+                    code="bell_lower",
+                    winner=winner,
+                    loser=loser,
+                    winner_points=winner_points,
+                    loser_points=loser_points,
+                    **at,
                 )
         elif reason is None:
-            raise TournamentError(f"{where}: a result decided by the director needs a reason")
+            raise TournamentError(
+                f"{where}: a result decided by the director needs a reason", code="needs_reason", **at
+            )
         object.__setattr__(self, "table", table)
         object.__setattr__(self, "team_a", a)
         object.__setattr__(self, "team_b", b)
@@ -389,7 +440,13 @@ class Round:
         for pairing in self.pairings:
             if pairing.table == table:
                 return pairing
-        raise TournamentError(f"round {self.number} has no table {table} (tables 1 to {len(self.pairings)})")
+        raise TournamentError(
+            f"round {self.number} has no table {table} (tables 1 to {len(self.pairings)})",
+            code="no_table",
+            round=self.number,
+            table=table,
+            tables=len(self.pairings),
+        )
 
     def result(self, table: int) -> MatchResult | None:
         self.pairing(table)
@@ -622,7 +679,10 @@ class Tournament:
             raise TournamentError(f"only a Team can register, not {team!r}")
         if self.registration_closed:
             raise TournamentError(
-                f"registration is closed ({len(self.teams)} teams); team {team.name!r} cannot register"
+                f"registration is closed ({len(self.teams)} teams); team {team.name!r} cannot register",
+                code="registration_closed",
+                teams=len(self.teams),
+                team=team.name,
             )
         _check_new_team(self.teams, team)
         teams = self.teams + (team,)
@@ -631,7 +691,7 @@ class Tournament:
 
     def close_registration(self) -> Tournament:
         if self.registration_closed:
-            raise TournamentError("registration is already closed")
+            raise TournamentError("registration is already closed", code="already_closed")
         _check_closable(len(self.teams))
         return replace(self, registration_closed=True)
 
@@ -653,13 +713,24 @@ class Tournament:
     def start_round(self, seed: int | str | None = None, *, at: datetime | None = None) -> Tournament:
         number = len(self.rounds) + 1
         if not self.registration_closed:
-            raise TournamentError(f"registration is still open ({len(self.teams)} teams); close it before round 1")
+            raise TournamentError(
+                f"registration is still open ({len(self.teams)} teams); close it before round 1",
+                code="registration_open",
+                teams=len(self.teams),
+            )
         if number > ROUNDS:
-            raise TournamentError(f"the tournament has {ROUNDS} rounds; round {ROUNDS} was the last")
+            raise TournamentError(
+                f"the tournament has {ROUNDS} rounds; round {ROUNDS} was the last", code="last_round", rounds=ROUNDS
+            )
         previous = self.current_round
         if previous is not None and not previous.complete:
             tables = ", ".join(str(t) for t in previous.missing)
-            raise TournamentError(f"round {previous.number} is not finished: table(s) {tables} have no result")
+            raise TournamentError(
+                f"round {previous.number} is not finished: table(s) {tables} have no result",
+                code="round_unfinished",
+                round=previous.number,
+                tables=list(previous.missing),
+            )
         if at is not None:
             _check_times(at)
             earlier = [r.started_at for r in self.rounds if r.started_at is not None]
@@ -702,7 +773,10 @@ class Tournament:
         if existing is not None:
             raise TournamentError(
                 f"round {current.number}, table {result.table} already has a result ({existing}); "
-                "to change it, correct it with a reason"
+                "to change it, correct it with a reason",
+                code="has_result",
+                round=current.number,
+                table=result.table,
             )
         return replace(self, rounds=self._rounds_with(current, result))
 
@@ -732,9 +806,19 @@ class Tournament:
         result = _as_paired(number, pairing, result)
         existing = target_round.result(table)
         if existing is None:
-            raise TournamentError(f"round {number}, table {table} has no result to correct; record it first")
+            raise TournamentError(
+                f"round {number}, table {table} has no result to correct; record it first",
+                code="no_result",
+                round=number,
+                table=table,
+            )
         if existing == result:
-            raise TournamentError(f"round {number}, table {table}: the correction is the result already recorded")
+            raise TournamentError(
+                f"round {number}, table {table}: the correction is the result already recorded",
+                code="same_result",
+                round=number,
+                table=table,
+            )
         correction = Correction(number, table, existing, result, reason, by)
         # One step: a tournament whose result and correction history disagree is never built.
         return replace(
@@ -881,22 +965,37 @@ class Tournament:
 def _check_new_team(registered: Iterable[Team], team: Team) -> None:
     registered = tuple(registered)
     if len(registered) >= MAX_TEAMS:
-        raise TournamentError(f"at most {MAX_TEAMS} teams; team {team.name!r} cannot register")
+        raise TournamentError(
+            f"at most {MAX_TEAMS} teams; team {team.name!r} cannot register",
+            code="too_many",
+            most=MAX_TEAMS,
+            team=team.name,
+        )
     teams_of = {_key(p): t.name for t in registered for p in t.players}
     for t in registered:
         if t.key == team.key:
-            raise TournamentError(f"a team called {t.name!r} is already registered")
+            raise TournamentError(f"a team called {t.name!r} is already registered", code="team_taken", team=t.name)
     for player in team.players:
         other = teams_of.get(_key(player))
         if other is not None:
-            raise TournamentError(f"player {player!r} of team {team.name!r} already plays for team {other!r}")
+            raise TournamentError(
+                f"player {player!r} of team {team.name!r} already plays for team {other!r}",
+                code="player_taken",
+                player=player,
+                team=team.name,
+                other=other,
+            )
 
 
 def _check_closable(count: int) -> None:
     if count < MIN_TEAMS or count % 2:
         raise TournamentError(
             f"registration can close with an even number of teams from {MIN_TEAMS} to {MAX_TEAMS} "
-            f"(every team plays every round, there are no byes), not with {count}"
+            f"(every team plays every round, there are no byes), not with {count}",
+            code="cannot_close",
+            least=MIN_TEAMS,
+            most=MAX_TEAMS,
+            teams=count,
         )
 
 

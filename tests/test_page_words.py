@@ -18,10 +18,12 @@ ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "webapp" / "translations"
 
 
-def codes_raised() -> set[str]:
+def codes_raised(tournament: bool = False) -> set[str]:
+    """The codes of the rules engine's refusals (RecordError), or of the tournament's (TournamentError)."""
     found: set[str] = set()
     for path in (ROOT / "scorer").glob("*.py"):
-        found.update(re.findall(r'code="(\w+)"', path.read_text()))
+        if (path.name == "tournament.py") == tournament:
+            found.update(re.findall(r'code="(\w+)"', path.read_text()))
     return found
 
 
@@ -30,6 +32,14 @@ def test_every_code_the_engine_raises_has_words_for_players():
 
     raised = codes_raised()
     assert len(raised) > 50
+    assert sorted(raised - set(RULES)) == []
+
+
+def test_every_code_the_tournament_raises_has_words_for_the_director():
+    from webapp.tournament.words import RULES
+
+    raised = codes_raised(tournament=True)
+    assert len(raised) > 20
     assert sorted(raised - set(RULES)) == []
 
 

@@ -326,7 +326,7 @@ def test_the_forms_register_and_say_what_is_wrong(client):
     )
     assert client.post(f"{page_url}/teams", data=form).status_code == 302
     page = client.post(f"{page_url}/teams", data={**form, "name": "Otros"}, follow_redirects=True).text
-    assert "player &#39;Ana&#39; of team &#39;Otros&#39; already plays for team &#39;Los Primos&#39;" in page
+    assert "Ana of Otros already plays for Los Primos." in page  # names, not quoted ids
     assert "Registration: 1 of 8 teams" in page
 
 
@@ -527,7 +527,7 @@ def test_the_page_asks_the_director_to_confirm_a_round_in_the_break(app, directo
     assert 'name="during_break"' in text and "Start round 3" in text
     form = {"csrf_token": csrf_of(text), "who": "Rosa"}
     refused = page.post(f"/t/{director.id}/rounds", data=form, follow_redirects=True).text
-    assert "runs to" in refused and "unless you confirm starting it during the break" in refused
+    assert "runs to" in refused and "unless you tick the box to start it during the break" in refused
     assert director.view()["round"] == 2
     assert page.post(f"/t/{director.id}/rounds", data={**form, "during_break": "1"}).status_code == 302
     assert director.view()["round"] == 3

@@ -8,7 +8,7 @@ missing from it. The switch keeps the choice in a cookie, so a page in Spanish s
 
 from __future__ import annotations
 
-from flask import Flask, request
+from flask import Flask, has_request_context, request
 from flask_babel import Babel, get_locale
 
 #: The languages of the page, in the words of each.
@@ -24,7 +24,10 @@ IN_USE: set[str] = {"en"}
 
 
 def choose() -> str:
-    """The switch's choice if there is one, else the best of the browser's languages, else English."""
+    """The switch's choice if there is one, else the best of the browser's languages, else English
+    (English outside a request: a background task's words)."""
+    if not has_request_context():
+        return "en"
     chosen = request.cookies.get(COOKIE)
     if chosen not in LANGUAGES:
         chosen = request.accept_languages.best_match(list(LANGUAGES)) or "en"

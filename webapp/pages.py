@@ -23,6 +23,7 @@ from .db import db
 from .errors import ApiError
 from .models import Game
 from .tournament import table as tournament_table
+from .tournament import words as tournament_words
 
 bp = Blueprint("pages", __name__)
 
@@ -52,6 +53,7 @@ def helpers() -> dict[str, Any]:
         "script_words": wording.script_words,
         "option_label": option_label,
         "variant_name": variant_name,
+        "table_words": tournament_words.table,
     }
 
 

@@ -418,5 +418,9 @@ def script_words() -> dict[str, str]:
         "correct_title": _("Correct: %(where)s", where="{where}"),
         "settle_title": _("Settle the dispute: %(where)s", where="{where}"),
         "now_recorded": _("Recorded now: %(what)s", what="{what}"),
+        # tournament.js: the round clock of the director's page and the standings board
+        "clock_bell": _("bell"),
+        "clock_rung": _("Bell rung: each table finishes the hand in play; the higher score wins."),
+        "break_over": _("The break is over: call the players back."),
         **{f"end_{k}": str(v) for k, v in ENDS.items()},
     }

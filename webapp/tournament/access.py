@@ -17,6 +17,7 @@ import hashlib
 import hmac
 
 from flask import request, session
+from flask_babel import gettext as _
 
 from .. import csrf
 from ..auth import digest
@@ -68,11 +69,17 @@ def require_director(row: TournamentRow) -> str:
     if sent is not None:
         if is_director_token(row, sent):
             return sent
-        raise ApiError(403, "wrong token: this is not the director link of this tournament")
+        raise ApiError(
+            403,
+            "wrong token: this is not the director link of this tournament",
+            say=_("This is not the director link of this tournament."),
+        )
     token = kept_token(row)
     if token is None:
         raise ApiError(
-            401, "running the tournament needs the director's link (or the API's Authorization: Bearer TOKEN)"
+            401,
+            "running the tournament needs the director's link (or the API's Authorization: Bearer TOKEN)",
+            say=_("Only the director runs the tournament: open this page with the director's link."),
         )
     if request.method not in ("GET", "HEAD"):
         csrf.check()

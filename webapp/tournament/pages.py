@@ -20,13 +20,14 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from .. import csrf, validate
 from ..auth import clean_text
 from ..db import db
 from ..errors import ApiError
-from . import access, results, service, transfer, view
+from . import access, results, service, transfer, view, words
 from .models import TournamentRow
 
 bp = Blueprint(
@@ -42,12 +43,21 @@ bp = Blueprint(
 @bp.context_processor
 def polling() -> dict[str, Any]:
     """How often the pages ask for news (`TOURNAMENT_POLL_S`, default 4 seconds)."""
-    return {"poll_ms": int(float(current_app.config.get("TOURNAMENT_POLL_S", 4)) * 1000)}
+    return {
+        "poll_ms": int(float(current_app.config.get("TOURNAMENT_POLL_S", 4)) * 1000),
+        "history_action": words.action,
+        "history_who": words.who,
+    }
+
+
+def said(error: ApiError) -> str:
+    """A refusal in the director's words: the scorer's worded by its code (`say`), else the message."""
+    return str(error.extra.get("say") or error.message)
 
 
 @bp.errorhandler(ApiError)
 def refused(error: ApiError):  # type: ignore[no-untyped-def]
-    return render_template("error.html", message=error.message, status=error.status), error.status
+    return render_template("error.html", message=said(error), status=error.status), error.status
 
 
 def _who() -> str:
@@ -77,7 +87,7 @@ def _acting(tournament_id: str, action: Callable[[TournamentRow, str], Any]) -> 
     except ApiError as error:
         if error.status in (401, 403):  # who may act, or a stale form: a page of its own
             raise
-        flash(error.message)
+        flash(said(error))
     return redirect(url_for("tournament_pages.director", tournament_id=tournament_id) + request.form.get("anchor", ""))
 
 
@@ -103,18 +113,18 @@ def import_file():  # type: ignore[no-untyped-def]
     upload = request.files.get("file")
     try:
         if upload is None or not upload.filename:
-            raise ApiError(400, "choose a tournament file (JSON exported from a director's page)")
+            raise ApiError(400, _("Choose a tournament file (JSON exported from a director's page)."))
         limit = current_app.config["MAX_JSON_BYTES"]
         raw = upload.read(limit + 1)
         if len(raw) > limit:
-            raise ApiError(413, f"the tournament file is too large: at most {limit // 1024} KB")
+            raise ApiError(413, _("The tournament file is too large: at most %(kb)s KB.", kb=limit // 1024))
         try:
             data = validate.loads(raw, "it")
-        except ApiError as error:
-            raise ApiError(400, f"{upload.filename} is not a JSON tournament file: {error.message}") from None
+        except ApiError:  # the parser's words are for developers: the file could not be read
+            raise ApiError(400, _("%(file)s is not a JSON tournament file.", file=upload.filename)) from None
         row, token = transfer.load(data, who=_who())
     except ApiError as error:
-        flash(error.message)
+        flash(said(error))
         return redirect(url_for("tournament_pages.index"))
     access.remember(row, token)
     session["new_director_link"] = {row.id: token}
@@ -126,7 +136,7 @@ def join(tournament_id: str):  # type: ignore[no-untyped-def]
     row = service.get(tournament_id)
     token = request.args.get("key", "")
     if not access.is_director_token(row, token):
-        raise ApiError(403, "this director link's key is not right for this tournament")
+        raise ApiError(403, _("This director link's key is not right for this tournament."))
     access.remember(row, token)
     return redirect(url_for("tournament_pages.director", tournament_id=row.id))
 
@@ -153,7 +163,7 @@ def cards(tournament_id: str):  # type: ignore[no-untyped-def]
     token = access.require_director(row)
     data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), token)
     if not data["rounds"]:
-        raise ApiError(404, "no round has started: the table cards come with round 1")
+        raise ApiError(404, _("No round has started: the table cards come with round 1."))
     return render_template("tournament/cards.html", v=data, r=data["rounds"][-1])
 
 

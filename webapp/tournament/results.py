@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from flask_babel import gettext as _
+
 from scorer.commands import replay
 from scorer.tournament import (
     ROUND_LENGTH,
@@ -30,7 +32,7 @@ from ..auth import clean_text
 from ..db import db
 from ..errors import ApiError
 from ..models import Game
-from . import calls
+from . import calls, words
 from .models import TableRow, TournamentRow
 from .service import BY_MATCH, Plan, apply_change, aware, clock, refusal, tables_of
 
@@ -38,7 +40,7 @@ from .service import BY_MATCH, Plan, apply_change, aware, clock, refusal, tables
 def _answer(game: Game, version: int | None = None) -> dict[str, Any]:
     if version is None:
         return store.snapshot(game).answer
-    match, _ = replay(store.record_of(game, version))
+    match, _steps = replay(store.record_of(game, version))
     return match.answer() if match is not None else {"hands": [], "totals": [0, 0], "winner": None}
 
 
@@ -138,25 +140,43 @@ def result_from(data: dict[str, Any], t: Tournament, number: int, table: int, *,
             f"there is no round {number} (rounds 1 to {len(t.rounds)} have started)"
             if t.rounds
             else "no round has started yet",
+            say=_("There is no round %(n)s (rounds 1 to %(last)s have started).", n=number, last=len(t.rounds))
+            if t.rounds
+            else _("No round has started yet."),
         )
     r = t.rounds[number - 1]
     try:
         pairing = r.pairing(table)
     except TournamentError as error:
-        raise ApiError(404, str(error)) from None
+        raise refusal(error, 404) from None
     points = []
     for key, team in (("points_a", pairing.team_a), ("points_b", pairing.team_b)):
         value = data.get(key)
         if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 6:
             value = int(value.strip())
         if not isinstance(value, int) or isinstance(value, bool):
-            raise ApiError(400, f"table {table}: the points of {team!r} must be a whole number, not {value!r}")
+            raise ApiError(
+                400,
+                f"table {table}: the points of {team!r} must be a whole number, not {value!r}",
+                say=_(
+                    "Table %(table)s: the points of %(team)s are a whole number, such as 85.", table=table, team=team
+                ),
+            )
         points.append(value)
     winner = data.get("winner")
     if winner in ("a", "b"):
         winner = pairing.team_a if winner == "a" else pairing.team_b
     if not isinstance(winner, str) or not winner.strip():
-        raise ApiError(400, f"table {table}: say which team won ({pairing.team_a!r} or {pairing.team_b!r})")
+        raise ApiError(
+            400,
+            f"table {table}: say which team won ({pairing.team_a!r} or {pairing.team_b!r})",
+            say=_(
+                "Table %(table)s: say which team won (%(team_a)s or %(team_b)s).",
+                table=table,
+                team_a=pairing.team_a,
+                team_b=pairing.team_b,
+            ),
+        )
     ended = data.get("ended") or default_ending
     reason = clean_text(data.get("reason"), 300) or None
     try:
@@ -171,16 +191,35 @@ def enter_result(
     """The director records a table's result by hand (a sheet, a no-show...): the reason is kept."""
     why = clean_text(data.get("reason"), 300)
     if not why:
-        raise ApiError(400, f"round {number}, table {table}: a result entered by hand needs its reason")
+        raise ApiError(
+            400,
+            f"round {number}, table {table}: a result entered by hand needs its reason",
+            say=_("Round %(n)s, table %(table)s: a result entered by hand needs its reason.", n=number, table=table),
+        )
 
     def plan(row: TournamentRow, t: Tournament) -> Plan:
         result = result_from(data, t, number, table, default_ending=Ending.DIRECTOR)
         if number != t.round_number:
-            raise ApiError(409, f"round {number}, table {table} already has a result: correct it with a reason")
+            raise ApiError(
+                409,
+                f"round {number}, table {table} already has a result: correct it with a reason",
+                say=_(
+                    "Round %(n)s, table %(table)s already has a result: correct it with a reason.",
+                    n=number,
+                    table=table,
+                ),
+            )
         existing = t.current_round.result(table) if t.current_round else None
         if existing is not None:
             raise ApiError(
-                409, f"round {number}, table {table} already has a result ({existing}): correct it with a reason"
+                409,
+                f"round {number}, table {table} already has a result ({existing}): correct it with a reason",
+                say=_(
+                    "Round %(n)s, table %(table)s already has a result (%(result)s): correct it with a reason.",
+                    n=number,
+                    table=table,
+                    result=words.result(existing),
+                ),
             )
         new = t.record_result(result)
         tables = tables_of(row.id)
@@ -213,7 +252,11 @@ def correct(
     """
     why = clean_text(data.get("reason"), 300)
     if not why:
-        raise ApiError(400, f"round {number}, table {table}: a correction needs its reason")
+        raise ApiError(
+            400,
+            f"round {number}, table {table}: a correction needs its reason",
+            say=_("Round %(n)s, table %(table)s: a correction needs its reason.", n=number, table=table),
+        )
 
     def plan(row: TournamentRow, t: Tournament) -> Plan:
         result = result_from(data, t, number, table, default_ending=Ending.DIRECTOR)
@@ -223,6 +266,13 @@ def correct(
                 409,
                 f"round {number}, table {table}: the result changed while you corrected it "
                 f"(it is now {before}): nothing was recorded; look again and correct it if need be",
+                say=_(
+                    "Round %(n)s, table %(table)s: the result changed while you corrected it (it is now "
+                    "%(result)s). Nothing was recorded: look again and correct it if need be.",
+                    n=number,
+                    table=table,
+                    result=words.result(before),
+                ),
             )
         new = t.correct_result(table, result, reason=why, by=who, round_number=number)
         after = new.rounds[number - 1].result(table)

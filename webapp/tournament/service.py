@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any, overload
 
 from flask import current_app
+from flask_babel import gettext as _
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -38,6 +39,7 @@ from ..db import db
 from ..errors import ApiError
 from ..models import Game
 from ..models import now as utc_now
+from . import words
 from .access import table_token
 from .models import TableRow, TournamentChange, TournamentRow
 
@@ -76,7 +78,7 @@ def get(tournament_id: str) -> TournamentRow:
         else None
     )
     if row is None:
-        raise ApiError(404, f"no tournament {tournament_id!r} on this server")
+        raise missing(tournament_id)
     return row
 
 
@@ -173,7 +175,16 @@ class Stale(ApiError):
 
 
 def refusal(error: TournamentError, status: int = 422) -> ApiError:
-    return ApiError(status, str(error))
+    """The scorer's refusal: its own words for the API, the director's (`say`) for the pages."""
+    return ApiError(status, str(error), say=words.refusal(error))
+
+
+def missing(tournament_id: object) -> ApiError:
+    return ApiError(
+        404,
+        f"no tournament {tournament_id!r} on this server",
+        say=_("There is no such tournament on this server: check the link."),
+    )
 
 
 _TOURNAMENT_LOCKS: dict[str, threading.RLock] = {}
@@ -204,10 +215,10 @@ def _apply_change_in_turn(
     who: str,
     why: str,
 ) -> tuple[TournamentRow, Plan | None]:
-    for _ in range(RETRIES):
+    for _attempt in range(RETRIES):
         row = db.session.get(TournamentRow, tournament_id, populate_existing=True)
         if row is None:
-            raise ApiError(404, f"no tournament {tournament_id!r} on this server")
+            raise missing(tournament_id)
         old = row.version  # before planning: a plan that commits (new matches) expires the row
         if expected is not None and old != expected:
             raise Stale(expected, old)
@@ -245,7 +256,7 @@ def _apply_change_in_turn(
                 db.session.commit()
                 fresh = db.session.get(TournamentRow, tournament_id, populate_existing=True)
                 if fresh is None:  # removed (a replacing import) since the change landed
-                    raise ApiError(404, f"no tournament {tournament_id!r} on this server")
+                    raise missing(tournament_id)
                 return fresh, plan
             except IntegrityError:
                 pass
@@ -254,7 +265,11 @@ def _apply_change_in_turn(
             plan.undo()
         if expected is not None:
             raise Stale(expected, old + 1)
-    raise ApiError(409, "the tournament is changing too fast to keep up: nothing was recorded; try again")
+    raise ApiError(
+        409,
+        "the tournament is changing too fast to keep up: nothing was recorded; try again",
+        say=_("The tournament is changing too fast to keep up: nothing was recorded. Try again."),
+    )
 
 
 # -- creating ---------------------------------------------------------------------------------
@@ -286,9 +301,13 @@ def team_from(data: dict[str, Any]) -> Team:
     name = data.get("name")
     players = data.get("players")
     if not isinstance(name, str) or not name.strip():
-        raise ApiError(400, "a team needs a name")
+        raise ApiError(400, "a team needs a name", say=_("A team needs a name."))
     if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) and p.strip() for p in players):
-        raise ApiError(400, f"team {clean_text(name, 40)!r} needs exactly two players, each with a name")
+        raise ApiError(
+            400,
+            f"team {clean_text(name, 40)!r} needs exactly two players, each with a name",
+            say=_("%(team)s needs two players, each with a name.", team=clean_text(name, 40)),
+        )
     try:
         return Team(clean_text(name, 40), (clean_text(players[0], 40), clean_text(players[1], 40)))
     except TournamentError as error:
@@ -301,7 +320,13 @@ def register(tournament_id: str, data: dict[str, Any], expected: int | None, *, 
     def plan(row: TournamentRow, t: Tournament) -> Plan:
         if t.registration_closed:
             raise ApiError(
-                409, f"registration is closed ({len(t.teams)} teams registered); team {team.name!r} cannot register"
+                409,
+                f"registration is closed ({len(t.teams)} teams registered); team {team.name!r} cannot register",
+                say=_(
+                    "Registration is closed (%(teams)s teams): %(team)s cannot register.",
+                    teams=len(t.teams),
+                    team=team.name,
+                ),
             )
         new = t.register(team)
         return Plan(new, "register", after=team.to_dict())
@@ -312,7 +337,7 @@ def register(tournament_id: str, data: dict[str, Any], expected: int | None, *, 
 def close(tournament_id: str, expected: int | None, *, who: str) -> TournamentRow:
     def plan(row: TournamentRow, t: Tournament) -> Plan:
         if t.registration_closed:
-            raise ApiError(409, "registration is already closed")
+            raise ApiError(409, "registration is already closed", say=_("Registration is already closed."))
         return Plan(t.close_registration(), "close", after={"teams": len(t.teams)})
 
     return apply_change(tournament_id, expected, plan, who=who, why="")[0]
@@ -376,6 +401,14 @@ def _break_refusal(t: Tournament, until: datetime, now: datetime) -> ApiError:
         f"the ten-minute break after round {t.round_number} runs to {utc_time(until)} "
         f"({left} min left): round {t.round_number + 1} starts then, unless you confirm "
         "starting it during the break; nothing was recorded",
+        say=_(
+            "The ten-minute break after round %(n)s runs to %(time)s (%(left)s min left): round %(next)s "
+            "starts then, unless you tick the box to start it during the break. Nothing was recorded.",
+            n=t.round_number,
+            time=utc_time(until),
+            left=left,
+            next=t.round_number + 1,
+        ),
     )
 
 

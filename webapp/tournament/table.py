@@ -18,14 +18,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask import current_app
+from flask_babel import force_locale
 from sqlalchemy import select
 
 from scorer.tournament import (
     ROUND_LENGTH,
     ROUNDS,
-    BellAction,
-    Ending,
-    MatchResult,
     Round,
     Tournament,
     bell,
@@ -34,20 +32,9 @@ from scorer.tournament import (
 from ..db import db
 from ..models import Game
 from ..store import Snapshot
-from . import results
+from . import results, words
 from .models import TableRow, TournamentRow
 from .service import clock, state_of
-from .view import ended_words
-
-#: What the table is told once the bell has rung and its match is not yet decided.
-BELL_BANNERS = {
-    BellAction.FINISH_HAND: "Bell: finish the hand in play",
-    BellAction.EXTRA_HAND: "Bell: the scores are equal, play one more hand",
-}
-BELL_NOTES = {
-    BellAction.FINISH_HAND: "Then the higher score wins; equal scores play one more hand.",
-    BellAction.EXTRA_HAND: "The first hand to leave the scores unequal decides the match.",
-}
 
 
 def of_match(game: Game, snap: Snapshot) -> dict[str, Any] | None:
@@ -118,7 +105,10 @@ def _shown(tournament: TournamentRow, r: Round, view: results.TableView, hands: 
         "deciding_hand": counting,
         "hands_not_counting": list(range(counting + 1, hands + 1)) if counting is not None else [],
     }
-    data.update(_words(result, call.action if call is not None and result is None else None, rung, counting, hands))
+    # The board's JSON is in English (the live stream sends one to every viewer); the page draws
+    # the banner and its note in its own language from the same fields (`words.table`).
+    with force_locale("en"):
+        data.update(words.table(data))
     return data
 
 
@@ -139,36 +129,6 @@ def _clock(r: Round) -> dict[str, Any] | None:
         "rings_at": (start + ROUND_LENGTH).isoformat(),
         "length_s": int(ROUND_LENGTH.total_seconds()),
     }
-
-
-def _words(
-    result: MatchResult | None, action: BellAction | None, rung: bool, counting: int | None, hands: int
-) -> dict[str, str | None]:
-    """The banner (None: no banner) and the line under it."""
-    if result is not None:
-        won = f"{result.winner} won {result.points_of(result.winner)}–{result.points_of(result.loser)}"
-        banner = f"Match decided: {won} ({ended_words(result.ended.value)})"
-        return {"banner": banner, "note": _decided_note(result, counting, hands)}
-    if rung and action in BELL_BANNERS:
-        return {"banner": BELL_BANNERS[action], "note": BELL_NOTES[action]}
-    return {"banner": None, "note": "To 100, or the bell at 30 minutes: then finish the hand in play."}
-
-
-def _decided_note(result: MatchResult, counting: int | None, hands: int) -> str | None:
-    if result.ended is Ending.DIRECTOR:
-        return f"The director's decision: {result.reason}" if result.reason else "The director's decision."
-    if counting is None:
-        return None
-    later = list(range(counting + 1, hands + 1))
-    if later:
-        named = ", ".join(str(h) for h in later)
-        return (
-            f"Hand {counting} decided it: hand{'s' if len(later) > 1 else ''} {named}, started after it, "
-            f"do{'' if len(later) > 1 else 'es'} not count."
-        )
-    if result.ended is Ending.BELL:
-        return f"Hand {counting} decided it: a hand started after it does not count."
-    return None
 
 
 def page_clock() -> dict[str, Any]:

@@ -16,19 +16,11 @@ from scorer.tournament import MAX_TEAMS, ROUND_LENGTH, ROUNDS, Ending, Tournamen
 
 from ..db import db
 from ..models import Game
+from . import words as said
 from .access import table_token
 from .models import TableRow, TournamentRow
 from .results import TableView, read_tables
 from .service import break_until, next_round_at
-
-PHASE_WORDS = {
-    "registration": "Registration open",
-    "ready": "Registration closed: ready for round 1",
-    "round": "Round {n} in play",
-    "break": "Break after round {n}",
-    "between": "Round {n} finished",
-    "finished": "Tournament finished",
-}
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -84,8 +76,8 @@ def _table(view: TableView, director: str | None) -> dict[str, Any]:
         "bell_hands": view.bell_hands,
     }
     if result is not None and call is not None and call.result is not None and result.ended is not Ending.DIRECTOR:
-        said = call.result
-        if (said.points_a, said.points_b, said.winner, said.ended) != (
+        told = call.result
+        if (told.points_a, told.points_b, told.winner, told.ended) != (
             result.points_a,
             result.points_b,
             result.winner,
@@ -93,7 +85,7 @@ def _table(view: TableView, director: str | None) -> dict[str, Any]:
         ):
             # The match and the recorded result disagree (a table fixed its record afterwards, or a
             # correction by hand): shown, never changed by itself; the director decides.
-            data["match_says"] = f"the table's match says {result_words(said)}: correct the result if that is right"
+            data["match_says"] = said.match_says(call.result)
     if game is not None:
         data["match_url"] = url_for("pages.match", game_id=game.id, _external=True)
         if director is not None:
@@ -107,23 +99,16 @@ def _table(view: TableView, director: str | None) -> dict[str, Any]:
 
 
 def _status(view: TableView) -> str:
+    """The table's state in the page's language (the API answers in the request's, as the pages)."""
     if view.result is not None:
-        r = view.result
-        return f"{r.winner} won {r.points_of(r.winner)}–{r.points_of(r.loser)} ({ended_words(r.ended.value)})"
+        return said.won(view.result.to_dict())
     if view.call is None:
-        return "no match"
-    return view.call.words
-
-
-def ended_words(value: str) -> str:
-    """How a result ended, in the words the pages use."""
-    return {"target": "reached 100", "bell": "at the bell", "director": "director's decision"}[value]
+        return said.no_match()
+    return said.call(view.call)
 
 
 def result_words(r: Any) -> str:
-    return f"{r.team_a} {r.points_a}–{r.points_b} {r.team_b}: {r.winner} won ({ended_words(r.ended.value)})" + (
-        f" — {r.reason}" if r.reason else ""
-    )
+    return said.result(r)
 
 
 def build(
@@ -172,7 +157,7 @@ def build(
     ]
     champions = list(t.champions()) if t.finished else []
     n = t.round_number
-    words = PHASE_WORDS[phase].format(n=n)
+    words = said.phase(phase, n)
     return {
         "id": row.id,
         "title": row.title,

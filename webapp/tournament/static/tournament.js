@@ -12,6 +12,8 @@
   let skew = 0; // how far this machine's clock is from the server's, which rules
   let bellShown = false;
   let seen = null;
+  // The page's words, in its language (webapp/wording.py, script_words); English if words.js is missing.
+  const say = (key, english) => (window.spinnerSay ? window.spinnerSay(key) : english);
 
   function readClock() {
     const el = document.getElementById("clock");
@@ -64,15 +66,15 @@
         note.textContent = "";
       } else {
         el.classList.add("rung");
-        time.textContent = "bell";
-        note.textContent = "Bell rung: each table finishes the hand in play; the higher score wins.";
+        time.textContent = say("clock_bell", "bell");
+        note.textContent = say("clock_rung", "Bell rung: each table finishes the hand in play; the higher score wins.");
         if (!bellShown) { bellShown = true; beep(); poll(); }
       }
     } else if (phase === "break" && clock.break_until) {
       const left = Date.parse(clock.break_until) - now;
       el.classList.add("break");
       time.textContent = left > 0 ? span(left) : "0:00";
-      if (left <= 0) note.textContent = "The break is over: call the players back.";
+      if (left <= 0) note.textContent = say("break_over", "The break is over: call the players back.");
     } else {
       time.textContent = "";
     }
