@@ -285,6 +285,7 @@ def main() -> None:
                 time.sleep(0.1)
                 drained = ledger(url)
             result = report(args, run)
+            refused = sum(n for status, n in run.frame_status.items() if status.startswith("HTTP"))
             result.update(
                 {
                     "tables": args.tables,
@@ -296,7 +297,12 @@ def main() -> None:
                     "threads_per_server": threads,
                     "camera_tables": args.camera_tables,
                     "queue_ledger": drained,
-                    "frames_lost": result["frames_posted"] - sum(drained.values()),
+                    # a frame is lost if its job never settles, or if it was answered as taken (2xx)
+                    # and no job holds it; a refusal (503: send it again) is an answer, not a loss
+                    "frames_refused": refused,
+                    "frames_lost": drained.get("waiting", 0)
+                    + drained.get("reading", 0)
+                    + max(0, result["frames_posted"] - refused - sum(drained.values())),
                     "cpu_s": cpu,
                     "rss_mb_now_peak": rss,
                     "load_average": [round(load_before, 1), round(os.getloadavg()[0], 1)],
@@ -335,7 +341,7 @@ def main() -> None:
     )
     print(
         f"  frames    {result['frames_posted']} posted, answered {result['frame_answers']}; queue once drained "
-        f"{result['queue_ledger']}, lost {result['frames_lost']}"
+        f"{result['queue_ledger']}, refused {result['frames_refused']}, lost {result['frames_lost']}"
     )
     print(f"  cpu s     {result['cpu_s']}")
     print(f"  rss MB    {result['rss_mb_now_peak']} (now, peak)")
