@@ -4,14 +4,15 @@
 same `submit(job)`: the job is queued (`jobs.submit`) and its request waits on `job.done`. A reader
 worker's answer arrives as a notification (`jobs.ANSWERS`), heard by one listening connection per
 process, and fills the job in (`frame_id`, `skipped`, `unreadable`) as the in-process queue does.
-Should the notification not come (the listening connection was down), the job's row is looked at
-once when the wait ends: an answer is never missed, only heard later.
+Should the notification not come, the job's row is looked at when the wait ends, and every half
+second while the listening connection is down: an answer is never missed, only heard later.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 
 from flask import Flask
 
@@ -21,6 +22,9 @@ from ..frames import Job
 from . import jobs
 
 log = logging.getLogger(__name__)
+
+#: seconds between looks at a waited job's row while this process's listening connection is down
+LOOK_EVERY = 0.5
 
 
 class Awaited(threading.Event):
@@ -33,13 +37,21 @@ class Awaited(threading.Event):
         self.id: int | None = None
 
     def wait(self, timeout: float | None = None) -> bool:
-        if super().wait(timeout):
-            return True
-        if self.id is not None:
-            self.queue.look(self.id)
-            if not self.is_set():  # its request answers "queued" now: a later answer is for nobody
-                self.queue.forget(self.id)
-        return self.is_set()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not self.queue.listener.listening.is_set():  # no notification can come: look now and then
+                left = LOOK_EVERY if left is None else min(left, LOOK_EVERY)
+            if super().wait(left):
+                return True
+            if self.id is not None:
+                self.queue.look(self.id)
+            if self.is_set():
+                return True
+            if deadline is not None and time.monotonic() >= deadline:
+                if self.id is not None:  # its request answers "queued" now: a later answer is for nobody
+                    self.queue.forget(self.id)
+                return False
 
 
 class RemoteQueue:
