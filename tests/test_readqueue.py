@@ -5,15 +5,14 @@ Skipped where the PostgreSQL server binaries are not installed."""
 
 from __future__ import annotations
 
-import os
 import threading
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.support.camera import photo, seen, send
-from tests.support.servers import free_port
 from tests.support.waiting import until
 from tests.support.web import Table, app_on_postgresql, new_table
 
@@ -25,7 +24,7 @@ SPEC = {"source": "camera", "who": "", "width": 64, "height": 48, "ext": "jpg", 
 @pytest.fixture
 def queued(postgres, tmp_path, script) -> Iterator[Any]:
     """A companion on PostgreSQL that queues its frames for reader workers (SPINNER_READERS=queue)."""
-    url = postgres.create_database(f"readqueue_{os.getpid()}_{free_port()}")
+    url = postgres.create_database(f"readqueue_{uuid.uuid4().hex}")  # a port number may come twice
     for app in app_on_postgresql(tmp_path, url, READERS="queue", SPINNER_READER=script, CAMERA_WAIT=30.0):
         yield app
         from webapp import frames

@@ -6,8 +6,8 @@ none lost, one worker killed outright on the way. Skipped where PostgreSQL is no
 
 from __future__ import annotations
 
-import os
 import signal
+import uuid
 from typing import Any
 
 import psycopg
@@ -15,7 +15,6 @@ import pytest
 
 from tests.support.camera import photo
 from tests.support.cluster import Cluster, Viewer, call, post_photo
-from tests.support.servers import free_port
 from tests.support.waiting import until
 from tests.support.web import PLAYERS
 
@@ -50,7 +49,7 @@ def settled(url: str) -> dict[str, int] | None:
 def test_matches_through_three_web_processes_and_two_reader_workers(postgres, tmp_path):
     from vision.read.models import models_dir
 
-    url = postgres.create_database(f"workers_{os.getpid()}_{free_port()}")
+    url = postgres.create_database(f"workers_{uuid.uuid4().hex}")  # a port number may come twice
     cluster = Cluster(url, tmp_path, models=models_dir())
     table = photo(640, 480)  # a bare table: read, nothing new in it
     answers: list[dict[str, Any]] = []
