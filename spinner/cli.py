@@ -25,6 +25,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     ),
     "export": ("vision.commands.read", "export", "Export the trained detector to ONNX for the companion."),
     "serve": ("webapp.serve", "serve", "Start the companion page for phones at the table (--https for the camera)."),
+    "reader-worker": (
+        "webapp.readqueue.command",
+        "reader_worker",
+        "Read the camera's photos from the queue in PostgreSQL (beside servers with SPINNER_READERS=queue).",
+    ),
     "dataset": (
         "vision.synth.commands",
         "dataset",

@@ -3,6 +3,8 @@
 `SPINNER_DATA` holds everything the server writes (the SQLite database, kept camera frames,
 the HTTPS certificate, the session key); `DATABASE_URL` points elsewhere when a table wants
 PostgreSQL. Both default to places under the working folder, so `make run` needs nothing set.
+Past one machine (docs/deploy.md): `SPINNER_PHOTO_DIR` puts the kept photos in a folder every
+process shares, and `SPINNER_READERS=queue` hands photo reading to `spinner reader-worker`s.
 """
 
 from __future__ import annotations
@@ -56,13 +58,39 @@ def _bundled_models() -> Path:
     return models_dir()
 
 
+#: Who reads the photos: a child process of each web process, or reader workers fed through PostgreSQL.
+READERS = ("process", "queue")
+
+
+def readers(value: str | None, url: str) -> str:
+    """`SPINNER_READERS`, checked: a clear ValueError for a value the server cannot run with."""
+    value = (value or "process").strip().lower()
+    if value not in READERS:
+        raise ValueError(f"SPINNER_READERS is 'process' (the default) or 'queue', not {value[:40]!r}")
+    if value == "queue" and not url.startswith("postgresql"):
+        raise ValueError(
+            "SPINNER_READERS=queue keeps its queue in PostgreSQL: set DATABASE_URL=postgresql://... "
+            "(on SQLite, leave SPINNER_READERS unset: the server reads the photos itself)"
+        )
+    return value
+
+
+def photo_dir(data: Path, value: str | os.PathLike[str] | None = None) -> Path:
+    """Where kept photos go: `SPINNER_PHOTO_DIR`, or `frames/` under SPINNER_DATA."""
+    given = value or os.environ.get("SPINNER_PHOTO_DIR")
+    return Path(given).expanduser().resolve() if given else data / "frames"
+
+
 def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """The Flask config: environment first, then `overrides` (tests pass theirs here)."""
     overrides = dict(overrides or {})
     data = data_dir(overrides.pop("SPINNER_DATA", None))
     url = database_url(data, overrides.pop("DATABASE_URL", None))
+    photos = photo_dir(data, overrides.pop("SPINNER_PHOTO_DIR", None))
     config: dict[str, Any] = {
         "SPINNER_DATA": data,
+        # kept photos: a folder every web process and reader worker reaches (docs/deploy.md)
+        "SPINNER_PHOTOS": photos,
         "SQLALCHEMY_DATABASE_URI": url,
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
         "SECRET_KEY": os.environ.get("SPINNER_SECRET_KEY") or secret_key(data),
@@ -85,6 +113,9 @@ def load(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         # Processes the reader runs in (its own interpreter lock); 0 reads in the server's process.
         "READER_PROCESSES": int(os.environ.get("SPINNER_READER_PROCESSES") or 1),
         "READ_WAIT": 30.0,
+        # process: each web process reads in a child process of its own (the default; SQLite or
+        # PostgreSQL); queue: photos wait in PostgreSQL for `spinner reader-worker`s (webapp/readqueue)
+        "READERS": readers(overrides.pop("READERS", None) or os.environ.get("SPINNER_READERS"), url),
         "CAMERA_WAIT": 2.0,
         # Photo uploads taken in at once (each decodes its photo); the rest wait up to FRAME_SLOT_WAIT s.
         "FRAME_SLOTS": 4,

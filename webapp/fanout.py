@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import text
@@ -51,12 +52,23 @@ def parse(payload: str) -> tuple[str, int] | None:
     return game_id, int(version)
 
 
-class Listener:
-    """One thread holding one connection that LISTENs, for one database."""
+def _publish(payload: str) -> None:
+    said = parse(payload)
+    if said is not None:
+        hub.publish(*said)
 
-    def __init__(self, url: str) -> None:
+
+class Listener:
+    """One thread holding one connection that LISTENs on one channel, for one database: each
+    notification's payload is handed to `handle` (by default: a change, to this process's hub).
+    `webapp.readqueue` listens on channels of its own through it."""
+
+    def __init__(self, url: str, channel: str = CHANNEL, handle: Callable[[str], None] = _publish) -> None:
         # psycopg takes libpq's URL: the SQLAlchemy driver name ("postgresql+psycopg") goes.
         self.url = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        if not channel.isidentifier():
+            raise ValueError(f"not a channel name: {channel!r}")
+        self.channel, self.handle = channel, handle
         self.stopping = threading.Event()
         self.listening = threading.Event()
         self.thread = threading.Thread(target=self._run, name="spinner-listen", daemon=True)
@@ -75,15 +87,16 @@ class Listener:
         while not self.stopping.is_set():
             try:
                 with psycopg.connect(self.url, autocommit=True) as connection:
-                    connection.execute(f"LISTEN {CHANNEL}")
+                    connection.execute(f"LISTEN {self.channel}")
                     self.listening.set()
                     wait = RETRY
                     while not self.stopping.is_set():
                         # a timeout, so a stopping listener is noticed without a notification
                         for note in connection.notifies(timeout=1.0):
-                            said = parse(note.payload)
-                            if said is not None:
-                                hub.publish(*said)
+                            try:
+                                self.handle(note.payload)
+                            except Exception:  # one bad note must not stop the listening
+                                log.exception("a notification on %s was not handled", self.channel)
             except psycopg.Error as error:
                 if wait == RETRY:  # once per outage, not once per attempt
                     log.warning("listening for changes failed (%s); the streams poll until it is back", error)

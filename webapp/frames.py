@@ -19,9 +19,10 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 from flask import Flask, current_app
@@ -37,6 +38,9 @@ from .db import db
 from .errors import ApiError
 from .models import Frame
 from .readers import Readers, Unavailable, default_factory
+
+if TYPE_CHECKING:
+    from .readqueue.web import RemoteQueue
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +63,7 @@ def kind_of(data: bytes) -> str | None:
 
 
 def folder(app: Flask) -> Path:
-    return Path(app.config["SPINNER_DATA"]) / "frames"
+    return Path(app.config["SPINNER_PHOTOS"])
 
 
 def file_of(frame: Frame) -> Path | None:
@@ -112,6 +116,8 @@ class Job:
     look: Look | None = None
     skipped: bool = False
     done: threading.Event = field(default_factory=threading.Event)
+    #: why a reader worker could not read it, where no row was kept (`webapp.readqueue`)
+    unreadable: str | None = None
 
 
 class Queue:
@@ -200,8 +206,11 @@ def requeue(app: Flask) -> list[Job]:
 
 def unavailable(app: Flask, variant: str) -> str | None:
     """Why this server cannot read photos of this variant now, or None when it can."""
+    readers = queue(app).readers
+    if readers is None:  # read by the reader workers, which answer "no-reader" themselves
+        return None
     try:
-        queue(app).readers.get(variant)
+        readers.get(variant)
     except Unavailable as error:
         return str(error)
     return None
@@ -219,13 +228,18 @@ def tables(app: Flask) -> Tables:
     return found
 
 
-def queue(app: Flask) -> Queue:
-    """The app's one queue (and so one set of readers and reader processes), made on first use."""
+def queue(app: Flask) -> Queue | RemoteQueue:
+    """The app's one queue (and so one set of readers and reader processes), made on first use:
+    `Queue`, or with SPINNER_READERS=queue the reader workers' (`webapp.readqueue.web.RemoteQueue`)."""
     found = app.extensions.get("spinner_frames")
     if found is None:
         with _QUEUE_LOCK:  # two first photos at once must not make two queues
             found = app.extensions.get("spinner_frames")
-            if found is None:
+            if found is None and app.config.get("READERS") == "queue":
+                from .readqueue.web import RemoteQueue
+
+                found = app.extensions["spinner_frames"] = RemoteQueue(app)
+            elif found is None:
                 found = app.extensions["spinner_frames"] = Queue(app, int(app.config["READER_WORKERS"]))
     return found
 
@@ -280,8 +294,8 @@ def intake(
     return job
 
 
-def keep(job: Job, status: str = "queued", message: str = "") -> Frame:
-    """Write the job's row and its file."""
+def keep(job: Job, status: str = "queued", message: str = "", also: Callable[[Frame], None] | None = None) -> Frame:
+    """Write the job's row and its file; `also(frame)` runs in the same transaction."""
     spec = {k: v for k, v in job.spec.items() if k != "ext"}
     frame = Frame(game_id=job.game_id, status=status, message=message, **spec)
     db.session.add(frame)
@@ -297,6 +311,8 @@ def keep(job: Job, status: str = "queued", message: str = "") -> Frame:
             507, f"the photo could not be kept on this server ({error.strerror}): nothing was recorded"
         ) from None
     frame.path = relative
+    if also is not None:
+        also(frame)
     db.session.commit()
     job.frame_id = frame.id
     return frame

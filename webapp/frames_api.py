@@ -97,6 +97,7 @@ def send(game_id: str):  # type: ignore[no-untyped-def]
         wait = app.config["READ_WAIT"] if source == "photo" else app.config["CAMERA_WAIT"]
         if request.args.get("wait", "1") != "0":
             job.done.wait(float(wait))
+        unreadable = job.unreadable  # a reader worker's "cannot read" (SPINNER_READERS=queue)
     frame_id = job.frame_id
     if frame_id is None:  # a live frame not taken by the reader yet, skipped for a newer one, or unreadable here
         asking = frames.asking(game_id)

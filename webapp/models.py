@@ -11,7 +11,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import db
@@ -124,3 +135,30 @@ class Frame(db.Model):  # type: ignore[name-defined,misc]
     proposal: Mapped[Any] = mapped_column(JSON, nullable=True)
     who: Mapped[str] = mapped_column(String(60), default="")
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ReadJob(db.Model):  # type: ignore[name-defined,misc]
+    """A frame waiting for a reader worker (`webapp.readqueue`, SPINNER_READERS=queue; PostgreSQL).
+
+    `state`: waiting, reading (a worker took it: `worker` is its lease), done, skipped (a newer
+    frame of the same table came first), no-reader or failed. A photo's row and file are kept
+    before it is queued (`frame_id`); a live camera's frame travels as `data` and `spec` (its row
+    to be) until a worker takes it. `data` is dropped once the job is settled.
+    """
+
+    __tablename__ = "read_jobs"
+    __table_args__ = (Index("ix_read_jobs_state", "state", "id"), Index("ix_read_jobs_game", "game_id", "state"))
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True
+    )
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    frame_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    state: Mapped[str] = mapped_column(String(16), default="waiting")
+    data: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    spec: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    worker: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    message: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -85,7 +85,10 @@ def serve(host: str, port: int, use_https: bool, threads: int, no_qr: bool) -> N
     from . import certs, create_app, frames, headfirst
 
     # Over HTTPS the session cookie is never sent in the clear.
-    app = create_app({"SSE_MAX_STREAMS": max(1, threads - SPARE_THREADS), "SESSION_COOKIE_SECURE": use_https})
+    try:
+        app = create_app({"SSE_MAX_STREAMS": max(1, threads - SPARE_THREADS), "SESSION_COOKIE_SECURE": use_https})
+    except ValueError as error:  # a setting the server cannot run with (webapp.config)
+        raise click.ClickException(str(error)) from None
     data = app.config["SPINNER_DATA"]
     server = headfirst.Server(
         (host, port), app, numthreads=threads, max=threads, server_name="spinner", request_queue_size=256
@@ -110,7 +113,8 @@ def serve(host: str, port: int, use_https: bool, threads: int, no_qr: bool) -> N
         click.echo("Scan with a phone on the same network:")
         print_qr(urls[0])
     # Photos the last run answered "queued" and never read (it was stopped or killed) are read now.
-    requeued = frames.requeue(app)
+    # (With SPINNER_READERS=queue they wait in the durable queue for the reader workers.)
+    requeued = frames.requeue(app) if app.config["READERS"] != "queue" else []
     if requeued:
         click.echo(f"Reading {len(requeued)} photo(s) the last run left waiting")
     sys.stdout.flush()
