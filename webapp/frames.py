@@ -285,6 +285,8 @@ def intake(
         "ext": ext,
         "proposal": {"seat": seat} if seat is not None else None,
     }
+    if still is not None:  # for a reader worker's motion test (`webapp.readqueue.worker`)
+        spec["still"] = still
     job = Job(game_id, data, spec)
     if source == "camera":  # kept once a reader takes it; never, where there is no reader
         table = tables(current_app).get(game_id, snap.record)
@@ -296,7 +298,7 @@ def intake(
 
 def keep(job: Job, status: str = "queued", message: str = "", also: Callable[[Frame], None] | None = None) -> Frame:
     """Write the job's row and its file; `also(frame)` runs in the same transaction."""
-    spec = {k: v for k, v in job.spec.items() if k != "ext"}
+    spec = {k: v for k, v in job.spec.items() if k not in ("ext", "still")}
     frame = Frame(game_id=job.game_id, status=status, message=message, **spec)
     db.session.add(frame)
     db.session.flush()

@@ -130,8 +130,10 @@ class Worker:
                         job, also=lambda frame: jobs.record_frame(db.session(), claimed.id, frame.id)
                     ).id
                     if claimed.spec.get("source") == "camera" and claimed.data:
-                        thumb = camera.thumbnail_of(claimed.data, int(claimed.spec.get("width") or 0))
-                        look = frames.tables(self.app).get(claimed.game_id).see(thumb)
+                        width, height = int(claimed.spec.get("width") or 0), int(claimed.spec.get("height") or 0)
+                        thumb = camera.thumbnail_of(claimed.data, width)
+                        table = frames.tables(self.app).get(claimed.game_id, store.snapshot(game).record)
+                        look = table.see(thumb, (width, height), claimed.spec.get("still"))
                 frames.process(self.readers, frame_id, claimed.data, look)
                 status = db.session.get(Frame, frame_id)
                 state = "no-reader" if status is not None and status.status == "no-reader" else "done"
