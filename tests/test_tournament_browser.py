@@ -79,7 +79,7 @@ def test_the_director_runs_a_round_from_the_page(tournament_server, browser):
     three.locator("input[name=reason]").fill("sheet")
     three.locator("button", has_text="Record").click()
     page.wait_for_selector(".flash")
-    assert "won at the target with 50 points" in page.inner_text(".flash")
+    assert "Pollona has 50 points; a match won at the target needs 100" in page.inner_text(".flash")
     assert "done" not in (card(page, 3).get_attribute("class") or "")
 
     # Table 3's own match page, as a viewer at the table sees it: its round, its table, the clock.
