@@ -216,6 +216,25 @@ def camera_browser(tmp_path_factory) -> Iterator[Any]:
     yield from system_chromium(*FAKE_CAMERA, f"--use-file-for-fake-video-capture={film}")
 
 
+@pytest.fixture
+def changing_table_browser(tmp_path_factory) -> Iterator[Any]:
+    """Chromium whose fake camera films a table that changes twice and then stays: bare for 3 s,
+    one tile for 6 s, two tiles for 40 s (the page's live camera reads a still table that differs
+    from the one it last read)."""
+    from vision.synth.y4m import Y4mWriter
+
+    film = tmp_path_factory.mktemp("camera") / "changing-table.y4m"
+    table = np.full((480, 640, 3), 90, np.uint8)
+    with Y4mWriter(film, 640, 480, 2.0) as writer:
+        for tiles, frames in ((0, 6), (1, 12), (2, 80)):
+            state = table.copy()
+            for k in range(tiles):  # where `tests.support.camera.seen` puts its tiles, as `table_image`
+                state[180:220, 100 + 70 * k : 160 + 70 * k] = 250
+            for _ in range(frames):
+                writer.write(state)
+    yield from system_chromium(*FAKE_CAMERA, f"--use-file-for-fake-video-capture={film}")
+
+
 # -- a filmed game, for the live camera with the bundled models -----------------------------------------
 
 

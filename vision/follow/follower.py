@@ -609,10 +609,11 @@ class Follower:
         #: candidates (a record part played whose hand does not say): a lead is then asked about
         self.leader_known = True
         self.reference: Reading | None = None
-        #: whether the camera's first frame shows plays (every tile the record does not place is
-        #: new, as in a photo) rather than the table as it starts (`spinner watch`, which films
-        #: from before the lead): a camera started mid-hand beside a record must not take the
-        #: tiles it finds unrecorded as the table's start and read the next play against them
+        #: whether the camera's first frame may show plays: beside a record with plays in this
+        #: hand (the page's camera started mid-hand), every tile the record does not place is
+        #: new, as in a photo, and asked about; with none, what lies there is the table's start,
+        #: as for `spinner watch` (which films from before the lead), but a play laid against it
+        #: is asked about (it may be an unrecorded lead), never played against it
         self.first_look_new = False
         #: the frame being observed is that first look: whatever it finds is asked about, never
         #: played at once (the tiles may have been played, or only lie there)
@@ -864,7 +865,7 @@ class Follower:
         first_look = self.reference is None
         self.looking_first = first_look and self.first_look_new and not photo
         if self.reference is None:
-            if not photo and not self.first_look_new:
+            if not photo and not (self.first_look_new and self.hand.layout.placements):
                 self.furniture = list(reading.tiles)
                 self._accept(reading)
                 return Outcome("nothing", "the table as it starts", frame=reading.image)
@@ -1084,7 +1085,9 @@ class Follower:
             and self._placed_at(t) is None
             and all(_alone(t, [c]) for c in tiles)
             and not self._over_layout(t, reading)
-            and _alone(t, self.furniture)
+            # beside a record (the page), a tile that lay there when the camera started and
+            # touches this play may be an unrecorded lead: asked about, never played against
+            and (self.first_look_new or _alone(t, self.furniture))
         ]
         lying = [t for t in others if not self._loose(t, list(tiles))]
         if not lying:
