@@ -610,10 +610,10 @@ class Follower:
         self.leader_known = True
         self.reference: Reading | None = None
         #: whether the camera's first frame may show plays: beside a record with plays in this
-        #: hand (the page's camera started mid-hand), every tile the record does not place is
-        #: new, as in a photo, and asked about; with none, what lies there is the table's start,
-        #: as for `spinner watch` (which films from before the lead), but a play laid against it
-        #: is asked about (it may be an unrecorded lead), never played against it
+        #: hand, or where the photo shows a game under way (the page's camera started mid-hand),
+        #: every tile the record does not place is new, as in a photo, and asked about; else
+        #: what lies there is the table's start, as for `spinner watch` (which films from before
+        #: the lead), but a play laid against it is asked about, never played against it
         self.first_look_new = False
         #: the frame being observed is that first look: whatever it finds is asked about, never
         #: played at once (the tiles may have been played, or only lie there)
@@ -865,7 +865,7 @@ class Follower:
         first_look = self.reference is None
         self.looking_first = first_look and self.first_look_new and not photo
         if self.reference is None:
-            if not photo and not (self.first_look_new and self.hand.layout.placements):
+            if not photo and not (self.first_look_new and (self.hand.layout.placements or self._in_play(reading))):
                 self.furniture = list(reading.tiles)
                 self._accept(reading)
                 return Outcome("nothing", "the table as it starts", frame=reading.image)
@@ -1074,6 +1074,13 @@ class Follower:
             reading.image,
         )
 
+    def _in_play(self, reading: Reading) -> bool:
+        """Whether the photo shows a game under way: two or more of its tiles joined end to end as
+        the rules allow (tiles lying apart are not; a lone tile may be either, and a play laid
+        against it is asked about: `_unexplained`)."""
+        result = PhotoLayout.of(reading, self.match.rules).result
+        return result is not None and len(result.layout.placements) >= 2
+
     def _unexplained(self, reading: Reading, tiles: Sequence[TileReading]) -> str | None:
         """Why playing `tiles` needs a person after all: another tile lies in the layout that
         neither the record places nor this play is (turned down when asked about, or read too
@@ -1089,7 +1096,13 @@ class Follower:
             # touches this play may be an unrecorded lead: asked about, never played against
             and (self.first_look_new or _alone(t, self.furniture))
         ]
-        lying = [t for t in others if not self._loose(t, list(tiles))]
+        anchors = [s.reading.center for s in self.placed if s is not None] + [t.center for t in tiles]
+        lying = [
+            t
+            for t in others
+            if float(np.linalg.norm(np.asarray(anchors, np.float32) - np.asarray(t.center, np.float32), axis=1).min())
+            <= LOOSE * short_side(t)
+        ]
         if not lying:
             return None
         names = ", ".join(str(t.tile) for t in lying)
