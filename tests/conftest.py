@@ -226,10 +226,12 @@ def changing_table_browser(tmp_path_factory) -> Iterator[Any]:
     film = tmp_path_factory.mktemp("camera") / "changing-table.y4m"
     table = np.full((480, 640, 3), 90, np.uint8)
     with Y4mWriter(film, 640, 480, 2.0) as writer:
+        # the boxes `tests.support.camera.seen("6-6", "6-1")` gives: the double crosswise, then 6-1
+        boxes = ((slice(170, 230), slice(200, 230)), (slice(185, 215), slice(230, 290)))
         for tiles, frames in ((0, 6), (1, 12), (2, 80)):
             state = table.copy()
-            for k in range(tiles):  # where `tests.support.camera.seen` puts its tiles, as `table_image`
-                state[180:220, 100 + 70 * k : 160 + 70 * k] = 250
+            for rows, columns in boxes[:tiles]:
+                state[rows, columns] = 250
             for _ in range(frames):
                 writer.write(state)
     yield from system_chromium(*FAKE_CAMERA, f"--use-file-for-fake-video-capture={film}")
