@@ -92,6 +92,9 @@ VIEW_SLACK = 2.0
 #: new tile touches nothing (a tile laid against another lies 1.5-2 short sides from its centre):
 #: beside a new tile that does touch the layout, it is a loose tile the reader had missed.
 LOOSE = 3.0
+#: centres at most this many short sides apart touch (a tile end to end with another: 2; a
+#: double crosswise: 1.5)
+TOUCHING_SIDES = 2.5
 #: at most this many new tiles at once are put in order; more is always asked about
 MAX_AT_ONCE = 3
 #: a tile leaving a double in an arm may bend off its short end, square to the line (cos 0, a
@@ -582,6 +585,9 @@ class Pending:
     #: asked at the camera's first look beside a record (`Follower.first_look_new`): "no" says
     #: its tiles were lying there, not played
     first_look: bool = False
+    #: tiles lying in the layout unrecorded that made the question (`_unexplained`): the play
+    #: confirmed, they lie there and are not asked about again
+    aside: tuple[TileReading, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -618,6 +624,8 @@ class Follower:
         #: the frame being observed is that first look: whatever it finds is asked about, never
         #: played at once (the tiles may have been played, or only lie there)
         self.looking_first = False
+        #: the tiles `_unexplained` last found lying in the layout unrecorded
+        self.aside: list[TileReading] = []
         #: where each placement of the hand's layout was last seen (same order as the scorer's
         #: placements); None for a tile a person confirmed that the camera has not found yet
         self.placed: list[Seen | None] = []
@@ -763,6 +771,7 @@ class Follower:
         self._spend(applied, found, answered=True)
         self.doubts = []
         self.leftover = [t for t in new if t.confidence >= FAINT]
+        self.furniture += list(pending.aside)  # a person saw them and confirmed the play: they lie there
         self._accept(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image)
 
@@ -1035,6 +1044,7 @@ class Follower:
         return sequence
 
     def _play(self, reading: Reading, chosen: list[tuple[Candidate, TileReading]]) -> Outcome:
+        self.aside = []
         doubted = self._doubted([t for _, t in chosen])
         if doubted is None and self.looking_first:
             doubted = "these tiles were on the table when the camera started: were they played?"
@@ -1096,13 +1106,20 @@ class Follower:
             # touches this play may be an unrecorded lead: asked about, never played against
             and (self.first_look_new or _alone(t, self.furniture))
         ]
-        anchors = [s.reading.center for s in self.placed if s is not None] + [t.center for t in tiles]
+        layout = [s.reading.center for s in self.placed if s is not None] + [t.center for t in tiles]
+        played = [t.center for t in tiles]
+
+        def near(t: TileReading, anchors: list[tuple[float, float]], sides: float) -> bool:
+            gaps = np.linalg.norm(np.asarray(anchors, np.float32) - np.asarray(t.center, np.float32), axis=1)
+            return float(gaps.min()) <= sides * short_side(t)
+
+        # a tile lying there since the camera started counts only where this play touches it
         lying = [
             t
             for t in others
-            if float(np.linalg.norm(np.asarray(anchors, np.float32) - np.asarray(t.center, np.float32), axis=1).min())
-            <= LOOSE * short_side(t)
+            if (near(t, played, TOUCHING_SIDES) if not _alone(t, self.furniture) else near(t, layout, LOOSE))
         ]
+        self.aside = lying
         if not lying:
             return None
         names = ", ".join(str(t.tile) for t in lying)
@@ -1138,7 +1155,8 @@ class Follower:
                 "nothing", f"{why}: turned down already, not asked again", new_tiles=list(new), frame=reading.image
             )
         missed = max(0, (changes if changes is not None else len(self.changes)) - len(new))
-        self.pending = Pending(outcome, reading, missed, self.looking_first)
+        aside, self.aside = tuple(self.aside), []
+        self.pending = Pending(outcome, reading, missed, self.looking_first, aside)
         return outcome
 
     def _accept(self, reading: Reading) -> None:
