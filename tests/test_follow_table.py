@@ -300,6 +300,12 @@ def test_a_tile_left_unrecorded_in_the_layout_makes_the_next_play_a_question():
     outcome = follower.observe(_reading(LEAD, five_one, SIX_THREE, _tile(1, 4, 420, 200)), [Region(390, 185, 450, 215)])
     assert outcome.kind == "ask" and "3-6 also lies in the layout but is not recorded" in outcome.reason
     assert follower.match.current.events == 2
+    # a person confirms the play: 6-3 only lies there, and is not named again
+    follower.confirm([{"type": "play", "seat": 2, "tile": "1-4", "end": "east"}])
+    outcome = follower.observe(
+        _reading(LEAD, five_one, SIX_THREE, _tile(1, 4, 420, 200), _tile(4, 2, 480, 200)), [Region(450, 185, 510, 215)]
+    )
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 3, "tile": "2-4", "end": "east"}]
 
 
 def test_a_camera_started_after_an_unrecorded_lead_asks_rather_than_play_against_it():
