@@ -216,6 +216,27 @@ def camera_browser(tmp_path_factory) -> Iterator[Any]:
     yield from system_chromium(*FAKE_CAMERA, f"--use-file-for-fake-video-capture={film}")
 
 
+@pytest.fixture
+def changing_table_browser(tmp_path_factory) -> Iterator[Any]:
+    """Chromium whose fake camera films a table that changes twice and then stays: bare for 3 s,
+    one tile for 6 s, two tiles for 40 s (the page's live camera reads a still table that differs
+    from the one it last read)."""
+    from vision.synth.y4m import Y4mWriter
+
+    film = tmp_path_factory.mktemp("camera") / "changing-table.y4m"
+    table = np.full((480, 640, 3), 90, np.uint8)
+    with Y4mWriter(film, 640, 480, 2.0) as writer:
+        # the boxes `tests.support.camera.seen("6-6", "6-1")` gives: the double crosswise, then 6-1
+        boxes = ((slice(170, 230), slice(200, 230)), (slice(185, 215), slice(230, 290)))
+        for tiles, frames in ((0, 6), (1, 12), (2, 80)):
+            state = table.copy()
+            for rows, columns in boxes[:tiles]:
+                state[rows, columns] = 250
+            for _ in range(frames):
+                writer.write(state)
+    yield from system_chromium(*FAKE_CAMERA, f"--use-file-for-fake-video-capture={film}")
+
+
 # -- a filmed game, for the live camera with the bundled models -----------------------------------------
 
 

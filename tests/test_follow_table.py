@@ -300,27 +300,42 @@ def test_a_tile_left_unrecorded_in_the_layout_makes_the_next_play_a_question():
     outcome = follower.observe(_reading(LEAD, five_one, SIX_THREE, _tile(1, 4, 420, 200)), [Region(390, 185, 450, 215)])
     assert outcome.kind == "ask" and "3-6 also lies in the layout but is not recorded" in outcome.reason
     assert follower.match.current.events == 2
+    # a person confirms the play: 6-3 only lies there, and is not named again
+    follower.confirm([{"type": "play", "seat": 2, "tile": "1-4", "end": "east"}])
+    outcome = follower.observe(
+        _reading(LEAD, five_one, SIX_THREE, _tile(1, 4, 420, 200), _tile(4, 2, 480, 200)), [Region(450, 185, 510, 215)]
+    )
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 3, "tile": "2-4", "end": "east"}]
 
 
-def test_tiles_on_the_table_when_the_camera_first_looks_are_plays_not_the_start():
-    """The page's camera started mid-hand, nothing scored yet: the tiles it finds are asked about
-    (or played), never taken for the table as it started and played against."""
+def test_a_camera_started_after_an_unrecorded_lead_asks_rather_than_play_against_it():
+    """The page's camera started with nothing recorded: what lies there is the table's start, but
+    a tile laid against it may follow a lead nobody scored, and is asked about."""
     table = Table(RECORD)
-    outcome = table.follower.observe(_reading(LEAD, _tile(5, 1, 360, 200)))
-    assert outcome.kind == "ask" and {str(t.tile) for t in outcome.new_tiles} == {"3-5", "1-5"}
-    # `spinner watch` films from before the lead: its first look is the table as it starts
+    assert table.follower.observe(_reading(LEAD)).reason == "the table as it starts"
+    outcome = table.follower.observe(_reading(LEAD, _tile(5, 1, 360, 200)), [Region(330, 185, 390, 215)])
+    assert outcome.kind == "ask" and "3-5 also lies in the layout but is not recorded" in outcome.reason
+    assert table.follower.match.current.events == 0
+    # `spinner watch` films from before the lead: what lies there is furniture, whatever touches it
     watcher = _follower()
     assert watcher.observe(_reading(LEAD)).reason == "the table as it starts"
 
 
-def test_a_tile_lying_on_the_table_when_the_camera_starts_is_asked_about_once_then_left_alone():
-    table = Table(RECORD)
-    aside = _tile(2, 4, 600, 450)
-    outcome = table.follower.observe(_reading(aside))
+def test_a_camera_started_mid_hand_asks_about_the_tiles_the_record_does_not_place():
+    table = Table(_with({"type": "play", "seat": 0, "tile": "3-5"}))
+    outcome = table.follower.observe(_reading(LEAD, _tile(5, 1, 360, 200)))
     assert outcome.kind == "ask" and "when the camera started" in outcome.reason
+    assert [str(t.tile) for t in outcome.new_tiles] == ["1-5"]
+
+
+def test_a_tile_lying_on_the_table_when_the_camera_starts_is_asked_about_once_then_left_alone():
+    table = Table(_with({"type": "play", "seat": 0, "tile": "3-5"}))
+    aside = _tile(2, 4, 600, 450)
+    outcome = table.follower.observe(_reading(LEAD, aside))
+    assert outcome.kind == "ask"
     table.decline()  # "no": it only lies there
-    outcome = table.follower.observe(_reading(aside, LEAD), [Region(270, 185, 330, 215)])
-    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 0, "tile": "3-5"}]
+    outcome = table.follower.observe(_reading(LEAD, aside, _tile(5, 1, 360, 200)), [Region(330, 185, 390, 215)])
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}]
 
 
 def test_a_still_camera_is_settled_at_once_and_a_change_between_far_frames_is_seen():

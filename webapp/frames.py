@@ -325,6 +325,11 @@ def process(readers: Readers, frame_id: int, data: bytes | None, look: Look | No
     if frame is None or frame.status != "queued":
         return
     game = store.get_game(frame.game_id)
+    if look is not None:  # a live frame of a moving table, or of one not changed, is not worth reading
+        unread = tables(current_app).get(frame.game_id, store.snapshot(game).record).without_reading(look)
+        if unread is not None:
+            _settle(frame, "nothing", unread.reason)
+            return
     try:
         reader = readers.get(game.variant)
     except Unavailable as error:

@@ -92,6 +92,9 @@ VIEW_SLACK = 2.0
 #: new tile touches nothing (a tile laid against another lies 1.5-2 short sides from its centre):
 #: beside a new tile that does touch the layout, it is a loose tile the reader had missed.
 LOOSE = 3.0
+#: centres at most this many short sides apart touch (a tile end to end with another: 2; a
+#: double crosswise: 1.5)
+TOUCHING_SIDES = 2.5
 #: at most this many new tiles at once are put in order; more is always asked about
 MAX_AT_ONCE = 3
 #: a tile leaving a double in an arm may bend off its short end, square to the line (cos 0, a
@@ -582,6 +585,9 @@ class Pending:
     #: asked at the camera's first look beside a record (`Follower.first_look_new`): "no" says
     #: its tiles were lying there, not played
     first_look: bool = False
+    #: tiles lying in the layout unrecorded that made the question (`_unexplained`): the play
+    #: confirmed, they lie there and are not asked about again
+    aside: tuple[TileReading, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -609,14 +615,17 @@ class Follower:
         #: candidates (a record part played whose hand does not say): a lead is then asked about
         self.leader_known = True
         self.reference: Reading | None = None
-        #: whether the camera's first frame shows plays (every tile the record does not place is
-        #: new, as in a photo) rather than the table as it starts (`spinner watch`, which films
-        #: from before the lead): a camera started mid-hand beside a record must not take the
-        #: tiles it finds unrecorded as the table's start and read the next play against them
+        #: whether the camera's first frame may show plays: beside a record with plays in this
+        #: hand, or where the photo shows a game under way (the page's camera started mid-hand),
+        #: every tile the record does not place is new, as in a photo, and asked about; else
+        #: what lies there is the table's start, as for `spinner watch` (which films from before
+        #: the lead), but a play laid against it is asked about, never played against it
         self.first_look_new = False
         #: the frame being observed is that first look: whatever it finds is asked about, never
         #: played at once (the tiles may have been played, or only lie there)
         self.looking_first = False
+        #: the tiles `_unexplained` last found lying in the layout unrecorded
+        self.aside: list[TileReading] = []
         #: where each placement of the hand's layout was last seen (same order as the scorer's
         #: placements); None for a tile a person confirmed that the camera has not found yet
         self.placed: list[Seen | None] = []
@@ -762,6 +771,7 @@ class Follower:
         self._spend(applied, found, answered=True)
         self.doubts = []
         self.leftover = [t for t in new if t.confidence >= FAINT]
+        self.furniture += list(pending.aside)  # a person saw them and confirmed the play: they lie there
         self._accept(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image)
 
@@ -864,7 +874,7 @@ class Follower:
         first_look = self.reference is None
         self.looking_first = first_look and self.first_look_new and not photo
         if self.reference is None:
-            if not photo and not self.first_look_new:
+            if not photo and not (self.first_look_new and (self.hand.layout.placements or self._in_play(reading))):
                 self.furniture = list(reading.tiles)
                 self._accept(reading)
                 return Outcome("nothing", "the table as it starts", frame=reading.image)
@@ -1034,6 +1044,7 @@ class Follower:
         return sequence
 
     def _play(self, reading: Reading, chosen: list[tuple[Candidate, TileReading]]) -> Outcome:
+        self.aside = []
         doubted = self._doubted([t for _, t in chosen])
         if doubted is None and self.looking_first:
             doubted = "these tiles were on the table when the camera started: were they played?"
@@ -1073,6 +1084,13 @@ class Follower:
             reading.image,
         )
 
+    def _in_play(self, reading: Reading) -> bool:
+        """Whether the photo shows a game under way: two or more of its tiles joined end to end as
+        the rules allow (tiles lying apart are not; a lone tile may be either, and a play laid
+        against it is asked about: `_unexplained`)."""
+        result = PhotoLayout.of(reading, self.match.rules).result
+        return result is not None and len(result.layout.placements) >= 2
+
     def _unexplained(self, reading: Reading, tiles: Sequence[TileReading]) -> str | None:
         """Why playing `tiles` needs a person after all: another tile lies in the layout that
         neither the record places nor this play is (turned down when asked about, or read too
@@ -1084,9 +1102,24 @@ class Follower:
             and self._placed_at(t) is None
             and all(_alone(t, [c]) for c in tiles)
             and not self._over_layout(t, reading)
-            and _alone(t, self.furniture)
+            # beside a record (the page), a tile that lay there when the camera started and
+            # touches this play may be an unrecorded lead: asked about, never played against
+            and (self.first_look_new or _alone(t, self.furniture))
         ]
-        lying = [t for t in others if not self._loose(t, list(tiles))]
+        layout = [s.reading.center for s in self.placed if s is not None] + [t.center for t in tiles]
+        played = [t.center for t in tiles]
+
+        def near(t: TileReading, anchors: list[tuple[float, float]], sides: float) -> bool:
+            gaps = np.linalg.norm(np.asarray(anchors, np.float32) - np.asarray(t.center, np.float32), axis=1)
+            return float(gaps.min()) <= sides * short_side(t)
+
+        # a tile lying there since the camera started counts only where this play touches it
+        lying = [
+            t
+            for t in others
+            if (near(t, played, TOUCHING_SIDES) if not _alone(t, self.furniture) else near(t, layout, LOOSE))
+        ]
+        self.aside = lying
         if not lying:
             return None
         names = ", ".join(str(t.tile) for t in lying)
@@ -1122,7 +1155,8 @@ class Follower:
                 "nothing", f"{why}: turned down already, not asked again", new_tiles=list(new), frame=reading.image
             )
         missed = max(0, (changes if changes is not None else len(self.changes)) - len(new))
-        self.pending = Pending(outcome, reading, missed, self.looking_first)
+        aside, self.aside = tuple(self.aside), []
+        self.pending = Pending(outcome, reading, missed, self.looking_first, aside)
         return outcome
 
     def _accept(self, reading: Reading) -> None:

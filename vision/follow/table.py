@@ -25,7 +25,7 @@ calls (`lock`).
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -176,18 +176,26 @@ class Table:
             if look is None:
                 outcome = self.follower.observe(reading, None, photo=True)
                 return outcome
-            if not look.settled:
-                return Outcome(
-                    "nothing", "the table is moving: waiting for it to settle", frame=reading.image, settled=False
-                )
-            if self.owed is None:
-                return Outcome("nothing", "the table has not changed", frame=reading.image, settled=False)
+            unread = self.without_reading(look)
+            if unread is not None:
+                return replace(unread, frame=reading.image)
+            assert self.owed is not None
             regions, again = self.owed
             self.owed = None
             outcome = self.follower.observe(reading, regions, again=again)
             if outcome.settled:
                 self.detector.accept(look.thumb)
             return outcome
+
+    def without_reading(self, look: Look) -> Outcome | None:
+        """What a live frame comes to without being read (`see` said it all): the table moving,
+        or not changed since the follower last read it. None: the frame is worth reading."""
+        with self.lock:
+            if not look.settled:
+                return Outcome("nothing", "the table is moving: waiting for it to settle", settled=False)
+            if self.owed is None:
+                return Outcome("nothing", "the table has not changed", settled=False)
+            return None
 
     def decline(self) -> None:
         """A player answered the open question "no" (the play, if any, is scored on the pad)."""

@@ -50,9 +50,10 @@
     }
     const event = (proposal.events || [])[0];
     show(frame.message, "ask");
-    // Nothing to say yes to: the player scores the play on the pad, and the camera films on.
-    asking = event ? frame : null;
-    if (!event) return;
+    asking = frame;
+    // Nothing to say yes to: "No" (the tiles only lie there), or the play scored on the pad;
+    // the camera films on meanwhile.
+    if (!event) { no.hidden = false; return; }
     const choices = proposal.choices || [];
     if (choices.length > 1) {
       choices.forEach((end) => {
@@ -108,7 +109,7 @@
       if (!response.ok) { show(frame.error, "bad"); return; }
       if (frame.status === "confirm") ask(frame);
       else if (frame.asks && !asking) ask(frame.asks); // an earlier frame, read since, has a question
-      else if (frame.status === "recorded") { show(frame.message); live.refresh(); }
+      else if (frame.status === "recorded") { asking = null; show(frame.message); live.refresh(); }
       else if (frame.status === "looking" && !asking) show(frame.message); // a second look comes with the next frame
       else if (source === "photo" || frame.status === "no-reader") show(frame.message, frame.status === "no-reader" ? "bad" : "");
       if (frame.status === "no-reader" && stream) stopLive(); // no use filming what cannot be read
@@ -148,7 +149,7 @@
     const small = capture(CAPTURE_WIDTH, Math.round((CAPTURE_WIDTH * video.videoHeight) / video.videoWidth));
     const before = previous;
     previous = small;
-    if (asking || sending) return; // one question at a time
+    if (sending || (asking && ((asking.proposal || {}).events || []).length)) return; // one question at a time
     const frame = await jpeg(capture(video.videoWidth, video.videoHeight), 0.85);
     if (!frame) return;
     const captures = before ? await Promise.all([jpeg(before, 0.9), jpeg(small, 0.9)]) : null;
