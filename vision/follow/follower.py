@@ -144,6 +144,19 @@ class Candidate:
         }
 
 
+class Reason(str):
+    """A reason in the command line's words, with a stable `code` and its `params` for a page to
+    word for players (names, numbers from 1, its own language)."""
+
+    code: str
+    params: dict[str, Any]
+
+    def __new__(cls, text: str, code: str, **params: Any) -> Reason:
+        made = super().__new__(cls, text)
+        made.code, made.params = code, params
+        return made
+
+
 @dataclass(slots=True)
 class Outcome:
     kind: Kind
@@ -159,11 +172,23 @@ class Outcome:
     #: False where the frame changed but nothing new was read: the change stays to be explained
     #: (a tile the reader missed is looked for again at the next change, where it lies)
     settled: bool = True
+    #: what `reason` says, for a page to word: a stable code and its parameters (seats from 0,
+    #: tiles as "4-6", events as GAME_RECORD.md has them)
+    code: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.reason, Reason):
+            if not self.code:
+                self.code, self.params = self.reason.code, dict(self.reason.params)
+            self.reason = str(self.reason)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "reason": self.reason,
+            "code": self.code,
+            "params": self.params,
             "frame": self.frame,
             "events": self.events,
             "where": [list(w) for w in self.where],
@@ -245,9 +270,12 @@ def _missed(found: int, changes: int) -> str | None:
     the last settled move (changes where nothing new was read, then this one)."""
     if found >= changes:
         return None
-    return (
+    return Reason(
         f"the table changed {changes} times since the last settled move but only {found} new "
-        f"tile{'s' if found > 1 else ''} {'were' if found > 1 else 'was'} read: a play may have been missed"
+        f"tile{'s' if found > 1 else ''} {'were' if found > 1 else 'was'} read: a play may have been missed",
+        code="missed",
+        changes=changes,
+        found=found,
     )
 
 
@@ -541,25 +569,38 @@ def clear_winner(
 ) -> str | None:
     """None when the best candidate may be played; otherwise why a person must look."""
     if not ranked:
-        return "no legal move fits what the photo shows"
+        return Reason("no legal move fits what the photo shows", code="no_legal_move")
     best = ranked[0]
     if best.geometry < TOUCHING:
-        return f"the new tile ({new.tile}) lies against no open end"
+        return Reason(f"the new tile ({new.tile}) lies against no open end", code="no_open_end", tile=str(new.tile))
     unplayed = [t for t in FULL_SET if t not in hand.on_table]
     if best.identity < PLAUSIBLE * best_identity(new, unplayed):
-        return f"the photo reads {new.tile}, which is no legal move here"
+        return Reason(f"the photo reads {new.tile}, which is no legal move here", code="not_legal", tile=str(new.tile))
     if best.share < DECIDE:
-        return f"the photo cannot tell {_words(ranked[0])} from {_words(ranked[1])}" if len(ranked) > 1 else "unsure"
+        if len(ranked) < 2:
+            return Reason("unsure", code="unsure")
+        return Reason(
+            f"the photo cannot tell {_words(ranked[0])} from {_words(ranked[1])}",
+            code="cannot_tell",
+            event=ranked[0].event,
+            other=ranked[1].event,
+        )
     seen = photo.ends(len(hand.layout.placements) + 1) if photo is not None else None
     if seen is not None:
         counted = seen[1] is not None
         after = ends_after(hand.layout, best.move, best.event, counted)
         if after != seen:
-            return (
+            return Reason(
                 f"the photo's layout has open ends {seen[0]}"
                 + (f" (count {seen[1]})" if counted else "")
                 + f", but {_words(best)} would leave {after[0]}"
-                + (f" (count {after[1]})" if counted else "")
+                + (f" (count {after[1]})" if counted else ""),
+                code="layout_differs",
+                ends=seen[0],
+                count=seen[1],
+                event=best.event,
+                after=after[0],
+                after_count=after[1],
             )
     return None
 
@@ -568,6 +609,11 @@ def _words(c: Candidate) -> str:
     e = c.event
     where = f" on {e['end']}" if "end" in e else " as the lead"
     return f"seat {e['seat']} {e['tile']}{where}"
+
+
+def _refused(error: RecordError) -> dict[str, Any]:
+    """The scorer's refusal as a reason's params: its code, params and words (`rule`, `rule_params`, `error`)."""
+    return {"rule": error.code, "rule_params": dict(error.params or {}), "error": error.message}
 
 
 # -- the follower ---------------------------------------------------------------------------------
@@ -729,8 +775,13 @@ class Follower:
         try:
             where = self._apply(event)
         except RecordError as error:
-            return Outcome("ask", f"a pass by seat {seat} is refused: {error.message}")
-        return Outcome("pass", f"seat {seat} passed", [event], [where])
+            return Outcome(
+                "ask",
+                f"a pass by seat {seat} is refused: {error.message}",
+                code="pass_refused",
+                params={"seat": seat, **_refused(error)},
+            )
+        return Outcome("pass", f"seat {seat} passed", [event], [where], code="passed", params={"seat": seat})
 
     def reveal(self, seat: int, reading: Reading) -> Outcome:
         """End of hand: a photo of one player's remaining tiles; every tile in it is theirs."""
@@ -743,9 +794,19 @@ class Follower:
                 "ask",
                 f"seat {seat} shows {', '.join(tiles) or 'nothing'}, refused: {error.message}",
                 frame=reading.image,
+                code="reveal_refused",
+                params={"seat": seat, "tiles": tiles, **_refused(error)},
             )
         pips = sum(t.tile.pips for t in reading.tiles)
-        return Outcome("reveal", f"seat {seat} holds {pips} pips", [event], [where], frame=reading.image)
+        return Outcome(
+            "reveal",
+            f"seat {seat} holds {pips} pips",
+            [event],
+            [where],
+            frame=reading.image,
+            code="revealed",
+            params={"seat": seat, "pips": pips},
+        )
 
     def confirm(self, events: Sequence[dict[str, Any]]) -> Outcome:
         """A person settles the pending ask with the events that really happened (in order)."""
@@ -773,7 +834,7 @@ class Follower:
         self.leftover = [t for t in new if t.confidence >= FAINT]
         self.furniture += list(pending.aside)  # a person saw them and confirmed the play: they lie there
         self._accept(pending.reading)
-        return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image)
+        return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image, code="confirmed")
 
     def decline(self) -> None:
         """A person says the pending question's play is not what happened (and may score the
@@ -877,12 +938,14 @@ class Follower:
             if not photo and not (self.first_look_new and (self.hand.layout.placements or self._in_play(reading))):
                 self.furniture = list(reading.tiles)
                 self._accept(reading)
-                return Outcome("nothing", "the table as it starts", frame=reading.image)
+                return Outcome("nothing", "the table as it starts", frame=reading.image, code="table_start")
             self.reference = Reading(reading.image, reading.width, reading.height, ())
         hand = self.hand
         if hand.over:
             if not self.starts_hands:
-                return Outcome("over", "the hand is over: start the next one on the pad", frame=reading.image)
+                return Outcome(
+                    "over", "the hand is over: start the next one on the pad", frame=reading.image, code="over_pad"
+                )
             if not reading.tiles:  # the table is cleared: the next hand
                 try:
                     self.start_hand()
@@ -891,13 +954,22 @@ class Follower:
                         "ask",
                         f"the table is cleared, but the next hand cannot start: {error.message}",
                         frame=reading.image,
+                        code="next_hand_refused",
+                        params=_refused(error),
                     )
                 self._accept(reading)
                 return Outcome(
-                    "nothing", f"the table is cleared: hand {len(self.match.hands)} starts", frame=reading.image
+                    "nothing",
+                    f"the table is cleared: hand {len(self.match.hands)} starts",
+                    frame=reading.image,
+                    code="next_hand",
+                    params={"hand": len(self.match.hands) - 1},
                 )
             return Outcome(
-                "over", "the hand is over: show each player's tiles, then clear the table", frame=reading.image
+                "over",
+                "the hand is over: show each player's tiles, then clear the table",
+                frame=reading.image,
+                code="over_show",
             )
         diff = compare(self.reference, reading, regions)
         # The layout's tiles are where they were last seen (`placed`), whatever the last frame
@@ -936,7 +1008,11 @@ class Follower:
             gone = ", ".join(str(t.tile) for t in missing)
             return self._ask(
                 reading,
-                f"the layout's tiles left their places ({gone}): the camera moved, or tiles were moved or taken back",
+                Reason(
+                    f"the layout's tiles left their places ({gone}): the camera moved, or tiles were moved or taken back",
+                    code="layout_moved",
+                    tiles=[str(t.tile) for t in missing],
+                ),
                 new,
             )
         changes = len(self.changes) + current
@@ -944,7 +1020,7 @@ class Follower:
             self._accept(reading)
             if current and not unseen_found and not first_look:  # a first look at a bare table changed nothing
                 self.changes.append([])
-            return Outcome("nothing", "no new tile", frame=reading.image, settled=False)
+            return Outcome("nothing", "no new tile", frame=reading.image, settled=False, code="no_new_tile")
         # The new tiles first read in this change: the others were new in an earlier one, which
         # they explain (a question left open, or turned down), and do not explain this one too.
         # A tile read earlier that now lies elsewhere, its old place empty, was moved: that is
@@ -1008,15 +1084,18 @@ class Follower:
         """Several new tiles at once (a move missed under a hand): played only in an order that
         the photo forces (each tile against an end only once the one before it is down)."""
         if len(new) > MAX_AT_ONCE:
-            return self._ask(reading, f"{len(new)} new tiles at once", new)
+            return self._ask(reading, Reason(f"{len(new)} new tiles at once", code="too_many", count=len(new)), new)
         orders: list[list[Candidate]] = []
         for order in itertools.permutations(range(len(new))):
             sequence = self._try_order(new, order, photo)
             if sequence is not None:
                 orders.append(sequence)
         if len(orders) != 1:
-            why = f"{len(new)} new tiles at once, " + (
-                "in no legal order" if not orders else "and the order cannot be told"
+            why = Reason(
+                f"{len(new)} new tiles at once, "
+                + ("in no legal order" if not orders else "and the order cannot be told"),
+                code="no_order" if not orders else "order_unknown",
+                count=len(new),
             )
             return self._ask(reading, why, new, orders, changes)
         missed = _missed(len(new), changes)
@@ -1047,11 +1126,13 @@ class Follower:
         self.aside = []
         doubted = self._doubted([t for _, t in chosen])
         if doubted is None and self.looking_first:
-            doubted = "these tiles were on the table when the camera started: were they played?"
+            doubted = Reason(
+                "these tiles were on the table when the camera started: were they played?", code="first_look"
+            )
         if doubted is None:
             doubted = self._unexplained(reading, [t for _, t in chosen])
         if doubted is None and not self.leader_known and any(c.move.end is None for c, _ in chosen):
-            doubted = "who leads this hand is not known: choose the player"
+            doubted = Reason("who leads this hand is not known: choose the player", code="leader_unknown")
         if doubted is not None:
             return self._ask(reading, doubted, [t for _, t in chosen], [[c for c, _ in chosen]])
         events, where = [], []
@@ -1061,7 +1142,12 @@ class Follower:
             except RecordError as error:  # the scorer has the last word
                 return self._ask(
                     reading,
-                    f"the scorer refuses {_words(candidate)}: {error.message}",
+                    Reason(
+                        f"the scorer refuses {_words(candidate)}: {error.message}",
+                        code="refused",
+                        event=candidate.event,
+                        **_refused(error),
+                    ),
                     [t for _, t in chosen],
                     [[c for c, _ in chosen]],
                 )
@@ -1082,6 +1168,8 @@ class Follower:
             [[c for c, _ in chosen]],
             [t for _, t in chosen],
             reading.image,
+            code="evidence",
+            params={"share": round(share, 2)},
         )
 
     def _in_play(self, reading: Reading) -> bool:
@@ -1123,7 +1211,11 @@ class Follower:
         if not lying:
             return None
         names = ", ".join(str(t.tile) for t in lying)
-        return f"{names} also lies in the layout but is not recorded: which was played first?"
+        return Reason(
+            f"{names} also lies in the layout but is not recorded: which was played first?",
+            code="also_lies",
+            tiles=[str(t.tile) for t in lying],
+        )
 
     def _doubted(self, tiles: Sequence[TileReading]) -> str | None:
         """Why playing `tiles` needs a person after all: one was turned down as a play before
@@ -1133,7 +1225,11 @@ class Follower:
         plays = len(self.hand.layout.placements)
         for doubt in self.doubts:
             if any(not _alone(t, [doubt.reading]) for t in tiles) and doubt.missed != plays - doubt.plays:
-                return f"{doubt.reading.tile} was turned down as a play before: was it laid since, or a play missed before it?"
+                return Reason(
+                    f"{doubt.reading.tile} was turned down as a play before: was it laid since, or a play missed before it?",
+                    code="turned_down",
+                    tile=str(doubt.reading.tile),
+                )
         return None
 
     def _ask(
@@ -1145,6 +1241,7 @@ class Follower:
         changes: int | None = None,
     ) -> Outcome:
         outcome = Outcome("ask", why, candidates=candidates or [], new_tiles=list(new), frame=reading.image)
+        code, params = outcome.code, outcome.params
         best = outcome.candidates[0][0].event if outcome.candidates and outcome.candidates[0] else None
         plays = len(self.hand.layout.placements)
         if new and all(
@@ -1152,7 +1249,12 @@ class Follower:
         ):
             # "no" means: stop asking about this one until the record changes; the pad takes it
             return Outcome(
-                "nothing", f"{why}: turned down already, not asked again", new_tiles=list(new), frame=reading.image
+                "nothing",
+                f"{why}: turned down already, not asked again",
+                new_tiles=list(new),
+                frame=reading.image,
+                code="asked_already",
+                params={"why": code, "why_params": params},
             )
         missed = max(0, (changes if changes is not None else len(self.changes)) - len(new))
         aside, self.aside = tuple(self.aside), []

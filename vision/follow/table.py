@@ -192,9 +192,9 @@ class Table:
         or not changed since the follower last read it. None: the frame is worth reading."""
         with self.lock:
             if not look.settled:
-                return Outcome("nothing", "the table is moving: waiting for it to settle", settled=False)
+                return Outcome("nothing", "the table is moving: waiting for it to settle", settled=False, code="moving")
             if self.owed is None:
-                return Outcome("nothing", "the table has not changed", settled=False)
+                return Outcome("nothing", "the table has not changed", settled=False, code="unchanged")
             return None
 
     def decline(self) -> None:
