@@ -28,17 +28,17 @@ def test_take_photo_shows_the_proposal_and_one_tap_records_it(scripted, camera_b
     scripted.script.readings.append(seen("6-6"))  # who led is not known: the camera asks
     page.set_input_files("#photo-input", str(shot))
     page.wait_for_selector("#cam-accept:not([hidden])")
-    assert "who leads this hand is not known" in page.inner_text("#cam-say")
+    assert page.inner_text("#cam-say") == "Who played 6-6? (who leads this hand is not known: tap who played it)"
     page.click('.seat[data-seat="2"]')  # Cruz led
     page.click("#cam-accept")
     wait_version(page, version + 1)
-    expect(page.locator("#cam-say")).to_have_text("confirmed by scorer link: seat 2 playing 6-6")
+    expect(page.locator("#cam-say")).to_have_text("Recorded: Cruz played 6-6")
     expect(page.locator(".plays li")).to_contain_text("Cruz")
 
     scripted.script.readings.append(seen("6-6", "6-1", centre="6-6", arms={"west": ["6-1"]}))  # sure: recorded at once
     page.set_input_files("#photo-input", str(shot))
     wait_version(page, version + 2)
-    expect(page.locator("#cam-say")).to_have_text("the camera saw seat 3 playing 1-6 on the west")
+    expect(page.locator("#cam-say")).to_have_text("Recorded from the camera: Dee played 1-6 on the west")
     expect(page.locator("#cam-accept")).to_be_hidden()
 
     scripted.script.readings.append(

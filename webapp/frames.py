@@ -33,7 +33,7 @@ from vision.follow.follower import Outcome
 from vision.follow.table import Look, Tables, reading_of
 from vision.read.reading import Reading
 
-from . import camera, imagesize, store
+from . import camera, camera_words, imagesize, store, wording
 from .db import db
 from .errors import ApiError
 from .models import Frame
@@ -70,7 +70,20 @@ def file_of(frame: Frame) -> Path | None:
     return folder(current_app) / frame.path if frame.path else None
 
 
-def to_json(frame: Frame, *, reading: bool = True) -> dict[str, Any]:
+def table_of(game_id: str) -> wording.Table:
+    """The names at the match's table, for the camera's words."""
+    return wording.Table([str(p) for p in store.get_game(game_id).players or []])
+
+
+def say(frame: Frame, table: wording.Table | None = None) -> str:
+    """What the camera box says of the frame, in players' words and the page's language
+    (`webapp.camera_words`); `message` keeps the follower's precise English."""
+    return camera_words.frame_say(
+        frame.status, frame.message, frame.proposal, frame.source, table or table_of(frame.game_id)
+    )
+
+
+def to_json(frame: Frame, *, reading: bool = True, table: wording.Table | None = None) -> dict[str, Any]:
     from flask import url_for
 
     out: dict[str, Any] = {
@@ -81,6 +94,7 @@ def to_json(frame: Frame, *, reading: bool = True) -> dict[str, Any]:
         "source": frame.source,
         "status": frame.status,
         "message": frame.message,
+        "say": say(frame, table),
         "proposal": frame.proposal,
         "who": frame.who,
         "width": frame.width,
@@ -328,7 +342,7 @@ def process(readers: Readers, frame_id: int, data: bytes | None, look: Look | No
     if look is not None:  # a live frame of a moving table, or of one not changed, is not worth reading
         unread = tables(current_app).get(frame.game_id, store.snapshot(game).record).without_reading(look)
         if unread is not None:
-            _settle(frame, "nothing", unread.reason)
+            _settle(frame, "nothing", unread.reason, unread.code, unread.params)
             return
     try:
         reader = readers.get(game.variant)
@@ -375,7 +389,7 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
     frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
     hand = snap.match.current if snap.match is not None else None
     if hand is None:
-        _settle(frame, "nothing", "no hand has started: start one, then take the photo")
+        _settle(frame, "nothing", "no hand has started: start one, then take the photo", "no_hand")
         return
     seen = reading if reading is not None else reading_of(frame.reading or {}, frame.width or 0, frame.height or 0)
     table = tables(current_app).get(game_id, snap.record)
@@ -388,6 +402,7 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
                 "the reader found no tile in this photo: hold the phone over the whole layout, "
                 "or score this play on the pad"
             )
+            proposal["code"], proposal["params"] = "no_tile_read", {}
         frame.proposal, frame.status, frame.message = proposal, proposal["status"], proposal["message"]
         if outcome.kind == "ask":
             table.asked = frame.id
@@ -410,7 +425,16 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
             refused = db.session.get(Frame, frame_id)
             assert refused is not None
             refused.status, refused.message = "nothing", f"the camera's play was not recorded: {error.message}"
-            refused.proposal = {**proposal, "status": "nothing", "sure": False, "message": refused.message}
+            why = {k: error.extra[k] for k in ("code", "params") if k in error.extra}
+            refused.proposal = {
+                **proposal,
+                "status": "nothing",
+                "sure": False,
+                "message": refused.message,
+                "code": "not_recorded",
+                "params": {"error": error.message}
+                | ({"rule": why["code"], "rule_params": why.get("params") or {}} if why.get("code") else {}),
+            }
             _drop_file(refused)
             db.session.commit()
             return
@@ -420,9 +444,18 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
         db.session.commit()
 
 
-def _settle(frame: Frame, status: str, message: str) -> None:
+def _settle(frame: Frame, status: str, message: str, code: str = "", params: dict[str, Any] | None = None) -> None:
     frame.status, frame.message = status, message
-    frame.proposal = {"status": status, "message": message, "sure": False, "events": [], "choices": [], "new": []}
+    frame.proposal = {
+        "status": status,
+        "message": message,
+        "sure": False,
+        "events": [],
+        "choices": [],
+        "new": [],
+        "code": code,
+        "params": params or {},
+    }
     if status in SETTLED:
         _drop_file(frame)
     db.session.commit()
@@ -434,7 +467,16 @@ def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict
     candidate under `candidates`), or "nothing" / "over" with the follower's reason. A lead whose
     player the record does not say is proposed without a seat: the scorer chooses it."""
     new = [{"tile": str(t.tile), "confidence": round(t.confidence, 3)} for t in outcome.new_tiles]
-    out: dict[str, Any] = {"sure": False, "events": [], "choices": [], "new": new, "reason": outcome.reason}
+    out: dict[str, Any] = {
+        "sure": False,
+        "events": [],
+        "choices": [],
+        "new": new,
+        "reason": outcome.reason,
+        # the reason's code and params: the page words them for players (`webapp.camera_words`)
+        "code": outcome.code,
+        "params": outcome.params,
+    }
     if outcome.kind == "play":
         said = "; ".join(store.words(e) for e in outcome.events)
         return {**out, "status": "sure", "sure": True, "events": outcome.events, "message": f"the camera saw {said}"}
@@ -497,6 +539,7 @@ def answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, w
     frame = get(game_id, frame_id)
     frame.status, frame.event, frame.version = "accepted", done.change.event, done.version
     frame.message = f"confirmed by {who}: {store.words(chosen)}"
+    frame.proposal = {**(frame.proposal or {}), "chosen": chosen}  # a new dict: the JSON column sees the change
     db.session.commit()
     return frame
 

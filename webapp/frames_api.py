@@ -20,7 +20,7 @@ import threading
 
 from flask import Blueprint, current_app, jsonify, request, send_file
 
-from . import auth, camera, frames, uploads, validate
+from . import auth, camera, camera_words, frames, uploads, validate
 from .api import body, readable, scorer_game
 from .db import db
 from .errors import ApiError
@@ -113,6 +113,7 @@ def send(game_id: str):  # type: ignore[no-untyped-def]
                 "id": None,
                 "status": status,
                 "message": message,
+                "say": camera_words.frame_say(status, message, None, source, frames.table_of(game_id)),
                 "asks": frames.to_json(asking, reading=False) if asking is not None else None,
             }
         )
@@ -131,7 +132,8 @@ def send(game_id: str):  # type: ignore[no-untyped-def]
 def listing(game_id: str):  # type: ignore[no-untyped-def]
     readable(game_id)
     hand = validate.ascii_int(request.args.get("hand"), "hand")
-    return jsonify({"frames": [frames.to_json(f, reading=False) for f in frames.of_game(game_id, hand)]})
+    table = frames.table_of(game_id)
+    return jsonify({"frames": [frames.to_json(f, reading=False, table=table) for f in frames.of_game(game_id, hand)]})
 
 
 @bp.get("/<int:frame_id>")

@@ -413,6 +413,16 @@ def script_words() -> dict[str, str]:
         "photo_other_table": _(
             "This photo does not show this table: %(n)s tiles are new. Take it again, or score on the pad.", n="{n}"
         ),
+        # camera.js: the camera box's own words (the server's answers carry theirs: `say`)
+        "cam_reading": _("Reading the photo…"),
+        "cam_turned_down": _("Turned down: score this play on the pad."),
+        "cam_tap_seat": _("Tap who played it on the pad's seats, then “Yes, record it”."),
+        "cam_offline": _("No connection: the photo was not sent. Try again, or score on the pad."),
+        "cam_not_open": _(
+            "The camera did not open (%(name)s): allow it in the browser, or use “Take photo”.", name="{name}"
+        ),
+        "cam_live": _("Live camera"),
+        "cam_stop": _("Stop camera"),
         "hand_n": _("Hand %(hand)s", hand="{n}"),
         "hand_play": _("Hand %(hand)s, play %(play)s", hand="{hand}", play="{play}"),
         "correct_title": _("Correct: %(where)s", where="{where}"),

@@ -26,6 +26,9 @@
     return { "X-CSRF-Token": csrf, "X-Spinner-Who": localStorage.getItem("spinner-who") || "" };
   }
 
+  // The server's answer in players' words and the page's language (`say`), else its message.
+  const said = (frame) => frame.say || frame.message;
+
   function show(text, kind) {
     result.hidden = false;
     result.className = "cam-result " + (kind || "");
@@ -49,7 +52,7 @@
       return;
     }
     const event = (proposal.events || [])[0];
-    show(frame.message, "ask");
+    show(frame.say || frame.message, "ask");
     asking = frame;
     // Nothing to say yes to: "No" (the tiles only lie there), or the play scored on the pad;
     // the camera films on meanwhile.
@@ -61,7 +64,7 @@
         b.type = "button";
         b.className = "end" + (event.end === end ? " on" : "");
         b.dataset.end = end;
-        b.textContent = end;
+        b.textContent = words(`end_${end}`);
         b.addEventListener("click", () => { event.end = end; ask(frame); });
         ends.append(b);
       });
@@ -75,22 +78,22 @@
       method: "POST", credentials: "same-origin",
       headers: { ...headers(), "Content-Type": "application/json" }, body: JSON.stringify(body),
     });
-    return [response, await response.json().catch(() => ({ error: `the server answered ${response.status}` }))];
+    return [response, await response.json().catch(() => ({ error: words("server_said", { status: response.status }) }))];
   }
 
   yes.addEventListener("click", async () => {
     if (!asking) return;
     const event = { ...((asking.proposal.events || [])[0] || {}) };
     if (event.seat === null || event.seat === undefined) event.seat = window.spinnerPad ? window.spinnerPad.seat : null;
-    if (event.seat === null || event.seat === undefined) { show("Tap who played it on the pad's seats, then Yes.", "ask"); ask(asking); return; }
+    if (event.seat === null || event.seat === undefined) { show(words("cam_tap_seat"), "ask"); ask(asking); return; }
     const [response, data] = await post(`/${asking.id}/accept`, { event });
-    if (response.ok) { asking = null; show(data.message); live.refresh(); } else { say.textContent = data.error; }
+    if (response.ok) { asking = null; show(data.say || data.message); live.refresh(); } else { say.textContent = data.say || data.error; }
   });
   no.addEventListener("click", async () => {
     if (!asking) return;
     const [response, data] = await post(`/${asking.id}/reject`, { why: "not what was played" });
     asking = null;
-    show(response.ok ? "Turned down: score this play on the pad." : data.error, response.ok ? "" : "bad");
+    show(response.ok ? words("cam_turned_down") : data.say || data.error, response.ok ? "" : "bad");
   });
 
   async function send(blob, source, captures) {
@@ -102,19 +105,19 @@
     const seat = window.spinnerPad ? window.spinnerPad.seat : null;
     const query = new URLSearchParams({ source });
     if (seat !== null && seat !== undefined) query.set("seat", seat);
-    if (source === "photo") show("Reading the photo…");
+    if (source === "photo") show(words("cam_reading"));
     try {
       const response = await fetch(`${url}?${query}`, { method: "POST", credentials: "same-origin", headers: headers(), body: form });
-      const frame = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
-      if (!response.ok) { show(frame.error, "bad"); return; }
+      const frame = await response.json().catch(() => ({ error: words("server_said", { status: response.status }) }));
+      if (!response.ok) { show(frame.say || frame.error, "bad"); return; }
       if (frame.status === "confirm") ask(frame);
       else if (frame.asks && !asking) ask(frame.asks); // an earlier frame, read since, has a question
-      else if (frame.status === "recorded") { asking = null; show(frame.message); live.refresh(); }
-      else if (frame.status === "looking" && !asking) show(frame.message); // a second look comes with the next frame
-      else if (source === "photo" || frame.status === "no-reader") show(frame.message, frame.status === "no-reader" ? "bad" : "");
+      else if (frame.status === "recorded") { asking = null; show(said(frame)); live.refresh(); }
+      else if (frame.status === "looking" && !asking) show(said(frame)); // a second look comes with the next frame
+      else if (source === "photo" || frame.status === "no-reader") show(said(frame), frame.status === "no-reader" ? "bad" : "");
       if (frame.status === "no-reader" && stream) stopLive(); // no use filming what cannot be read
     } catch (error) {
-      show("No connection: the photo was not sent. Try again, or score on the pad.", "bad");
+      show(words("cam_offline"), "bad");
     } finally {
       sending = false;
     }
@@ -157,20 +160,20 @@
   }
   stopLive = () => {
     stream.getTracks().forEach((t) => t.stop());
-    stream = null; clearInterval(timer); video.hidden = true; liveButton.textContent = "Live camera";
+    stream = null; clearInterval(timer); video.hidden = true; liveButton.textContent = words("cam_live");
   };
   liveButton.addEventListener("click", async () => {
     if (stream) { stopLive(); return; }
     try {
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1280 } }, audio: false });
     } catch (error) {
-      show(`The camera did not open (${error.name}): allow it in the browser, or use Take photo.`, "bad");
+      show(words("cam_not_open", { name: error.name }), "bad");
       return;
     }
     video.srcObject = stream;
     video.hidden = false;
     await video.play();
-    liveButton.textContent = "Stop camera";
+    liveButton.textContent = words("cam_stop");
     timer = setInterval(grab, 1000);
   });
 })();

@@ -1,0 +1,170 @@
+"""Issue 36: the camera speaks to players. The follower's reasons carry a code and params (the
+command line keeps its precise English, and so does the API's `message`); the page words each
+answer for players (`say`): names for seats, tiles as "4-6", ends in words, in Spanish or English."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.support.records import play
+from tests.support.web import PLAYERS, Table
+from tests.test_webapp_camera import Script, make_app, photo, seen, send
+
+ROOT = Path(__file__).resolve().parent.parent
+SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
+ENGLISH = {"Accept-Language": "en"}
+
+
+def reason_codes() -> set[str]:
+    """Every code the follower (and the page's table) gives its reasons."""
+    found: set[str] = set()
+    for name in ("follower.py", "table.py"):
+        text = (ROOT / "vision" / "follow" / name).read_text()
+        for first, second in re.findall(r'code="(\w+)"(?: if [^\n]*? else "(\w+)")?', text):
+            found.update(c for c in (first, second) if c)
+    return found
+
+
+#: params enough for any code: each reason takes the ones it needs
+PARAMS = {
+    "seat": 1,
+    "tile": "4-6",
+    "tiles": ["3-6"],
+    "changes": 2,
+    "found": 1,
+    "count": 2,
+    "event": {"type": "play", "seat": 1, "tile": "4-6", "end": "east"},
+    "other": {"type": "play", "seat": 1, "tile": "4-6", "end": "west"},
+    "ends": [6, 4],
+    "after": [6, 1],
+    "after_count": None,
+    "hand": 1,
+    "pips": 12,
+    "share": 0.95,
+    "rule": "cannot_play",
+    "rule_params": {"seat": 1, "tile": "4-6"},
+    "error": "seat 1 cannot play 4-6",
+    "why": "missed",
+    "why_params": {"changes": 2, "found": 1},
+}
+
+
+def words_in(lang: str, code: str) -> str | None:
+    from flask_babel import force_locale
+
+    from webapp import create_app
+    from webapp.camera_words import reason_words
+    from webapp.wording import Table as Names
+
+    app = create_app({"DATABASE_URL": "sqlite://", "SPINNER_DATA": "/nonexistent"}, migrate=False)
+    with app.test_request_context(), force_locale(lang):
+        return reason_words(code, PARAMS, Names(PLAYERS))
+
+
+def test_every_reason_of_the_follower_has_words_in_both_languages():
+    from webapp.camera_words import REASONS
+
+    codes = reason_codes()
+    assert {"missed", "order_unknown", "no_order", "leader_unknown", "also_lies", "moving", "unchanged"} <= codes
+    assert sorted(codes - set(REASONS)) == []
+    for code in sorted(codes):
+        english, spanish = words_in("en", code), words_in("es", code)
+        assert english and spanish and english != spanish, code
+        for said in (english, spanish):
+            assert "seat" not in said and "{" not in said and "%(" not in said, (code, said)
+
+
+def test_the_follower_keeps_its_words_for_the_command_line_and_adds_the_code():
+    from vision.follow.follower import Outcome, Reason
+
+    why = Reason("2 new tiles at once, and the order cannot be told", code="order_unknown", count=2)
+    outcome = Outcome("ask", why)
+    assert outcome.reason == "2 new tiles at once, and the order cannot be told" and type(outcome.reason) is str
+    assert (outcome.code, outcome.params) == ("order_unknown", {"count": 2})
+    assert outcome.to_json()["code"] == "order_unknown"
+
+
+@pytest.fixture
+def script() -> Script:
+    return Script()
+
+
+@pytest.fixture
+def cam(tmp_path, script):
+    app = make_app(tmp_path, SPINNER_READER=script)
+    client = app.test_client()
+    created = client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json()
+    t = Table(client, created)
+    assert t.post("/hands", {}).status_code == 201
+    return t
+
+
+def test_an_unsure_play_is_asked_about_in_spanish_with_the_players_names(cam, script):
+    assert cam.event(play(0, "6-6")).status_code == 201
+    script.readings.append(seen("6-6", ("6-4", 0.5)))
+    frame = send(cam, photo(), headers=SPANISH).get_json()
+    assert frame["status"] == "confirm"
+    assert frame["message"].startswith("the camera thinks: seat 1 playing 4-6 on the ")  # as it was
+    assert frame["proposal"]["code"] and isinstance(frame["proposal"]["params"], dict)
+    end = frame["proposal"]["events"][0]["end"]
+    spanish = {"west": "oeste", "east": "este", "north": "norte", "south": "sur"}[end]
+    assert frame["say"].startswith(f"¿Fue Ben, la 4-6 por el {spanish}? (")
+    assert "seat" not in frame["say"] and "asiento" not in frame["say"]
+    english = cam.client.get(f"/api/games/{cam.id}/frames/{frame['id']}", headers={**cam.auth, **ENGLISH}).get_json()
+    assert english["say"].startswith(f"Was it Ben, 4-6 on the {end}? (")
+    assert english["message"] == frame["message"]
+    # the answer, in the language of whoever looks
+    accepted = cam.client.post(
+        f"/api/games/{cam.id}/frames/{frame['id']}/accept", json={}, headers={**cam.auth, **SPANISH}
+    ).get_json()
+    assert accepted["message"].startswith("confirmed by ")
+    assert accepted["say"].startswith("Anotado: Ben ") and "4-6" in accepted["say"]
+
+
+def test_a_lead_whose_player_is_not_known_is_asked_in_the_pages_chosen_language(cam, script):
+    script.readings.append(seen("6-6"))
+    cam.client.set_cookie("spinner-lang", "es")  # the page's switch
+    frame = send(cam, photo()).get_json()
+    assert frame["status"] == "confirm" and "who leads this hand is not known" in frame["message"]
+    assert frame["say"] == "¿Quién jugó la 6-6? (no se sabe quién sale en esta mano: toca quién la jugó)"
+    cam.client.set_cookie("spinner-lang", "en")
+    english = cam.client.get(f"/api/games/{cam.id}/frames/{frame['id']}", headers=cam.auth).get_json()
+    assert english["say"] == "Who played 6-6? (who leads this hand is not known: tap who played it)"
+    cam.client.set_cookie("spinner-lang", "es")
+    turned = cam.client.post(f"/api/games/{cam.id}/frames/{frame['id']}/reject", json={}, headers=cam.auth).get_json()
+    assert turned["say"] == "Rechazada: anota esta jugada en el anotador."
+
+
+def test_a_play_recorded_from_the_camera_names_its_player(cam, script):
+    script.readings.append(seen("6-6"))
+    frame = send(cam, photo(), "?seat=2", headers=SPANISH).get_json()
+    assert frame["status"] == "recorded" and frame["message"] == "the camera saw seat 2 playing 6-6"
+    assert frame["say"].startswith("Anotado por la cámara: Cruz ") and "6-6" in frame["say"]
+    listed = cam.client.get(f"/api/games/{cam.id}/frames", headers={**cam.auth, **ENGLISH}).get_json()["frames"]
+    assert listed[-1]["say"].startswith("Recorded from the camera: Cruz played 6-6")
+
+
+def test_a_photo_with_no_tile_says_so_in_spanish(cam, script):
+    script.readings.append(seen())
+    frame = send(cam, photo(), headers=SPANISH).get_json()
+    assert frame["status"] == "nothing" and frame["message"].startswith("the reader found no tile in this photo")
+    assert frame["say"].startswith("No se encontró ninguna ficha en esta foto")
+
+
+def test_the_camera_box_says_nothing_in_english_of_its_own():
+    """camera.js shows the server's `say` or the page's words (script_words), never a literal."""
+    from webapp import create_app
+    from webapp.wording import script_words
+
+    script_js = (ROOT / "webapp" / "static" / "camera.js").read_text()
+    assert not re.search(r"show\(\s*[\"'`]", script_js)
+    assert not re.search(r"textContent = [\"'`]", script_js)
+    keys = set(re.findall(r'words\("(\w+)"', script_js))
+    app = create_app({"DATABASE_URL": "sqlite://", "SPINNER_DATA": "/nonexistent"}, migrate=False)
+    with app.test_request_context(headers=SPANISH):
+        said = script_words()
+    assert keys and sorted(keys - set(said)) == []
+    assert said["cam_reading"] == "Leyendo la foto…"
