@@ -1183,10 +1183,15 @@ class Follower:
         """Why playing `tiles` needs a person after all: another tile lies in the layout that
         neither the record places nor this play is (turned down when asked about, or read too
         late to be new): it was laid too, and whether before or after these is not known."""
+        # only tiles the follower has met as new (turned down, or left over from a change) or
+        # that lay there when a camera beside a record started: one the reader only now finds
+        # beside the layout, with no change of the table there, is its flicker, not a play
+        met = [d.reading for d in self.doubts] + [t for news in self.changes for t in news]
         others = [
             t
             for t in reading.tiles
             if t.confidence >= FAINT
+            and (not _alone(t, met) or not _alone(t, self.furniture))
             and self._placed_at(t) is None
             and all(_alone(t, [c]) for c in tiles)
             and not self._over_layout(t, reading)
@@ -1205,7 +1210,7 @@ class Follower:
         lying = [
             t
             for t in others
-            if (near(t, played, TOUCHING_SIDES) if not _alone(t, self.furniture) else near(t, layout, LOOSE))
+            if (near(t, played, TOUCHING_SIDES) if not _alone(t, self.furniture) else near(t, layout, TOUCHING_SIDES))
         ]
         self.aside = lying
         if not lying:
