@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.camera import Script, make_app, photo, seen, send
 from tests.support.records import play
 from tests.support.web import PLAYERS, Table
-from tests.test_webapp_camera import Script, make_app, photo, seen, send
 
 ROOT = Path(__file__).resolve().parent.parent
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
