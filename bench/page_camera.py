@@ -5,8 +5,9 @@
 Each synthetic game video (`vision.synth.video`, 1280x960, six still frames between moves, arms
 reaching in, light drift, shake) goes through the app as the page's live camera sends it: every
 `--every`-th frame (the page sends a frame a second; a still table lasts `6 / every` of them) is
-posted as a JPEG to `POST /api/games/ID/frames?source=camera` and read by the server's reader (the
-ONNX models, in this process). A question the camera asks is answered as a player at the table
+posted as a JPEG to `POST /api/games/ID/frames?source=camera`, with the page's two small captures
+(the frame before and this one: alike, the table was still), and read by the server's reader (the
+ONNX models, in this process). `--every 7` is a slow reader: no still table is sent twice. A question the camera asks is answered as a player at the table
 would: "yes" when it proposes the true next play with its end; otherwise "no", and the player
 scores the true play on the pad (`padded`). Figures over all videos:
 
@@ -20,6 +21,7 @@ scores the true play on the pad (`padded`). Figures over all videos:
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 import tempfile
@@ -62,7 +64,14 @@ def pad_next(client, base: str, auth: dict, events: list[dict], truth: list[tupl
     return 0
 
 
-def follow(seed: int, every: int, folder: Path) -> dict:
+def small(image) -> bytes:  # type: ignore[no-untyped-def]
+    """The page's own small capture of the camera's picture (`camera.js`: 320 pixels wide)."""
+    height, width = image.shape[:2]
+    resized = cv2.resize(image, (320, round(320 * height / width)), interpolation=cv2.INTER_AREA)
+    return cv2.imencode(".jpg", resized, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+
+
+def follow(seed: int, every: int, folder: Path, captures: bool = True) -> dict:
     from webapp import create_app
 
     video = game_video(seed, 1280, 960, still_frames=6)
@@ -85,14 +94,29 @@ def follow(seed: int, every: int, folder: Path) -> dict:
     events = video.record["hands"][0]["events"]
     asked = confirmed = padded = sent = 0
     started = time.perf_counter()
+    previous = None
     for k, frame in enumerate(video.frames()):
+        capture = small(frame.image)  # the page captures every tick, sent or not
+        before, previous = previous, capture
         if k % every:
             continue
         ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
         sent += 1
-        answer = client.post(
-            f"{base}/frames?source=camera&seat=0", data=jpeg.tobytes(), headers={**auth, "Content-Type": "image/jpeg"}
-        ).get_json()
+        if captures and before is not None:  # as the page sends it: the frame and its two captures
+            data = {
+                "photo": (io.BytesIO(jpeg.tobytes()), "table.jpg"),
+                "before": (io.BytesIO(before), "before.jpg"),
+                "now": (io.BytesIO(capture), "now.jpg"),
+            }
+            answer = client.post(
+                f"{base}/frames?source=camera&seat=0", data=data, headers=auth, content_type="multipart/form-data"
+            ).get_json()
+        else:
+            answer = client.post(
+                f"{base}/frames?source=camera&seat=0",
+                data=jpeg.tobytes(),
+                headers={**auth, "Content-Type": "image/jpeg"},
+            ).get_json()
         if answer["status"] != "confirm":
             continue
         asked += 1
@@ -137,11 +161,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--every", type=int, default=2, help="send every Nth frame (a still table is 6 frames)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--no-captures",
+        action="store_true",
+        help="send frames alone, without the page's two captures a second apart (the page before 2026-11-26)",
+    )
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.seed, args.seed + args.videos):
-            row = follow(seed, args.every, Path(tmp))
+            row = follow(seed, args.every, Path(tmp), captures=not args.no_captures)
             rows.append(row)
             if not args.json:
                 print(
