@@ -672,6 +672,8 @@ class Follower:
         self.looking_first = False
         #: the tiles `_unexplained` last found lying in the layout unrecorded
         self.aside: list[TileReading] = []
+        #: tiles a person confirmed a play past (`Pending.aside`): they lie there, not asked again
+        self.vouched: list[TileReading] = []
         #: where each placement of the hand's layout was last seen (same order as the scorer's
         #: placements); None for a tile a person confirmed that the camera has not found yet
         self.placed: list[Seen | None] = []
@@ -735,6 +737,7 @@ class Follower:
         self.placed = []
         self.pending = None
         self.leftover = []
+        self.vouched = []
         self.reference = None
 
     def record(self) -> dict[str, Any]:
@@ -832,7 +835,7 @@ class Follower:
         self._spend(applied, found, answered=True)
         self.doubts = []
         self.leftover = [t for t in new if t.confidence >= FAINT]
-        self.furniture += list(pending.aside)  # a person saw them and confirmed the play: they lie there
+        self.vouched += list(pending.aside)  # a person saw them and confirmed the play: they lie there
         self._accept(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image, code="confirmed")
 
@@ -1176,6 +1179,14 @@ class Follower:
         """Whether the photo shows a game under way: two or more of its tiles joined end to end as
         the rules allow (tiles lying apart are not; a lone tile may be either, and a play laid
         against it is asked about: `_unexplained`)."""
+        tiles = [t for t in reading.tiles if t.confidence >= FAINT]
+        for k, a in enumerate(tiles):
+            for b in tiles[k + 1 :]:
+                gap = float(np.linalg.norm(np.asarray(a.center, np.float32) - np.asarray(b.center, np.float32)))
+                if gap <= TOUCHING_SIDES * min(short_side(a), short_side(b)) and (
+                    a.tile.has(b.tile.low) or a.tile.has(b.tile.high)
+                ):
+                    return True
         result = PhotoLayout.of(reading, self.match.rules).result
         return result is not None and len(result.layout.placements) >= 2
 
@@ -1183,15 +1194,17 @@ class Follower:
         """Why playing `tiles` needs a person after all: another tile lies in the layout that
         neither the record places nor this play is (turned down when asked about, or read too
         late to be new): it was laid too, and whether before or after these is not known."""
-        # only tiles the follower has met as new (turned down, or left over from a change) or
-        # that lay there when a camera beside a record started: one the reader only now finds
-        # beside the layout, with no change of the table there, is its flicker, not a play
+        # for `spinner watch`, which saw every tile arrive, only tiles it has met as new (turned
+        # down, or left over from a change): one the reader only now finds beside the layout,
+        # where the table did not change, is its flicker. Beside a record (the page), whose
+        # camera may have started late or looked seldom, every unrecorded tile there counts
         met = [d.reading for d in self.doubts] + [t for news in self.changes for t in news]
         others = [
             t
             for t in reading.tiles
             if t.confidence >= FAINT
-            and (not _alone(t, met) or not _alone(t, self.furniture))
+            and (self.first_look_new or not _alone(t, met))
+            and _alone(t, self.vouched)
             and self._placed_at(t) is None
             and all(_alone(t, [c]) for c in tiles)
             and not self._over_layout(t, reading)
@@ -1200,18 +1213,12 @@ class Follower:
             and (self.first_look_new or _alone(t, self.furniture))
         ]
         layout = [s.reading.center for s in self.placed if s is not None] + [t.center for t in tiles]
-        played = [t.center for t in tiles]
 
         def near(t: TileReading, anchors: list[tuple[float, float]], sides: float) -> bool:
             gaps = np.linalg.norm(np.asarray(anchors, np.float32) - np.asarray(t.center, np.float32), axis=1)
             return float(gaps.min()) <= sides * short_side(t)
 
-        # a tile lying there since the camera started counts only where this play touches it
-        lying = [
-            t
-            for t in others
-            if (near(t, played, TOUCHING_SIDES) if not _alone(t, self.furniture) else near(t, layout, TOUCHING_SIDES))
-        ]
+        lying = [t for t in others if near(t, layout, TOUCHING_SIDES)]
         self.aside = lying
         if not lying:
             return None
