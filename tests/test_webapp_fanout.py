@@ -4,30 +4,19 @@ Skipped where the PostgreSQL server binaries are not installed."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
-import threading
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.support.cluster import Viewer, call
 from tests.support.servers import free_port
 from tests.support.waiting import until
 from tests.support.web import PLAYERS
 
 pytestmark = pytest.mark.slow
-
-
-def call(url: str, method: str = "GET", body: dict | None = None, token: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-    request = urllib.request.Request(
-        url, method=method, headers=headers, data=json.dumps(body).encode() if body is not None else None
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())
 
 
 def start_serve(url: str, folder: Path) -> tuple[subprocess.Popen, str]:
@@ -109,28 +98,6 @@ def test_notifications_are_parsed_strictly():
 
     assert parse("abc 7") == ("abc", 7)
     assert parse("abc ²") is None and parse("abc") is None and parse(" 3") is None
-
-
-class Viewer(threading.Thread):
-    """A phone watching a match's live stream on one server: every version it is sent, in order."""
-
-    def __init__(self, url: str, game: str, last: int) -> None:
-        super().__init__(daemon=True)
-        self.url, self.game, self.last = url, game, last
-        self.versions: list[int] = []
-        self.done = threading.Event()
-
-    def run(self) -> None:
-        request = urllib.request.Request(f"{self.url}/api/games/{self.game}/stream")
-        while not self.done.is_set():  # a stream ends after its lifetime: the page reconnects
-            with urllib.request.urlopen(request, timeout=60) as stream:
-                for raw in stream:
-                    line = raw.decode()
-                    if line.startswith("id: "):
-                        self.versions.append(int(line[4:]))
-                        if self.versions[-1] >= self.last:
-                            self.done.set()
-                            return
 
 
 def test_three_processes_every_viewer_sees_every_version(postgres, tmp_path):

@@ -115,11 +115,12 @@ class Cluster:
 class Viewer(threading.Thread):
     """A phone watching a match's live stream on one web process: every version it is sent, in order."""
 
-    def __init__(self, url: str, game: str) -> None:
+    def __init__(self, url: str, game: str, last: int | None = None) -> None:
+        """`last`: the version it watches until (or later, `until_version`)."""
         super().__init__(daemon=True)
         self.url, self.game = url, game
         self.versions: list[int] = []
-        self.last: int | None = None
+        self.last: int | None = last
         self.done = threading.Event()
 
     def until_version(self, version: int) -> None:
