@@ -164,7 +164,8 @@ def test_a_chunked_photo_over_the_limit_is_refused_and_not_kept(tmp_path):
         t = Table(client, client.post("/api/games", json={"variant": "partners", "players": PLAYERS}).get_json())
         assert t.post("/hands", {}).status_code == 201
         running.app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
-        big = photo(900, 700, ".png") + b"\0" * (80 * 1024)
+        # Far past the limit: the client is still sending when the server refuses it.
+        big = photo(900, 700, ".png") + b"\0" * (2 * 1024 * 1024)
         address = urlsplit(running.url)
         connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
         # No Content-Length: the body arrives chunked, its length known only once read.

@@ -58,8 +58,12 @@ def _wants_json() -> bool:
 
 
 def init_app(app: Flask) -> None:
+    from .uploads import drain_refused_body  # uploads raises ApiError: imported once both exist
+
     @app.errorhandler(ApiError)
     def _api_error(error: ApiError):  # type: ignore[no-untyped-def]
+        if error.status == 413:
+            drain_refused_body()
         response = jsonify(error.to_dict())
         response.status_code = error.status
         if error.status == 401:
@@ -84,6 +88,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+        if error.code == 413:
+            drain_refused_body()
         if not _wants_json():
             return error
         messages = {

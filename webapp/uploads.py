@@ -5,6 +5,10 @@ A chunked body says nothing of its length: it is read here a piece at a time, an
 run past the limit the request is refused with 413 and nothing of it is kept. Reading all that
 is allowed and then stopping would keep a photo cut short and answer as if it were whole.
 Large bodies (imported archives) go to a temporary file, not to memory.
+
+A refused chunked body is read on to its end (up to `DRAIN`) before the 413 goes out: a server
+that answers and closes while the client is still sending makes the client's next write fail,
+and the client never reads why it was refused.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from .errors import ApiError
 CHUNK = 64 * 1024
 #: Bodies up to this stay in memory while spooled; larger ones move to a temporary file.
 IN_MEMORY = 1024 * 1024
+#: At most this much of a refused chunked body is read and thrown away before the answer.
+DRAIN = 4 * 1024 * 1024
 
 
 def too_large(limit: int, what: str = "the upload") -> ApiError:
@@ -59,6 +65,25 @@ def read_all(source: IO[bytes], limit: int, what: str = "the upload") -> bytes:
             parts.append(chunk)
     except RequestEntityTooLarge:
         raise too_large(limit, what) from None
+
+
+def drain_refused_body() -> None:
+    """Read what is left of a refused chunked body, so the client finishes sending and reads the
+    refusal. A body with a Content-Length is refused before it is read and is left alone: reading
+    past its declared end would wait on the socket."""
+    environ = request.environ
+    if not environ.get("wsgi.input_terminated"):
+        return
+    source = environ.get("wsgi.input")
+    left = DRAIN
+    try:
+        while left > 0:
+            chunk = source.read(min(CHUNK, left))
+            if not chunk:
+                return
+            left -= len(chunk)
+    except (OSError, ValueError):  # the client went away or sent a broken chunk: nothing to save
+        return
 
 
 def body(limit: int, what: str = "the upload") -> bytes:
