@@ -465,7 +465,9 @@ def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict
     """The follower's answer as the page shows it: a play ("sure", recorded), a question
     ("confirm": its best candidate proposed, the other ends that tile fits as `choices`, every
     candidate under `candidates`), or "nothing" / "over" with the follower's reason. A lead whose
-    player the record does not say is proposed without a seat: the scorer chooses it."""
+    player the record does not say is proposed without a seat: the scorer chooses it. A question
+    of who laid the tile (code "who_played": passes no photo shows) also lists the seats that may
+    have, likeliest first, as `seats`: one tap on a seat records that seat's play."""
     new = [{"tile": str(t.tile), "confidence": round(t.confidence, 3)} for t in outcome.new_tiles]
     out: dict[str, Any] = {
         "sure": False,
@@ -498,7 +500,7 @@ def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict
             for s in outcome.candidates
             if s and "end" in s[0].event and Tile.parse(s[0].event["tile"]) is tile
         ]
-        return {
+        asked = {
             **out,
             "status": "confirm",
             "events": [event],
@@ -506,6 +508,10 @@ def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict
             "candidates": [[c.to_json() for c in s] for s in outcome.candidates[:8]],
             "message": f"the camera thinks: {store.words(event).strip()}? ({outcome.reason})",
         }
+        if outcome.code == "who_played":  # one candidate per seat, in the follower's order
+            seats = [s[0].event.get("seat") for s in outcome.candidates if s]
+            asked["seats"] = list(dict.fromkeys(s for s in seats if isinstance(s, int)))
+        return asked
     if outcome.kind == "over":
         return {**out, "status": "over", "message": outcome.reason}
     message = outcome.reason if live else f"{outcome.reason}: nothing to record"

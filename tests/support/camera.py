@@ -112,3 +112,21 @@ def send(
             content_type="multipart/form-data",
         )
     return t.client.post(f"/api/games/{t.id}/frames{query}", data=data, headers=headers, content_type=content_type)
+
+
+def who_played(tile: str, seats: list[int], end: str | None = None) -> Any:
+    """The follower's question of who laid `tile` (issue 34: passes no photo shows), as
+    vision/follow/follower.py words it: one candidate a seat, likeliest first (the turn seat, then
+    the later seats, the ones between passing), each that seat's play (a lead without `end`)."""
+    from scorer.moves import Move
+    from scorer.tiles import Tile
+    from vision.follow.follower import Candidate, Outcome
+
+    candidates = []
+    for i, seat in enumerate(seats):
+        event = {"type": "play", "seat": seat, "tile": tile} | ({"end": end} if end else {})
+        move = Move(seat, Tile.parse(tile), end, tuple(seats[:i]))
+        candidates.append([Candidate(move, event, 0, identity=0.97, geometry=1.0, share=1 / len(seats))])
+    named = [f"seat {s}" for s in seats]
+    reason = f"who played {tile}: {', '.join(named[:-1])} or {named[-1]}?"
+    return Outcome("ask", reason, candidates=candidates, code="who_played", params={"tile": tile, "seats": seats})
