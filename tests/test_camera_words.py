@@ -49,6 +49,7 @@ PARAMS = {
     "error": "seat 1 cannot play 4-6",
     "why": "missed",
     "why_params": {"changes": 2, "found": 1},
+    "seats": [1, 2, 0],
 }
 
 

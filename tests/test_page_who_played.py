@@ -13,6 +13,19 @@ from __future__ import annotations
 
 from tests.support.camera import who_played
 from tests.support.records import play
+from tests.support.web import PLAYERS
+
+
+def in_language(lang: str, say):
+    """`say()` in a request of the page in `lang`."""
+    from flask_babel import force_locale
+
+    from webapp import create_app
+
+    app = create_app({"DATABASE_URL": "sqlite://", "SPINNER_DATA": "/nonexistent"}, migrate=False)
+    with app.test_request_context(), force_locale(lang):
+        return say()
+
 
 # -- the proposal ---------------------------------------------------------------------------------
 
@@ -44,3 +57,50 @@ def test_any_other_question_is_proposed_as_before_without_seats():
     assert {k: v for k, v in after.items() if k not in ("seats", "code", "params")} == {
         k: v for k, v in before.items() if k not in ("code", "params")
     }
+
+
+# -- the words ------------------------------------------------------------------------------------
+
+
+def asked(tile: str, seats: list[int], end: str | None = None) -> dict:
+    from webapp.frames import proposal_of
+
+    return proposal_of(who_played(tile, seats, end), live=False)
+
+
+def say_of(proposal: dict) -> str:
+    from webapp.camera_words import frame_say
+    from webapp.wording import Table as Names
+
+    return frame_say("confirm", proposal["message"], proposal, "photo", Names(PLAYERS))
+
+
+def test_who_played_is_asked_with_the_players_names_in_english_and_spanish():
+    from webapp.camera_words import reason_words
+    from webapp.wording import Table as Names
+    from webapp.wording import script_words
+
+    three, two, lead = asked("4-5", [2, 3, 0], "east"), asked("4-5", [2, 3], "west"), asked("6-6", [1, 2])
+    english = in_language("en", lambda: [say_of(three), say_of(two), say_of(lead)])
+    assert english == [
+        "Who played 4-5? Cruz (their turn), Dee or Ana?",
+        "Who played 4-5? Cruz (their turn) or Dee?",
+        "Who played 6-6? Ben or Cruz?",  # nobody's turn before the lead
+    ]
+    spanish = in_language("es", lambda: [say_of(three), say_of(two), say_of(lead)])
+    assert spanish == [
+        "¿Quién jugó la 4-5? ¿Cruz (le toca), Dee o Ana?",
+        "¿Quién jugó la 4-5? ¿Cruz (le toca) o Dee?",
+        "¿Quién jugó la 6-6? ¿Ben o Cruz?",
+    ]
+    # the reason alone, as other sentences put it ("...: turned down already, not asked again")
+    params = {"tile": "4-5", "seats": [2, 3, 0]}
+    assert in_language("en", lambda: reason_words("who_played", params, Names(PLAYERS))) == (
+        "who played 4-5 is not known: Cruz, Dee or Ana"
+    )
+    assert in_language("es", lambda: reason_words("who_played", params, Names(PLAYERS))) == (
+        "no se sabe quién jugó la 4-5: Cruz, Dee o Ana"
+    )
+    # the seat buttons' mark, for camera.js
+    assert in_language("en", script_words)["cam_seat_turn"] == "{who} (their turn)"
+    assert in_language("es", script_words)["cam_seat_turn"] == "{who} (le toca)"

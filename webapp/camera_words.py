@@ -27,6 +27,17 @@ def play_words(event: dict[str, Any], table: Table) -> str:
     return _("%(who)s, %(tile)s", who=who, tile=tile)
 
 
+def seat_choices(seats: Sequence[Any], table: Table, turn: bool = False) -> str:
+    """The seats that may have laid a tile, likeliest first: "Ana (their turn), Ben or Cruz".
+    `turn`: the first is the seat whose turn it is (the others would mean passes no photo shows)."""
+    names = [table.seat(s) for s in seats]
+    if names and turn:
+        names[0] = _("%(who)s (their turn)", who=names[0])
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(some)s or %(last)s", some=", ".join(names[:-1]), last=names[-1])
+
+
 def _tiles(tiles: Sequence[Any]) -> str:
     return ", ".join(str(t) for t in tiles)
 
@@ -66,6 +77,9 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
     "order_unknown": lambda p, t: _("%(n)s new tiles at once: which came first is not known", n=p.get("count")),
     "first_look": lambda p, t: _("these tiles were on the table when the camera started: were they played?"),
     "leader_unknown": lambda p, t: _("who leads this hand is not known: tap who played it"),
+    "who_played": lambda p, t: _(
+        "who played %(tile)s is not known: %(seats)s", tile=p.get("tile"), seats=seat_choices(p.get("seats") or [], t)
+    ),
     "refused": lambda p, t: _("the rules refuse it: %(why)s", why=_refused(p, t)),
     "also_lies": lambda p, t: ngettext(
         "%(tiles)s also lies on the table but is not recorded: which was played first?",
@@ -183,6 +197,12 @@ def _frame_say(status: str | None, proposal: dict[str, Any], source: str | None,
         if event is None:
             return _(
                 "The camera cannot tell the play: %(why)s. Check the photo, or score this play on the pad.", why=why
+            )
+        seats = proposal.get("seats") or []
+        if code == "who_played" and len(seats) > 1:  # a pass no photo shows: one tap on a seat answers
+            lead = not isinstance(event.get("end"), str)
+            return _(
+                "Who played %(tile)s? %(seats)s?", tile=event.get("tile"), seats=seat_choices(seats, table, not lead)
             )
         if event.get("seat") is None:
             return _("Who played %(tile)s? (%(why)s)", tile=event.get("tile"), why=why)

@@ -417,6 +417,7 @@ def script_words() -> dict[str, str]:
         "cam_reading": _("Reading the photo…"),
         "cam_turned_down": _("Turned down: score this play on the pad."),
         "cam_tap_seat": _("Tap who played it on the pad's seats, then “Yes, record it”."),
+        "cam_seat_turn": _("%(who)s (their turn)", who="{who}"),
         "cam_offline": _("No connection: the photo was not sent. Try again, or score on the pad."),
         "cam_not_open": _(
             "The camera did not open (%(name)s): allow it in the browser, or use “Take photo”.", name="{name}"

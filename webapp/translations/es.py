@@ -484,6 +484,8 @@ ES: dict[str, str | tuple[str, str]] = {
         "%(tiles)s también están en la mesa pero no están anotadas: ¿cuál se jugó primero?",
     ),
     "%(who)s holds %(num)s pip": ("%(who)s tiene %(num)s punto", "%(who)s tiene %(num)s puntos"),
+    "%(who)s (their turn)": "%(who)s (le toca)",
+    "%(some)s or %(last)s": "%(some)s o %(last)s",
     "%(who)s shows %(tiles)s: refused: %(why)s": "%(who)s muestra %(tiles)s: no se acepta: %(why)s",
     "%(who)s, %(tile)s": "%(who)s, la %(tile)s",
     "%(who)s, %(tile)s on the %(end)s": "%(who)s, la %(tile)s por el %(end)s",
@@ -505,6 +507,8 @@ ES: dict[str, str | tuple[str, str]] = {
     "This server cannot read photos yet: score this play on the pad.": "Este servidor aún no puede leer fotos: anota esta jugada en el anotador.",
     "Turned down: score this play on the pad.": "Rechazada: anota esta jugada en el anotador.",
     "Was it %(play)s? (%(why)s)": "¿Fue %(play)s? (%(why)s)",
+    "Who played %(tile)s? %(seats)s?": "¿Quién jugó la %(tile)s? ¿%(seats)s?",
+    "Who played it": "Quién la jugó",
     "Who played %(tile)s? (%(why)s)": "¿Quién jugó la %(tile)s? (%(why)s)",
     "a pass by %(who)s is refused: %(why)s": "no se acepta el pase de %(who)s: %(why)s",
     "a question": "una pregunta",
@@ -533,4 +537,5 @@ ES: dict[str, str | tuple[str, str]] = {
     "the tiles on the table left their places (%(tiles)s): the camera moved, or tiles were moved or taken back": "las fichas de la mesa dejaron su sitio (%(tiles)s): se movió la cámara, o se movieron o retiraron fichas",
     "these tiles were on the table when the camera started: were they played?": "estas fichas ya estaban en la mesa cuando empezó la cámara: ¿se jugaron?",
     "who leads this hand is not known: tap who played it": "no se sabe quién sale en esta mano: toca quién la jugó",
+    "who played %(tile)s is not known: %(seats)s": "no se sabe quién jugó la %(tile)s: %(seats)s",
 }
