@@ -11,9 +11,20 @@ the follower that asks it is another change); the rest, from the upload to the r
 
 from __future__ import annotations
 
-from tests.support.camera import who_played
-from tests.support.records import play
+import pytest
+
+from tests.support.camera import Asks, photo, seen, send, who_played
+from tests.support.page import PHONE, axe_findings, record_of, start_match, tap_and_wait, version, wait_version
+from tests.support.records import pass_, play
 from tests.support.web import PLAYERS
+
+ENGLISH = {"Accept-Language": "en"}
+SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
+
+
+@pytest.fixture
+def asks(monkeypatch) -> Asks:
+    return Asks().install(monkeypatch)
 
 
 def in_language(lang: str, say):
@@ -104,3 +115,86 @@ def test_who_played_is_asked_with_the_players_names_in_english_and_spanish():
     # the seat buttons' mark, for camera.js
     assert in_language("en", script_words)["cam_seat_turn"] == "{who} (their turn)"
     assert in_language("es", script_words)["cam_seat_turn"] == "{who} (le toca)"
+
+
+# -- through the frames API -------------------------------------------------------------------------
+
+
+def test_a_photo_that_asks_who_played_is_answered_by_one_seat(cam, script, asks):
+    assert cam.event(play(0, "6-6")).status_code == 201  # Ana leads: Ben's turn
+    script.readings.append(seen("6-6", "6-3"))
+    asks.outcomes.append(who_played("6-3", [1, 2, 3, 0], "east"))
+    frame = send(cam, photo(), headers=ENGLISH).get_json()
+    assert frame["status"] == "confirm"
+    assert frame["proposal"]["seats"] == [1, 2, 3, 0]
+    assert frame["proposal"]["events"] == [play(1, "6-3", "east")]
+    assert frame["say"] == "Who played 6-3? Ben (their turn), Cruz, Dee or Ana?"
+    assert frame["message"].startswith("the camera thinks: seat 1 playing 6-3 on the east? (who played 6-3: ")
+    spanish = cam.get(f"/frames/{frame['id']}", headers={**cam.auth, **SPANISH}).get_json()
+    assert spanish["say"] == "¿Quién jugó la 6-3? ¿Ben (le toca), Cruz, Dee o Ana?"
+    # Cruz laid it: Ben passed, which no photo shows
+    accepted = cam.post(f"/frames/{frame['id']}/accept", {"event": play(2, "6-3", "east")}, headers=ENGLISH)
+    assert accepted.status_code == 200, accepted.get_json()
+    assert accepted.get_json()["say"] == "Recorded: Cruz played 6-3 on the east"
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6"), play(2, "6-3", "east")]
+    board = cam.get("/board", headers=cam.auth).get_json()
+    assert board["current"]["turn"] == 3
+
+
+# -- on the page -----------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_camera_box_asks_who_played_and_one_tap_on_a_seat_records_it(scripted, asks, open_page, tmp_path):
+    page = open_page(PHONE)
+    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')  # Ana leads
+    tap_and_wait(page, '[data-tile="6-6"]')
+    page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Ben'")
+    shot = tmp_path / "table.jpg"
+    shot.write_bytes(photo())
+    scripted.script.readings.append(seen("6-6", "6-3"))
+    asks.outcomes.append(who_played("6-3", [1, 2, 3, 0], "east"))
+    page.set_input_files("#photo-input", str(shot))
+    page.wait_for_selector("#cam-seats:not([hidden]) button")
+
+    assert page.inner_text("#cam-say") == "Who played 6-3? Ben (their turn), Cruz, Dee or Ana?"
+    buttons = page.locator("#cam-seats button")
+    assert buttons.all_inner_texts() == ["Ben (their turn)", "Cruz", "Dee", "Ana"]
+    assert "likely" in (buttons.nth(0).get_attribute("class") or "")
+    assert page.locator("#cam-seats .likely").count() == 1
+    sizes = buttons.evaluate_all("bs => bs.map(b => [b.offsetWidth, b.offsetHeight])")
+    assert all(w >= 44 and h >= 44 for w, h in sizes), sizes
+    assert page.locator("#cam-accept").is_hidden()  # no second tap: the seat is the answer
+    assert page.locator("#cam-reject").is_visible()
+    assert axe_findings(page) == []
+
+    before = version(page)
+    page.click('#cam-seats button[data-seat="2"]')  # Cruz laid it: Ben passed unseen
+    wait_version(page, before + 1)
+    page.wait_for_function("document.getElementById('cam-say').textContent.startsWith('Recorded')")
+    assert page.inner_text("#cam-say") == "Recorded: Cruz played 6-3 on the east"
+    assert page.locator("#cam-seats").is_hidden()
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6"), play(2, "6-3", "east")]
+    # the pad follows the turn past the pass: Dee's, and her pass is one tap
+    page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Dee'")
+    tap_and_wait(page, "#pass")
+    assert record_of(page, game)["hands"][0]["events"][-1] == pass_(3)
+
+
+@pytest.mark.slow
+def test_no_turns_the_who_played_question_down(scripted, asks, open_page, tmp_path):
+    page = open_page(PHONE)
+    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')
+    tap_and_wait(page, '[data-tile="6-6"]')
+    shot = tmp_path / "table.jpg"
+    shot.write_bytes(photo())
+    scripted.script.readings.append(seen("6-6", "6-3"))
+    asks.outcomes.append(who_played("6-3", [1, 2], "east"))
+    page.set_input_files("#photo-input", str(shot))
+    page.wait_for_selector("#cam-seats:not([hidden]) button")
+    page.click("#cam-reject")
+    page.wait_for_function("document.getElementById('cam-seats').hidden")
+    assert page.inner_text("#cam-say") == "Turned down: score this play on the pad."
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6")]

@@ -130,3 +130,24 @@ def who_played(tile: str, seats: list[int], end: str | None = None) -> Any:
     named = [f"seat {s}" for s in seats]
     reason = f"who played {tile}: {', '.join(named[:-1])} or {named[-1]}?"
     return Outcome("ask", reason, candidates=candidates, code="who_played", params={"tile": tile, "seats": seats})
+
+
+class Asks:
+    """The follower's next answers, given in place of what it makes of the photo (the reader's
+    reading is still taken, the frame kept and the answer proposed as for any other): `install`
+    puts it on the match's camera table (`vision.follow.table.Table.frame`) for one test."""
+
+    def __init__(self) -> None:
+        self.outcomes: list[Any] = []
+
+    def install(self, monkeypatch: Any) -> Asks:
+        from vision.follow.table import Table as CameraTable
+
+        real = CameraTable.frame
+        queued = self.outcomes
+
+        def frame(table: Any, reading: Any, look: Any, seat: int | None = None) -> Any:
+            return queued.pop(0) if queued else real(table, reading, look, seat)
+
+        monkeypatch.setattr(CameraTable, "frame", frame)
+        return self

@@ -1,7 +1,9 @@
 // The camera on the scorer's phone: a photo (any phone, plain HTTP) or the live camera (HTTPS),
 // sent to the reader; its answer shows at once. A sure play is already recorded (the board
 // follows); an unsure one waits for one tap: "Yes" records it, an end button picks the end,
-// "No" turns it down. Nothing here reads a tile or checks a rule: the server does both.
+// "No" turns it down. Where passes no photo shows leave more than one seat that may have laid
+// the tile, a button for each seat asks who did: one tap records the play for that seat.
+// Nothing here reads a tile or checks a rule: the server does both.
 (() => {
   "use strict";
   const box = document.getElementById("camera");
@@ -13,11 +15,13 @@
   const result = document.getElementById("cam-result");
   const say = document.getElementById("cam-say");
   const ends = document.getElementById("cam-ends");
+  const seatsBox = document.getElementById("cam-seats");
   const yes = document.getElementById("cam-accept");
   const no = document.getElementById("cam-reject");
   const video = document.getElementById("cam-video");
   let asking = null; // the frame whose proposal waits for a tap
   let sending = false;
+  let recording = false; // an answer on its way: a second tap must not send it twice
   let stream = null;
   let timer = null;
   let stopLive = () => {};
@@ -35,6 +39,8 @@
     say.textContent = text;
     yes.hidden = no.hidden = true;
     ends.replaceChildren();
+    seatsBox.replaceChildren();
+    seatsBox.hidden = true;
   }
 
   // A photo with this many tiles the board has not got is of another table (or of a hand not
@@ -57,6 +63,8 @@
     // Nothing to say yes to: "No" (the tiles only lie there), or the play scored on the pad;
     // the camera films on meanwhile.
     if (!event) { no.hidden = false; return; }
+    const seats = proposal.seats || [];
+    if (seats.length > 1) { askSeat(proposal, event, seats); return; }
     const choices = proposal.choices || [];
     if (choices.length > 1) {
       choices.forEach((end) => {
@@ -73,6 +81,43 @@
     no.hidden = false;
   }
 
+  // Who laid the tile: a button for each seat that may have, the likeliest first and marked (whose
+  // turn it is; the later seats would mean passes no photo shows). One tap records it, no "Yes".
+  function askSeat(proposal, event, seats) {
+    const players = (live.board && live.board.players) || [];
+    seats.forEach((seat, i) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "big cam-seat" + (i === 0 ? " primary likely" : "");
+      b.dataset.seat = String(seat);
+      const name = players[seat] || String(seat + 1);
+      b.textContent = i === 0 && event.end ? words("cam_seat_turn", { who: name }) : name; // a lead has no turn yet
+      b.addEventListener("click", () => record(playOf(proposal, event, seat)));
+      seatsBox.append(b);
+    });
+    seatsBox.hidden = false;
+    no.hidden = false;
+  }
+
+  // The follower's event for that seat (one candidate a seat), else the proposed one for that seat.
+  function playOf(proposal, event, seat) {
+    const found = (proposal.candidates || []).map((c) => c[0] && c[0].event).find((e) => e && e.seat === seat);
+    return { ...(found || event), seat };
+  }
+
+  async function record(event) {
+    if (!asking || recording) return;
+    recording = true;
+    try {
+      const [response, data] = await post(`/${asking.id}/accept`, { event });
+      if (response.ok) { asking = null; show(data.say || data.message); live.refresh(); } else { say.textContent = data.say || data.error; }
+    } catch (error) {
+      say.textContent = words("offline_tap");
+    } finally {
+      recording = false;
+    }
+  }
+
   async function post(path, body) {
     const response = await fetch(url + path, {
       method: "POST", credentials: "same-origin",
@@ -86,8 +131,7 @@
     const event = { ...((asking.proposal.events || [])[0] || {}) };
     if (event.seat === null || event.seat === undefined) event.seat = window.spinnerPad ? window.spinnerPad.seat : null;
     if (event.seat === null || event.seat === undefined) { show(words("cam_tap_seat"), "ask"); ask(asking); return; }
-    const [response, data] = await post(`/${asking.id}/accept`, { event });
-    if (response.ok) { asking = null; show(data.say || data.message); live.refresh(); } else { say.textContent = data.say || data.error; }
+    await record(event);
   });
   no.addEventListener("click", async () => {
     if (!asking) return;
