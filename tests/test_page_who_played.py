@@ -198,3 +198,19 @@ def test_no_turns_the_who_played_question_down(scripted, asks, open_page, tmp_pa
     page.wait_for_function("document.getElementById('cam-seats').hidden")
     assert page.inner_text("#cam-say") == "Turned down: score this play on the pad."
     assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6")]
+
+
+@pytest.mark.slow
+def test_one_tap_on_pass_records_a_pass_for_the_seat_whose_turn_it_is(live_server, open_page):
+    page = open_page(PHONE)
+    game = start_match(page, live_server.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')  # Ana leads
+    tap_and_wait(page, '[data-tile="6-6"]')
+    page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Ben'")
+    box = page.locator("#pass").bounding_box()
+    assert box and box["height"] >= 44 and box["width"] >= 44
+    tap_and_wait(page, "#pass")  # no seat tapped first: the pad follows the turn
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6"), pass_(1)]
+    page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Cruz'")
+    tap_and_wait(page, "#pass")
+    assert record_of(page, game)["hands"][0]["events"][-1] == pass_(2)
