@@ -315,3 +315,16 @@ def open_page(chromium, request) -> Iterator[Any]:
                 pass
     for page in opened:
         page.context.close()
+
+
+# -- the follower's seats --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def seats_in_turn_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every play is the seat's whose turn it is (the likeliest seat the rules leave), where the
+    follower would ask who played it: for tests of what it makes of the tiles, whose readings show
+    no arm. Who laid a tile is tested without it (tests/test_follow_seats.py)."""
+    from vision.follow.seats import SeatKeeper
+
+    monkeypatch.setattr(SeatKeeper, "choose", lambda self, answer, point: answer.candidates[0])

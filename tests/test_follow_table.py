@@ -5,6 +5,7 @@ framework and no database: `vision.follow.table.Table` and the `Follower` it kee
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from scorer.match import Match
 from tests.support.readings import reading as _reading
@@ -13,6 +14,9 @@ from tests.support.readings import upright as _upright
 from vision.follow.follower import Follower
 from vision.follow.motion import MotionDetector, Region, thumbnail
 from vision.follow.table import Table, reading_of
+
+# The readings show no arm: each play is the turn seat's (who laid a tile: tests/test_follow_seats.py).
+pytestmark = pytest.mark.usefixtures("seats_in_turn_order")
 
 
 def _follower() -> Follower:

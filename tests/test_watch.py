@@ -25,6 +25,9 @@ from vision.follow.watch import Watcher
 from vision.read.reading import Reading
 from vision.synth.video import OracleReader, game_video, reading_from_truth
 
+# The readings show no arm: each play is the turn seat's (who laid a tile: tests/test_follow_seats.py).
+pytestmark = pytest.mark.usefixtures("seats_in_turn_order")
+
 SIZE = (640, 480)
 
 

@@ -15,7 +15,8 @@ import pytest
 from tests.support.browser import expect, new_page, score_of, start_match, totals, wait_version
 from tests.support.camera import photo, seen
 
-pytestmark = pytest.mark.slow
+# The readings show no arm: each play is the turn seat's (who laid a tile: tests/test_follow_seats.py).
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("seats_in_turn_order")]
 
 
 def test_take_photo_shows_the_proposal_and_one_tap_records_it(scripted, camera_browser, tmp_path):

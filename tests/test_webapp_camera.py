@@ -19,6 +19,9 @@ from tests.support.camera import make_app, photo, seen, send
 from tests.support.records import play
 from tests.support.web import PLAYERS, Table
 
+# The readings show no arm: each play is the turn seat's (who laid a tile: tests/test_follow_seats.py).
+pytestmark = pytest.mark.usefixtures("seats_in_turn_order")
+
 
 def test_without_a_reader_the_photo_is_kept_and_the_pad_still_scores(tmp_path):
     app = make_app(tmp_path, SPINNER_MODELS=tmp_path / "no-models")

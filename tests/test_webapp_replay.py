@@ -8,9 +8,14 @@ import json
 import re
 import zipfile
 
+import pytest
+
 from tests.support.camera import photo, seen, send
 from tests.support.records import play
 from tests.support.web import PLAYERS, Table
+
+# The photos show no arm: each play is the turn seat's (who laid a tile: tests/test_follow_seats.py).
+pytestmark = pytest.mark.usefixtures("seats_in_turn_order")
 
 
 def csrf_of(page: str) -> str:

@@ -72,9 +72,9 @@ def drain_refused_body() -> None:
     refusal. A body with a Content-Length is refused before it is read and is left alone: reading
     past its declared end would wait on the socket."""
     environ = request.environ
-    if not environ.get("wsgi.input_terminated"):
-        return
     source = environ.get("wsgi.input")
+    if not environ.get("wsgi.input_terminated") or source is None:
+        return
     left = DRAIN
     try:
         while left > 0:

@@ -27,9 +27,12 @@ tile found is then not that seat's). The record is never guessed. The layout's t
 the places they were last seen: a tile the reader missed in one frame and finds in the next is not
 a move, and a layout tile missed in a frame has not left the table.
 
-Passes: a seat is taken to have played only when the photo's tile cannot be the turn seat's
-(it passed earlier while that tile fitted, so it cannot hold it); otherwise the turn order says
-who played, and a player's tap (`tap_pass`) records a pass.
+Seats: no photo shows a pass, so the turn order alone does not say who laid a tile. The seats
+the rules leave (`scorer.moves.who_played`: the turn seat, and each later seat that the seats
+before it could have passed to) are the candidates; where only one is left it played. Otherwise
+the arm that laid the tile names the seat through the table's seating (`vision.follow.seats`:
+given, or learnt from the plays so far), and where no arm does, a person is asked who played it
+("who_played", the turn seat first). A player's tap (`tap_pass`) records a pass.
 
 Where players keep the record too (the companion page: `vision.follow.table`), a question may
 stay open while the camera goes on, and its answer may be "no" (`decline`) with the play scored
@@ -46,7 +49,7 @@ import copy
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -55,9 +58,10 @@ from scorer.errors import RecordError
 from scorer.hand import Hand
 from scorer.layout import CROSS_ENDS, LINE_ENDS, End, Layout
 from scorer.match import RECORD_FORMAT, Match
-from scorer.moves import Move, legal_moves
+from scorer.moves import Move, legal_moves, who_played
 from scorer.tiles import FULL_SET, Tile
 from vision.follow.motion import Region
+from vision.follow.seats import ArmSighting, SeatKeeper
 from vision.geometry import long_side, share_over
 from vision.geometry import short_side as box_short_side
 from vision.read.reading import Reading, TileReading
@@ -605,6 +609,13 @@ def clear_winner(
     return None
 
 
+def _point(tile: TileReading, reading: Reading) -> tuple[float, float] | None:
+    """Where `tile` lies, as shares of the picture's width and height (None: no size known)."""
+    if not reading.width or not reading.height:
+        return None
+    return float(tile.center[0]) / reading.width, float(tile.center[1]) / reading.height
+
+
 def _words(c: Candidate) -> str:
     e = c.event
     where = f" on {e['end']}" if "end" in e else " as the lead"
@@ -651,8 +662,13 @@ class Doubt:
 class Follower:
     """Keeps the match as the table plays it. Feed it each changed frame's reading (`observe`)."""
 
-    def __init__(self, match: Match, leader: int = 0, starts_hands: bool = True) -> None:
+    def __init__(
+        self, match: Match, leader: int = 0, starts_hands: bool = True, seating: Sequence[int] | None = None
+    ) -> None:
         self.match = match
+        #: who laid each tile: the arms seen, and the seating given (`seating`: the picture side
+        #: each seat sits at, 0 top, 1 right, 2 bottom, 3 left) or learnt
+        self.seats = SeatKeeper.of(len(match.players), seating)
         self.leader = leader
         #: whether a cleared table starts the next hand (`spinner watch`, which owns its record);
         #: where players keep the record too (the page), they start it
@@ -728,8 +744,10 @@ class Follower:
         return hand
 
     def start_hand(self, leader: int | None = None) -> None:
-        """A new hand: the table is cleared and dealt (the next changed frame is its start)."""
-        self.match.start_hand(leader=leader)
+        """A new hand: the table is cleared and dealt (the next changed frame is its start). In
+        the games that draw, the camera does not count the draws: the hand's tile counts stay
+        open (`unseen_draws`), so no count ends it that an unseen draw could change."""
+        self.match.start_hand(leader=leader, unseen_draws=self.match.rules.variant.leftovers == "boneyard")
         self.changes = []
         self.doubts = []
         self.events.append([])
@@ -749,6 +767,8 @@ class Follower:
             leader = self.match.hands[h].leader if h < len(self.match.hands) else None
             if leader is not None:
                 row["leader"] = leader
+            if h < len(self.match.hands) and self.match.hands[h].unseen_draws:
+                row["unseen_draws"] = True
             hands.append(row)
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
@@ -829,6 +849,7 @@ class Follower:
             applied.append(event)
             if tile is not None:
                 self.placed.append(Seen(reading, inner) if reading is not None else None)
+                self.seats.played(int(event["seat"]), _point(reading, pending.reading) if reading else None)
             if reading is not None:
                 found.append(reading)
         self.pending = None
@@ -872,6 +893,7 @@ class Follower:
             where.append(self._apply(event))  # a refused event raises RecordError
             if event.get("type") == "play":
                 self.placed.append(None)
+                self.seats.played(int(event["seat"]), None)  # a person said who: the last arm was theirs
         self._spend(events)
         return where
 
@@ -927,14 +949,21 @@ class Follower:
     # -- what the camera sees -----------------------------------------------------------------
 
     def observe(
-        self, reading: Reading, regions: Sequence[Region] | None = None, again: bool = False, photo: bool = False
+        self,
+        reading: Reading,
+        regions: Sequence[Region] | None = None,
+        again: bool = False,
+        photo: bool = False,
+        arms: Sequence[ArmSighting] = (),
     ) -> Outcome:
         """A frame that differs from the last accepted one: what happened on the table.
 
         `again`: the table is as it was at the last frame observed (the same change, read once more
         after something moved over it), not another change. `photo`: a photo taken on purpose, not
         a camera watching: with nothing to compare it with, every tile the record does not place
-        there is new (a camera's first frame is the table as it starts)."""
+        there is new (a camera's first frame is the table as it starts). `arms`: the arms seen
+        reaching over the table since the last frame observed (`seats.ArmWatch`), oldest first."""
+        self.seats.saw(arms)
         first_look = self.reference is None
         self.looking_first = first_look and self.first_look_new and not photo
         if self.reference is None:
@@ -1138,9 +1167,15 @@ class Follower:
             doubted = Reason("who leads this hand is not known: choose the player", code="leader_unknown")
         if doubted is not None:
             return self._ask(reading, doubted, [t for _, t in chosen], [[c for c, _ in chosen]])
+        seated = self._seated(reading, chosen)
+        if isinstance(seated, Outcome):
+            return seated
         events, where = [], []
-        for candidate, tile in chosen:
+        for (candidate, tile), (before, sure) in zip(chosen, seated, strict=True):
             try:
+                for event in before:  # draws the seat's play implies, that no photo showed
+                    where.append(self._apply(event))
+                    events.append(event)
                 where.append(self._apply(candidate.event))
             except RecordError as error:  # the scorer has the last word
                 return self._ask(
@@ -1156,6 +1191,7 @@ class Follower:
                 )
             events.append(candidate.event)
             self.placed.append(Seen(tile, candidate.inner))
+            self.seats.played(sure, _point(tile, reading))
         self.pending = None  # what was asked about before is settled by this photo
         # a play read late (first in an earlier change, asked about since) leaves the changes
         # after that one open: plays may have been laid meanwhile that the reader did not see
@@ -1174,6 +1210,60 @@ class Follower:
             code="evidence",
             params={"share": round(share, 2)},
         )
+
+    def _seated(
+        self, reading: Reading, chosen: list[tuple[Candidate, TileReading]]
+    ) -> list[tuple[list[dict[str, Any]], int | tuple[int, ...]]] | Outcome:
+        """Who laid each chosen tile (`SeatKeeper.choose`): each candidate's event gets its seat,
+        and with it come the draws that seat's play implies and the seat or seats that were the
+        evidence for it. Or the question "who played it?", where nothing settles a seat."""
+        match = self.match if len(chosen) == 1 else copy.deepcopy(self.match)
+        out: list[tuple[list[dict[str, Any]], int | tuple[int, ...]]] = []
+        for k, (candidate, tile) in enumerate(chosen):
+            hand = match.current
+            assert hand is not None
+            answer = who_played(hand, candidate.move.tile)
+            if candidate.move.end is None or not answer.candidates:
+                # the lead's seat is the leader's (asked where not known); a tile no seat can
+                # hold here goes on to the scorer, which says why
+                out.append(([], candidate.move.seat))
+            else:
+                point = _point(tile, reading)
+                pick = self.seats.choose(answer, point)
+                if pick is None:
+                    return self._who_played(reading, chosen, k, answer)
+                seated = replace(candidate, move=replace(candidate.move, seat=pick.seat))
+                seated = replace(seated, event={**candidate.event, "seat": pick.seat})
+                chosen[k] = (seated, tile)
+                before = [e for e in pick.events(seated.event) if e["type"] != "play"]
+                out.append((before, answer.sure.seat if answer.sure is not None else answer.seats))
+            if match is not self.match:
+                for event in out[-1][0] + [chosen[k][0].event]:
+                    match.apply(event)
+        return out
+
+    def _who_played(
+        self, reading: Reading, chosen: list[tuple[Candidate, TileReading]], k: int, answer: Any
+    ) -> Outcome:
+        """Ask who laid the `k`th chosen tile: one candidate per seat the rules leave, the turn seat
+        first (the one implying no pass); the tiles before it as chosen."""
+        candidate, _ = chosen[k]
+        tile = str(candidate.move.tile)
+        seats = list(answer.seats)
+        options = [
+            [c for c, _ in chosen[:k]]
+            + [replace(candidate, move=replace(candidate.move, seat=s), event={**candidate.event, "seat": s})]
+            for s in seats
+        ]
+        draws = {str(c.seat): [list(d) for d in c.draws] for c in answer.candidates if c.draws}
+        why = Reason(
+            f"who played {tile}: " + " or ".join(f"seat {s}" for s in seats) + "? (a pass shows in no photo)",
+            code="who_played",
+            tile=tile,
+            seats=seats,
+            **({"draws": draws} if draws else {}),
+        )
+        return self._ask(reading, why, [t for _, t in chosen], options)
 
     def _in_play(self, reading: Reading) -> bool:
         """Whether the photo shows a game under way: two or more of its tiles joined end to end as

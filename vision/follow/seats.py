@@ -14,6 +14,9 @@ nothing else, from the thumbnails the motion test already makes (`motion.thumbna
 - `seat_of_play` names the seat the sighting points at, if the rules allow that seat to have
   played (`scorer.moves.who_played`'s candidates), with how sure it is; or None, and then a
   question is better than a guess.
+- `SeatKeeper` is what the follower keeps of all that through a match: the sightings since the
+  last play, the seating (given, or learnt from the plays so far), and the choice of a play's
+  seat from the rules and the arm (`SeatKeeper.choose`).
 
 Pure and cheap: a few array operations on a 160-pixel-wide thumbnail per frame.
 """
@@ -24,6 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+
+from scorer.moves import Candidate, WhoPlayed
 
 #: picture sides, as `vision.synth` films record them (`HandSpec.edge`): 0 top, 1 right, 2 bottom, 3 left
 SIDES = ("top", "right", "bottom", "left")
@@ -38,6 +43,10 @@ BAND = 3
 CORNER = 0.12
 #: share of the border evidence that one side must hold for the sighting to name it
 LEAST_SURE = 0.6
+#: plays a seating is learnt from, at the least, while a match is followed: the lead (its seat is
+#: the leader's) and the play after it fix the way round, where that play's arm comes from a side
+#: next to the leader's; from the side across, two seatings explain it as well, and it is asked
+LEARN_FROM = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +62,9 @@ class ArmSighting:
     frames: int
     touches: tuple[float, float, float, float]
     reach: tuple[float, float] | None = None
+    #: whether the still table after the stretch differs from the one before it (a tile laid,
+    #: or taken from the boneyard); an arm that only passed over the table leaves it as it was
+    changed: bool = False
 
     @property
     def side_name(self) -> str:
@@ -160,7 +172,8 @@ class ArmWatch:
         seen = sighting(masks, self.band)
         if seen is None:
             return None
-        seen = replace(seen, frames=count)
+        changed = float(np.count_nonzero(_change(thumb, before) > self.pixel)) / thumb.size >= self.moving_share
+        seen = replace(seen, frames=count, changed=changed)
         self.done.append(seen)
         return seen
 
@@ -188,11 +201,14 @@ def _share(a: np.ndarray, b: np.ndarray, pixel: float) -> float:
 
 
 def laying_arm(sightings: Sequence[ArmSighting], point: tuple[float, float] | None = None) -> ArmSighting | None:
-    """Of the stretches since the last play, the one that laid the new tile: the one that reached
-    nearest `point` (the tile's centre, as shares of the picture's width and height), else the last.
-    (A draw from the boneyard or an arm passing over the table is a stretch too.)"""
+    """Of the stretches since the last play, the one that laid the new tile: of those after which
+    the table was not as before (`changed`: an arm that only passed over it left it so), the one
+    that reached nearest `point` (the tile's centre, as shares of the picture's width and
+    height), else the last. (A draw from the boneyard is a stretch that changed the table too.)"""
     if not sightings:
         return None
+    laid = [s for s in sightings if s.changed]
+    sightings = laid or sightings
     if point is None:
         return sightings[-1]
     reached = [s for s in sightings if s.reach is not None]
@@ -291,3 +307,71 @@ def seat_of_play(
     if seat is None or seat not in candidates:
         return None
     return SeatEvidence(seat, seen.sure, seen)
+
+
+# -- a match's seats, as the follower keeps them ---------------------------------------------------
+
+#: one play as seating evidence: the seat that laid it (sure by the rules, or told by a person) or
+#: the seats that may have (turn seat first), and the side its arm came from
+SeatItem = tuple[int | tuple[int, ...], int]
+
+
+@dataclass
+class SeatKeeper:
+    """Who laid each tile of a match, from the rules and the arms: the follower's seat memory.
+
+    Feed it the arms seen between frames (`saw`); ask it for a play's seat (`choose`) once the
+    tile and its end are known; tell it what was recorded (`played`). Players keep their chairs
+    through the match, so the seating learnt in the first hand serves every later one.
+
+    A play's seat is sure where the rules leave one seat (`WhoPlayed.sure`). Otherwise the arm that
+    laid it names the seat through the seating, where one is given or learnt; before one is
+    learnt, the play's own arm counts with the earlier ones (`Seating.learn` takes a seating only
+    where it explains enough plays and is likelier than every other, so a pass among the first
+    plays, an arm from a side no turn order explains, leaves it unlearnt). Else: None, a question."""
+
+    players: int
+    seating: Seating | None = None
+    #: the seating was given (asked once at the start), not learnt
+    given: bool = False
+    sightings: list[ArmSighting] = field(default_factory=list)
+    known: list[SeatItem] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, players: int, sides: Sequence[int] | None = None) -> SeatKeeper:
+        if sides is None:
+            return cls(players)
+        if len(sides) != players:
+            raise ValueError(f"give a side for each of the {players} seats, not {len(sides)}")
+        return cls(players, Seating.given(sides), given=True)
+
+    def saw(self, arms: Iterable[ArmSighting]) -> None:
+        self.sightings.extend(arms)
+
+    def arm(self, point: tuple[float, float] | None) -> ArmSighting | None:
+        """The arm that laid a tile lying at `point` (shares of the picture's width and height)."""
+        return laying_arm(self.sightings, point)
+
+    def choose(self, answer: WhoPlayed, point: tuple[float, float] | None) -> Candidate | None:
+        """The seat that laid `answer.tile`, with the passes and draws it implies; None: ask."""
+        if answer.sure is not None:
+            return answer.sure
+        arm = self.arm(point)
+        seating = self.seating
+        if seating is None and arm is not None and arm.sure >= LEAST_SURE and not self.given:
+            seating = Seating.learn(self.players, [*self.known, (answer.seats, arm.side)], LEARN_FROM)
+        evidence = seat_of_play(seating, arm, answer.seats)
+        return answer.of(evidence.seat) if evidence is not None else None
+
+    def played(self, seat: int | tuple[int, ...], point: tuple[float, float] | None) -> None:
+        """A play was recorded: `seat`, the seat that laid it where the rules or a person said so,
+        or the seats that may have (the arm chose): evidence for the seating. The sightings since
+        the last play are spent."""
+        arm = self.arm(point)
+        self.sightings = []
+        if arm is None or arm.sure < LEAST_SURE or self.given:
+            return
+        self.known.append((seat, arm.side))
+        # relearnt from every play each time: a seating the plays since contradict is dropped,
+        # and the next plays are asked about until one is learnt again
+        self.seating = Seating.learn(self.players, self.known, LEARN_FROM)

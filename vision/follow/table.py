@@ -34,6 +34,7 @@ from scorer.errors import RecordError
 from scorer.tiles import Tile
 from vision.follow.follower import Follower, Outcome
 from vision.follow.motion import Motion, MotionDetector, Region
+from vision.follow.seats import ArmWatch
 from vision.read.reading import HalfReading, Reading, TileReading
 
 #: still frames in a row before the table counts as settled: the page sends a frame a second
@@ -66,6 +67,8 @@ class Table:
     def __init__(self, record: dict[str, Any]) -> None:
         self.lock = threading.RLock()
         self.detector = MotionDetector(settle=SETTLE)
+        #: the arms that reach over the table between reads: who laid a tile (`seats`)
+        self.arms = ArmWatch(settle=SETTLE)
         self.follower = Follower.from_record(record, starts_hands=False)
         # The camera's first look at this match: a tile the record does not place is a play (or
         # asked about), never the table's start: it may have been started mid-hand. (Once
@@ -89,6 +92,7 @@ class Table:
             if frame_size[0]:
                 self.detector.frame_size = frame_size
             motion = self.detector.update(thumb, still)
+            self.arms.update(thumb)
             if motion.state == "change":
                 owed = self.owed
                 if owed is None:
@@ -133,7 +137,9 @@ class Table:
                         return "added"
                     except (RecordError, ValueError, KeyError):
                         pass  # the follower cannot take them as they come: start from the record
+            seats = self.follower.seats  # the players keep their chairs: the seating stays
             self.follower = Follower.from_record(record, starts_hands=False)
+            self.follower.seats = seats
             self.heads = _heads(record)
             self.owed = (None, False)  # the next still frame is the table as it is now
             return "rebuilt"
@@ -182,7 +188,7 @@ class Table:
             assert self.owed is not None
             regions, again = self.owed
             self.owed = None
-            outcome = self.follower.observe(reading, regions, again=again)
+            outcome = self.follower.observe(reading, regions, again=again, arms=self.arms.take())
             if outcome.settled:
                 self.detector.accept(look.thumb)
             return outcome

@@ -1,7 +1,8 @@
 """The pipeline of `spinner watch`: frame -> stillness -> reading -> follower -> record and evidence.
 
 `Watcher.step(image, name)` is the whole step from one frame to an updated score. A frame that is
-moving, or still and the same as the last one read, costs one thumbnail and no model run; only
+moving, or still and the same as the last one read, costs one thumbnail and no model run (every
+thumbnail also goes to `seats.ArmWatch`: the arms that reach in say who laid a tile); only
 a settled frame that changed is read (any object with `read(image, name) -> Reading` will do:
 the ONNX `Reader`, or `OracleReader` in tests).
 """
@@ -17,6 +18,7 @@ import numpy as np
 from vision.follow.evidence import EvidenceStore
 from vision.follow.follower import Follower, Outcome
 from vision.follow.motion import Motion, MotionDetector, thumbnail
+from vision.follow.seats import ArmWatch
 from vision.read.reading import Reading
 
 
@@ -40,6 +42,8 @@ class Watcher:
         self.reader = reader
         self.evidence = evidence
         self.motion = MotionDetector(settle=settle)
+        #: the arms reaching over the table between reads: who laid a tile (`seats`)
+        self.arms = ArmWatch(settle=settle)
         self.frames = 0
         self.reads = 0
         self._ask_frame: str | None = None
@@ -50,11 +54,12 @@ class Watcher:
         self.motion.frame_size = (int(image.shape[1]), int(image.shape[0]))
         thumb = thumbnail(image)
         motion = self.motion.update(thumb)
+        self.arms.update(thumb)
         if motion.state != "change":
             return Step(motion, None, None, 1000 * (time.perf_counter() - started))
         reading = self.reader.read(image, name)
         self.reads += 1
-        outcome = self.follower.observe(reading, motion.regions, again=motion.again)
+        outcome = self.follower.observe(reading, motion.regions, again=motion.again, arms=self.arms.take())
         # the picture is the new reference for stillness even after an ask: the same unsettled
         # change is not read again until the table changes once more. A change in which nothing
         # new was read stays a change: after the next movement the frame is read again, and a
