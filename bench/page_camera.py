@@ -1,18 +1,21 @@
 """How well the companion page's live camera keeps the score of a filmed game, with the bundled models.
 
-    .venv/bin/python bench/page_camera.py [--videos 20] [--seed 0] [--every 2] [--json]
+    .venv/bin/python bench/page_camera.py [--videos 20] [--seed 0] [--every 2] [--dealt VARIANT] [--json]
 
 Each synthetic game video (`vision.synth.video`, 1280x960, six still frames between moves, arms
 reaching in, light drift, shake) goes through the app as the page's live camera sends it: every
 `--every`-th frame (the page sends a frame a second; a still table lasts `6 / every` of them) is
 posted as a JPEG to `POST /api/games/ID/frames?source=camera`, with the page's two small captures
 (the frame before and this one: alike, the table was still), and read by the server's reader (the
-ONNX models, in this process). `--every 7` is a slow reader: no still table is sent twice. A question the camera asks is answered as a player at the table
-would: "yes" when it proposes the true next play with its end; otherwise "no", and the player
-scores the true play on the pad (`padded`). Figures over all videos:
+ONNX models, in this process). `--every 7` is a slow reader: no still table is sent twice.
+`--dealt VARIANT`: dealt films, with the passes a real deal makes (`game_video(dealt=...)`). A
+question the camera asks is answered as a player at the table would: "yes" when it proposes the
+true next play with its end, or, asked who played it, a tap on the true seat (`asked_seat`);
+otherwise "no", and the player scores the true play on the pad (`padded`). Figures over all videos:
 
 - right: plays recorded as the true record has them, before the first difference;
 - wrong: plays recorded after that (the first one a wrong play, or a play of the wrong seat);
+  `wrong_seat`: films whose first difference is the true tile recorded for another seat;
 - asked: questions the camera asked (each a tap on the phone), of which `confirmed` were right;
 - padded: plays a player scored on the pad after turning a question down;
 - scores equal: videos whose recorded plays, counts, points and totals equal the truth's.
@@ -71,10 +74,10 @@ def small(image) -> bytes:  # type: ignore[no-untyped-def]
     return cv2.imencode(".jpg", resized, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
 
 
-def follow(seed: int, every: int, folder: Path, captures: bool = True) -> dict:
+def follow(seed: int, every: int, folder: Path, captures: bool = True, dealt: str | None = None) -> dict:
     from webapp import create_app
 
-    video = game_video(seed, 1280, 960, still_frames=6)
+    video = game_video(seed, 1280, 960, still_frames=6, **({"dealt": dealt} if dealt else {}))
     app = create_app(
         {
             "SPINNER_DATA": folder / "data",
@@ -89,10 +92,10 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True) -> dict:
     ).get_json()
     auth = {"Authorization": f"Bearer {made['token']}"}
     base = f"/api/games/{made['id']}"
-    client.post(f"{base}/hands", json={"leader": 0}, headers=auth)
+    client.post(f"{base}/hands", json={"leader": video.record["hands"][0].get("leader", 0)}, headers=auth)
     truth = plays_of(score_record(video.record))
     events = video.record["hands"][0]["events"]
-    asked = confirmed = padded = sent = 0
+    asked = confirmed = padded = sent = asked_seat = 0
     started = time.perf_counter()
     previous = None
     for k, frame in enumerate(video.frames()):
@@ -120,15 +123,24 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True) -> dict:
         if answer["status"] != "confirm":
             continue
         asked += 1
-        event = (answer["proposal"].get("events") or [None])[0]
+        proposal = answer["proposal"]
+        event = (proposal.get("events") or [None])[0]
         done = plays_of(client.get(f"{base}/score").get_json())
         tap = "reject"
         named = event is not None and ("end" in event or not done)  # the lead needs no end
         if named and len(done) < len(truth) and done == truth[: len(done)]:
             seat, tile = truth[len(done)][:2]
+            if event["tile"] == tile and seat in (proposal.get("seats") or []):
+                # "who played it?": the player taps the seat that did, one of the seats shown
+                event = next(c[-1]["event"] for c in proposal["candidates"] if c[-1]["event"]["seat"] == seat)
+                asked_seat += 1
             if event["tile"] == tile and event.get("seat") == seat:
                 tap = "accept"
-        response = client.post(f"{base}/frames/{answer['id']}/{tap}", json={"why": "bench"}, headers=auth)
+        response = client.post(
+            f"{base}/frames/{answer['id']}/{tap}",
+            json={"why": "bench", **({"event": event} if tap == "accept" else {})},
+            headers=auth,
+        )
         if tap == "accept" and response.status_code == 200:
             got = plays_of(client.get(f"{base}/score").get_json())
             if got == truth[: len(got)]:
@@ -139,6 +151,11 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True) -> dict:
     got_answer = client.get(f"{base}/score").get_json()
     got = plays_of(got_answer)
     right = next((i for i, (a, b) in enumerate(zip(got, truth)) if a != b), min(len(got), len(truth)))
+    # the first difference: the right tile for another seat (a pass or a draw unseen), or another tile
+    first = got[right] if right < len(got) else None
+    wrong_seat = int(
+        first is not None and right < len(truth) and first[1] == truth[right][1] and first[0] != truth[right][0]
+    )
     equal = got == truth and got_answer["totals"] == score_record(video.record)["totals"]
     return {
         "seed": seed,
@@ -146,7 +163,9 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True) -> dict:
         "plays": len(truth),
         "right": right,
         "wrong": len(got) - right,
+        "wrong_seat": wrong_seat,
         "asked": asked,
+        "asked_seat": asked_seat,
         "confirmed": confirmed,
         "padded": padded,
         "frames_sent": sent,
@@ -166,28 +185,39 @@ def main() -> None:
         action="store_true",
         help="send frames alone, without the page's two captures a second apart (the page before 2026-11-26)",
     )
+    parser.add_argument(
+        "--dealt",
+        choices=["partners", "partners-block", "block"],
+        default=None,
+        help="dealt films with passes (the variants that do not draw: the pad here scores no draws)",
+    )
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.seed, args.seed + args.videos):
-            row = follow(seed, args.every, Path(tmp), captures=not args.no_captures)
+            row = follow(seed, args.every, Path(tmp), captures=not args.no_captures, dealt=args.dealt)
             rows.append(row)
             if not args.json:
                 print(
                     f"video {seed}: {row['variant']}, {row['plays']} plays: {row['right']} right, {row['wrong']} wrong, "
-                    f"{row['asked']} asked ({row['confirmed']} confirmed, {row['padded']} padded); "
+                    f"{row['asked']} asked ({row['asked_seat']} who played, {row['confirmed']} confirmed, "
+                    f"{row['padded']} padded); "
                     f"score {'equal' if row['score_equal'] else 'DIFFERENT'}"
                     f" ({row['seconds']} s)",
                     flush=True,
                 )
-    total = {key: sum(r[key] for r in rows) for key in ("plays", "right", "wrong", "asked", "confirmed", "padded")}
+    total = {
+        key: sum(r[key] for r in rows)
+        for key in ("plays", "right", "wrong", "asked", "asked_seat", "confirmed", "padded")
+    }
     total["scores_equal"] = sum(r["score_equal"] for r in rows)
     if args.json:
         print(json.dumps({"videos": args.videos, **total, "rows": rows}))
     else:
         print(
             f"{args.videos} videos, {total['plays']} plays: {total['right']} right, {total['wrong']} wrong, "
-            f"{total['asked']} asked ({total['confirmed']} confirmed, {total['padded']} padded); "
+            f"{total['asked']} asked ({total['asked_seat']} who played, {total['confirmed']} confirmed, "
+            f"{total['padded']} padded); "
             f"scores equal {total['scores_equal']}/{args.videos}"
         )
 

@@ -5,6 +5,8 @@ wrong seat."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -146,3 +148,41 @@ def test_dealt_films_with_passes_and_draws_are_followed_with_no_play_for_the_wro
     assert (report.passes if what == "pass" else report.draws) > 0
     assert report.wrong_seat == 0 and report.wrong == 0 and report.not_reached == 0
     assert report.asked <= 2 and report.score_equal
+
+
+def test_spinner_watch_takes_the_seating_and_keeps_an_unanswered_question_with_its_seats(tmp_path):
+    from click.testing import CliRunner
+
+    from spinner.cli import main
+    from vision.follow.seats import SIDES as NAMES
+    from vision.synth.video import write_video
+
+    video = game_video(305, 320, 240, dealt="partners")
+    write_video(video, tmp_path / "game")
+    truth = [e for e in video.record["hands"][0]["events"] if e["type"] == "play"]
+    leader = str(video.record["hands"][0]["leader"])
+    # frames dumped from a film: a frame is settled after 3 still ones, as a camera's
+    args = ["watch", str(tmp_path / "game" / "frames"), "--truth", str(tmp_path / "game"), "--variant", "partners"]
+    args += ["--leader", leader, "--settle", "3"]
+    seating = ",".join(NAMES[s] for s in video.sides)
+    result = CliRunner().invoke(main, [*args, "--seating", seating, "--record", str(tmp_path / "got.json")])
+    assert result.exit_code in (0, 2), result.output
+    played = [e for e in json.loads((tmp_path / "got.json").read_text())["hands"][0]["events"] if e["type"] == "play"]
+    assert [(e["seat"], e["tile"]) for e in played] == [(e["seat"], e["tile"]) for e in truth]
+    # the photos without their arm frames: who laid a tile after the lead is asked, and kept
+    arms = [f for f in (tmp_path / "game" / "frames").iterdir() if f.name not in _still_frames(tmp_path / "game")]
+    for frame in arms:
+        frame.unlink()
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 2, result.output
+    asks = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    first = next(a for a in asks if a["kind"] == "ask")
+    assert first["code"] == "who_played" and len(first["params"]["seats"]) > 1
+    assert len({seq[-1]["event"]["seat"] for seq in first["candidates"]}) == len(first["params"]["seats"])
+    bad = CliRunner().invoke(main, [*args, "--seating", "bottom,up,top,left"])
+    assert bad.exit_code == 2 and "'up' is no side" in bad.output
+
+
+def _still_frames(folder) -> set[str]:
+    """The names of a written film's frames with no arm over the table (its frames.json)."""
+    return {f["frame"] for f in json.loads((folder / "frames.json").read_text()) if not f["arm"]}

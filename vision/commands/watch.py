@@ -42,6 +42,24 @@ def _describe(event: dict[str, Any], players: list[str]) -> str:
     return f"{who} {event['type']}"
 
 
+def _seating(text: str | None, players: int) -> list[int] | None:
+    """`--seating`: side names in seat order, as picture sides (0 top, 1 right, 2 bottom, 3 left)."""
+    if text is None:
+        return None
+    from vision.follow.seats import SIDES
+
+    names = [n.strip().lower() for n in text.split(",")]
+    unknown = [n for n in names if n not in SIDES]
+    if unknown:
+        raise click.BadParameter(f"{unknown[0]!r} is no side: top, right, bottom or left", param_hint="--seating")
+    if len(names) != players or len(set(names)) != len(names):
+        raise click.BadParameter(
+            f"give each of the {players} seats its own side, in seat order (e.g. bottom,right,top,left)",
+            param_hint="--seating",
+        )
+    return [SIDES.index(n) for n in names]
+
+
 def _reveals(pairs: tuple[str, ...]) -> list[tuple[int, Path]]:
     out = []
     for pair in pairs:
@@ -97,6 +115,14 @@ def _reveals(pairs: tuple[str, ...]) -> list[tuple[int, Path]]:
     default=None,
     help="A `spinner dataset video` folder: read frames from its truth instead of the models (testing).",
 )
+@click.option(
+    "--seating",
+    default=None,
+    metavar="SIDES",
+    help="The side of the picture each seat sits at, in seat order (top, right, bottom, left), e.g. "
+    "bottom,right,top,left: the arm that lays a tile then says who played it from the first play "
+    "[default: learnt from the first plays].",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per outcome, one per line.")
 def watch(
     source: str | None,
@@ -113,6 +139,7 @@ def watch(
     detector: str,
     halves: str,
     truth: str | None,
+    seating: str | None,
     as_json: bool,
 ) -> None:
     """Follow a game: each settled change of the table becomes a play, checked by the scorer.
@@ -161,7 +188,7 @@ def watch(
             )
         except FileNotFoundError as error:
             raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
-    follower = Follower(match, leader=leader)
+    follower = Follower(match, leader=leader, seating=_seating(seating, len(names)))
     store = None
     if evidence:
         store = EvidenceStore(Path(evidence))
