@@ -7,8 +7,8 @@ plays, their counts and the totals that appear must be the game's true ones.
 Which frames the reader gets depends on the machine's load (the page sends the next frame when the
 last is read), so a table may be seen once, or only mid-move, and the camera then rightly asks
 before recording. What must hold for the player, however loaded the machine: every question
-proposes the true next tile (the test taps Yes), no wrong play is ever recorded, and in the end
-the record is the game's. A model that reads worse shows up here as a wrong play or question.
+proposes the true next tile (the test taps Yes, or, asked who played it, the true seat), no wrong
+play is ever recorded, and in the end the record is the game's. A model that reads worse shows up here as a wrong play or question.
 
 Nothing here waits for time to pass: each wait is for the page to change (its board's version, or
 a question shown), and its time limit is only there to fail a test that would otherwise hang.
@@ -23,7 +23,8 @@ from tests.support.browser import expect, new_page, score_of, start_match
 
 pytestmark = pytest.mark.slow
 
-QUESTION = "!document.getElementById('cam-accept').hidden"
+#: the camera asks: "Yes" to a proposed play, or a button for each seat that may have laid the tile
+QUESTION = "!document.getElementById('cam-accept').hidden || !document.getElementById('cam-seats').hidden"
 
 
 def plays_of(answer: dict) -> list[tuple]:
@@ -72,7 +73,10 @@ def test_the_live_camera_scores_a_filmed_game_with_the_bundled_models(film, mode
                 f"the camera proposes a wrong tile (the next is {tile}): {said}"
             )
             asked.append(said)
-            page.click("#cam-accept")
+            if page.evaluate("!document.getElementById('cam-seats').hidden"):
+                page.click(f'.cam-seat[data-seat="{expected[len(recorded)][0]}"]')  # who played it: one tap
+            else:
+                page.click("#cam-accept")
             # The tap records the play and the question goes; a refusal says why in its place.
             page.wait_for_function(
                 f"([said]) => !({QUESTION}) || document.getElementById('cam-say').textContent !== said",

@@ -1170,6 +1170,10 @@ class Follower:
         seated = self._seated(reading, chosen)
         if isinstance(seated, Outcome):
             return seated
+        # a later tile whose seat is not settled: the tiles before it are played, and it is new
+        # again at the next look, where it is asked about alone
+        later = [t for _, t in chosen[len(seated) :]]
+        chosen = chosen[: len(seated)]
         events, where = [], []
         for (candidate, tile), (before, sure) in zip(chosen, seated, strict=True):
             try:
@@ -1198,6 +1202,7 @@ class Follower:
         self._spend(events, [t for _, t in chosen])
         self.doubts = []
         self._accept(reading)
+        self.leftover = later
         share = min(c.share for c, _ in chosen)
         return Outcome(
             "play",
@@ -1207,6 +1212,7 @@ class Follower:
             [[c for c, _ in chosen]],
             [t for _, t in chosen],
             reading.image,
+            settled=not later,
             code="evidence",
             params={"share": round(share, 2)},
         )
@@ -1216,7 +1222,8 @@ class Follower:
     ) -> list[tuple[list[dict[str, Any]], int | tuple[int, ...]]] | Outcome:
         """Who laid each chosen tile (`SeatKeeper.choose`): each candidate's event gets its seat,
         and with it come the draws that seat's play implies and the seat or seats that were the
-        evidence for it. Or the question "who played it?", where nothing settles a seat."""
+        evidence for it. Where nothing settles a tile's seat: the question "who played it?" for
+        the first tile; for a later one, the plan stops before it (it is asked about alone)."""
         match = self.match if len(chosen) == 1 else copy.deepcopy(self.match)
         out: list[tuple[list[dict[str, Any]], int | tuple[int, ...]]] = []
         for k, (candidate, tile) in enumerate(chosen):
@@ -1231,7 +1238,7 @@ class Follower:
                 point = _point(tile, reading)
                 pick = self.seats.choose(answer, point)
                 if pick is None:
-                    return self._who_played(reading, chosen, k, answer)
+                    return out if k else self._who_played(reading, chosen, answer)
                 seated = replace(candidate, move=replace(candidate.move, seat=pick.seat))
                 seated = replace(seated, event={**candidate.event, "seat": pick.seat})
                 chosen[k] = (seated, tile)
@@ -1242,17 +1249,14 @@ class Follower:
                     match.apply(event)
         return out
 
-    def _who_played(
-        self, reading: Reading, chosen: list[tuple[Candidate, TileReading]], k: int, answer: Any
-    ) -> Outcome:
-        """Ask who laid the `k`th chosen tile: one candidate per seat the rules leave, the turn seat
-        first (the one implying no pass); the tiles before it as chosen."""
-        candidate, _ = chosen[k]
+    def _who_played(self, reading: Reading, chosen: list[tuple[Candidate, TileReading]], answer: Any) -> Outcome:
+        """Ask who laid the first chosen tile: one candidate per seat the rules leave, the turn seat
+        first (the one implying no pass)."""
+        candidate, _ = chosen[0]
         tile = str(candidate.move.tile)
         seats = list(answer.seats)
         options = [
-            [c for c, _ in chosen[:k]]
-            + [replace(candidate, move=replace(candidate.move, seat=s), event={**candidate.event, "seat": s})]
+            [replace(candidate, move=replace(candidate.move, seat=s), event={**candidate.event, "seat": s})]
             for s in seats
         ]
         draws = {str(c.seat): [list(d) for d in c.draws] for c in answer.candidates if c.draws}

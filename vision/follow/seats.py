@@ -43,6 +43,10 @@ BAND = 3
 CORNER = 0.12
 #: share of the border evidence that one side must hold for the sighting to name it
 LEAST_SURE = 0.6
+#: the farthest the hand of the arm that laid a tile may have reached from the tile (a share of
+#: the picture): an arm whose changed pixels reach no nearer is another arm, or the band along
+#: the wrong border (an arm from one side laying a tile near another border runs along it)
+REACHES = 0.4
 #: plays a seating is learnt from, at the least, while a match is followed: the lead (its seat is
 #: the leader's) and the play after it fix the way round, where that play's arm comes from a side
 #: next to the leader's; from the side across, two seatings explain it as well, and it is asked
@@ -349,8 +353,13 @@ class SeatKeeper:
         self.sightings.extend(arms)
 
     def arm(self, point: tuple[float, float] | None) -> ArmSighting | None:
-        """The arm that laid a tile lying at `point` (shares of the picture's width and height)."""
-        return laying_arm(self.sightings, point)
+        """The arm that laid a tile lying at `point` (shares of the picture's width and height);
+        None where none was seen, or the one found reached no nearer than `REACHES`."""
+        seen = laying_arm(self.sightings, point)
+        if seen is None or point is None or seen.reach is None:
+            return seen
+        gap = ((seen.reach[0] - point[0]) ** 2 + (seen.reach[1] - point[1]) ** 2) ** 0.5
+        return seen if gap <= REACHES else None
 
     def choose(self, answer: WhoPlayed, point: tuple[float, float] | None) -> Candidate | None:
         """The seat that laid `answer.tile`, with the passes and draws it implies; None: ask."""

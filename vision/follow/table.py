@@ -191,6 +191,8 @@ class Table:
             outcome = self.follower.observe(reading, regions, again=again, arms=self.arms.take())
             if outcome.settled:
                 self.detector.accept(look.thumb)
+            elif self.follower.leftover:  # tiles played up to one whose seat is asked next: read it again
+                self.owed = (None, False)
             return outcome
 
     def without_reading(self, look: Look) -> Outcome | None:

@@ -101,7 +101,7 @@
 
   // The follower's event for that seat (one candidate a seat), else the proposed one for that seat.
   function playOf(proposal, event, seat) {
-    const found = (proposal.candidates || []).map((c) => c[0] && c[0].event).find((e) => e && e.seat === seat);
+    const found = (proposal.candidates || []).map((c) => c.length && c[c.length - 1].event).find((e) => e && e.seat === seat);
     return { ...(found || event), seat };
   }
 
