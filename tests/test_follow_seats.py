@@ -15,6 +15,7 @@ from tests.support.readings import reading, tile
 from vision.evaluate.games import follow_video
 from vision.follow.follower import Follower
 from vision.follow.seats import ArmSighting, ArmWatch, laying_arm
+from vision.read.reading import Ignored, Reading
 from vision.synth.video import game_video
 
 #: the picture side each seat sits at (0 top, 1 right, 2 bottom, 3 left): play goes round the picture
@@ -115,6 +116,46 @@ def test_a_drawing_hand_keeps_its_tile_counts_open_to_unseen_draws():
     follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
     assert follower.match.current.unseen_draws and follower.record()["hands"][0]["unseen_draws"] is True
     assert not Follower(Match.new("partners", ["A", "B", "C", "D"])).match.current.unseen_draws
+
+
+def backs(count: int) -> tuple[Ignored, ...]:
+    """`count` face-down tiles in a heap at the top left, as a detector with a back class boxes them."""
+    return tuple(
+        Ignored(
+            "face_down",
+            ((20.0 + 12 * k, 20.0), (30.0 + 12 * k, 20.0), (30.0 + 12 * k, 40.0), (20.0 + 12 * k, 40.0)),
+            0.9,
+        )
+        for k in range(count)
+    )
+
+
+def with_backs(count: int, *tiles) -> Reading:
+    return Reading("frame", 640, 480, tuple(tiles), ignored=backs(count))
+
+
+def test_a_counted_boneyard_says_who_drew_and_that_nobody_passed():
+    follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
+    left = follower.match.current.boneyard  # what the deal left
+    follower.observe(with_backs(left))  # the table as it starts: every back in view, so counted
+    assert follower.backs == left
+    lead = tile(5, 5, 300, 200)
+    assert follower.observe(with_backs(left, lead)).events == [{"type": "play", "seat": 0, "tile": "5-5"}]
+    # seat 1 draws one (the table changes, no face-up tile arrives): a draw, not a missed play
+    drew = follower.observe(with_backs(left - 1, lead))
+    assert drew.code == "drawn" and follower.open_changes == 0
+    # then a second, and lays 5-0: seat 1 drew two and played (tiles are left: nobody passed)
+    played = follower.observe(with_backs(left - 2, lead, tile(5, 0, 360, 200)), arms=[arm(SIDES[3], share(360, 200))])
+    assert played.kind == "play"
+    draw, play = played.events  # (a lone double's two sides are alike: either end)
+    assert draw == {"type": "draw", "seat": 1, "count": 2}
+    assert (play["seat"], play["tile"]) == (1, "0-5") and follower.match.current.boneyard == left - 2
+
+
+def test_a_boneyard_seen_short_of_the_deal_is_not_counted():
+    follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
+    follower.observe(with_backs(follower.match.current.boneyard - 1))  # one back hidden or not boxed
+    assert follower.backs is None
 
 
 def test_the_arm_watch_tells_an_arm_that_laid_a_tile_from_one_that_only_passed():

@@ -137,6 +137,20 @@ def test_an_unsure_tile_becomes_an_ask_with_its_candidates():
     assert follower.match.current.layout.open_ends() == {"west": 3, "east": 2}
 
 
+def test_a_tile_the_reader_marks_unsure_is_asked_about_not_scored():
+    follower = _follower()
+    follower.observe(_reading())
+    lead = _tile(3, 5, 300, 200)
+    follower.observe(_reading(lead))
+    doubtful = replace(_tile(5, 1, 360, 200), unsure=True)  # under the calibrated 99.5 % line
+    outcome = follower.observe(_reading(lead, doubtful))
+    assert outcome.kind == "ask" and outcome.code == "unsure_tile" and outcome.params["tile"] == "1-5"
+    assert outcome.candidates[0][0].event == {"type": "play", "seat": 1, "tile": "1-5", "end": "east"}
+    assert follower.match.current.events == 1
+    follower.confirm([outcome.candidates[0][0].event])
+    assert follower.match.current.layout.open_ends() == {"west": 3, "east": 1}
+
+
 def test_a_tile_far_from_every_open_end_is_asked_about():
     follower = _follower()
     follower.observe(_reading())

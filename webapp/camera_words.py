@@ -66,6 +66,7 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
     "no_open_end": lambda p, t: _("%(tile)s does not lie against an open end", tile=p.get("tile")),
     "not_legal": lambda p, t: _("the photo shows %(tile)s, which cannot be played here", tile=p.get("tile")),
     "unsure": lambda p, t: _("the photo is not clear enough"),
+    "unsure_tile": lambda p, t: _("the reader is not sure it is %(tile)s", tile=p.get("tile")),
     "cannot_tell": lambda p, t: _("it could also be %(other)s", other=play_words(p.get("other") or {}, t)),
     "layout_differs": lambda p, t: _(
         "the photo's open ends show %(seen)s, but this play would leave %(after)s",
@@ -106,6 +107,7 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
         tiles=_tiles(p.get("tiles") or []),
     ),
     "no_new_tile": lambda p, t: _("no new tile"),
+    "drawn": lambda p, t: _("a tile drawn from the boneyard"),
     "moving": lambda p, t: _("the table is moving: waiting for it to settle"),
     "unchanged": lambda p, t: _("the table has not changed"),
     "evidence": lambda p, t: _(

@@ -609,6 +609,26 @@ def clear_winner(
     return None
 
 
+def _backs(reading: Reading) -> int:
+    """The backs in view: the boneyard, where the reader boxes face-down tiles."""
+    return sum(1 for i in reading.ignored if i.kind == "face_down")
+
+
+def _unsure(tiles: Sequence[TileReading]) -> str | None:
+    """Why playing `tiles` needs a person: the reader marked one unsure (under the confidence at
+    which its tiles are right 99.5 % of the time: `vision.read.calibration`)."""
+    doubtful = [t for t in tiles if t.unsure]
+    if not doubtful:
+        return None
+    t = doubtful[0]
+    return Reason(
+        f"the reader is not sure the tile is {t.tile} ({t.confidence:.0%})",
+        code="unsure_tile",
+        tile=str(t.tile),
+        confidence=round(t.confidence, 2),
+    )
+
+
 def _point(tile: TileReading, reading: Reading) -> tuple[float, float] | None:
     """Where `tile` lies, as shares of the picture's width and height (None: no size known)."""
     if not reading.width or not reading.height:
@@ -708,6 +728,11 @@ class Follower:
         self.leftover: list[TileReading] = []
         #: tiles a person turned down as plays since the camera's last settled play (`decline`)
         self.doubts: list[Doubt] = []
+        #: the boneyard's backs in view after the last play (a drawing game whose boneyard the
+        #: camera counts: `_count_boneyard`); None where it is not counted
+        self.backs: int | None = None
+        #: the backs counted in the last frame observed
+        self.backs_last: int | None = None
         #: the events of each hand as the follower applied them (the record it writes)
         self.events: list[list[dict[str, Any]]] = [[] for _ in match.hands]
         self.leaders: list[int | None] = [h.leader for h in match.hands]
@@ -970,8 +995,10 @@ class Follower:
             if not photo and not (self.first_look_new and (self.hand.layout.placements or self._in_play(reading))):
                 self.furniture = list(reading.tiles)
                 self._accept(reading)
+                self._count_boneyard(reading)
                 return Outcome("nothing", "the table as it starts", frame=reading.image, code="table_start")
             self.reference = Reading(reading.image, reading.width, reading.height, ())
+            self._count_boneyard(reading)
         hand = self.hand
         if hand.over:
             if not self.starts_hands:
@@ -1048,10 +1075,14 @@ class Follower:
                 new,
             )
         changes = len(self.changes) + current
+        drew = self._drew(reading)
         if not new:
             self._accept(reading)
-            if current and not unseen_found and not first_look:  # a first look at a bare table changed nothing
+            # a first look at a bare table changed nothing; a draw from a counted boneyard is no play
+            if current and not unseen_found and not first_look and not drew:
                 self.changes.append([])
+            if drew:
+                return Outcome("nothing", "a tile drawn from the boneyard", frame=reading.image, code="drawn")
             return Outcome("nothing", "no new tile", frame=reading.image, settled=False, code="no_new_tile")
         # The new tiles first read in this change: the others were new in an earlier one, which
         # they explain (a question left open, or turned down), and do not explain this one too.
@@ -1163,6 +1194,8 @@ class Follower:
             )
         if doubted is None:
             doubted = self._unexplained(reading, [t for _, t in chosen])
+        if doubted is None:
+            doubted = _unsure([t for _, t in chosen])
         if doubted is None and not self.leader_known and any(c.move.end is None for c, _ in chosen):
             doubted = Reason("who leads this hand is not known: choose the player", code="leader_unknown")
         if doubted is not None:
@@ -1203,6 +1236,8 @@ class Follower:
         self.doubts = []
         self._accept(reading)
         self.leftover = later
+        if self.backs is not None:
+            self.backs = _backs(reading)
         share = min(c.share for c, _ in chosen)
         return Outcome(
             "play",
@@ -1236,9 +1271,18 @@ class Follower:
                 out.append(([], candidate.move.seat))
             else:
                 point = _point(tile, reading)
+                drawn = self._drawn(hand, reading)
+                counted = who_played(hand, candidate.move.tile, unseen_draws=False) if drawn is not None else None
+                if counted is not None and counted.sure is not None:
+                    # the boneyard still holds tiles: nobody passed; the turn seat drew `drawn`
+                    # (one at a time until one could be played: RULES.md, Draw games) and played
+                    draws = ((counted.sure.seat, drawn),) if drawn else ()
+                    answer = replace(counted, candidates=(replace(counted.sure, draws=draws),))
                 pick = self.seats.choose(answer, point)
                 if pick is None:
                     return out if k else self._who_played(reading, chosen, answer)
+                if self.backs and not _backs(reading) and pick.seat == hand.turn and not pick.draws:
+                    pick = replace(pick, draws=((pick.seat, self.backs),))  # it drew the boneyard dry and played
                 seated = replace(candidate, move=replace(candidate.move, seat=pick.seat))
                 seated = replace(seated, event={**candidate.event, "seat": pick.seat})
                 chosen[k] = (seated, tile)
@@ -1248,6 +1292,33 @@ class Follower:
                 for event in out[-1][0] + [chosen[k][0].event]:
                     match.apply(event)
         return out
+
+    def _count_boneyard(self, reading: Reading) -> None:
+        """At the start of a drawing hand: the boneyard is counted from here on if the camera sees
+        as many backs as the deal left in it (a detector that boxes backs, the boneyard in view)."""
+        hand = self.hand
+        seen = _backs(reading)
+        self.backs = seen if hand.unseen_draws and seen and seen == hand.boneyard else None
+        self.backs_last = self.backs
+
+    def _drew(self, reading: Reading) -> bool:
+        """Whether the counted boneyard lost tiles since the last frame observed (a draw)."""
+        if self.backs is None:
+            return False
+        now = _backs(reading)
+        before = self.backs_last
+        self.backs_last = now
+        return before is not None and now < before
+
+    def _drawn(self, hand: Hand, reading: Reading) -> int | None:
+        """How many tiles were drawn since the last play, where the boneyard is counted and still
+        holds tiles after them (so nobody may have passed); None otherwise."""
+        if self.backs is None or not hand.unseen_draws:
+            return None
+        now = _backs(reading)
+        if now == 0 or now > self.backs:
+            return None  # emptied (the seats after may have passed), or miscounted: not evidence
+        return self.backs - now
 
     def _who_played(self, reading: Reading, chosen: list[tuple[Candidate, TileReading]], answer: Any) -> Outcome:
         """Ask who laid the first chosen tile: one candidate per seat the rules leave, the turn seat

@@ -38,7 +38,7 @@ import numpy as np
 
 from scorer.match import RECORD_FORMAT, Match
 from scorer.tiles import Tile
-from vision.read.reading import HalfReading, Reading, TileReading
+from vision.read.reading import HalfReading, Ignored, Reading, TileReading
 
 from .dataset import GENERATOR
 from .game import FILM_VARIANTS, DealtGame, dealt_game
@@ -476,7 +476,8 @@ def reading_from_truth(
     misread: float = 0.0,
     jitter: float = 0.0,
 ) -> Reading:
-    """Every labelled face-up tile of a truth JSON, read as the truth says.
+    """Every labelled face-up tile of a truth JSON, read as the truth says, and its backs in view
+    (`face_down`) set aside as `ignored`.
 
     With `rng`, a reader's mistakes can be imitated: each half misread with share `misread` (a
     wrong value best, the true one second, as a classifier that hesitates), and each corner moved
@@ -510,7 +511,13 @@ def reading_from_truth(
                 sure * sure,
             )
         )
-    return Reading(name, int(truth["image"]["width"]), int(truth["image"]["height"]), tuple(tiles))
+    # the backs in view, as a detector with a face-down class boxes them (the boneyard, counted)
+    backs = tuple(
+        Ignored("face_down", tuple((float(x), float(y)) for x, y in b["corners"]), sure * sure)
+        for b in truth.get("face_down") or []
+        if b.get("visible", 1.0) >= 0.5
+    )
+    return Reading(name, int(truth["image"]["width"]), int(truth["image"]["height"]), tuple(tiles), ignored=backs)
 
 
 class OracleReader:
