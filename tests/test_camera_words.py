@@ -50,6 +50,8 @@ PARAMS = {
     "why": "missed",
     "why_params": {"changes": 2, "found": 1},
     "seats": [1, 2, 0],
+    "read": "6-6",
+    "confidence": 0.6,
 }
 
 

@@ -112,6 +112,23 @@ def test_a_seating_the_plays_since_contradict_is_dropped_and_the_next_play_asked
     assert outcome.kind == "ask" and outcome.code == "who_played"
 
 
+def test_two_tiles_laid_between_two_looks_take_the_two_arms_in_the_order_they_came():
+    from vision.follow.seats import SeatKeeper
+
+    keeper = SeatKeeper(4)
+    first, second = arm(1, (0.47, 0.42)), arm(2, (0.55, 0.29))
+    keeper.saw([first, second])
+    # the second tile lies nearer the first arm's reach than the second's: order, not distance, pairs them
+    assert keeper.arms_for([(0.51, 0.41), (0.51, 0.36)]) == [first, second]
+    # a person names two plays, the camera saw only the second: the two arms still go in order
+    assert keeper.arms_for([None, (0.51, 0.36)]) == [first, second]
+    # three tiles, two arms: each the nearest not taken
+    assert keeper.arms_for([(0.51, 0.41), (0.51, 0.36), (0.5, 0.5)]) == [first, second, None]
+    keeper.saw([arm(3, (0.9, 0.9))])  # three arms for two tiles: each the nearest, none for the unseen
+    assert keeper.arms_for([None, (0.55, 0.3)]) == [None, second]
+    assert keeper.arms_for([(0.1, 0.1)]) == [None]  # reached nowhere near it: no evidence
+
+
 def test_a_drawing_hand_keeps_its_tile_counts_open_to_unseen_draws():
     follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
     assert follower.match.current.unseen_draws and follower.record()["hands"][0]["unseen_draws"] is True

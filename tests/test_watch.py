@@ -137,18 +137,26 @@ def test_an_unsure_tile_becomes_an_ask_with_its_candidates():
     assert follower.match.current.layout.open_ends() == {"west": 3, "east": 2}
 
 
-def test_a_tile_the_reader_marks_unsure_is_asked_about_not_scored():
+def test_an_unsure_tile_the_rules_read_as_another_is_asked_about_not_scored():
+    from scorer.tiles import Tile
+
     follower = _follower()
     follower.observe(_reading())
     lead = _tile(3, 5, 300, 200)
     follower.observe(_reading(lead))
-    doubtful = replace(_tile(5, 1, 360, 200), unsure=True)  # under the calibrated 99.5 % line
+    # the reader is unsure (under its calibrated 99.5 % line) and names 6-6; the halves and the
+    # rules make it 5-1 on the east: the rules, not the photo, named it, so a person looks
+    doubtful = replace(_tile(5, 1, 360, 200), tile=Tile.of(6, 6), unsure=True)
     outcome = follower.observe(_reading(lead, doubtful))
-    assert outcome.kind == "ask" and outcome.code == "unsure_tile" and outcome.params["tile"] == "1-5"
-    assert outcome.candidates[0][0].event == {"type": "play", "seat": 1, "tile": "1-5", "end": "east"}
+    assert outcome.kind == "ask" and outcome.code == "unsure_tile"
+    assert outcome.params["tile"] == "1-5" and outcome.params["read"] == "6-6"
     assert follower.match.current.events == 1
     follower.confirm([outcome.candidates[0][0].event])
     assert follower.match.current.layout.open_ends() == {"west": 3, "east": 1}
+    # unsure, but read as the one legal move lying there: the rules back it, it is played
+    sure_enough = replace(_tile(6, 3, 240, 200), unsure=True)
+    played = follower.observe(_reading(lead, _tile(5, 1, 360, 200), sure_enough))
+    assert played.kind == "play" and played.events[0]["tile"] == "3-6"
 
 
 def test_a_tile_far_from_every_open_end_is_asked_about():

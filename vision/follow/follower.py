@@ -614,19 +614,21 @@ def _backs(reading: Reading) -> int:
     return sum(1 for i in reading.ignored if i.kind == "face_down")
 
 
-def _unsure(tiles: Sequence[TileReading]) -> str | None:
-    """Why playing `tiles` needs a person: the reader marked one unsure (under the confidence at
-    which its tiles are right 99.5 % of the time: `vision.read.calibration`)."""
-    doubtful = [t for t in tiles if t.unsure]
-    if not doubtful:
-        return None
-    t = doubtful[0]
-    return Reason(
-        f"the reader is not sure the tile is {t.tile} ({t.confidence:.0%})",
-        code="unsure_tile",
-        tile=str(t.tile),
-        confidence=round(t.confidence, 2),
-    )
+def _unsure(chosen: Sequence[tuple[Candidate, TileReading]]) -> str | None:
+    """Why playing `chosen` needs a person: the reader marked a tile unsure (under the confidence
+    at which its tiles are right 99.5 % of the time: `vision.read.calibration`) and the move
+    chosen for it is another tile than it read (the rules, not the photo, named it). An unsure
+    tile read as the one legal move that lies there is not asked about: the rules back it."""
+    for c, t in chosen:
+        if t.unsure and c.move.tile is not t.tile:
+            return Reason(
+                f"the reader is not sure of the tile: it read {t.tile} ({t.confidence:.0%}), the rules allow {c.move.tile}",
+                code="unsure_tile",
+                tile=str(c.move.tile),
+                read=str(t.tile),
+                confidence=round(t.confidence, 2),
+            )
+    return None
 
 
 def _point(tile: TileReading, reading: Reading) -> tuple[float, float] | None:
@@ -863,6 +865,7 @@ class Follower:
             raise ValueError("nothing is waiting to be confirmed")
         new = list(pending.outcome.new_tiles)
         applied, where, found = [], [], []
+        seated: list[tuple[int, tuple[float, float] | None]] = []  # each play's seat and where it lies
         for event in events:
             tile = Tile.parse(event["tile"]) if event.get("type") == "play" else None
             end = event.get("end")
@@ -874,10 +877,13 @@ class Follower:
             applied.append(event)
             if tile is not None:
                 self.placed.append(Seen(reading, inner) if reading is not None else None)
-                self.seats.played(int(event["seat"]), _point(reading, pending.reading) if reading else None)
+                seated.append((int(event["seat"]), _point(reading, pending.reading) if reading else None))
             if reading is not None:
                 found.append(reading)
         self.pending = None
+        for (seat, _), arm in zip(seated, self.seats.arms_for([p for _, p in seated]), strict=True):
+            self.seats.played(seat, arm)  # a person said who: evidence for the seating
+        self.seats.spent()
         self._spend(applied, found, answered=True)
         self.doubts = []
         self.leftover = [t for t in new if t.confidence >= FAINT]
@@ -918,7 +924,9 @@ class Follower:
             where.append(self._apply(event))  # a refused event raises RecordError
             if event.get("type") == "play":
                 self.placed.append(None)
-                self.seats.played(int(event["seat"]), None)  # a person said who: the last arm was theirs
+                # a person said who laid it: the last arm seen was theirs
+                self.seats.played(int(event["seat"]), self.seats.arms_for([None])[0])
+                self.seats.spent()
         self._spend(events)
         return where
 
@@ -1195,7 +1203,7 @@ class Follower:
         if doubted is None:
             doubted = self._unexplained(reading, [t for _, t in chosen])
         if doubted is None:
-            doubted = _unsure([t for _, t in chosen])
+            doubted = _unsure(chosen)
         if doubted is None and not self.leader_known and any(c.move.end is None for c, _ in chosen):
             doubted = Reason("who leads this hand is not known: choose the player", code="leader_unknown")
         if doubted is not None:
@@ -1208,7 +1216,7 @@ class Follower:
         later = [t for _, t in chosen[len(seated) :]]
         chosen = chosen[: len(seated)]
         events, where = [], []
-        for (candidate, tile), (before, sure) in zip(chosen, seated, strict=True):
+        for (candidate, tile), (before, sure, arm) in zip(chosen, seated, strict=True):
             try:
                 for event in before:  # draws the seat's play implies, that no photo showed
                     where.append(self._apply(event))
@@ -1228,13 +1236,14 @@ class Follower:
                 )
             events.append(candidate.event)
             self.placed.append(Seen(tile, candidate.inner))
-            self.seats.played(sure, _point(tile, reading))
+            self.seats.played(sure, arm)
         self.pending = None  # what was asked about before is settled by this photo
         # a play read late (first in an earlier change, asked about since) leaves the changes
         # after that one open: plays may have been laid meanwhile that the reader did not see
         self._spend(events, [t for _, t in chosen])
         self.doubts = []
         self._accept(reading)
+        self.seats.spent()
         self.leftover = later
         if self.backs is not None:
             self.backs = _backs(reading)
@@ -1254,13 +1263,14 @@ class Follower:
 
     def _seated(
         self, reading: Reading, chosen: list[tuple[Candidate, TileReading]]
-    ) -> list[tuple[list[dict[str, Any]], int | tuple[int, ...]]] | Outcome:
+    ) -> list[tuple[list[dict[str, Any]], int | tuple[int, ...], ArmSighting | None]] | Outcome:
         """Who laid each chosen tile (`SeatKeeper.choose`): each candidate's event gets its seat,
         and with it come the draws that seat's play implies and the seat or seats that were the
         evidence for it. Where nothing settles a tile's seat: the question "who played it?" for
         the first tile; for a later one, the plan stops before it (it is asked about alone)."""
         match = self.match if len(chosen) == 1 else copy.deepcopy(self.match)
-        out: list[tuple[list[dict[str, Any]], int | tuple[int, ...]]] = []
+        out: list[tuple[list[dict[str, Any]], int | tuple[int, ...], ArmSighting | None]] = []
+        arms = self.seats.arms_for([_point(t, reading) for _, t in chosen])  # each arm lays one tile
         for k, (candidate, tile) in enumerate(chosen):
             hand = match.current
             assert hand is not None
@@ -1268,9 +1278,8 @@ class Follower:
             if candidate.move.end is None or not answer.candidates:
                 # the lead's seat is the leader's (asked where not known); a tile no seat can
                 # hold here goes on to the scorer, which says why
-                out.append(([], candidate.move.seat))
+                out.append(([], candidate.move.seat, arms[k]))
             else:
-                point = _point(tile, reading)
                 drawn = self._drawn(hand, reading)
                 counted = who_played(hand, candidate.move.tile, unseen_draws=False) if drawn is not None else None
                 if counted is not None and counted.sure is not None:
@@ -1278,7 +1287,7 @@ class Follower:
                     # (one at a time until one could be played: RULES.md, Draw games) and played
                     draws = ((counted.sure.seat, drawn),) if drawn else ()
                     answer = replace(counted, candidates=(replace(counted.sure, draws=draws),))
-                pick = self.seats.choose(answer, point)
+                pick = self.seats.choose(answer, arms[k])
                 if pick is None:
                     return out if k else self._who_played(reading, chosen, answer)
                 if self.backs and not _backs(reading) and pick.seat == hand.turn and not pick.draws:
@@ -1287,7 +1296,7 @@ class Follower:
                 seated = replace(seated, event={**candidate.event, "seat": pick.seat})
                 chosen[k] = (seated, tile)
                 before = [e for e in pick.events(seated.event) if e["type"] != "play"]
-                out.append((before, answer.sure.seat if answer.sure is not None else answer.seats))
+                out.append((before, answer.sure.seat if answer.sure is not None else answer.seats, arms[k]))
             if match is not self.match:
                 for event in out[-1][0] + [chosen[k][0].event]:
                     match.apply(event)

@@ -278,6 +278,14 @@ class Seating:
         return cls(sides, explained, len(items) - explained)
 
 
+def _reaching(arm: ArmSighting | None, point: tuple[float, float] | None) -> ArmSighting | None:
+    """`arm`, unless its hand reached no nearer the tile at `point` than `REACHES`."""
+    if arm is None or point is None or arm.reach is None:
+        return arm
+    gap = ((arm.reach[0] - point[0]) ** 2 + (arm.reach[1] - point[1]) ** 2) ** 0.5
+    return arm if gap <= REACHES else None
+
+
 def arrangements(players: int) -> list[tuple[int, ...]]:
     """Every way `players` may sit at the four sides in play order: each first side, each way
     round (RULES.md: counter-clockwise, but a picture may be taken from below the table or
@@ -352,35 +360,51 @@ class SeatKeeper:
     def saw(self, arms: Iterable[ArmSighting]) -> None:
         self.sightings.extend(arms)
 
-    def arm(self, point: tuple[float, float] | None) -> ArmSighting | None:
-        """The arm that laid a tile lying at `point` (shares of the picture's width and height);
-        None where none was seen, or the one found reached no nearer than `REACHES`."""
-        seen = laying_arm(self.sightings, point)
-        if seen is None or point is None or seen.reach is None:
-            return seen
-        gap = ((seen.reach[0] - point[0]) ** 2 + (seen.reach[1] - point[1]) ** 2) ** 0.5
-        return seen if gap <= REACHES else None
+    def arms_for(self, points: Sequence[tuple[float, float] | None]) -> list[ArmSighting | None]:
+        """The arm that laid each of the tiles recorded in one move, in the order they were laid,
+        each lying at its point (shares of the picture's width and height; None: the camera did
+        not see where). Where as many arms left the table changed as there are tiles, they laid
+        them in the same order; otherwise each tile takes the arm that reached nearest it of those
+        not taken (a tile not seen takes none, unless it is the move's only one: the last arm).
+        An arm whose hand reached no nearer the tile than `REACHES` is no evidence (None)."""
+        laid = [s for s in self.sightings if s.changed]
+        if len(points) > 1 and len(laid) == len(points):
+            chosen: list[ArmSighting | None] = list(laid)
+        else:
+            chosen = []
+            used: list[ArmSighting] = []
+            for point in points:
+                if point is None and len(points) > 1:
+                    chosen.append(None)
+                    continue
+                seen = laying_arm([s for s in self.sightings if not any(s is u for u in used)], point)
+                chosen.append(seen)
+                if seen is not None:
+                    used.append(seen)
+        return [_reaching(arm, point) for arm, point in zip(chosen, points, strict=True)]
 
-    def choose(self, answer: WhoPlayed, point: tuple[float, float] | None) -> Candidate | None:
-        """The seat that laid `answer.tile`, with the passes and draws it implies; None: ask."""
+    def choose(self, answer: WhoPlayed, arm: ArmSighting | None) -> Candidate | None:
+        """The seat that laid `answer.tile`, with the passes and draws it implies, from the rules
+        and `arm`, the arm that laid it (`arms_for`); None: ask."""
         if answer.sure is not None:
             return answer.sure
-        arm = self.arm(point)
         seating = self.seating
         if seating is None and arm is not None and arm.sure >= LEAST_SURE and not self.given:
             seating = Seating.learn(self.players, [*self.known, (answer.seats, arm.side)], LEARN_FROM)
         evidence = seat_of_play(seating, arm, answer.seats)
         return answer.of(evidence.seat) if evidence is not None else None
 
-    def played(self, seat: int | tuple[int, ...], point: tuple[float, float] | None) -> None:
-        """A play was recorded: `seat`, the seat that laid it where the rules or a person said so,
-        or the seats that may have (the arm chose): evidence for the seating. The sightings since
-        the last play are spent."""
-        arm = self.arm(point)
-        self.sightings = []
+    def played(self, seat: int | tuple[int, ...], arm: ArmSighting | None) -> None:
+        """A tile was recorded: `seat`, the seat that laid it where the rules or a person said so,
+        or the seats that may have (the arm chose), and `arm`, the arm that laid it: evidence for
+        the seating."""
         if arm is None or arm.sure < LEAST_SURE or self.given:
             return
         self.known.append((seat, arm.side))
         # relearnt from every play each time: a seating the plays since contradict is dropped,
         # and the next plays are asked about until one is learnt again
         self.seating = Seating.learn(self.players, self.known, LEARN_FROM)
+
+    def spent(self) -> None:
+        """The move is recorded: the arms seen before it are spent."""
+        self.sightings = []

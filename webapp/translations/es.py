@@ -521,7 +521,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "the hand is over: show each player's tiles, then clear the table": "la mano terminó: cada jugador muestra sus fichas, y luego se recoge la mesa",
     "the hand is over: start the next one on the pad": "la mano terminó: empieza la siguiente en el anotador",
     "the photo is not clear enough": "la foto no es lo bastante clara",
-    "the reader is not sure it is %(tile)s": "el lector no está seguro de que sea la %(tile)s",
+    "the reader is not sure of it: it read %(read)s": "el lector no está seguro: leyó la %(read)s",
     "a tile drawn from the boneyard": "una ficha robada del pozo",
     "the photo is sure of it (%(share)s in 100)": "la foto lo muestra con claridad (%(share)s de 100)",
     "the photo shows %(tile)s, which cannot be played here": "la foto muestra la %(tile)s, que no se puede jugar aquí",
