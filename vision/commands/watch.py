@@ -304,6 +304,12 @@ def watch(
     "with passes and draws, each seat's arm from its own side (default: the older films, no passes).",
 )
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True, help="Players (partnerships: 4).")
+@click.option(
+    "--seating-given",
+    is_flag=True,
+    help="Dealt films: the follower is told where each seat sits, as a table asked once at the start "
+    "(default: it learns it from the plays).",
+)
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def watch_eval(
     videos: int,
@@ -322,6 +328,7 @@ def watch_eval(
     board: str | None,
     dealt: str | None,
     players: int,
+    seating_given: bool,
     as_json: bool,
 ) -> None:
     """Follow synthetic game videos; count moves right, asked and wrong against their true records."""
@@ -357,6 +364,7 @@ def watch_eval(
         noise=noise,
         light_drift=light,
         idle_passes=idle,
+        seating=seating_given,
         **({"dealt": dealt, "players": players} if dealt else {}),
     )
     if as_json:
