@@ -37,7 +37,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from web_load import PLAYERS, Client, Run, camera, percentile, photos, scorer, viewer  # noqa: E402
+from web_load import (  # noqa: E402
+    Client,
+    Run,
+    camera,
+    create_games,
+    deliveries,
+    load_parser,
+    open_streams,
+    percentile,
+    photos,
+    scorers,
+    spread,
+)
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -129,36 +141,22 @@ async def load(args: argparse.Namespace, ports: list[int], images: list[bytes]) 
     clients = [Client("127.0.0.1", port) for port in ports]
     run = Run()
     run.change_times: list[float] = []  # type: ignore[misc]
-    games: list[tuple[str, str]] = []
-    for t in range(args.tables):
-        status, created = await clients[t % len(clients)].json(
-            "POST", "/api/games", {"variant": "partners", "players": PLAYERS, "title": f"table {t}"}
-        )
-        assert status == 201, created
-        games.append((created["id"], created["token"]))
+    games = await create_games(clients, args.tables)
 
     def server_of(t: int, offset: int = 0) -> Client:
         return clients[(t + offset) % len(clients)]
 
-    ready = [asyncio.Event() for _ in range(args.tables * args.viewers)]
-    watching = [
-        asyncio.create_task(
-            viewer(server_of(t, 1 + v % max(1, len(clients) - 1)), run, game, v, ready[t * args.viewers + v])
-        )
-        for t, (game, _) in enumerate(games)
-        for v in range(args.viewers)
-    ]
-    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 600)
+    watching = await open_streams(
+        run, games, args.viewers, lambda t, v: server_of(t, 1 + v % max(1, len(clients) - 1)), within=600
+    )
     await asyncio.sleep(1.0)
     started = time.perf_counter()
     ends = started + args.seconds
-    spread = lambda t, every: every * t / args.tables  # noqa: E731  (tables start spread over one period)
-    tasks = [
-        scorer(server_of(t), run, game, token, args.event_every, ends, spread(t, args.event_every))
-        for t, (game, token) in enumerate(games)
-    ]
+    tasks = scorers(run, games, server_of, args.event_every, ends)
     tasks += [
-        camera(server_of(t, 2), run, game, token, images, args.frame_every, ends, spread(t, args.frame_every))
+        camera(
+            server_of(t, 2), run, game, token, images, args.frame_every, ends, spread(t, args.frame_every, args.tables)
+        )
         for t, (game, token) in enumerate(games[: args.camera_tables])
     ]
     await asyncio.gather(*tasks)
@@ -170,15 +168,7 @@ async def load(args: argparse.Namespace, ports: list[int], images: list[bytes]) 
 
 
 def report(args: argparse.Namespace, run: Run) -> dict[str, Any]:
-    delivery, missing, direct = [], 0, 0
-    for (game, version), sent in run.sent.items():
-        for v in range(args.viewers):
-            got = next((t for seen, t in run.seen[(game, v)] if seen >= version), None)
-            if got is None:
-                missing += 1
-                continue
-            direct += any(seen == version for seen, _ in run.seen[(game, v)])
-            delivery.append(got - sent)
+    received = deliveries(run, args.viewers)
     changes = [run.answered[k] - run.sent[k] for k in run.sent]
     expected = len(run.sent) * args.viewers
 
@@ -196,11 +186,11 @@ def report(args: argparse.Namespace, run: Run) -> dict[str, Any]:
         "changes_per_s": round(len(run.sent) / args.seconds, 1),
         "change_errors": dict(run.event_errors),
         "change_ms": ms(changes),
-        "delivery_ms": ms(delivery),
+        "delivery_ms": ms(received.after_sending),
         "deliveries_expected": expected,
-        "delivered": expected - missing,
-        "missing": missing,
-        "delivered_as_their_own_version": direct,
+        "delivered": expected - received.missing,
+        "missing": received.missing,
+        "delivered_as_their_own_version": received.direct,
         "stream_errors": dict(run.stream_errors),
         "frames_posted": sum(run.frame_status.values()),
         "frame_answers": dict(run.frame_status),
@@ -209,11 +199,7 @@ def report(args: argparse.Namespace, run: Run) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=500)
-    parser.add_argument("--viewers", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--event-every", type=float, default=1.0, help="seconds between one table's changes")
+    parser = load_parser(__doc__.split("\n")[0], tables=500, event_every=1.0, changes="changes")
     parser.add_argument("--camera-tables", type=int, default=50, help="tables whose live camera sends frames")
     parser.add_argument("--frame-every", type=float, default=2.0, help="seconds between one camera's frames")
     parser.add_argument("--servers", type=int, default=3, help="web processes")

@@ -32,6 +32,8 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter, defaultdict
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +180,52 @@ async def camera(
         await asyncio.sleep(max(0.0, every - (time.perf_counter() - started)))
 
 
+# The set-up both load benchmarks (this one and bench/scale_load.py) share: the matches, the
+# viewers' streams, the scorers' changes and what the viewers received of them.
+
+
+async def create_games(clients: list[Client], tables: int) -> list[tuple[str, str]]:
+    """`tables` partners matches, made through the clients in turn: each one's (id, token)."""
+    games: list[tuple[str, str]] = []
+    for t in range(tables):
+        status, created = await clients[t % len(clients)].json(
+            "POST", "/api/games", {"variant": "partners", "players": PLAYERS, "title": f"table {t}"}
+        )
+        assert status == 201, created
+        games.append((created["id"], created["token"]))
+    return games
+
+
+async def open_streams(
+    run: Run, games: list[tuple[str, str]], viewers: int, server_of: Callable[[int, int], Client], within: float
+) -> list[asyncio.Task[None]]:
+    """Each table's `viewers` live streams, viewer v of table t on `server_of(t, v)`: their tasks,
+    once every stream is open (`within` seconds at most)."""
+    ready = [asyncio.Event() for _ in range(len(games) * viewers)]
+    watching = [
+        asyncio.create_task(viewer(server_of(t, v), run, game, v, ready[t * viewers + v]))
+        for t, (game, _) in enumerate(games)
+        for v in range(viewers)
+    ]
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), within)
+    return watching
+
+
+def spread(t: int, every: float, tables: int) -> float:
+    """How long table t waits before it first sends: the tables start spread over one period, not at once."""
+    return every * t / tables
+
+
+def scorers(
+    run: Run, games: list[tuple[str, str]], server_of: Callable[[int], Client], every: float, ends: float
+) -> list[Coroutine[Any, Any, None]]:
+    """Each table's scorer, on `server_of(t)`, posting a change every `every` seconds until `ends`."""
+    return [
+        scorer(server_of(t), run, game, token, every, ends, spread(t, every, len(games)))
+        for t, (game, token) in enumerate(games)
+    ]
+
+
 def photos(count: int) -> list[bytes]:
     sys.path.insert(0, str(ROOT))
     from vision.synth.dataset import make_sample
@@ -237,42 +285,53 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else float("nan")
 
 
+@dataclass
+class Deliveries:
+    """What the viewers received of the versions the scorers sent: each viewer every version, or a
+    later one (a stream sends the newest board)."""
+
+    after_sending: list[float] = field(default_factory=list)  # scorer sends -> a viewer has the board
+    after_answer: list[float] = field(default_factory=list)  # the POST answered -> a viewer has the board
+    missing: int = 0  # (version, viewer) pairs that never arrived
+    direct: int = 0  # delivered as their own version, not in a newer board
+
+
+def deliveries(run: Run, viewers: int) -> Deliveries:
+    """For each version sent and each of its table's viewers, when the viewer had it or a later one."""
+    counted = Deliveries()
+    for (game, version), sent in run.sent.items():
+        for v in range(viewers):
+            got = next((t for seen, t in run.seen[(game, v)] if seen >= version), None)
+            if got is None:
+                counted.missing += 1
+                continue
+            counted.direct += any(seen == version for seen, _ in run.seen[(game, v)])
+            counted.after_sending.append(got - sent)
+            counted.after_answer.append(got - run.answered[(game, version)])
+    return counted
+
+
 async def main_async(args: argparse.Namespace, ports: list[int], images: list[bytes]) -> dict[str, Any]:
     clients = [Client("127.0.0.1", port) for port in ports]
-    client = clients[0]
     run = Run()
-    games: list[tuple[str, str]] = []
-    for t in range(args.tables):
-        status, created = await client.json(
-            "POST", "/api/games", {"variant": "partners", "players": PLAYERS, "title": f"table {t}"}
-        )
-        assert status == 201, created
-        games.append((created["id"], created["token"]))
-    ready = [asyncio.Event() for _ in range(args.tables * args.viewers)]
+    games = await create_games(clients[:1], args.tables)
 
     # a table's scorer and camera on server t, its viewers on the next servers round (another process)
     def server_of(t: int, v: int = -1) -> Client:
         return clients[(t + 1 + v) % len(clients)]
 
-    viewers = [
-        asyncio.create_task(
-            viewer(server_of(t, v if len(clients) > 1 else -1), run, game, v, ready[t * args.viewers + v])
-        )
-        for t, (game, _) in enumerate(games)
-        for v in range(args.viewers)
-    ]
-    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 60)
+    viewers = await open_streams(
+        run, games, args.viewers, lambda t, v: server_of(t, v if len(clients) > 1 else -1), within=60
+    )
     await asyncio.sleep(0.5)
     started = time.perf_counter()
     ends = started + args.seconds
-    spread = lambda t, every: every * t / args.tables  # noqa: E731  (tables start spread over one period)
-    workers = [
-        scorer(server_of(t), run, game, token, args.event_every, ends, spread(t, args.event_every))
-        for t, (game, token) in enumerate(games)
-    ]
+    workers = scorers(run, games, server_of, args.event_every, ends)
     if args.frame_every > 0:
         workers += [
-            camera(server_of(t), run, game, token, images, args.frame_every, ends, spread(t, args.frame_every))
+            camera(
+                server_of(t), run, game, token, images, args.frame_every, ends, spread(t, args.frame_every, args.tables)
+            )
             for t, (game, token) in enumerate(games)
         ]
     await asyncio.gather(*workers)
@@ -282,16 +341,8 @@ async def main_async(args: argparse.Namespace, ports: list[int], images: list[by
     for task in viewers:
         task.cancel()
 
-    latencies, after_answer, missing, direct = [], [], 0, 0
-    for (game, version), sent in run.sent.items():
-        for v in range(args.viewers):
-            got = next((t for seen, t in run.seen[(game, v)] if seen >= version), None)
-            if got is None:
-                missing += 1
-                continue
-            direct += any(seen == version for seen, _ in run.seen[(game, v)])
-            latencies.append(got - sent)
-            after_answer.append(got - run.answered[(game, version)])
+    received = deliveries(run, args.viewers)
+    latencies = received.after_sending
     expected = len(run.sent) * args.viewers
     return {
         "servers": len(clients),
@@ -302,9 +353,9 @@ async def main_async(args: argparse.Namespace, ports: list[int], images: list[by
         "events_per_s": round(len(run.sent) / elapsed, 1),
         "event_errors": dict(run.event_errors),
         "deliveries_expected": expected,
-        "delivered": expected - missing,
-        "missing": missing,
-        "delivered_as_their_own_version": direct,
+        "delivered": expected - received.missing,
+        "missing": received.missing,
+        "delivered_as_their_own_version": received.direct,
         "latency_ms": {
             "p50": round(1000 * percentile(latencies, 50), 1),
             "p95": round(1000 * percentile(latencies, 95), 1),
@@ -312,7 +363,7 @@ async def main_async(args: argparse.Namespace, ports: list[int], images: list[by
             "max": round(1000 * max(latencies, default=0), 1),
             "mean": round(1000 * statistics.fmean(latencies), 1) if latencies else None,
         },
-        "latency_after_answer_ms_p95": round(1000 * percentile(after_answer, 95), 1),
+        "latency_after_answer_ms_p95": round(1000 * percentile(received.after_answer, 95), 1),
         "frames": sum(run.frame_status.values()),
         "frames_per_s": round(sum(run.frame_status.values()) / elapsed, 1),
         "frame_status": dict(run.frame_status),
@@ -324,12 +375,19 @@ async def main_async(args: argparse.Namespace, ports: list[int], images: list[by
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=50)
+def load_parser(description: str, tables: int, event_every: float, changes: str) -> argparse.ArgumentParser:
+    """The arguments both load benchmarks take: how many tables, viewers a table, seconds, and how
+    often a table's scorer sends (its `changes`, in the help)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--tables", type=int, default=tables)
     parser.add_argument("--viewers", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--event-every", type=float, default=2.0, help="seconds between one table's events")
+    parser.add_argument("--event-every", type=float, default=event_every, help=f"seconds between one table's {changes}")
+    return parser
+
+
+def main() -> None:
+    parser = load_parser(__doc__.split("\n")[0], tables=50, event_every=2.0, changes="events")
     parser.add_argument(
         "--frame-every", type=float, default=1.0, help="seconds between one table's camera frames (0: none)"
     )

@@ -2,18 +2,150 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 import click
 
 from scorer.variants import VARIANTS
 from vision.read.detector import READ_ENLARGE, READ_SIDE
-from vision.read.reader import BOX_CONFIDENCE, DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, SURE_BOX, ZOOM
+from vision.read.reader import BOX_CONFIDENCE, DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, SURE_BOX, ZOOM, Reader
 
 #: every variant with a layout (the memory game `twelve` has none)
 LAYOUT_VARIANTS = tuple(VARIANTS)
+
+#: a click option (or argument) as the decorator it is of a command's function
+Option = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def _options(*options: Option) -> Option:
+    """Several options as one decorator; --help lists them in the order given, as if written out."""
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):  # the last decorator applied is listed first
+            command = option(command)
+        return command
+
+    return decorate
+
+
+# The options `spinner read` and `spinner eval` share, in three groups: each command lists its own
+# options between them, and --help keeps that order.
+
+#: --detector and --halves: the two models a photo is read with
+_model_options = _options(
+    click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True),
+    click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True),
+)
+
+
+def _confidence_options(confidence_help: str) -> Option:
+    """--confidence and --sure: which boxes are kept, and which may settle a reading."""
+    return _options(
+        click.option(
+            "--confidence",
+            type=click.FloatRange(0, 1),
+            default=BOX_CONFIDENCE,
+            show_default=True,
+            help=confidence_help,
+        ),
+        click.option(
+            "--sure",
+            type=click.FloatRange(0, 1),
+            default=SURE_BOX,
+            show_default=True,
+            help="Boxes under this confidence only add tiles the set has left; they never change a surer box's reading.",
+        ),
+    )
+
+
+#: --size, --enlarge, --zoom, --refiner and --refine: how large a photo is read, and how closely
+_looking_options = _options(
+    click.option(
+        "--size",
+        type=click.IntRange(min=32),
+        default=None,
+        help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).",
+    ),
+    click.option(
+        "--enlarge",
+        type=click.FloatRange(min=1),
+        default=None,
+        help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).",
+    ),
+    click.option(
+        "--zoom/--no-zoom",
+        default=True,
+        show_default=True,
+        help='Read again, closer, the part of a photo whose tiles came out small (models/README.md, "A second look at small tiles").',
+    ),
+    click.option(
+        "--refiner",
+        type=click.Path(dir_okay=False),
+        default=str(DEFAULT_REFINER),
+        show_default=True,
+        help="The box refiner, which moves each box onto its tile before its halves are read.",
+    ),
+    click.option(
+        "--refine/--no-refine",
+        default=True,
+        show_default=True,
+        help="Refine the boxes (--no-refine: read them as found).",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class ReaderOptions:
+    """The options above, which `spinner read` and `spinner eval` share, as one value."""
+
+    detector: str
+    halves: str
+    confidence: float
+    sure: float
+    size: int | None
+    enlarge: float | None
+    zoom: bool
+    refiner: str
+    refine: bool
+
+    def reader(self, **settings: Any) -> Reader:
+        """The reader these options ask for; `settings`: the command's own (`sets`, `widen`).
+
+        Raises FileNotFoundError where a model is missing: each command words that itself.
+        """
+        return Reader(
+            self.detector,
+            self.halves,
+            confidence=self.confidence,
+            sure=self.sure,
+            side=self.size,
+            enlarge=self.enlarge,
+            zoom=ZOOM if self.zoom else None,
+            refiner=self.refiner if self.refine else None,
+            **settings,
+        )
+
+
+def _as_reader_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Hands the command the shared options as one `ReaderOptions`, its parameter `reader_options`.
+
+    Put it next to the function, under every option: click passes the wrapper each option by name,
+    and the command's own parameters then name only its own options.
+    """
+    names = [field.name for field in fields(ReaderOptions)]
+
+    @functools.wraps(command)  # keeps the docstring, which is the command's --help
+    def gathered(**params: Any) -> None:
+        shared = ReaderOptions(**{name: params.pop(name) for name in names})
+        command(reader_options=shared, **params)
+
+    return gathered
 
 
 @click.command()
@@ -25,22 +157,8 @@ LAYOUT_VARIANTS = tuple(VARIANTS)
     default=None,
     help="Write each photo with what was read drawn on it.",
 )
-@click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
-@click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
-@click.option(
-    "--confidence",
-    type=click.FloatRange(0, 1),
-    default=BOX_CONFIDENCE,
-    show_default=True,
-    help="Least box confidence kept.",
-)
-@click.option(
-    "--sure",
-    type=click.FloatRange(0, 1),
-    default=SURE_BOX,
-    show_default=True,
-    help="Boxes under this confidence only add tiles the set has left; they never change a surer box's reading.",
-)
+@_model_options
+@_confidence_options("Least box confidence kept.")
 @click.option(
     "--sets",
     type=click.IntRange(min=1),
@@ -55,49 +173,10 @@ LAYOUT_VARIANTS = tuple(VARIANTS)
     show_default=True,
     help="Whose layout rules rebuild the layout (block and draw have no spinner).",
 )
-@click.option(
-    "--size",
-    type=click.IntRange(min=32),
-    default=None,
-    help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).",
-)
-@click.option(
-    "--enlarge",
-    type=click.FloatRange(min=1),
-    default=None,
-    help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).",
-)
-@click.option(
-    "--zoom/--no-zoom",
-    default=True,
-    show_default=True,
-    help='Read again, closer, the part of a photo whose tiles came out small (models/README.md, "A second look at small tiles").',
-)
-@click.option(
-    "--refiner",
-    type=click.Path(dir_okay=False),
-    default=str(DEFAULT_REFINER),
-    show_default=True,
-    help="The box refiner, which moves each box onto its tile before its halves are read.",
-)
-@click.option(
-    "--refine/--no-refine", default=True, show_default=True, help="Refine the boxes (--no-refine: read them as found)."
-)
+@_looking_options
+@_as_reader_options
 def read(
-    photos: tuple[str, ...],
-    as_json: bool,
-    annotate: str | None,
-    detector: str,
-    halves: str,
-    confidence: float,
-    sure: float,
-    sets: int,
-    variant: str,
-    size: int | None,
-    enlarge: float | None,
-    zoom: bool,
-    refiner: str,
-    refine: bool,
+    photos: tuple[str, ...], as_json: bool, annotate: str | None, sets: int, variant: str, reader_options: ReaderOptions
 ) -> None:
     """Read every tile in each photo: which tile, where, and how it is turned, and the layout.
 
@@ -107,23 +186,12 @@ def read(
     import cv2
 
     from vision.read import photo as loader
-    from vision.read.reader import Reader, ReadError
+    from vision.read.reader import ReadError
     from vision.read.reader import annotate as draw
     from vision.read.reading import scaled
 
     try:
-        reader = Reader(
-            detector,
-            halves,
-            confidence=confidence,
-            sure=sure,
-            sets=sets,
-            variant=variant,
-            side=size,
-            enlarge=enlarge,
-            zoom=ZOOM if zoom else None,
-            refiner=refiner if refine else None,
-        )
+        reader = reader_options.reader(sets=sets, variant=variant)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     folder = Path(annotate) if annotate else None
@@ -407,8 +475,7 @@ def export(weights: str, out: str, imgsz: int, enlarge: float) -> None:
     help="The real photos (default: ../shared/real when present).",
 )
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Read at most N photos of each set.")
-@click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
-@click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
+@_model_options
 @click.option(
     "--layout",
     "layout_only",
@@ -434,48 +501,8 @@ def export(weights: str, out: str, imgsz: int, enlarge: float) -> None:
     is_flag=True,
     help="Synthetic set only: the truth's boxes stand in for the detector, to measure the halves and the settling alone.",
 )
-@click.option(
-    "--confidence",
-    type=click.FloatRange(0, 1),
-    default=BOX_CONFIDENCE,
-    show_default=True,
-    help="Least box confidence kept (as `spinner read`).",
-)
-@click.option(
-    "--sure",
-    type=click.FloatRange(0, 1),
-    default=SURE_BOX,
-    show_default=True,
-    help="Boxes under this confidence only add tiles the set has left; they never change a surer box's reading.",
-)
-@click.option(
-    "--size",
-    type=click.IntRange(min=32),
-    default=None,
-    help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).",
-)
-@click.option(
-    "--enlarge",
-    type=click.FloatRange(min=1),
-    default=None,
-    help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).",
-)
-@click.option(
-    "--zoom/--no-zoom",
-    default=True,
-    show_default=True,
-    help='Read again, closer, the part of a photo whose tiles came out small (models/README.md, "A second look at small tiles").',
-)
-@click.option(
-    "--refiner",
-    type=click.Path(dir_okay=False),
-    default=str(DEFAULT_REFINER),
-    show_default=True,
-    help="The box refiner, which moves each box onto its tile before its halves are read.",
-)
-@click.option(
-    "--refine/--no-refine", default=True, show_default=True, help="Refine the boxes (--no-refine: read them as found)."
-)
+@_confidence_options("Least box confidence kept (as `spinner read`).")
+@_looking_options
 @click.option(
     "--widen/--no-widen",
     default=True,
@@ -508,32 +535,25 @@ def export(weights: str, out: str, imgsz: int, enlarge: float) -> None:
     default=None,
     help="Fit the calibration on the --synthetic set's read tiles and write it here (models/calibration.json).",
 )
+@_as_reader_options
 def evaluate(
     synthetic: str | None,
     real: str | None,
     limit: int | None,
-    detector: str,
-    halves: str,
     layout_only: bool,
     jitter: float,
     misread: float,
     true_boxes: bool,
-    confidence: float,
-    sure: float,
-    size: int | None,
-    enlarge: float | None,
-    zoom: bool,
-    refiner: str,
-    refine: bool,
     widen: bool,
     styles_dir: str | None,
     reliability: bool,
     judged_to: str | None,
     calibrate_to: str | None,
+    reader_options: ReaderOptions,
 ) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     from vision.evaluate.photos import evaluate as run
-    from vision.read.reader import WIDEN, Reader
+    from vision.read.reader import WIDEN
 
     if layout_only:
         from vision.evaluate.layout import evaluate_layouts
@@ -547,17 +567,7 @@ def evaluate(
         _styles(
             Path(styles_dir),
             limit,
-            Reader(
-                detector,
-                halves,
-                confidence=confidence,
-                sure=sure,
-                side=size,
-                enlarge=enlarge,
-                zoom=ZOOM if zoom else None,
-                refiner=refiner if refine else None,
-                widen=WIDEN if widen else None,
-            ),
+            reader_options.reader(widen=WIDEN if widen else None),
             reliability,
             judged_to,
         )
@@ -572,17 +582,7 @@ def evaluate(
     if synthetic is None and real_path is None:
         raise click.UsageError("nothing to measure: give --synthetic DIR and/or --real DIR")
     try:
-        reader = Reader(
-            detector,
-            halves,
-            confidence=confidence,
-            sure=sure,
-            side=size,
-            enlarge=enlarge,
-            zoom=ZOOM if zoom else None,
-            refiner=refiner if refine else None,
-            widen=WIDEN if widen else None,
-        )
+        reader = reader_options.reader(widen=WIDEN if widen else None)
     except FileNotFoundError as error:
         raise click.ClickException(f"{error}: train and export the models first") from None
     if calibrate_to is not None and synthetic is None:

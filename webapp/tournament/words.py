@@ -168,6 +168,12 @@ def _at(p: dict[str, Any]) -> str:
     return _("Table %(table)s (%(team_a)s v %(team_b)s)", table=p["table"], team_a=p["team_a"], team_b=p["team_b"])
 
 
+def _at_target(p: dict[str, Any], team: str) -> dict[str, Any]:
+    """The names a refusal about the target fills in: the table, its `team` ("winner" or "loser"),
+    that team's points and the target."""
+    return {"at": _at(p), team: p[team], "points": p["points"], "target": p["target"]}
+
+
 #: The scorer's tournament refusals (`TournamentError.code`), worded for the director.
 RULES: dict[str, Callable[[dict[str, Any]], str]] = {
     "player_twice": lambda p: _("Team %(team)s lists %(player)s twice.", team=p["team"], player=p["player"]),
@@ -181,24 +187,15 @@ RULES: dict[str, Callable[[dict[str, Any]], str]] = {
     "winner_elsewhere": lambda p: _("%(at)s: %(winner)s did not play at this table.", at=_at(p), winner=p["winner"]),
     "target_short": lambda p: _(
         "%(at)s: %(winner)s has %(points)s points; a match won at the target needs %(target)s.",
-        at=_at(p),
-        winner=p["winner"],
-        points=p["points"],
-        target=p["target"],
+        **_at_target(p, "winner"),
     ),
     "both_at_target": lambda p: _(
         "%(at)s: %(loser)s has %(points)s points too; the match stops when the first team reaches %(target)s.",
-        at=_at(p),
-        loser=p["loser"],
-        points=p["points"],
-        target=p["target"],
+        **_at_target(p, "loser"),
     ),
     "bell_at_target": lambda p: _(
         "%(at)s: %(winner)s reached %(target)s (%(points)s points), so the match ended at the target, not at the bell.",
-        at=_at(p),
-        winner=p["winner"],
-        points=p["points"],
-        target=p["target"],
+        **_at_target(p, "winner"),
     ),
     "bell_equal": lambda p: _(
         "%(at)s: the scores are equal at the bell (%(points)s); one more hand is played until they differ.",
