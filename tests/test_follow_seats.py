@@ -77,6 +77,20 @@ def test_the_arms_of_the_first_plays_teach_the_seating_and_then_name_the_player(
     assert follower.match.current.turn == 0
 
 
+def test_a_pass_at_the_first_play_is_told_by_an_arm_from_across_the_table():
+    follower, tiles = started()
+    # seat 1 passed; seat 2, across from the leader, lays 1-5: either way round the table, the
+    # seat across from the leader is seat 2, so no seating is needed to tell it
+    tiles.append(tile(5, 1, 360, 200))
+    outcome = follower.observe(reading(*tiles), arms=[arm(SIDES[2], share(360, 200))])
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 2, "tile": "1-5", "end": "east"}]
+    assert follower.seats.seating is None  # still either way round
+    tiles.append(tile(6, 3, 240, 200))  # seat 3 lays 3-6 from its side: now the way round is known
+    outcome = follower.observe(reading(*tiles), arms=[arm(SIDES[3], share(240, 200))])
+    assert outcome.events == [{"type": "play", "seat": 3, "tile": "3-6", "end": "west"}]
+    assert follower.seats.seating is not None and follower.seats.seating.sides == SIDES
+
+
 def test_an_arm_that_only_passed_over_the_table_is_not_the_one_that_laid_the_tile():
     follower, tiles = started(seating=SIDES)
     tiles.append(tile(5, 1, 360, 200))
@@ -94,7 +108,7 @@ def test_an_arm_that_crossed_two_sides_alike_is_no_evidence():
     assert outcome.kind == "ask" and outcome.code == "who_played"
 
 
-def test_a_seating_the_plays_since_contradict_is_dropped_and_the_next_play_asked():
+def test_a_seating_the_plays_since_contradict_is_dropped():
     follower, tiles = started()
     tiles.append(tile(5, 1, 360, 200))
     follower.observe(reading(*tiles), arms=[arm(SIDES[1], share(360, 200))])
@@ -106,8 +120,8 @@ def test_a_seating_the_plays_since_contradict_is_dropped_and_the_next_play_asked
     follower.seats.saw([arm(SIDES[0], share(420, 200))])
     follower.confirm([{"type": "play", "seat": 2, "tile": "1-6", "end": "east"}])
     assert follower.seats.seating is None
+    # with no seating, a play with no arm is asked about
     tiles.append(tile(6, 3, 240, 200))
-    follower.seats.saw([arm(SIDES[3], share(240, 200))])
     outcome = follower.observe(reading(*tiles))
     assert outcome.kind == "ask" and outcome.code == "who_played"
 

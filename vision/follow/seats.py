@@ -256,8 +256,16 @@ class Seating:
         A seating is given once it explains at least `least` items, more than it leaves
         unexplained, and is likelier than every other: so a seating is learnt from the first
         plays without a question where no pass muddles them, and otherwise from the answers."""
+        best = cls.likeliest(players, seen, least)
+        return best[0] if len(best) == 1 else None  # several: they explain the sightings equally well
+
+    @classmethod
+    def likeliest(cls, players: int, seen: Sequence[tuple[int | Sequence[int], int]], least: int = 3) -> list[Seating]:
+        """The seatings that explain `seen` best and equally well (`learn`'s terms): one where the
+        sightings tell the seating; several where they leave a choice (the leader's arm and the
+        arm from across the table fit it either way round); none where too few are explained."""
         if not seen:
-            return None
+            return []
         items = [((s,) if isinstance(s, int) else tuple(s), side) for s, side in seen]
         scored = []
         for sides in arrangements(players):
@@ -270,12 +278,10 @@ class Seating:
                     passes += seats.index(seat)
             scored.append((-explained, passes, sides))
         scored.sort()
-        explained, passes, sides = -scored[0][0], scored[0][1], scored[0][2]
+        explained = -scored[0][0]
         if explained < least or explained <= len(items) - explained:
-            return None
-        if len(scored) > 1 and scored[1][:2] == scored[0][:2]:
-            return None  # two seatings explain the sightings equally well
-        return cls(sides, explained, len(items) - explained)
+            return []
+        return [cls(sides, -e, len(items) + e) for e, p, sides in scored if (e, p) == scored[0][:2]]
 
 
 def _reaching(arm: ArmSighting | None, point: tuple[float, float] | None) -> ArmSighting | None:
@@ -388,11 +394,16 @@ class SeatKeeper:
         and `arm`, the arm that laid it (`arms_for`); None: ask."""
         if answer.sure is not None:
             return answer.sure
-        seating = self.seating
-        if seating is None and arm is not None and arm.sure >= LEAST_SURE and not self.given:
-            seating = Seating.learn(self.players, [*self.known, (answer.seats, arm.side)], LEARN_FROM)
-        evidence = seat_of_play(seating, arm, answer.seats)
-        return answer.of(evidence.seat) if evidence is not None else None
+        if self.seating is not None or arm is None or arm.sure < LEAST_SURE or self.given:
+            evidence = seat_of_play(self.seating, arm, answer.seats)
+            return answer.of(evidence.seat) if evidence is not None else None
+        # no seating yet: the likeliest ones with this play's arm counted; where several are, the
+        # seat is still told if they all seat the same player at the arm's side (the one across
+        # the table from the leader is across it either way round)
+        likeliest = Seating.likeliest(self.players, [*self.known, (answer.seats, arm.side)], LEARN_FROM)
+        named = {e.seat if (e := seat_of_play(s, arm, answer.seats)) is not None else None for s in likeliest}
+        seat = named.pop() if len(named) == 1 else None
+        return answer.of(seat) if seat is not None else None
 
     def played(self, seat: int | tuple[int, ...], arm: ArmSighting | None) -> None:
         """A tile was recorded: `seat`, the seat that laid it where the rules or a person said so,
