@@ -94,7 +94,8 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True, dealt: st
     base = f"/api/games/{made['id']}"
     client.post(f"{base}/hands", json={"leader": video.record["hands"][0].get("leader", 0)}, headers=auth)
     truth = plays_of(score_record(video.record))
-    events = video.record["hands"][0]["events"]
+    # the plays alone: a dealt film's passes show in no photo (the scorer infers them from the seats)
+    events = [e for e in video.record["hands"][0]["events"] if e["type"] == "play"]
     asked = confirmed = padded = sent = asked_seat = 0
     started = time.perf_counter()
     previous = None
