@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scorer.match import score_record  # noqa: E402
+from vision.evaluate.games import as_seen  # noqa: E402
 from vision.synth.video import game_video  # noqa: E402
 
 
@@ -93,7 +94,9 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True, dealt: st
     auth = {"Authorization": f"Bearer {made['token']}"}
     base = f"/api/games/{made['id']}"
     client.post(f"{base}/hands", json={"leader": video.record["hands"][0].get("leader", 0)}, headers=auth)
-    truth = plays_of(score_record(video.record))
+    # the record as the table saw it: a dealt film's end-of-hand pips come from a deal nobody showed
+    seen = score_record(as_seen(video.record))
+    truth = plays_of(seen)
     # the plays alone: a dealt film's passes show in no photo (the scorer infers them from the seats)
     events = [e for e in video.record["hands"][0]["events"] if e["type"] == "play"]
     asked = confirmed = padded = sent = asked_seat = 0
@@ -157,7 +160,7 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True, dealt: st
     wrong_seat = int(
         first is not None and right < len(truth) and first[1] == truth[right][1] and first[0] != truth[right][0]
     )
-    equal = got == truth and got_answer["totals"] == score_record(video.record)["totals"]
+    equal = got == truth and got_answer["totals"] == seen["totals"]
     return {
         "seed": seed,
         "variant": video.record["variant"],

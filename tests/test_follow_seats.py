@@ -251,6 +251,14 @@ def test_spinner_watch_takes_the_seating_and_keeps_an_unanswered_question_with_i
     first = next(a for a in asks if a["kind"] == "ask")
     assert first["code"] == "who_played" and len(first["params"]["seats"]) > 1
     assert len({seq[-1]["event"]["seat"] for seq in first["candidates"]}) == len(first["params"]["seats"])
+    # at a terminal each question is answered by number: here always the first candidate (the
+    # seat whose turn it was), and the watch goes on to the end with nothing left to confirm
+    answered = CliRunner().invoke(main, [*args, "--ask", "--record", str(tmp_path / "asked.json")], input="1\n" * 80)
+    assert answered.exit_code == 0, answered.output
+    assert "which happened?" in answered.output and "answered: P" in answered.output
+    kept = json.loads((tmp_path / "asked.json").read_text())
+    assert "pending" not in kept
+    assert len([e for e in kept["hands"][0]["events"] if e["type"] == "play"]) == len(truth)
     bad = CliRunner().invoke(main, [*args, "--seating", "bottom,up,top,left"])
     assert bad.exit_code == 2 and "'up' is no side" in bad.output
 

@@ -123,6 +123,12 @@ def _reveals(pairs: tuple[str, ...]) -> list[tuple[int, Path]]:
     "bottom,right,top,left: the arm that lays a tile then says who played it from the first play "
     "[default: learnt from the first plays].",
 )
+@click.option(
+    "--ask/--no-ask",
+    default=None,
+    help="Answer each question at the terminal (who played it, which tile) as it comes "
+    "[default: when the input is a terminal].",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per outcome, one per line.")
 def watch(
     source: str | None,
@@ -140,13 +146,15 @@ def watch(
     halves: str,
     truth: str | None,
     seating: str | None,
+    ask: bool | None,
     as_json: bool,
 ) -> None:
     """Follow a game: each settled change of the table becomes a play, checked by the scorer.
 
     SOURCE is a video file or a folder of photos taken in order; --camera N follows a webcam.
-    A move the photo cannot settle is printed as a question ("ask") and left out of the record
-    (under "pending") for a person to confirm. When the hand is over, each --reveal photo gives
+    A move the photo cannot settle is printed as a question ("ask"): at a terminal (--ask) it is
+    answered there by number; otherwise it is left out of the record (under "pending") for a
+    person to confirm. When the hand is over, each --reveal photo gives
     that seat's remaining tiles. The record and the evidence are written even when the source
     fails part way (exit status 1), and with a move still to confirm (exit status 2).
     """
@@ -158,6 +166,8 @@ def watch(
     from vision.follow.watch import Watcher
     from vision.read.reader import ReadError, load_photo
 
+    if ask is None:
+        ask = sys.stdin.isatty()
     if (source is None) == (camera is None):
         raise click.UsageError("give a video file or folder of photos, or --camera N (one of them)")
     names = _players(players)
@@ -213,6 +223,24 @@ def watch(
         else:
             click.echo(f"{where}: {outcome.reason}")
 
+    def answer_here(outcome: Outcome) -> None:
+        """A question answered at the terminal: a number picks a candidate, 0 leaves it open."""
+        options = [seq for seq in outcome.candidates[:9] if seq]
+        for k, seq in enumerate(options, 1):
+            click.echo(f"  {k}: " + " then ".join(_describe(c.event, names) for c in seq), err=as_json)
+        pick = click.prompt(
+            "  which happened? (0: none of these, it stays to confirm)",
+            type=click.IntRange(0, len(options)),
+            default=0,
+            err=as_json,
+        )
+        if not pick:
+            return
+        try:
+            show(watcher.confirm([c.event for c in options[pick - 1]]), "answered")
+        except (RecordError, ValueError) as error:
+            click.echo(f"  not recorded: {error}", err=True)
+
     def reveal_all() -> None:
         while shows and follower.hand.over:
             seat, photo = shows.pop(0)
@@ -229,6 +257,8 @@ def watch(
             outcome = step.outcome
             if outcome is not None and outcome.kind != "nothing":
                 show(outcome, frame.name)
+                if outcome.kind == "ask" and ask:
+                    answer_here(outcome)
             reveal_all()
     except SourceError as error:
         failed = str(error)

@@ -235,7 +235,7 @@ def _in_follower_terms(event: dict[str, Any], follower: Follower, ends: EndMap) 
     return {**event, "end": ends.to_follower(event["end"], choices)}
 
 
-def _as_seen(record: dict[str, Any]) -> dict[str, Any]:
+def as_seen(record: dict[str, Any]) -> dict[str, Any]:
     """A dealt film's true record as the table saw it: no deal (so no end-of-hand pips that the
     follower could not know either), each draw an unseen one."""
     hands = [
@@ -251,7 +251,7 @@ def _as_seen(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def _same_scores(truth: dict[str, Any], got: dict[str, Any]) -> bool:
-    a, b = score_record(_as_seen(truth)), score_record({k: v for k, v in got.items() if k != "pending"})
+    a, b = score_record(as_seen(truth)), score_record({k: v for k, v in got.items() if k != "pending"})
     plays_a = [(p["seat"], p["count"], p["points"]) for p in a["hands"][0]["plays"]]
     plays_b = [(p["seat"], p["count"], p["points"]) for p in b["hands"][0]["plays"]]
     return plays_a == plays_b and a["totals"] == b["totals"]
