@@ -89,3 +89,47 @@ def test_a_styled_training_set_takes_conditions_but_never_the_benchmarks_seeds(t
     assert all(t["params"]["seed"] == 12 for t in truths)
     with pytest.raises(ValueError, match="never train on it"):
         make_styled_sample(seed_of(BY_NAME["steep"]), 0)
+
+
+def test_a_small_photo_shows_one_whole_tile_and_nothing_of_the_table_beyond_it(tmp_path):
+    import json
+
+    import cv2
+
+    from vision.synth.dataset import generate_dataset
+    from vision.synth.styles import SMALL_SCALE, Small, shown_small
+
+    generate_dataset(tmp_path / "small", 4, 16, 640, 480, 0.0, workers=1, progress=False, condition="small-photo")
+    for truth_file in sorted((tmp_path / "small" / "truth" / "train").glob("*.json")):
+        truth = json.loads(truth_file.read_text())
+        assert truth["params"]["styles"] == "small-photo"
+        assert len(truth["tiles"]) == 1 and not truth["hands"] and not truth["printed"]
+        (x0, y0), (x1, y1) = np.min(truth["tiles"][0]["corners"], 0), np.max(truth["tiles"][0]["corners"], 0)
+        assert 0 <= x0 and x1 <= 640 and 0 <= y0 and y1 <= 480  # whole, inside the photo
+        image = cv2.imread(str(tmp_path / "small" / "images" / "train" / truth_file.with_suffix(".jpg").name))
+        assert image.shape == (480, 640, 3)
+    # outside the small photo: the letterbox grey, or the photo's own edge pixels drawn on
+    picture = np.random.default_rng(0).integers(0, 255, (96, 128, 3)).astype(np.uint8)
+    small = Small(40, 20, 48, 40, grey=True, jpeg_quality=90, blur=0.0)
+    grey = shown_small(picture, small)
+    assert (grey[:20] == 114).all() and (grey[:, :40] == 114).all() and grey.shape == picture.shape
+    drawn = shown_small(picture, replace_grey(small))
+    assert (drawn[0, 40:88] == drawn[20, 40:88]).all() and (drawn[20:60, 0] == drawn[20:60, 40]).all()
+    assert SMALL_SCALE == 4  # the detector learns photos halved and reads a small one enlarged twice
+
+
+def replace_grey(small):
+    from dataclasses import replace
+
+    return replace(small, grey=False)
+
+
+def test_a_training_condition_that_does_not_exist_is_named_in_the_refusal(tmp_path):
+    from click.testing import CliRunner
+
+    from spinner.cli import main
+
+    result = CliRunner().invoke(
+        main, ["dataset", "synth", "--out", str(tmp_path / "x"), "--images", "1", "--condition", "tiny"]
+    )
+    assert result.exit_code == 2 and "no training condition 'tiny'" in result.output and "small-photo" in result.output

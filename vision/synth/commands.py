@@ -41,6 +41,11 @@ def dataset() -> None:
     is_flag=True,
     help="Each photo takes one condition of the styles benchmark (coloured pips, close-ups, steep views...: docs/styles.md).",
 )
+@click.option(
+    "--condition",
+    metavar="NAME",
+    help="Every photo takes this one training condition (small-photo, close-up, steep...; implies --styled).",
+)
 def synth(
     out: str,
     images: int,
@@ -50,16 +55,27 @@ def synth(
     workers: int,
     quiet: bool,
     styled: bool,
+    condition: str | None,
 ) -> None:
     """Render synthetic table photos with YOLO OBB labels and truth JSON sidecars."""
     from .dataset import generate_dataset  # OpenCV only when a dataset is made
 
     try:
         yaml_path = generate_dataset(
-            out, images, seed, size[0], size[1], val_fraction, workers, progress=not quiet, styled=styled
+            out,
+            images,
+            seed,
+            size[0],
+            size[1],
+            val_fraction,
+            workers,
+            progress=not quiet,
+            styled=styled,
+            condition=condition,
         )
     except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--seed") from None
+        hint = "--condition" if str(error).startswith("no training condition") else "--seed"
+        raise click.BadParameter(str(error), param_hint=hint) from None
     click.echo(f"wrote {images} images; data: {yaml_path}")
 
 

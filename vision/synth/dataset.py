@@ -110,12 +110,12 @@ def data_yaml(out: Path) -> str:
     return f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}"
 
 
-def _job(args: tuple[str, int, int, int, int, str, bool]) -> int:
-    out, seed, index, width, height, split, styled = args
+def _job(args: tuple[str, int, int, int, int, str, bool, str | None]) -> int:
+    out, seed, index, width, height, split, styled, condition = args
     if styled:
         from .styles import make_styled_sample  # the styles module builds on this one
 
-        write_sample(Path(out), split, make_styled_sample(seed, index, width, height))
+        write_sample(Path(out), split, make_styled_sample(seed, index, width, height, condition))
     else:
         write_sample(Path(out), split, make_sample(seed, index, width, height))
     return index
@@ -135,15 +135,23 @@ def generate_dataset(
     workers: int = 2,
     progress: bool = True,
     styled: bool = False,
+    condition: str | None = None,
 ) -> Path:
     """Write `images` images (train and val) under `out`; returns the data.yaml path. `styled`:
-    each photo takes one condition of the styles benchmark (`styles.make_styled_sample`)."""
+    each photo takes one condition of the styles benchmark (`styles.make_styled_sample`), the
+    training condition named `condition` when given."""
     root = Path(out)
     for kind in ("images", "labels", "truth"):
         for split in ("train", "val"):
             (root / kind / split).mkdir(parents=True, exist_ok=True)
     splits = split_of(seed, images, val_fraction)
-    jobs = [(str(root), int(seed), i, int(width), int(height), splits[i], styled) for i in range(images)]
+    if condition is not None:
+        from .styles import TRAINING_BY_NAME
+
+        if condition not in TRAINING_BY_NAME:
+            raise ValueError(f"no training condition {condition!r}: one of {', '.join(TRAINING_BY_NAME)}")
+        styled = True
+    jobs = [(str(root), int(seed), i, int(width), int(height), splits[i], styled, condition) for i in range(images)]
     bar = _bar(images, progress)
     if workers <= 1:
         _init_worker()

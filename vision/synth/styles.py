@@ -77,6 +77,13 @@ STEEP_DEG = (55.0, 68.0)
 SQUASH = (0.7, 0.8)
 #: the phone's photo size (a 12.5-megapixel 4:3 sensor)
 PHONE = (4080, 3072)
+#: a small photo's side (px): one tile cropped out of a larger picture, a thumbnail
+SMALL_PHOTO = (80, 240)
+#: the share of a small photo's side its tile's length takes
+SMALL_TILE = (0.3, 0.7)
+#: the detector learns on photos halved (1280 to 640) and reads a small photo enlarged twice: a
+#: small photo's pixels are this many of the training photo's across
+SMALL_SCALE = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +93,22 @@ class Shot:
     scene: Scene
     squash: tuple[float, float] = (1.0, 1.0)  # x and y scale applied to the rendered photo
     orientation: int = 1  # EXIF orientation the JPEG is stored with (its pixels turned to match)
+    small: Small | None = None  # only this part of the photo kept, as a small photo is read
+
+
+@dataclass(frozen=True, slots=True)
+class Small:
+    """A small photo cut out of the rendered one (x, y, width, height in its pixels), shown to the
+    detector as the reader shows it: at `SMALL_SCALE` times fewer pixels, enlarged back, and
+    padded out to the frame with the letterbox grey or with its own edges drawn on."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+    grey: bool
+    jpeg_quality: int
+    blur: float  # a soft lens, in the small photo's pixels
 
 
 def _aimed(camera: Camera, target: tuple[float, float], tile_px: float, tilt: float | None = None) -> Camera:
@@ -194,6 +217,56 @@ def close_up(scene: Scene, rng: np.random.Generator) -> Shot:
     turn = along - math.pi * round(along / math.pi) + math.radians(rng.normal(0, 4))
     camera = _aimed(replace(camera, roll=camera.roll - turn), (target.x, target.y), length, tilt)
     return Shot(replace(_in_view(scene, camera), hands=[]))
+
+
+def small_photo(scene: Scene, rng: np.random.Generator) -> Shot:
+    """One face-up tile alone in a small photo (80-240 px a side, the tile 0.3-0.7 of it), often
+    on a dark cloth: what a single tile's crop or a thumbnail shows. Such a photo reaches the
+    detector enlarged and padded out with nothing round it; a lone flat tile there looked to
+    the detector like a printed picture on a card, which it learnt to set aside."""
+    tiles = _face_up(scene)
+    if not tiles:
+        return Shot(scene)
+    target = tiles[int(rng.integers(len(tiles)))]
+    side = int(rng.integers(SMALL_PHOTO[0], SMALL_PHOTO[1] + 1))
+    width = min(SMALL_SCALE * side, scene.width)
+    height = min(round(width * float(rng.choice([1.0, 1.0, 0.75, 1.33]))), scene.height)
+    length = float(rng.uniform(*SMALL_TILE)) * min(width, height)
+    camera = _aimed(scene.camera, (target.pose.x, target.pose.y), length, math.radians(rng.uniform(0, 20)))
+    # the tile lies at the frame's centre: the small photo is placed anywhere that keeps it whole
+    room_x, room_y = max(0.0, (width - 1.15 * length) / 2), max(0.0, (height - 1.15 * length) / 2)
+    x = round(scene.width / 2 - width / 2 + rng.uniform(-room_x, room_x))
+    y = round(scene.height / 2 - height / 2 + rng.uniform(-room_y, room_y))
+    x, y = min(max(x, 0), scene.width - width), min(max(y, 0), scene.height - height)
+    alone = replace(
+        scene,
+        camera=camera,
+        bodies=[target],
+        hands=[],
+        board=None,
+        cards=[],
+        table="dark" if rng.random() < 0.5 else scene.table,
+    )
+    small = Small(x, y, width, height, bool(rng.random() < 0.5), int(rng.integers(55, 95)), float(rng.uniform(0, 1)))
+    return Shot(alone, small=small)
+
+
+def shown_small(image: np.ndarray, small: Small) -> np.ndarray:
+    """The photo as the detector sees its small part alone (`Small`): the same pixels' places, so
+    the truth's corners hold as they are."""
+    x, y, w, h = small.x, small.y, small.width, small.height
+    part = cv2.resize(image[y : y + h, x : x + w], (w // SMALL_SCALE, h // SMALL_SCALE), interpolation=cv2.INTER_AREA)
+    if small.blur > 0.3:
+        part = cv2.GaussianBlur(part, (0, 0), small.blur)
+    ok, encoded = cv2.imencode(".jpg", part, [cv2.IMWRITE_JPEG_QUALITY, small.jpeg_quality])
+    part = cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else part
+    part = cv2.resize(part, (w, h), interpolation=cv2.INTER_LINEAR)
+    height, width = image.shape[:2]
+    if small.grey:
+        out = np.full_like(image, 114)
+        out[y : y + h, x : x + w] = part
+        return out
+    return cv2.copyMakeBorder(part, y, height - y - h, x, width - x - w, cv2.BORDER_REPLICATE)
 
 
 def far(scene: Scene, rng: np.random.Generator) -> Shot:
@@ -340,6 +413,8 @@ def make_style_sample(
     }
     truth = build_truth(scene, rendered, params)
     image = rendered.image
+    if shot.small is not None:
+        image = shown_small(image, shot.small)
     if shot.squash != (1.0, 1.0):
         sx, sy = shot.squash
         image = cv2.resize(image, (round(width * sx), round(height * sy)), interpolation=cv2.INTER_AREA)
@@ -353,23 +428,32 @@ def make_style_sample(
     return Sample(name, jpeg, label, truth)
 
 
+#: a training condition only: `../shared/real/domibot-crops` measures it (real single-tile crops)
+SMALL_PHOTO_CONDITION = Condition("small-photo", small_photo, about="one tile alone in an 80-240 px photo")
 #: the conditions a styled training photo draws from (a plain photo is any training photo; the
 #: phone's size is the reading's business, not the detector's)
-TRAINING_CONDITIONS = tuple(c for c in CONDITIONS if c.name not in ("plain", "phone-12mp"))
+TRAINING_CONDITIONS = tuple(c for c in CONDITIONS if c.name not in ("plain", "phone-12mp")) + (SMALL_PHOTO_CONDITION,)
+TRAINING_BY_NAME = {c.name: c for c in TRAINING_CONDITIONS}
 
 
-def make_styled_sample(seed: int, index: int, width: int = 1280, height: int = 960) -> Sample:
-    """A training photo with one condition of the styles benchmark, drawn by (seed, index): the
-    set a detector that is to read every set and table learns from (`spinner dataset synth
-    --styled`). The benchmark's own seeds are refused: they are never trained on."""
+def make_styled_sample(
+    seed: int, index: int, width: int = 1280, height: int = 960, condition: str | None = None
+) -> Sample:
+    """A training photo with one condition of the styles benchmark, drawn by (seed, index), or
+    the `condition` named: the set a detector that is to read every set and table learns from
+    (`spinner dataset synth --styled [--condition NAME]`). The benchmark's own seeds are
+    refused: they are never trained on."""
     if STYLE_SEED <= seed < STYLE_SEED + len(CONDITIONS):
         raise ValueError(
             f"seed {seed} is one of the styles benchmark's ({STYLE_SEED}-{STYLE_SEED + len(CONDITIONS) - 1}): never train on it"
         )
-    pick = np.random.default_rng([seed, index, 2])
-    condition = TRAINING_CONDITIONS[int(pick.integers(len(TRAINING_CONDITIONS)))]
-    sample = make_style_sample(condition, index, seed=seed, size=(width, height))
-    sample.truth["params"]["styles"] = condition.name
+    if condition is None:
+        pick = np.random.default_rng([seed, index, 2])
+        chosen = TRAINING_CONDITIONS[int(pick.integers(len(TRAINING_CONDITIONS)))]
+    else:
+        chosen = TRAINING_BY_NAME[condition]
+    sample = make_style_sample(chosen, index, seed=seed, size=(width, height))
+    sample.truth["params"]["styles"] = chosen.name
     return sample
 
 
