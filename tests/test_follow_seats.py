@@ -100,6 +100,17 @@ def test_an_arm_that_only_passed_over_the_table_is_not_the_one_that_laid_the_til
     assert laying_arm([idle], (0.5, 0.5)) is idle  # alone, it is all there is
 
 
+def test_the_arm_that_laid_a_play_scored_on_the_pad_first_is_no_evidence_for_the_next():
+    follower = Follower(Match.new("block", ["A", "B", "C", "D"]), leader=0, seating=SIDES)
+    follower.observe(reading())
+    follower.scored([{"type": "play", "seat": 0, "tile": "3-5"}])  # scored before the camera saw it laid
+    lead = tile(3, 5, 300, 200)
+    follower.observe(reading(lead), arms=[arm(SIDES[0], share(300, 200))])  # seat 0's arm lays it
+    # seat 1 lays 1-5; seat 0's arm, seen earlier, reached nearer the new tile than seat 1's
+    outcome = follower.observe(reading(lead, tile(5, 1, 360, 200)), arms=[arm(SIDES[1], share(330, 260))])
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}]
+
+
 def test_an_arm_that_crossed_two_sides_alike_is_no_evidence():
     follower, tiles = started(seating=SIDES)
     tiles.append(tile(5, 1, 360, 200))

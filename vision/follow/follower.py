@@ -1067,6 +1067,10 @@ class Follower:
         if len(new) > 1:
             touching = [t for t in new if not self._loose(t, new)]
             new = touching or new
+        if unseen_found and not new:
+            # a play scored on the pad before the camera saw it laid: the arms seen until its tile
+            # came laid it, and are no evidence for the next play
+            self.seats.spent()
         seen = [s for s in self.placed if s is not None]
         missing = [
             s.reading for s in seen if _alone(s.reading, reading.tiles) and _in_regions(s.reading.center, regions, 0.0)
