@@ -255,19 +255,58 @@ def test_with_two_sets_a_tile_may_be_read_twice_but_not_three_times():
     assert [r.corrected for r in readings] == [False, False, True]
 
 
-def test_boxes_of_what_is_not_a_tile_are_set_aside_and_take_a_weaker_tile_box_with_them():
+def _box(cls, x, confidence):
     from vision.read.detector import ObbDetection
+
+    return ObbDetection(
+        cls=cls, confidence=confidence, center=(x, 50.0), size=(40.0, 20.0), angle=0.0, scores=(confidence,)
+    )
+
+
+DETECTOR_CLASSES = {0: "tile", 1: "face_down", 2: "edge", 3: "printed"}
+
+
+def test_boxes_of_what_is_not_a_tile_are_set_aside_and_take_a_weaker_tile_box_with_them():
     from vision.read.reader import set_aside
 
-    def box(cls, x, confidence):
-        return ObbDetection(
-            cls=cls, confidence=confidence, center=(x, 50.0), size=(40.0, 20.0), angle=0.0, scores=(confidence,)
-        )
-
-    names = {0: "tile", 1: "face_down", 2: "edge", 3: "printed"}
-    back, tile_on_back, tile, picture = box(1, 100, 0.8), box(0, 101, 0.3), box(0, 300, 0.9), box(3, 500, 0.6)
-    tiles, ignored = set_aside([back, tile_on_back, tile, picture], names, 0.35)
+    back, tile_on_back, tile, standing = _box(1, 100, 0.8), _box(0, 101, 0.3), _box(0, 300, 0.9), _box(2, 500, 0.6)
+    tiles, ignored = set_aside([back, tile_on_back, tile, standing], DETECTOR_CLASSES, 0.35)
     assert tiles == [tile]
-    assert [i.kind for i in ignored] == ["face_down", "printed"] and len(ignored[0].corners) == 4
+    assert [i.kind for i in ignored] == ["face_down", "edge"] and len(ignored[0].corners) == 4
     assert set_aside([tile], {0: "tile"}, 0.35) == ([tile], ())  # a tiles-only detector: nothing set aside
     assert "ignored" in Reading("a", 10, 10, ()).to_json()
+
+
+def test_printed_pictures_together_apart_from_the_tiles_are_set_aside():
+    from vision.read.reader import PRINTED_TOGETHER, set_aside
+
+    tile = _box(0, 100, 0.9)
+    track = [_box(3, 400 + 60 * k, 0.8) for k in range(PRINTED_TOGETHER)]
+    tiles, ignored = set_aside([tile, *track], DETECTOR_CLASSES, 0.35)
+    assert tiles == [tile] and [i.kind for i in ignored] == ["printed"] * PRINTED_TOGETHER
+
+
+def test_a_picture_alone_or_touching_a_tile_is_read_as_a_doubted_tile_never_dropped():
+    from vision.read.reader import DOUBTED, PRINTED_TOGETHER, set_aside
+
+    # alone in its photo (a lone tile seen flat looks printed to the detector)
+    tiles, ignored = set_aside([_box(3, 100, 0.9)], DETECTOR_CLASSES, 0.35)
+    assert ignored == () and [(t.cls, t.confidence, t.center) for t in tiles] == [(0, DOUBTED, (100.0, 50.0))]
+    assert set_aside([_box(3, 100, 0.4)], DETECTOR_CLASSES, 0.35)[0][0].confidence == 0.4
+    # laid end to end with a tile, beside a printed track
+    tile, laid = _box(0, 100, 0.9), _box(3, 139, 0.9)
+    track = [_box(3, 400 + 60 * k, 0.8) for k in range(PRINTED_TOGETHER)]
+    tiles, ignored = set_aside([tile, laid, *track], DETECTOR_CLASSES, 0.35)
+    assert [(t.center[0], t.cls, t.confidence) for t in tiles] == [(100.0, 0, 0.9), (139.0, 0, DOUBTED)]
+    assert len(ignored) == PRINTED_TOGETHER
+    # where the detector boxed it as a tile too, that box alone reads it
+    also_a_tile = _box(0, 102, 0.4)
+    assert set_aside([_box(3, 100, 0.9), also_a_tile], DETECTOR_CLASSES, 0.35) == ([also_a_tile], ())
+
+
+def test_a_doubted_tile_is_unsure_and_still_settled_with_the_sure_ones():
+    from vision.read.calibration import Calibration
+    from vision.read.reader import DEFAULT_CALIBRATION, DOUBTED, SURE_BOX
+
+    calibration = Calibration.load(DEFAULT_CALIBRATION)
+    assert calibration.unsure(DOUBTED) and DOUBTED >= SURE_BOX

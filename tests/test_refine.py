@@ -116,7 +116,7 @@ def _heldout_like(seed: int):
 
 
 def test_the_bundled_refiner_moves_the_detectors_boxes_toward_the_tiles():
-    from vision.read.reader import BOX_VOTING, DEFAULT_REFINER, NMS_OVERLAP, Reader
+    from vision.read.reader import BOX_VOTING, DEFAULT_REFINER, NMS_OVERLAP, Reader, set_aside
     from vision.read.refine import BoxRefiner
     from vision.train.refiner import MATCH, true_frame
 
@@ -128,6 +128,7 @@ def test_the_bundled_refiner_moves_the_detectors_boxes_toward_the_tiles():
         frames = [true_frame(t) for t in truth["tiles"] if t["labelled"]]
         centres = np.asarray([f.center for f in frames])
         boxes = reader.detector.predict(photo, conf=reader.confidence, iou=NMS_OVERLAP, voting=BOX_VOTING)
+        boxes, _ = set_aside(boxes, reader.detector.names, NMS_OVERLAP)  # the face-up tiles' boxes
         for box, better in zip(boxes, refiner.refine(photo, boxes), strict=False):
             distance = np.linalg.norm(centres - np.asarray(box.center), axis=1)
             true = frames[int(distance.argmin())]
@@ -137,7 +138,9 @@ def test_the_bundled_refiner_moves_the_detectors_boxes_toward_the_tiles():
                 o = offsets_to(BoxFrame.of(b.center, b.size, b.angle), true)
                 out.append(abs(o.along) + abs(o.length))
     assert len(before) > 30
-    assert np.mean(after) < 0.7 * np.mean(before)
+    # trained on the one-class detector's boxes, it moves the four-class detector's (which sit
+    # better already) less far: models/README.md, "Known limits"
+    assert np.mean(after) < 0.95 * np.mean(before)
 
 
 def test_a_refiner_trains_on_a_tiny_set_and_exports_what_the_reader_runs(tmp_path):

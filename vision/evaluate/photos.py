@@ -55,6 +55,8 @@ def score_synthetic(reading: Reading, truth: dict[str, Any], tally: Tally) -> No
             kind = _not_a_tile(tile.center, truth)
             if kind is not None:
                 tally.not_tiles[kind] += 1
+                if not tile.unsure:
+                    tally.sure_not_tiles[kind] += 1
             tally.judged.append((tile.confidence, False))
             continue
         tally.on_a_tile += 1
@@ -308,10 +310,11 @@ def evaluate_styles(
             continue
         pairs: list[tuple[float, bool]] = []
         figures = evaluate_synthetic(reader, folder, limit=limit, judged=pairs)
-        wrong_things = sum(figures["read_as_tiles"].values())
-        figures["not_tiles_per_100_photos"] = (
-            round(100 * wrong_things / figures["photos"], 2) if figures["photos"] else None
-        )
+        for key, count in (("not_tiles", "read_as_tiles"), ("sure_not_tiles", "read_as_sure_tiles")):
+            wrong_things = sum(figures[count].values())
+            figures[f"{key}_per_100_photos"] = (
+                round(100 * wrong_things / figures["photos"], 2) if figures["photos"] else None
+            )
         report[condition.name] = figures
         if judged is not None:
             judged[condition.name] = pairs
@@ -321,8 +324,9 @@ def evaluate_styles(
 def styles_table(report: dict[str, Any]) -> str:
     """The styles benchmark as a Markdown table (docs/styles.md)."""
     lines = [
-        "| condition | photos | tiles | recall | precision | per half | exact tile | not tiles read /100 photos |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| condition | photos | tiles | recall | precision | per half | exact tile | not tiles read /100 photos "
+        "| of them sure |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
 
     def pct(value: float | None) -> str:
@@ -331,7 +335,8 @@ def styles_table(report: dict[str, Any]) -> str:
     for name, f in report.items():
         lines.append(
             f"| {name} | {f['photos']} | {f['tiles_true']} | {pct(f['tile_recall'])} | {pct(f['tile_precision'])} | "
-            f"{pct(f['per_half'])} | {pct(f['exact_tile'])} | {f['not_tiles_per_100_photos']} |"
+            f"{pct(f['per_half'])} | {pct(f['exact_tile'])} | {f['not_tiles_per_100_photos']} | "
+            f"{f['sure_not_tiles_per_100_photos']} |"
         )
     return "\n".join(lines)
 

@@ -42,6 +42,8 @@ class Tally:
     # Read tiles whose centre lies on something that is not a face-up tile: a back, a tile on
     # edge, a printed picture (synthetic truth only; issue 35: at most 1 per 100 photos).
     not_tiles: dict[str, int] = field(default_factory=lambda: {"face_down": 0, "edge": 0, "printed": 0})
+    # ... and of them, those not marked unsure: read as tiles with no question asked
+    sure_not_tiles: dict[str, int] = field(default_factory=lambda: {"face_down": 0, "edge": 0, "printed": 0})
     # (confidence, right) of every read tile the truth can judge: right where it lies on a
     # counted tile, the first read there, as the right tile; wrong where it is read as another
     # tile, lies on no face-up tile, or a tile already read (the reliability table's data).
@@ -69,4 +71,5 @@ class Tally:
             },
             "confusion": self.confusion.tolist(),
             "read_as_tiles": dict(self.not_tiles),
+            "read_as_sure_tiles": dict(self.sure_not_tiles),
         }

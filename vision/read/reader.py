@@ -196,25 +196,56 @@ class Reader:
 
 #: the detector's classes that are not a face-up tile (`vision.train.detector.IGNORED_CLASSES`)
 NOT_TILES = ("face_down", "edge", "printed")
+#: printed pictures come printed together, apart from the tiles (a board's track, a card's row): a
+#: box the detector calls a printed picture is read as a tile, doubted, where fewer than this many
+#: are in the photo or where it touches a tile box. On real photos the "printed" class also took
+#: real tiles seen flat from above for pictures (lone tiles in `domibot-crops`, tiles laid on
+#: `ddd-board`'s printed board; it learnt both from renders), and a tile dropped unseen costs a
+#: play where a doubted one costs a question (models/README.md, "What is not a tile")
+PRINTED_TOGETHER = 3
+#: boxes overlapping by this much (probabilistic IoU) touch: tiles laid end to end overlap ~0.12
+TOUCHING = 0.05
+#: a doubted box's confidence at most: under the calibration's unsure line (`sure_from` in
+#: models/calibration.json), so its tile is asked about, and above `SURE_BOX`, so it is settled
+#: with the sure ones
+DOUBTED = 0.5
 
 
 def set_aside(
     boxes: list[ObbDetection], names: dict[int, str], overlap: float
 ) -> tuple[list[ObbDetection], tuple[Ignored, ...]]:
     """The boxes on face-up tiles, and what the detector says is something else (a back, a tile
-    on edge, a printed picture: `Ignored`). A tile box overlapping a surer box of another kind by
-    more than `overlap` goes too: the detector suppresses overlaps within a class, not across."""
+    on edge: `Ignored`). A tile box overlapping a surer box of another kind by
+    more than `overlap` goes too: the detector suppresses overlaps within a class, not across.
+    A printed picture alone or touching a tile is read as a tile, doubted (`PRINTED_TOGETHER`),
+    unless the detector also boxed it as a tile."""
+    printed = [b for b in boxes if names.get(b.cls, "tile") == "printed"]
+    if printed:
+        tile_class = next((c for c, n in names.items() if n == "tile"), 0)
+        found = [b for b in boxes if names.get(b.cls, "tile") not in NOT_TILES]
+        near = probiou(_xywhr(printed), _xywhr(found)) if found else np.zeros((len(printed), 0))
+        boxes = [b for b in boxes if names.get(b.cls, "tile") != "printed"]
+        for box, row in zip(printed, near):
+            if (row > overlap).any():
+                continue  # the detector boxed it as a tile too: that box reads it
+            if len(printed) < PRINTED_TOGETHER or (row > TOUCHING).any():
+                boxes.append(replace(box, cls=tile_class, confidence=min(box.confidence, DOUBTED)))
+            else:
+                boxes.append(box)
     others = [b for b in boxes if names.get(b.cls, "tile") in NOT_TILES]
     tiles = [b for b in boxes if names.get(b.cls, "tile") not in NOT_TILES]
     if others and tiles:
-        shape = lambda group: np.asarray([[*b.center, *b.size, b.angle] for b in group], np.float64)  # noqa: E731
-        covered = probiou(shape(tiles), shape(others))
+        covered = probiou(_xywhr(tiles), _xywhr(others))
         surer = np.asarray([[o.confidence > t.confidence for o in others] for t in tiles])
         tiles = [t for t, row, wins in zip(tiles, covered, surer) if not ((row > overlap) & wins).any()]
     ignored = tuple(
         Ignored(names[b.cls], tuple((float(x), float(y)) for x, y in b.corners()), b.confidence) for b in others
     )
     return tiles, ignored
+
+
+def _xywhr(boxes: list[ObbDetection]) -> np.ndarray:
+    return np.asarray([[*b.center, *b.size, b.angle] for b in boxes], np.float64)
 
 
 def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:
