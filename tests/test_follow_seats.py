@@ -111,6 +111,16 @@ def test_the_arm_that_laid_a_play_scored_on_the_pad_first_is_no_evidence_for_the
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}]
 
 
+def test_an_arm_that_laid_nothing_teaches_the_seating_nothing_when_a_person_names_the_seat():
+    follower, tiles = started()
+    tiles.append(tile(5, 1, 360, 200))
+    # the arm that laid 1-5 was not seen; one from seat 2's side passed over the table
+    outcome = follower.observe(reading(*tiles), arms=[arm(SIDES[2], share(350, 210), laid=False)])
+    assert outcome.kind == "ask" and outcome.code == "who_played"
+    follower.confirm([outcome.candidates[0][0].event])  # seat 1, as a person says
+    assert all(seen != (1, SIDES[2]) for seen in follower.seats.known)
+
+
 def test_an_arm_that_crossed_two_sides_alike_is_no_evidence():
     follower, tiles = started(seating=SIDES)
     tiles.append(tile(5, 1, 360, 200))

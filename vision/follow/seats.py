@@ -285,8 +285,11 @@ class Seating:
 
 
 def _reaching(arm: ArmSighting | None, point: tuple[float, float] | None) -> ArmSighting | None:
-    """`arm`, unless its hand reached no nearer the tile at `point` than `REACHES`."""
-    if arm is None or point is None or arm.reach is None:
+    """`arm`, unless it left the table as it was (it laid nothing: the arm that did was not seen),
+    or its hand reached no nearer the tile at `point` than `REACHES`."""
+    if arm is None or not arm.changed:
+        return None
+    if point is None or arm.reach is None:
         return arm
     gap = ((arm.reach[0] - point[0]) ** 2 + (arm.reach[1] - point[1]) ** 2) ** 0.5
     return arm if gap <= REACHES else None
@@ -372,7 +375,8 @@ class SeatKeeper:
         not see where). Where as many arms left the table changed as there are tiles, they laid
         them in the same order; otherwise each tile takes the arm that reached nearest it of those
         not taken (a tile not seen takes none, unless it is the move's only one: the last arm).
-        An arm whose hand reached no nearer the tile than `REACHES` is no evidence (None)."""
+        An arm that left the table as it was, or whose hand reached no nearer the tile than
+        `REACHES`, is no evidence (None)."""
         laid = [s for s in self.sightings if s.changed]
         if len(points) > 1 and len(laid) == len(points):
             chosen: list[ArmSighting | None] = list(laid)
