@@ -121,6 +121,14 @@ def test_an_arm_that_laid_nothing_teaches_the_seating_nothing_when_a_person_name
     assert all(seen != (1, SIDES[2]) for seen in follower.seats.known)
 
 
+def test_a_play_scored_on_the_pad_teaches_the_seating_nothing():
+    follower, _ = started()
+    # the last arm seen laid another tile, not yet recorded, after seat 1's play
+    follower.seats.saw([arm(SIDES[2], share(240, 200))])
+    follower.scored([{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}])
+    assert all(seat != 1 for seat, _ in follower.seats.known) and not follower.seats.sightings
+
+
 def test_an_arm_that_crossed_two_sides_alike_is_no_evidence():
     follower, tiles = started(seating=SIDES)
     tiles.append(tile(5, 1, 360, 200))

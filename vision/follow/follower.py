@@ -924,8 +924,8 @@ class Follower:
             where.append(self._apply(event))  # a refused event raises RecordError
             if event.get("type") == "play":
                 self.placed.append(None)
-                # a person said who laid it: the last arm seen was theirs
-                self.seats.played(int(event["seat"]), self.seats.arms_for([None])[0])
+                # no evidence for the seating: which of the arms seen laid a play scored on the pad
+                # is not known (the last one may have laid a tile since, still unrecorded)
                 self.seats.spent()
         self._spend(events)
         return where
