@@ -138,9 +138,9 @@ def test_the_bundled_refiner_moves_the_detectors_boxes_toward_the_tiles():
                 o = offsets_to(BoxFrame.of(b.center, b.size, b.angle), true)
                 out.append(abs(o.along) + abs(o.length))
     assert len(before) > 30
-    # trained on the one-class detector's boxes, it moves the four-class detector's (which sit
-    # better already) less far: models/README.md, "Known limits"
-    assert np.mean(after) < 0.95 * np.mean(before)
+    # the four-class detector's boxes sit better than the one-class one's did (under 0.7 of their
+    # error was left then), so there is less to move
+    assert np.mean(after) < 0.9 * np.mean(before)
 
 
 def test_a_refiner_trains_on_a_tiny_set_and_exports_what_the_reader_runs(tmp_path):

@@ -100,7 +100,7 @@ def collect(
     log: Callable[[str], None] = print,
 ) -> Examples:
     """Examples from every photo of a split; `reader` (a `reader.Reader`) finds the boxes."""
-    from vision.read.reader import BOX_VOTING, NMS_OVERLAP, load_photo
+    from vision.read.reader import BOX_VOTING, NMS_OVERLAP, load_photo, set_aside
     from vision.read.zoom import look_again
 
     rng = np.random.default_rng(seed)
@@ -119,6 +119,7 @@ def collect(
             boxes, _ = look_again(
                 reader.detector, photo, boxes, reader.zoom, reader.confidence, NMS_OVERLAP, BOX_VOTING
             )
+        boxes, _ = set_aside(boxes, reader.detector.names, NMS_OVERLAP)  # as the reader refines them
         c, o = photo_examples(photo, truth, boxes, jitters, rng)
         crops += c
         offsets += o
