@@ -304,10 +304,82 @@ def test_a_tile_left_unrecorded_in_the_layout_makes_the_next_play_a_question():
     outcome = follower.observe(_reading(LEAD, five_one, SIX_THREE, _tile(1, 4, 420, 200)), [Region(390, 185, 450, 215)])
     assert outcome.kind == "ask" and "3-6 also lies in the layout but is not recorded" in outcome.reason
     assert follower.match.current.events == 2
-    # a person confirms the play: 6-3 only lies there, and is not named again
+    # a person confirms the play: it was played first, and 6-3 may have been laid after it, so
+    # the next play names 6-3 again (film 14 of the page bench: a tile at a bend, unrecorded, and
+    # the play after it given to its seat)
     follower.confirm([{"type": "play", "seat": 2, "tile": "1-4", "end": "east"}])
+    two_four = _tile(4, 2, 480, 200)
     outcome = follower.observe(
-        _reading(LEAD, five_one, SIX_THREE, _tile(1, 4, 420, 200), _tile(4, 2, 480, 200)), [Region(450, 185, 510, 215)]
+        _reading(LEAD, five_one, SIX_THREE, _tile(1, 4, 420, 200), two_four), [Region(450, 185, 510, 215)]
+    )
+    assert outcome.kind == "ask" and "3-6 also lies in the layout but is not recorded" in outcome.reason
+    # confirmed past it twice: 6-3 only lies there, and is not named again
+    follower.confirm([{"type": "play", "seat": 3, "tile": "2-4", "end": "east"}])
+    outcome = follower.observe(
+        _reading(LEAD, five_one, SIX_THREE, _tile(1, 4, 420, 200), two_four, _tile(2, 6, 540, 200)),
+        [Region(510, 185, 570, 215)],
+    )
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 0, "tile": "2-6", "end": "east"}]
+
+
+def test_a_tile_whose_box_lies_over_the_layout_but_reads_as_its_own_makes_the_next_play_a_question():
+    """Film 14 of the page bench: a tile laid at a bend, its box over the layout tile beside it as
+    the reader's box across two tiles would lie, but showing a value neither has. Never played
+    unasked, and not taken for a phantom: the next play, which is not the turn seat's, is asked."""
+    follower = _follower()
+    follower.observe(_reading())
+    follower.observe(_reading(LEAD))
+    five_one = _tile(5, 1, 360, 200)
+    assert follower.observe(_reading(LEAD, five_one)).kind == "play"
+    one_four = _tile(1, 4, 420, 200)
+    # seat 2 lays 1-4; seat 3 lays 3-6 on the west, its box slipped a quarter onto the lead
+    crossing = _tile(6, 3, 254, 200)
+    outcome = follower.observe(_reading(LEAD, five_one, one_four, crossing))
+    assert outcome.kind == "ask" and "3-6 also lies in the layout but is not recorded" in outcome.reason
+    assert outcome.candidates[0][0].event == {"type": "play", "seat": 2, "tile": "1-4", "end": "east"}
+    follower.confirm([outcome.candidates[0][0].event])
+    # 1-4 was played first; 3-6 may have come after it, so seat 0's 4-2 is not taken for seat 3's
+    outcome = follower.observe(
+        _reading(LEAD, five_one, one_four, crossing, _tile(4, 2, 480, 200)), [Region(450, 185, 510, 215)]
+    )
+    assert outcome.kind == "ask" and "3-6 also lies in the layout but is not recorded" in outcome.reason
+    assert follower.match.current.events == 3
+
+
+def test_a_tile_confirmed_past_twice_only_lies_there_and_is_not_asked_about_again():
+    """Dealt film 306 (`watch-eval --models`): a faint box beside the line, on no tile, new with
+    every play from its sixth on, made every later play a question ("in no legal order")."""
+    follower = _follower()
+    follower.observe(_reading())
+    follower.observe(_reading(LEAD))
+    five_one, ghost = _tile(5, 1, 360, 200), _tile(2, 2, 360, 230, sure=0.6)
+    outcome = follower.observe(_reading(LEAD, five_one, ghost))
+    assert outcome.kind == "ask" and "no legal order" in outcome.reason
+    follower.confirm([{"type": "play", "seat": 1, "tile": "5-1", "end": "east"}])
+    # it may have been laid after the play confirmed: asked about once more
+    one_four = _tile(1, 4, 420, 200)
+    outcome = follower.observe(_reading(LEAD, five_one, ghost, one_four), [Region(390, 185, 450, 215)])
+    assert outcome.kind == "ask" and "no legal order" in outcome.reason
+    follower.confirm([{"type": "play", "seat": 2, "tile": "1-4", "end": "east"}])
+    # confirmed past twice: it only lies there
+    outcome = follower.observe(
+        _reading(LEAD, five_one, ghost, one_four, _tile(4, 6, 480, 200)), [Region(450, 185, 510, 215)]
+    )
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 3, "tile": "4-6", "end": "east"}]
+
+
+def test_a_box_across_two_layout_tiles_reading_as_them_is_no_tile():
+    """The reader's box across 5-1 and the 1-4 laid against it, read 1-1: a phantom, not named."""
+    follower = _follower()
+    follower.observe(_reading())
+    follower.observe(_reading(LEAD))
+    five_one = _tile(5, 1, 360, 200)
+    assert follower.observe(_reading(LEAD, five_one)).kind == "play"
+    phantom = _tile(1, 1, 390, 200)
+    outcome = follower.observe(_reading(LEAD, five_one, _tile(1, 4, 420, 200), phantom))
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 2, "tile": "1-4", "end": "east"}]
+    outcome = follower.observe(
+        _reading(LEAD, five_one, _tile(1, 4, 420, 200), phantom, _tile(4, 2, 480, 200)), [Region(450, 185, 510, 215)]
     )
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 3, "tile": "2-4", "end": "east"}]
 

@@ -710,7 +710,13 @@ class Follower:
         self.looking_first = False
         #: the tiles `_unexplained` last found lying in the layout unrecorded
         self.aside: list[TileReading] = []
-        #: tiles a person confirmed a play past (`Pending.aside`): they lie there, not asked again
+        #: tiles a person confirmed a play past once (`Pending.aside`): the question asked which
+        #: was played first, so they may have been laid after it, and are named again
+        self.named: list[TileReading] = []
+        #: tiles first read over a layout tile that are no phantom box (`_reads_as_covered`):
+        #: never played unasked, but met, and named at the next play (`_unexplained`)
+        self.crossing: list[TileReading] = []
+        #: tiles a person confirmed plays past twice: they lie there, never new nor asked about again
         self.vouched: list[TileReading] = []
         #: where each placement of the hand's layout was last seen (same order as the scorer's
         #: placements); None for a tile a person confirmed that the camera has not found yet
@@ -782,6 +788,8 @@ class Follower:
         self.placed = []
         self.pending = None
         self.leftover = []
+        self.named = []
+        self.crossing = []
         self.vouched = []
         self.reference = None
 
@@ -886,8 +894,15 @@ class Follower:
         self.seats.spent()
         self._spend(applied, found, answered=True)
         self.doubts = []
-        self.leftover = [t for t in new if t.confidence >= FAINT]
-        self.vouched += list(pending.aside)  # a person saw them and confirmed the play: they lie there
+        # the tiles asked about or named beside this play that it is not may have been laid after
+        # it: the next play names them again (and a new one is played next); confirmed past a
+        # second time, they only lie there (a tile in a hand, a box on nothing) and are not
+        # asked about again
+        rest = [t for t in new if t.confidence >= FAINT]
+        past = list(pending.aside) + rest
+        self.vouched += [t for t in past if not _alone(t, self.named)]
+        self.named += [t for t in past if _alone(t, self.named)]
+        self.leftover = [t for t in rest if _alone(t, self.vouched)]
         self._accept(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image, code="confirmed")
 
@@ -1049,11 +1064,14 @@ class Follower:
         # now explains nothing.
         unseen_found = self._find_unseen(reading)
         current = 0 if again else 1
-        new = [
-            t
-            for t in diff.new
-            if self._placed_at(t) is None and t.confidence >= FAINT and not self._over_layout(t, reading)
-        ]
+        new = []
+        for t in diff.new:
+            if self._placed_at(t) is not None or t.confidence < FAINT or not _alone(t, self.vouched):
+                continue
+            if not self._over_layout(t, reading):
+                new.append(t)
+            elif not self._reads_as_covered(t, reading) and _alone(t, self.crossing):
+                self.crossing.append(t)
         for left in self.leftover:  # still unrecorded, though not new against the reference
             here = [t for t in reading.tiles if not _alone(t, [left]) and self._placed_at(t) is None]
             if (
@@ -1128,6 +1146,26 @@ class Follower:
             [s.reading.corners for s in self.placed if s is not None],
             [t.corners for t in reading.tiles if t is not tile],
         )
+
+    def _straddles(self, tile: TileReading, reading: Reading) -> bool:
+        """Whether `tile` is the reader's box across layout tiles: over one (`_over_layout`), and
+        reading as the tiles it covers do (`_reads_as_covered`)."""
+        return self._over_layout(tile, reading) and self._reads_as_covered(tile, reading)
+
+    def _reads_as_covered(self, tile: TileReading, reading: Reading) -> bool:
+        """Whether each of `tile`'s values is a value of a tile its box lies over. A box over a
+        layout tile that shows a value none of them has is a tile of its own, laid against that
+        one (its box slipped onto it, or the reader lost the tile beneath): not played unasked,
+        but named as lying in the layout unrecorded (`_unexplained`)."""
+        box = np.asarray(tile.corners, np.float32)
+        covered = [s.reading for s in self.placed if s is not None] + [t for t in reading.tiles if t is not tile]
+        values = {
+            v
+            for t in covered
+            if share_over(box, np.asarray(t.corners, np.float32)) > 0
+            for v in (t.tile.low, t.tile.high)
+        }
+        return tile.tile.low in values and tile.tile.high in values
 
     def _loose(self, tile: TileReading, new: Sequence[TileReading]) -> bool:
         """Whether `tile` lies far from every layout tile and every other new tile (`LOOSE`)."""
@@ -1376,7 +1414,7 @@ class Follower:
         # down, or left over from a change): one the reader only now finds beside the layout,
         # where the table did not change, is its flicker. Beside a record (the page), whose
         # camera may have started late or looked seldom, every unrecorded tile there counts
-        met = [d.reading for d in self.doubts] + [t for news in self.changes for t in news]
+        met = [d.reading for d in self.doubts] + [t for news in self.changes for t in news] + self.named + self.crossing
         others = [
             t
             for t in reading.tiles
@@ -1385,7 +1423,7 @@ class Follower:
             and _alone(t, self.vouched)
             and self._placed_at(t) is None
             and all(_alone(t, [c]) for c in tiles)
-            and not self._over_layout(t, reading)
+            and not self._straddles(t, reading)
             # beside a record (the page), a tile that lay there when the camera started and
             # touches this play may be an unrecorded lead: asked about, never played against
             and (self.first_look_new or _alone(t, self.furniture))
