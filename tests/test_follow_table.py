@@ -352,20 +352,33 @@ def test_a_tile_confirmed_past_twice_only_lies_there_and_is_not_asked_about_agai
     follower = _follower()
     follower.observe(_reading())
     follower.observe(_reading(LEAD))
-    five_one, ghost = _tile(5, 1, 360, 200), _tile(2, 2, 360, 230, sure=0.6)
+    five_one, ghost = _tile(5, 1, 360, 200), _tile(1, 1, 360, 230, sure=0.6)
     outcome = follower.observe(_reading(LEAD, five_one, ghost))
-    assert outcome.kind == "ask" and "no legal order" in outcome.reason
+    assert outcome.kind == "ask"
     follower.confirm([{"type": "play", "seat": 1, "tile": "5-1", "end": "east"}])
-    # it may have been laid after the play confirmed: asked about once more
+    # 1-1 fits the end 5-1 left: it may have been laid after the play confirmed, asked once more
     one_four = _tile(1, 4, 420, 200)
     outcome = follower.observe(_reading(LEAD, five_one, ghost, one_four), [Region(390, 185, 450, 215)])
-    assert outcome.kind == "ask" and "no legal order" in outcome.reason
+    assert outcome.kind == "ask"
     follower.confirm([{"type": "play", "seat": 2, "tile": "1-4", "end": "east"}])
     # confirmed past twice: it only lies there
     outcome = follower.observe(
         _reading(LEAD, five_one, ghost, one_four, _tile(4, 6, 480, 200)), [Region(450, 185, 510, 215)]
     )
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 3, "tile": "4-6", "end": "east"}]
+
+
+def test_a_tile_confirmed_past_that_fits_no_end_only_lies_there():
+    follower = _follower()
+    follower.observe(_reading())
+    follower.observe(_reading(LEAD))
+    five_one, stray = _tile(5, 1, 360, 200), _tile(2, 2, 360, 230, sure=0.6)
+    outcome = follower.observe(_reading(LEAD, five_one, stray))
+    assert outcome.kind == "ask" and "no legal order" in outcome.reason
+    follower.confirm([{"type": "play", "seat": 1, "tile": "5-1", "end": "east"}])
+    # 2-2 can follow neither end: no play laid after 5-1, it only lies there
+    outcome = follower.observe(_reading(LEAD, five_one, stray, _tile(1, 4, 420, 200)), [Region(390, 185, 450, 215)])
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 2, "tile": "1-4", "end": "east"}]
 
 
 def test_a_box_across_two_layout_tiles_reading_as_them_is_no_tile():

@@ -716,7 +716,8 @@ class Follower:
         #: tiles first read over a layout tile that are no phantom box (`_reads_as_covered`):
         #: never played unasked, but met, and named at the next play (`_unexplained`)
         self.crossing: list[TileReading] = []
-        #: tiles a person confirmed plays past twice: they lie there, never new nor asked about again
+        #: tiles a person confirmed plays past twice, or past once where they fit no open end:
+        #: they lie there (read there as the same tile), never new nor asked about again
         self.vouched: list[TileReading] = []
         #: where each placement of the hand's layout was last seen (same order as the scorer's
         #: placements); None for a tile a person confirmed that the camera has not found yet
@@ -899,10 +900,13 @@ class Follower:
         # second time, they only lie there (a tile in a hand, a box on nothing) and are not
         # asked about again
         rest = [t for t in new if t.confidence >= FAINT]
-        past = list(pending.aside) + rest
-        self.vouched += [t for t in past if not _alone(t, self.named)]
-        self.named += [t for t in past if _alone(t, self.named)]
-        self.leftover = [t for t in rest if _alone(t, self.vouched)]
+        layout = self.hand.layout
+        for lying in list(pending.aside) + rest:
+            if _alone(lying, self.named) and layout.fits(lying.tile) and lying.tile not in self.hand.on_table:
+                self.named.append(lying)
+            else:  # named before, or no play after this one as it reads: it only lies there
+                self.vouched.append(lying)
+        self.leftover = [t for t in rest if not self._vouched(t)]
         self._accept(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image, code="confirmed")
 
@@ -1066,7 +1070,7 @@ class Follower:
         current = 0 if again else 1
         new = []
         for t in diff.new:
-            if self._placed_at(t) is not None or t.confidence < FAINT or not _alone(t, self.vouched):
+            if self._placed_at(t) is not None or t.confidence < FAINT or self._vouched(t):
                 continue
             if not self._over_layout(t, reading):
                 new.append(t)
@@ -1146,6 +1150,11 @@ class Follower:
             [s.reading.corners for s in self.placed if s is not None],
             [t.corners for t in reading.tiles if t is not tile],
         )
+
+    def _vouched(self, tile: TileReading) -> bool:
+        """Whether `tile` is read where a vouched tile lies, as that tile: read as another tile
+        there, it may be a play the reader misread before, and is met afresh."""
+        return any(v.tile is tile.tile and not _alone(tile, [v]) for v in self.vouched)
 
     def _straddles(self, tile: TileReading, reading: Reading) -> bool:
         """Whether `tile` is the reader's box across layout tiles: over one (`_over_layout`), and
@@ -1420,7 +1429,7 @@ class Follower:
             for t in reading.tiles
             if t.confidence >= FAINT
             and (self.first_look_new or not _alone(t, met))
-            and _alone(t, self.vouched)
+            and not self._vouched(t)
             and self._placed_at(t) is None
             and all(_alone(t, [c]) for c in tiles)
             and not self._straddles(t, reading)
