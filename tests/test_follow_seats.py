@@ -57,6 +57,25 @@ def test_with_no_arm_seen_a_play_after_a_possible_pass_is_asked_turn_seat_first(
     assert hand.turn == 3 and [str(p.tile) for p in hand.layout.placements] == ["3-5", "1-5"]
 
 
+def test_with_nobody_to_ask_a_play_of_an_open_seat_is_followed_on_and_kept_to_confirm():
+    follower, tiles = started()
+    follower.carry_on = True  # `spinner watch` away from a terminal
+    tiles.append(tile(5, 1, 360, 200))
+    outcome = follower.observe(reading(*tiles))
+    assert outcome.kind == "play" and outcome.code == "seat_unsure"
+    assert outcome.params["seats"] == [1, 2, 3, 0] and outcome.params["seat"] == 1
+    tiles.append(tile(1, 4, 420, 200))
+    assert follower.observe(reading(*tiles)).code == "seat_unsure"  # the layout goes on
+    record = follower.record()
+    assert [e["tile"] for e in record["hands"][0]["events"]] == ["3-5"]  # nothing guessed is recorded
+    kept = record["pending"]["unconfirmed"]
+    assert [(e["hand"], e["event"], e["tile"], e["seats"]) for e in kept] == [
+        (0, 1, "1-5", [1, 2, 3, 0]),
+        (0, 2, "1-4", [2, 3, 0, 1]),
+    ]
+    assert record["pending"]["code"] == "who_played" and record["pending"]["params"]["tile"] == "1-5"
+
+
 def test_the_lead_is_the_leaders_with_no_arm_seen():
     follower = Follower(Match.new("block", ["A", "B", "C", "D"]), leader=0)
     follower.observe(reading())
@@ -274,12 +293,20 @@ def test_spinner_watch_takes_the_seating_and_keeps_an_unanswered_question_with_i
     arms = [f for f in (tmp_path / "game" / "frames").iterdir() if f.name not in _still_frames(tmp_path / "game")]
     for frame in arms:
         frame.unlink()
-    result = CliRunner().invoke(main, [*args, "--json"])
+    result = CliRunner().invoke(main, [*args, "--json", "--record", str(tmp_path / "kept.json")])
     assert result.exit_code == 2, result.output
-    asks = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
-    first = next(a for a in asks if a["kind"] == "ask")
-    assert first["code"] == "who_played" and len(first["params"]["seats"]) > 1
-    assert len({seq[-1]["event"]["seat"] for seq in first["candidates"]}) == len(first["params"]["seats"])
+    said = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    first = next(a for a in said if a["code"] == "seat_unsure")
+    assert first["kind"] == "play" and len(first["params"]["seats"]) > 1
+    # with nobody to answer, the watch goes on to the end: the plays from the first whose seat is
+    # open are kept to confirm, each open one with its candidate seats, and none is recorded
+    kept = json.loads((tmp_path / "kept.json").read_text())
+    recorded = [e for e in kept["hands"][0]["events"] if e["type"] == "play"]
+    unconfirmed = [e for e in kept["pending"]["unconfirmed"] if e["type"] == "play"]
+    assert [(e["seat"], e["tile"]) for e in recorded] == [(e["seat"], e["tile"]) for e in truth[: len(recorded)]]
+    assert [e["tile"] for e in recorded + unconfirmed] == [e["tile"] for e in truth]
+    assert unconfirmed[0]["tile"] == first["params"]["tile"] and truth[len(recorded)]["seat"] in unconfirmed[0]["seats"]
+    assert kept["pending"]["code"] == "who_played"
     # at a terminal each question is answered by number: here always the first candidate (the
     # seat whose turn it was), and the watch goes on to the end with nothing left to confirm
     answered = CliRunner().invoke(main, [*args, "--ask", "--record", str(tmp_path / "asked.json")], input="1\n" * 80)

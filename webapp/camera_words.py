@@ -81,6 +81,12 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
     "who_played": lambda p, t: _(
         "who played %(tile)s is not known: %(seats)s", tile=p.get("tile"), seats=seat_choices(p.get("seats") or [], t)
     ),
+    "seat_unsure": lambda p, t: _(
+        "who played %(tile)s is not known (%(seats)s): followed as %(who)s's play, kept to confirm",
+        tile=p.get("tile"),
+        seats=seat_choices(p.get("seats") or [], t),
+        who=t.seat(p.get("seat")),
+    ),
     "refused": lambda p, t: _("the rules refuse it: %(why)s", why=_refused(p, t)),
     "also_lies": lambda p, t: ngettext(
         "%(tiles)s also lies on the table but is not recorded: which was played first?",

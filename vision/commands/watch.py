@@ -154,12 +154,14 @@ def watch(
     SOURCE is a video file or a folder of photos taken in order; --camera N follows a webcam.
     A move the photo cannot settle is printed as a question ("ask"): at a terminal (--ask) it is
     answered there by number; otherwise it is left out of the record (under "pending") for a
-    person to confirm. When the hand is over, each --reveal photo gives
+    person to confirm, and a play whose seat nothing settles (a pass shows in no photo) is followed
+    on as the turn seat's so the layout goes on: the record stops before it, and it and every play
+    after it are kept under "pending" ("unconfirmed", each open one with its candidate seats). When the hand is over, each --reveal photo gives
     that seat's remaining tiles. The record and the evidence are written even when the source
     fails part way (exit status 1), and with a move still to confirm (exit status 2).
     """
     from scorer.errors import RecordError
-    from scorer.match import Match
+    from scorer.match import Match, score_record
     from vision.follow.evidence import EvidenceStore
     from vision.follow.follower import Follower, Outcome
     from vision.follow.sources import SourceError, open_source
@@ -199,6 +201,7 @@ def watch(
         except FileNotFoundError as error:
             raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     follower = Follower(match, leader=leader, seating=_seating(seating, len(names)))
+    follower.carry_on = not ask  # nobody to say who played: such plays are kept to confirm
     store = None
     if evidence:
         store = EvidenceStore(Path(evidence))
@@ -214,6 +217,8 @@ def watch(
         elif outcome.kind == "play":
             for event in outcome.events:
                 click.echo(f"{where}: {_describe(event, names)}  -> totals {match.totals}")
+            if outcome.code == "seat_unsure":
+                click.echo(f"{where}: ASK {outcome.reason}")
         elif outcome.kind == "ask":
             options_text = "; ".join(
                 " then ".join(_describe(c.event, names) for c in seq) + f" ({seq[0].share:.0%})"
@@ -274,7 +279,7 @@ def watch(
         store.save_record(record)
         if export_path:
             store.export(export_path, record)
-    answer = match.answer()
+    answer = score_record({k: v for k, v in record.items() if k != "pending"})  # what is recorded, not what is kept
     click.echo(
         f"{watcher.frames} frames, {watcher.reads} read; totals {dict(zip(answer['sides'], answer['totals']))}",
         err=as_json,
@@ -282,7 +287,13 @@ def watch(
     if failed is not None:
         click.echo(f"Error: {failed} (the record so far is written)", err=True)
         sys.exit(1)
-    if follower.pending is not None:
+    kept = len(record.get("pending", {}).get("unconfirmed", []))
+    if kept:
+        click.echo(
+            f"{kept} play(s) kept to confirm from the first whose seat is not known (see 'pending' in the record)",
+            err=True,
+        )
+    if follower.pending is not None or kept:
         click.echo("a move is still waiting to be confirmed (see 'pending' in the record)", err=True)
         sys.exit(2)
 

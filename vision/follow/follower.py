@@ -742,6 +742,15 @@ class Follower:
         self.backs: int | None = None
         #: the backs counted in the last frame observed
         self.backs_last: int | None = None
+        #: with nobody to answer (`spinner watch` away from a terminal): a play whose seat
+        #: nothing settles is followed as the first candidate's (the turn seat: no pass) so that
+        #: the layout goes on, and kept to confirm with its candidate seats (`unsure_seats`); the
+        #: record holds the plays before the first such one, the rest under `pending`
+        self.carry_on = False
+        #: the chosen tiles (by index) `_seated` followed with their seat open, and its candidates
+        self.open_seats: dict[int, tuple[int, ...]] = {}
+        #: (hand, event index, candidate seats) of each play followed with its seat open
+        self.unsure_seats: list[tuple[int, int, tuple[int, ...]]] = []
         #: the events of each hand as the follower applied them (the record it writes)
         self.events: list[list[dict[str, Any]]] = [[] for _ in match.hands]
         self.leaders: list[int | None] = [h.leader for h in match.hands]
@@ -806,6 +815,21 @@ class Follower:
             if h < len(self.match.hands) and self.match.hands[h].unseen_draws:
                 row["unseen_draws"] = True
             hands.append(row)
+        unconfirmed: list[dict[str, Any]] = []
+        if self.unsure_seats:
+            # nothing from the first play of an open seat on is recorded: a pass before it moves
+            # the turn of every play after it
+            first_hand, first_event, _ = self.unsure_seats[0]
+            seats = {(h, i): list(c) for h, i, c in self.unsure_seats}
+            for h in range(first_hand, len(hands)):
+                events = hands[h]["events"]
+                start = first_event if h == first_hand else 0
+                for i, event in enumerate(events[start:], start):
+                    unconfirmed.append(
+                        {"hand": h, "event": i, **event, **({"seats": seats[h, i]} if (h, i) in seats else {})}
+                    )
+                hands[h]["events"] = events[:start]
+            hands = hands[: first_hand + 1]
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "variant": rules.name,
@@ -817,6 +841,19 @@ class Follower:
             record["options"] = options
         if self.pending is not None:
             record["pending"] = self.pending.outcome.to_json()
+        if unconfirmed:
+            first = next(e for e in unconfirmed if "seats" in e)
+            why = f"who played {first['tile']}: " + " or ".join(f"seat {s}" for s in first["seats"]) + "?"
+            record.setdefault(
+                "pending",
+                {
+                    "kind": "ask",
+                    "reason": why,
+                    "code": "who_played",
+                    "params": {"tile": first["tile"], "seats": first["seats"]},
+                },
+            )
+            record["pending"]["unconfirmed"] = unconfirmed
         return record
 
     def _apply(self, event: dict[str, Any]) -> tuple[int, int]:
@@ -1267,7 +1304,7 @@ class Follower:
         later = [t for _, t in chosen[len(seated) :]]
         chosen = chosen[: len(seated)]
         events, where = [], []
-        for (candidate, tile), (before, sure, arm) in zip(chosen, seated, strict=True):
+        for k, ((candidate, tile), (before, sure, arm)) in enumerate(zip(chosen, seated, strict=True)):
             try:
                 for event in before:  # draws the seat's play implies, that no photo showed
                     where.append(self._apply(event))
@@ -1288,6 +1325,8 @@ class Follower:
             events.append(candidate.event)
             self.placed.append(Seen(tile, candidate.inner))
             self.seats.played(sure, arm)
+            if k in self.open_seats:
+                self.unsure_seats.append((*where[-1], self.open_seats[k]))
         self.pending = None  # what was asked about before is settled by this photo
         # a play read late (first in an earlier change, asked about since) leaves the changes
         # after that one open: plays may have been laid meanwhile that the reader did not see
@@ -1299,17 +1338,28 @@ class Follower:
         if self.backs is not None:
             self.backs = _backs(reading)
         share = min(c.share for c, _ in chosen)
+        why = Reason(f"evidence share {share:.2f}", code="evidence", share=round(share, 2))
+        if self.open_seats:
+            k, seats = next(iter(self.open_seats.items()))
+            played, seat = str(chosen[k][0].move.tile), chosen[k][0].move.seat
+            why = Reason(
+                f"who played {played}: "
+                + " or ".join(f"seat {s}" for s in seats)
+                + f"? (a pass shows in no photo) followed as seat {seat}'s, kept to confirm",
+                code="seat_unsure",
+                tile=played,
+                seats=list(seats),
+                seat=seat,
+            )
         return Outcome(
             "play",
-            f"evidence share {share:.2f}",
+            why,
             events,
             where,
             [[c for c, _ in chosen]],
             [t for _, t in chosen],
             reading.image,
             settled=not later,
-            code="evidence",
-            params={"share": round(share, 2)},
         )
 
     def _seated(
@@ -1321,6 +1371,7 @@ class Follower:
         the first tile; for a later one, the plan stops before it (it is asked about alone)."""
         match = self.match if len(chosen) == 1 else copy.deepcopy(self.match)
         out: list[tuple[list[dict[str, Any]], int | tuple[int, ...], ArmSighting | None]] = []
+        unsure = self.open_seats = {}
         arms = self.seats.arms_for([_point(t, reading) for _, t in chosen])  # each arm lays one tile
         for k, (candidate, tile) in enumerate(chosen):
             hand = match.current
@@ -1339,8 +1390,10 @@ class Follower:
                     draws = ((counted.sure.seat, drawn),) if drawn else ()
                     answer = replace(counted, candidates=(replace(counted.sure, draws=draws),))
                 pick = self.seats.choose(answer, arms[k])
-                if pick is None:
+                if pick is None and not self.carry_on:
                     return out if k else self._who_played(reading, chosen, answer)
+                if pick is None:  # nobody to ask: followed as the turn seat's, kept to confirm
+                    pick, unsure[k] = answer.candidates[0], answer.seats
                 if self.backs and not _backs(reading) and pick.seat == hand.turn and not pick.draws:
                     pick = replace(pick, draws=((pick.seat, self.backs),))  # it drew the boneyard dry and played
                 seated = replace(candidate, move=replace(candidate.move, seat=pick.seat))

@@ -540,4 +540,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "these tiles were on the table when the camera started: were they played?": "estas fichas ya estaban en la mesa cuando empezó la cámara: ¿se jugaron?",
     "who leads this hand is not known: tap who played it": "no se sabe quién sale en esta mano: toca quién la jugó",
     "who played %(tile)s is not known: %(seats)s": "no se sabe quién jugó la %(tile)s: %(seats)s",
+    "who played %(tile)s is not known (%(seats)s): followed as %(who)s's play, kept to confirm": (
+        "no se sabe quién jugó la %(tile)s (%(seats)s): se sigue como jugada de %(who)s, queda por confirmar"
+    ),
 }
