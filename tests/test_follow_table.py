@@ -14,6 +14,7 @@ from tests.support.readings import upright as _upright
 from vision.follow.follower import Follower
 from vision.follow.motion import MotionDetector, Region, thumbnail
 from vision.follow.table import Table, reading_of
+from vision.read.reading import TileReading
 
 # The readings show no arm: each play is the turn seat's (who laid a tile: tests/test_follow_seats.py).
 pytestmark = pytest.mark.usefixtures("seats_in_turn_order")
@@ -322,15 +323,21 @@ def test_a_tile_left_unrecorded_in_the_layout_makes_the_next_play_a_question():
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 0, "tile": "2-6", "end": "east"}]
 
 
-def test_a_tile_whose_box_lies_over_the_layout_but_reads_as_its_own_makes_the_next_play_a_question():
-    """Film 14 of the page bench: a tile laid at a bend, its box over the layout tile beside it as
-    the reader's box across two tiles would lie, but showing a value neither has. Never played
-    unasked, and not taken for a phantom: the next play, which is not the turn seat's, is asked."""
+def _five_one_played() -> tuple[Follower, TileReading]:
+    """3-5 led by seat 0, 5-1 played on it by seat 1, both seen."""
     follower = _follower()
     follower.observe(_reading())
     follower.observe(_reading(LEAD))
     five_one = _tile(5, 1, 360, 200)
     assert follower.observe(_reading(LEAD, five_one)).kind == "play"
+    return follower, five_one
+
+
+def test_a_tile_whose_box_lies_over_the_layout_but_reads_as_its_own_makes_the_next_play_a_question():
+    """Film 14 of the page bench: a tile laid at a bend, its box over the layout tile beside it as
+    the reader's box across two tiles would lie, but showing a value neither has. Never played
+    unasked, and not taken for a phantom: the next play, which is not the turn seat's, is asked."""
+    follower, five_one = _five_one_played()
     one_four = _tile(1, 4, 420, 200)
     # seat 2 lays 1-4; seat 3 lays 3-6 on the west, its box slipped a quarter onto the lead
     crossing = _tile(6, 3, 254, 200)
@@ -383,11 +390,7 @@ def test_a_tile_confirmed_past_that_fits_no_end_only_lies_there():
 
 def test_a_box_across_two_layout_tiles_reading_as_them_is_no_tile():
     """The reader's box across 5-1 and the 1-4 laid against it, read 1-1: a phantom, not named."""
-    follower = _follower()
-    follower.observe(_reading())
-    follower.observe(_reading(LEAD))
-    five_one = _tile(5, 1, 360, 200)
-    assert follower.observe(_reading(LEAD, five_one)).kind == "play"
+    follower, five_one = _five_one_played()
     phantom = _tile(1, 1, 390, 200)
     outcome = follower.observe(_reading(LEAD, five_one, _tile(1, 4, 420, 200), phantom))
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 2, "tile": "1-4", "end": "east"}]
