@@ -14,8 +14,8 @@ true next play with its end, or, asked who played it, a tap on the true seat (`a
 otherwise "no", and the player scores the true play on the pad (`padded`). Figures over all videos:
 
 - right: plays recorded as the true record has them, before the first difference;
-- wrong: plays recorded after that (the first one a wrong play, or a play of the wrong seat);
-  `wrong_seat`: films whose first difference is the true tile recorded for another seat;
+- wrong: plays recorded after that, each a **wrong seat** (the true tile of its place recorded for
+  another seat: a pass or a draw unseen) or a **wrong tile**; **missed**: true plays never recorded;
 - asked: questions the camera asked (each a tap on the phone), of which `confirmed` were right;
 - padded: plays a player scored on the pad after turning a question down;
 - scores equal: videos whose recorded plays, counts, points and totals equal the truth's.
@@ -155,10 +155,10 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True, dealt: st
     got_answer = client.get(f"{base}/score").get_json()
     got = plays_of(got_answer)
     right = next((i for i, (a, b) in enumerate(zip(got, truth)) if a != b), min(len(got), len(truth)))
-    # the first difference: the right tile for another seat (a pass or a draw unseen), or another tile
-    first = got[right] if right < len(got) else None
-    wrong_seat = int(
-        first is not None and right < len(truth) and first[1] == truth[right][1] and first[0] != truth[right][0]
+    # each play recorded from the first difference on: the true tile of that place for another
+    # seat (a pass or a draw unseen), or another tile; true plays never recorded are missed
+    wrong_seat = sum(
+        1 for i in range(right, min(len(got), len(truth))) if got[i][1] == truth[i][1] and got[i][0] != truth[i][0]
     )
     equal = got == truth and got_answer["totals"] == seen["totals"]
     return {
@@ -168,6 +168,8 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True, dealt: st
         "right": right,
         "wrong": len(got) - right,
         "wrong_seat": wrong_seat,
+        "wrong_tile": len(got) - right - wrong_seat,
+        "missed": max(0, len(truth) - len(got)),
         "asked": asked,
         "asked_seat": asked_seat,
         "confirmed": confirmed,
@@ -203,7 +205,8 @@ def main() -> None:
             rows.append(row)
             if not args.json:
                 print(
-                    f"video {seed}: {row['variant']}, {row['plays']} plays: {row['right']} right, {row['wrong']} wrong, "
+                    f"video {seed}: {row['variant']}, {row['plays']} plays: {row['right']} right, {row['wrong']} wrong "
+                    f"({row['wrong_seat']} seat, {row['wrong_tile']} tile), {row['missed']} missed, "
                     f"{row['asked']} asked ({row['asked_seat']} who played, {row['confirmed']} confirmed, "
                     f"{row['padded']} padded); "
                     f"score {'equal' if row['score_equal'] else 'DIFFERENT'}"
@@ -212,14 +215,26 @@ def main() -> None:
                 )
     total = {
         key: sum(r[key] for r in rows)
-        for key in ("plays", "right", "wrong", "asked", "asked_seat", "confirmed", "padded")
+        for key in (
+            "plays",
+            "right",
+            "wrong",
+            "wrong_seat",
+            "wrong_tile",
+            "missed",
+            "asked",
+            "asked_seat",
+            "confirmed",
+            "padded",
+        )
     }
     total["scores_equal"] = sum(r["score_equal"] for r in rows)
     if args.json:
         print(json.dumps({"videos": args.videos, **total, "rows": rows}))
     else:
         print(
-            f"{args.videos} videos, {total['plays']} plays: {total['right']} right, {total['wrong']} wrong, "
+            f"{args.videos} videos, {total['plays']} plays: {total['right']} right, {total['wrong']} wrong "
+            f"({total['wrong_seat']} seat, {total['wrong_tile']} tile), {total['missed']} missed, "
             f"{total['asked']} asked ({total['asked_seat']} who played, {total['confirmed']} confirmed, "
             f"{total['padded']} padded); "
             f"scores equal {total['scores_equal']}/{args.videos}"
