@@ -256,6 +256,14 @@ def test_the_arm_watch_tells_an_arm_that_laid_a_tile_from_one_that_only_passed()
     passed, placed = watch.take()
     assert passed.side == placed.side == 2
     assert not passed.changed and placed.changed
+    # a small tile far from the camera (a dozen thumbnail pixels) is laid too: dealt film 305 of
+    # the page bench, where every play of two seats was asked about
+    small = laid.copy()
+    small[70:73, 60:62] = 2.0
+    for frame in [with_arm(laid, slice(65, 120)), small, small]:
+        watch.update(frame)
+    (far,) = watch.take()
+    assert far.changed
 
 
 @pytest.mark.parametrize(

@@ -37,6 +37,11 @@ SIDES = ("top", "right", "bottom", "left")
 PIXEL = 0.08
 #: share of thumbnail pixels that makes a frame differ from the one before (as `MotionDetector.moving_share`)
 MOVING_SHARE = 0.001
+#: share of thumbnail pixels changed between the still frames around an arm that says it laid
+#: something: a tile 40 px long in a 1280 px photo is about a dozen thumbnail pixels, under
+#: MOVING_SHARE; an arm that only passed over the table leaves none (the pixel step is well
+#: above a camera's noise)
+LAID_SHARE = 0.0003
 #: the border band, in thumbnail pixels, in which an arm crossing the edge is counted
 BAND = 3
 #: the share of each border, at both ends, that counts for neither side (see `border_touches`)
@@ -142,6 +147,7 @@ class ArmWatch:
 
     pixel: float = PIXEL
     moving_share: float = MOVING_SHARE
+    laid_share: float = LAID_SHARE
     band: int = BAND
     keep: int = 16
     settle: int = 2
@@ -176,7 +182,7 @@ class ArmWatch:
         seen = sighting(masks, self.band)
         if seen is None:
             return None
-        changed = float(np.count_nonzero(_change(thumb, before) > self.pixel)) / thumb.size >= self.moving_share
+        changed = float(np.count_nonzero(_change(thumb, before) > self.pixel)) / thumb.size >= self.laid_share
         seen = replace(seen, frames=count, changed=changed)
         self.done.append(seen)
         return seen
