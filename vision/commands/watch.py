@@ -214,11 +214,11 @@ def watch(
     def show(outcome: Outcome, where: str) -> None:
         if as_json:
             click.echo(json.dumps({**outcome.to_json(), "totals": match.totals}))
+        elif outcome.kind == "play" and outcome.code == "seat_unsure":
+            click.echo(f"{where}: ASK {outcome.reason}")  # followed on, not recorded: no totals
         elif outcome.kind == "play":
             for event in outcome.events:
                 click.echo(f"{where}: {_describe(event, names)}  -> totals {match.totals}")
-            if outcome.code == "seat_unsure":
-                click.echo(f"{where}: ASK {outcome.reason}")
         elif outcome.kind == "ask":
             options_text = "; ".join(
                 " then ".join(_describe(c.event, names) for c in seq) + f" ({seq[0].share:.0%})"
