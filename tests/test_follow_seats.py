@@ -305,7 +305,9 @@ def test_spinner_watch_takes_the_seating_and_keeps_an_unanswered_question_with_i
     assert result.exit_code == 2, result.output
     said = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
     first = next(a for a in said if a["code"] == "seat_unsure")
-    assert first["kind"] == "play" and len(first["params"]["seats"]) > 1
+    assert first["kind"] == "ask" and first["followed"] and not first["events"]
+    assert len(first["params"]["seats"]) > 1
+    assert [seq[0]["event"]["seat"] for seq in first["candidates"]] == first["params"]["seats"]
     # with nobody to answer, the watch goes on to the end: the plays from the first whose seat is
     # open are kept to confirm, each open one with its candidate seats, and none is recorded
     kept = json.loads((tmp_path / "kept.json").read_text())

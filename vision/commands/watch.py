@@ -212,7 +212,9 @@ def watch(
     watcher = Watcher(follower, reader, store, settle=settle)
 
     def show(outcome: Outcome, where: str) -> None:
-        if as_json:
+        if as_json and outcome.code == "seat_unsure":
+            click.echo(json.dumps(_kept_to_confirm(outcome)))
+        elif as_json:
             click.echo(json.dumps({**outcome.to_json(), "totals": match.totals}))
         elif outcome.kind == "play" and outcome.code == "seat_unsure":
             click.echo(f"{where}: ASK {outcome.reason}")  # followed on, not recorded: no totals
@@ -296,6 +298,21 @@ def watch(
     if follower.pending is not None or kept:
         click.echo("a move is still waiting to be confirmed (see 'pending' in the record)", err=True)
         sys.exit(2)
+
+
+def _kept_to_confirm(outcome: Any) -> dict[str, Any]:
+    """A play followed on with its seat open (`Follower.carry_on`), as the question it is: kind
+    "ask", one candidate per seat the rules leave, no events, and `"followed": true` (nothing of it
+    is recorded; the watch went on as if the first candidate, `params.seat`, played it)."""
+    out = outcome.to_json()
+    tile, seats = outcome.params["tile"], outcome.params["seats"]
+    event = next(
+        e for e in outcome.events if e.get("type") == "play" and sorted(e["tile"].split("-")) == sorted(tile.split("-"))
+    )
+    out["kind"], out["followed"] = "ask", True
+    out["events"], out["where"] = [], []  # nothing of it is recorded
+    out["candidates"] = [[{"event": {**event, "seat": seat}}] for seat in seats]
+    return out
 
 
 @click.command("watch-eval")
