@@ -47,6 +47,23 @@ def test_json_past_any_record_is_refused(client, raw, words):
     assert games(client) == []
 
 
+def test_half_a_character_is_refused_and_the_match_still_shows(client, table):
+    """JSON may escape half of a UTF-16 pair alone ("\\ud800"); no UTF-8 holds it, and one kept in a
+    reason made the match's page, history, record and export answer 500 from then on."""
+    raw = '{"type": "adjust", "team": 0, "points": 5, "reason": "agreed \\ud800"}'
+    response = table.post("/events", data=raw, content_type="application/json")
+    assert response.status_code == 400, response.get_json()
+    assert response.get_json()["field"] == "reason" and "half a character" in response.get_json()["error"]
+    raw = '{"variant": "partners", "players": ["Ana", "\\udfffBen", "Cruz", "Dee"]}'
+    response = client.post("/api/games", data=raw, content_type="application/json")
+    assert response.status_code == 400 and "players[1] holds half a character" in response.get_json()["error"]
+    assert table.version() == 2 and len(games(client)) == 1
+    for url in (f"/api/games/{table.id}/record", f"/api/games/{table.id}/export", f"/g/{table.id}/history"):
+        assert client.get(url, headers=table.auth).status_code == 200, url
+    whole = table.event({"type": "adjust", "team": 0, "points": 5, "reason": "\U0001f600 agreed"})  # a pair is fine
+    assert whole.status_code == 201 and whole.get_json()["change"]["after"]["reason"] == "\U0001f600 agreed"
+
+
 @pytest.mark.parametrize(
     "spec, field",
     [

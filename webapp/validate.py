@@ -2,16 +2,18 @@
 
 Python's `json` parses what no client of ours sends and then fails far from the door: nesting
 deep enough to exhaust the interpreter's recursion, integers of thousands of digits (which
-`int()` refuses past 4,300 and SQLite past 2^63), NaN and Infinity (not JSON at all). `loads`
-refuses all of them with a 400 naming the problem, before any of it reaches the store, the
-scorer or the database. `check` holds a value to a JSON Schema (`webapp.schemas`) and names the
-first place it breaks.
+`int()` refuses past 4,300 and SQLite past 2^63), NaN and Infinity (not JSON at all), and text
+escaped as half a character (`"\\ud800"`, a lone UTF-16 surrogate: no UTF-8 can hold it, so a
+match keeping one could be neither shown nor downloaded again). `loads` refuses all of them with
+a 400 naming the problem, before any of it reaches the store, the scorer or the database.
+`check` holds a value to a JSON Schema (`webapp.schemas`) and names the first place it breaks.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -61,6 +63,27 @@ def depth_of(value: Any) -> int:
     return deepest
 
 
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _half_character(value: Any) -> list[Any] | None:
+    """Where `value` holds text with a lone surrogate (in a string or a key), or None."""
+    if not isinstance(value, (list, dict)):
+        return [] if isinstance(value, str) and _SURROGATE.search(value) else None
+    stack: list[tuple[Any, list[Any]]] = [(value, [])]
+    while stack:
+        item, path = stack.pop()
+        children = item.items() if isinstance(item, dict) else enumerate(item)
+        for key, child in children:
+            if isinstance(key, str) and _SURROGATE.search(key):
+                return [*path, key]
+            if isinstance(child, str) and _SURROGATE.search(child):
+                return [*path, key]
+            if isinstance(child, (list, dict)):
+                stack.append((child, [*path, key]))
+    return None
+
+
 def loads(raw: bytes | str, what: str = "the JSON") -> Any:
     """`raw` parsed, or a 400 naming what is wrong with it."""
     try:
@@ -79,6 +102,14 @@ def loads(raw: bytes | str, what: str = "the JSON") -> Any:
         raise ApiError(400, f"{what}: {error}") from None
     if depth_of(value) > MAX_DEPTH:
         raise ApiError(400, f"{what} nests lists and objects more than {MAX_DEPTH} deep")
+    if (path := _half_character(value)) is not None:
+        where = _where(path)
+        raise ApiError(
+            400,
+            f"{what}{': ' + where if where else ''} holds half a character (an escape from \\ud800 to \\udfff "
+            "with no other half): send whole characters",
+            field=where or None,
+        )
     return value
 
 
