@@ -343,6 +343,34 @@ def test_a_good_archive_still_comes_in_with_its_photo(client):
     assert t.client.get(t.get("/frames").get_json()["frames"][0]["image"]).data == photo()
 
 
+def test_an_archive_whose_readings_are_strange_still_replays(client):
+    """frames.json keeps each frame's reading and proposal as the archive says: the replay draws
+    what is a tile outline and leaves the rest out, and a proposal with no list of plays records nothing."""
+    strange = [
+        {"reading": {"tiles": [{"tile": "6-6", "corners": []}]}},
+        {"reading": {"tiles": 5}},
+        {"reading": {"tiles": [{"tile": "6-6", "corners": [[1, 1], [9, 1], [9, 5]]}]}, "proposal": {"new": [1, "x"]}},
+        {"reading": {"tiles": []}, "proposal": {"new": [{"tile": [1]}]}},
+        {"status": "confirm", "proposal": {"events": {"0": play(0, "6-6")}}},
+    ]
+    entries = [{"file": f"frames/{i}.jpg", "hand": 0, "width": 64, "height": 48, **e} for i, e in enumerate(strange)]
+    listing = json.dumps({"format": "spinner-frames/1", "frames": entries}).encode()
+    data = zipped([("record.json", RECORD), ("frames.json", listing), *[(e["file"], photo()) for e in entries]])
+    response = client.post("/api/games", data=data, content_type="application/zip")
+    assert response.status_code == 201, response.get_json()
+    t = Table(client, response.get_json())
+    for at in range(1, len(strange) + 1):
+        page = client.get(f"/g/{t.id}/hands/0/replay?at={at}", headers=t.auth)
+        assert page.status_code == 200, strange[at - 1]
+    assert page.text.count("<polygon") == 0
+    drawn = client.get(f"/g/{t.id}/hands/0/replay?at=3", headers=t.auth).text
+    assert drawn.count("<polygon") == 1
+    asking = t.get("/frames").get_json()["frames"][-1]
+    accepted = t.post(f"/frames/{asking['id']}/accept", {})
+    assert accepted.status_code == 400 and "no play to record" in accepted.get_json()["error"]
+    assert t.version() == 1
+
+
 def test_the_page_form_refuses_a_bad_archive_without_a_500(client):
     page = client.get("/").text
     token = page.split('name="csrf_token" value="')[1].split('"')[0]

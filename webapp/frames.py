@@ -530,8 +530,8 @@ def answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, w
         if table is not None and table.asked == frame_id:  # the follower's open question
             table.decline()
         return frame
-    proposed = (frame.proposal or {}).get("events") or []
-    chosen = event if event is not None else (proposed[0] if proposed else None)
+    proposed = (frame.proposal or {}).get("events")  # a list, unless an imported archive said otherwise
+    chosen = event if event is not None else (proposed[0] if isinstance(proposed, list) and proposed else None)
     if chosen is None:
         raise ApiError(400, "this proposal has no play to record: send the event to record with it")
     if isinstance(chosen, dict) and chosen.get("seat") is None:

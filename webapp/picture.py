@@ -6,6 +6,7 @@ live page only swaps in finished markup. Only numbers go into them: nothing a pl
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from functools import cache
 from html import escape
@@ -208,20 +209,23 @@ def reading_svg(reading: dict[str, Any] | None, width: int, height: int, proposa
 
     Only numbers from the reading go in (coordinates, pip values); the viewBox is the photo's pixels.
     """
-    if not reading or not width or not height:
+    if not isinstance(reading, dict) or not width or not height:
         return ""
-    new = {item["tile"] for item in (proposal or {}).get("new") or []}
+    # An imported archive's frames.json may hold anything here: what is not a tile is left out.
+    new = {str(item.get("tile")) for item in _listed((proposal or {}).get("new")) if isinstance(item, dict)}
     size = max(12, round(min(width, height) / 30))
     parts = [
         f'<svg class="reading" viewBox="0 0 {int(width)} {int(height)}" preserveAspectRatio="none" aria-hidden="true">'
     ]
-    for tile in reading.get("tiles") or []:
+    for tile in _listed(reading.get("tiles")):
         try:
             corners = [(float(x), float(y)) for x, y in tile["corners"]]
             a, b = parse_halves(str(tile["tile"]))  # as read, the half nearer the top first
             name = str(Tile.of(a, b))
         except (KeyError, TypeError, ValueError):
             continue
+        if len(corners) < 3 or not all(math.isfinite(v) for corner in corners for v in corner):
+            continue  # no outline to draw
         points = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
         cx = sum(x for x, _ in corners) / len(corners)
         cy = sum(y for _, y in corners) / len(corners)
@@ -232,3 +236,7 @@ def reading_svg(reading: dict[str, Any] | None, width: int, height: int, proposa
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _listed(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
