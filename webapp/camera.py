@@ -11,6 +11,7 @@ import numpy as np
 
 from vision.follow.motion import THUMB_WIDTH, alike, thumbnail
 
+from . import imagesize
 from .errors import ApiError
 
 #: Larger photos are refused before decoding (a phone's photo is 12-50 megapixels).
@@ -76,12 +77,18 @@ def still_between(before: bytes, now: bytes) -> bool:
     captures come from the page's own scaling, so they are compared with each other only."""
     thumbs, sizes = [], []
     for name, data in (("before", before), ("now", now)):
-        width, height = check(data, f"the capture '{name}'")
+        said = f"the capture '{name}'"
+        # The header's size first, as for a photo: a small PNG may claim gigapixels to its decoder.
+        imagesize.check(data, said, MAX_CAPTURE_PIXELS)
+        width, height = imagesize.decodable(check, data, said)
         if width * height > MAX_CAPTURE_PIXELS:
             raise ApiError(
                 413, f"the capture '{name}' is {width}x{height} pixels: a small capture, 1 megapixel at most"
             )
-        thumbs.append(thumbnail_of(data, width))
+        try:
+            thumbs.append(thumbnail_of(data, width))
+        except cv2.error:  # OpenCV's refusal of an image too small to scale, as for a photo
+            raise ApiError(415, f"{said} is cut short or damaged: it could not be decoded") from None
         sizes.append((width, height))
     if sizes[0] != sizes[1]:
         raise ApiError(400, "the captures 'before' and 'now' differ in size: send two captures of the same size")
