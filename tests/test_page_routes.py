@@ -22,7 +22,15 @@ def test_the_language_switch_keeps_the_choice_and_stays_on_this_server(client):
     assert answer.status_code == 302 and answer.headers["Location"] == "/t"
     assert "spinner-lang=es" in answer.headers["Set-Cookie"]
     assert 'lang="es"' in client.get("/").text
-    for elsewhere in ("//evil.example/x", "https://evil.example/", "/\\evil.example", "", "x"):
+    for elsewhere in (
+        "//evil.example/x",
+        "https://evil.example/",
+        "/\\evil.example",
+        "",
+        "x",
+        "/\r\nSet-Cookie: a=b",
+        "/t\x00",
+    ):
         answer = client.get("/lang/en", query_string={"next": elsewhere})
         assert answer.status_code == 302 and answer.headers["Location"] == "/", elsewhere
     assert client.get("/lang/fr").status_code == 404

@@ -330,6 +330,15 @@ def test_the_forms_register_and_say_what_is_wrong(client):
     assert "Registration: 1 of 8 teams" in page
 
 
+def test_a_form_goes_back_to_its_place_on_the_page_and_nowhere_else(client):
+    token = csrf_of(client.get("/t").text)
+    page_url = client.post("/t", data={"csrf_token": token, "title": "Viernes"}).headers["Location"]
+    form = {"csrf_token": token, "name": "Los Primos", "player1": "Ana", "player2": "Beto"}
+    for anchor, back in (("#r1t2", "#r1t2"), ("\r\nSet-Cookie: a=b", ""), ("//evil.example", ""), ("#a b", "")):
+        response = client.post(f"{page_url}/teams", data={**form, "anchor": anchor})
+        assert response.status_code == 302 and response.headers["Location"] == page_url + back, anchor
+
+
 def test_the_page_import_takes_an_exported_file(client, director):
     started(director, TEAMS[:4])
     data = client.get(director.url("/export"), headers=director.auth).data

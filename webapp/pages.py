@@ -92,8 +92,9 @@ def language(code: str):  # type: ignore[no-untyped-def]
     if code not in i18n.LANGUAGES:
         raise ApiError(404, "no such language here")
     back = request.args.get("next", "")
-    # Only a path on this server: never a redirect elsewhere (//host or a scheme).
-    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+    # Only a path on this server: never a redirect elsewhere (//host or a scheme), nor a control
+    # character (a line break would end the Location header, and Werkzeug refuses to send it).
+    if not back.startswith("/") or back.startswith("//") or "\\" in back or not back.isprintable():
         back = url_for("pages.index")
     response = redirect(back)
     response.set_cookie(i18n.COOKIE, code, max_age=i18n.COOKIE_AGE, samesite="Lax", httponly=True)

@@ -7,6 +7,7 @@ nothing recorded (post, redirect, get: a reload never posts twice).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -50,6 +51,10 @@ def polling() -> dict[str, Any]:
     }
 
 
+#: An anchor of the director's page, as its forms send it back (`#r2t3`).
+ANCHOR = re.compile(r"#[A-Za-z0-9_-]{1,40}")
+
+
 def said(error: ApiError) -> str:
     """A refusal in the director's words: the scorer's worded by its code (`say`), else the message."""
     return str(error.extra.get("say") or error.message)
@@ -88,7 +93,14 @@ def _acting(tournament_id: str, action: Callable[[TournamentRow, str], Any]) -> 
         if error.status in (401, 403):  # who may act, or a stale form: a page of its own
             raise
         flash(said(error))
-    return redirect(url_for("tournament_pages.director", tournament_id=tournament_id) + request.form.get("anchor", ""))
+    return redirect(url_for("tournament_pages.director", tournament_id=tournament_id) + _anchor())
+
+
+def _anchor() -> str:
+    """The place on the director's page a form came from (`#r2t3`), or none: only a fragment goes
+    back in the redirect (a line break in it would end the Location header)."""
+    anchor = request.form.get("anchor", "")
+    return anchor if ANCHOR.fullmatch(anchor) else ""
 
 
 @bp.get("")
