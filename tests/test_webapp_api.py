@@ -345,8 +345,31 @@ def test_disputes_are_marked_and_settled_with_a_correction(table):
     assert opened.status_code == 201
     version = opened.get_json()["version"]
     assert table.post("/disputes", {"hand": 0, "event": 1}).status_code == 400
+    no_hand = table.post("/disputes", {"event": 1, "why": "which hand?"})
+    assert no_hand.status_code == 400 and "names its hand too" in no_hand.get_json()["error"]
     settled = table.post(f"/disputes/{version}/settle", {"event": play(1, "6-5", "west"), "why": "the photo shows 6-5"})
     assert settled.status_code == 200, settled.get_json()
     actions = [c["action"] for c in table.get("/history").get_json()["changes"]]
     assert actions[-3:] == ["dispute", "correct", "settle"]
     assert table.record()["hands"][0]["events"][1]["tile"] == "6-5"
+
+
+def test_a_dispute_settled_from_two_phones_at_once_is_settled_once(monkeypatch, table):
+    """The other phone's Settle lands between this one's check and its writing (as from another
+    server process): this one is refused, and the history says settled once."""
+    from webapp import store
+
+    table.event(play(0, "6-6"))
+    version = table.post("/disputes", {"hand": 0, "event": 0, "why": "was it 6-6?"}).get_json()["version"]
+    real = store.note
+
+    def other_phone_first(game_id: str, action: str, *args, **kwargs):
+        monkeypatch.setattr(store, "note", real)
+        real(game_id, action, *args, **{**kwargs, "who": "Ben"})
+        return real(game_id, action, *args, **kwargs)
+
+    monkeypatch.setattr(store, "note", other_phone_first)
+    answer = table.post(f"/disputes/{version}/settle", {"why": "it stands"})
+    assert answer.status_code == 409 and "settled already" in answer.get_json()["error"], answer.get_json()
+    changes = table.get("/history").get_json()["changes"]
+    assert [c["who"] for c in changes if c["action"] == "settle"] == ["Ben"]

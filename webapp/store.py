@@ -543,8 +543,12 @@ def note(
     """A dispute marked on an event (or a hand), or settled: history only, the record stays as it is."""
     if not why:
         raise ApiError(400, f"a {action} needs its reason (why)")
+    if hand is None and index is not None:  # else the event named would be dropped, and the dispute be of nothing
+        raise ApiError(400, f"a {action} of an event names its hand too: send hand (from 0) with event")
 
     def plan(game: Game, snap: Snapshot) -> Plan:
+        if settles is not None:  # checked again on the version it is written on: another process may have settled it
+            _not_settled(game.id, settles)
         h, e = (None, None)
         if hand is not None:
             h, e = _locate(snap.record, hand, index) if index is not None else (_locate_hand(snap.record, hand), None)
@@ -565,20 +569,28 @@ def settle(
     source: str = "api",
     correct: bool = False,
 ) -> Done:
-    """Settle the dispute opened at `version`, first correcting the disputed event when the table agreed on one."""
-    opened = next((c for c in history(game_id) if c.version == version and c.action == "dispute"), None)
-    if opened is None:
-        raise ApiError(404, f"no dispute was opened at version {version}")
+    """Settle the dispute opened at `version`, first correcting the disputed event when the table agreed on one.
+
+    It takes its turn with the match's other changes from the check on: two taps on Settle at once
+    settle (and correct) once, and the second is told the dispute is settled already."""
+    with _game_lock(game_id):
+        opened = next((c for c in history(game_id) if c.version == version and c.action == "dispute"), None)
+        if opened is None:
+            raise ApiError(404, f"no dispute was opened at version {version}")
+        _not_settled(game_id, version)
+        if correct:
+            if opened.event is None:
+                raise ApiError(400, "this dispute is about a whole hand: correct one of its events instead")
+            done = correct_event(game_id, opened.hand, opened.event, event, expected, who=who, why=why, source=source)
+            expected = done.version
+        return note(
+            game_id, "settle", opened.hand, opened.event, expected, who=who, why=why, settles=version, source=source
+        )
+
+
+def _not_settled(game_id: str, version: int) -> None:
     if any(c.action == "settle" and (c.after or {}).get("settles") == version for c in history(game_id)):
         raise ApiError(409, f"the dispute opened at version {version} is settled already")
-    if correct:
-        if opened.event is None:
-            raise ApiError(400, "this dispute is about a whole hand: correct one of its events instead")
-        done = correct_event(game_id, opened.hand, opened.event, event, expected, who=who, why=why, source=source)
-        expected = done.version
-    return note(
-        game_id, "settle", opened.hand, opened.event, expected, who=who, why=why, settles=version, source=source
-    )
 
 
 def open_disputes(game_id: str) -> list[Change]:
