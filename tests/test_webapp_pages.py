@@ -166,3 +166,20 @@ def test_too_many_streams_answers_503_so_the_page_polls(app, table):
     app.config["SSE_MAX_STREAMS"] = 0
     response = app.test_client().get(f"/api/games/{table.id}/stream")
     assert response.status_code == 503 and "poll" in response.get_json()["error"]
+
+
+def test_a_stream_never_read_gives_its_place_back(app, table):
+    """A HEAD, or any response the server closes before reading its body: the stream's place under
+    the cap came back only at that body's end, so as many HEADs as the cap had every live page
+    polling from then on."""
+    from webapp.live import hub
+
+    url = f"/api/games/{table.id}/stream"
+    before = hub.streams
+    app.config["SSE_MAX_STREAMS"] = before + 1
+    client = app.test_client()
+    for method in ("HEAD", "GET", "GET"):
+        response = client.open(url, method=method)
+        assert response.status_code == 200, (method, response.get_json())
+        response.close()  # as the server does after a HEAD, which Werkzeug answers without the body
+        assert hub.streams == before, method

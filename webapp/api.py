@@ -371,7 +371,8 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
     """Server-sent events: the board now, then again after every change."""
     found = readable(game_id)
     config = current_app.config
-    if not hub.open_stream(config["SSE_MAX_STREAMS"]):
+    slot = hub.open_slot(config["SSE_MAX_STREAMS"])
+    if slot is None:
         raise ApiError(503, "too many live pages at once: this page will poll for changes instead")
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     seen = request.headers.get("Last-Event-ID", type=int) or 0
@@ -423,9 +424,10 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
                 if hub.wait(game_id, seen, min(heartbeat, max(0.0, ends - time.monotonic()))) <= seen:
                     yield ": still here\n\n"  # keeps proxies and waitress from closing an idle stream
         finally:
-            hub.close_stream()
+            slot.release()
 
     response = Response(events(), mimetype="text/event-stream")
+    response.call_on_close(slot.release)  # a body never read (a HEAD's) never reaches `finally`
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -64,6 +64,10 @@ class Hub:
         """The newest version of the match published in this process (0: none yet)."""
         return self._versions.get(game_id, 0)
 
+    def open_slot(self, limit: int) -> Slot | None:
+        """A stream's place under the cap of `limit` open streams, or None when they are all taken."""
+        return Slot(self) if self.open_stream(limit) else None
+
     def open_stream(self, limit: int) -> bool:
         with self._lock:
             if self._streams >= limit:
@@ -78,6 +82,24 @@ class Hub:
     @property
     def streams(self) -> int:
         return self._streams
+
+
+class Slot:
+    """One open stream's place under the cap, given back once however the stream ends: at the end
+    of its body, or when the server closes a body it never read (Werkzeug answers a HEAD without
+    reading it), which never reaches the body's own end."""
+
+    def __init__(self, hub: Hub) -> None:
+        self._hub = hub
+        self._lock = threading.Lock()
+        self._held = True
+
+    def release(self) -> None:
+        with self._lock:
+            if not self._held:
+                return
+            self._held = False
+        self._hub.close_stream()
 
 
 hub = Hub()
