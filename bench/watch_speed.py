@@ -55,9 +55,9 @@ def run(seed: int, games: int, oracle: bool, detector: str, halves: str, threads
     follower_ms: list[float] = []
     onnx = None
     if not oracle:
-        from vision.read.reader import Reader
+        from vision.read.reader import FOLLOWING_SLANT, Reader
 
-        onnx = Reader(detector, halves, threads=threads)
+        onnx = Reader(detector, halves, threads=threads, slant=FOLLOWING_SLANT)
     for game in range(games):
         video = game_video(seed + game, 1280, 960)
         frames = list(video.frames())  # rendered before timing

@@ -42,7 +42,7 @@ def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, 
     import cv2
     import numpy as np
 
-    from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader, ReadError
+    from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, FOLLOWING_SLANT, Reader, ReadError
 
     key = (models, variant, threads)
     reader = _CHILD_READERS.get(key)
@@ -54,6 +54,7 @@ def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, 
             threads=threads,
             variant=variant,
             refiner=FOLLOWING_REFINER,
+            slant=FOLLOWING_SLANT,
         )
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     if image is None:
@@ -154,7 +155,7 @@ def default_factory(models: Path, threads: int | None, processes: int = 1) -> Ca
                     "models/README.md says how to train it). The photo is kept: score this play on the pad"
                 )
         if processes <= 0:  # in this process (a host that cannot start processes)
-            from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader
+            from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, FOLLOWING_SLANT, Reader
 
             return Reader(
                 detector,
@@ -163,6 +164,7 @@ def default_factory(models: Path, threads: int | None, processes: int = 1) -> Ca
                 threads=threads,
                 variant=variant,
                 refiner=FOLLOWING_REFINER,
+                slant=FOLLOWING_SLANT,
             )
         return ChildReader(pool, models, variant, threads)
 

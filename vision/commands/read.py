@@ -14,7 +14,16 @@ import click
 
 from scorer.variants import VARIANTS
 from vision.read.detector import READ_ENLARGE, READ_SIDE
-from vision.read.reader import BOX_CONFIDENCE, DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, SURE_BOX, ZOOM, Reader
+from vision.read.reader import (
+    BOX_CONFIDENCE,
+    DEFAULT_DETECTOR,
+    DEFAULT_HALVES,
+    DEFAULT_REFINER,
+    SLANT,
+    SURE_BOX,
+    ZOOM,
+    Reader,
+)
 
 #: every variant with a layout (the memory game `twelve` has none)
 LAYOUT_VARIANTS = tuple(VARIANTS)
@@ -85,6 +94,12 @@ _looking_options = _options(
         help='Read again, closer, the part of a photo whose tiles came out small (models/README.md, "A second look at small tiles").',
     ),
     click.option(
+        "--slant/--no-slant",
+        default=True,
+        show_default=True,
+        help='Read again, turned to face the camera, a photo taken at a slant (docs/styles.md, "A steep view").',
+    ),
+    click.option(
         "--refiner",
         type=click.Path(dir_okay=False),
         default=str(DEFAULT_REFINER),
@@ -111,6 +126,7 @@ class ReaderOptions:
     size: int | None
     enlarge: float | None
     zoom: bool
+    slant: bool
     refiner: str
     refine: bool
 
@@ -127,6 +143,7 @@ class ReaderOptions:
             side=self.size,
             enlarge=self.enlarge,
             zoom=ZOOM if self.zoom else None,
+            slant=SLANT if self.slant else None,
             refiner=self.refiner if self.refine else None,
             **settings,
         )

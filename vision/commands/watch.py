@@ -188,7 +188,7 @@ def watch(
 
         reader = OracleReader.from_folder(truth)
     else:
-        from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader
+        from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, FOLLOWING_SLANT, Reader
 
         try:
             reader = Reader(
@@ -196,6 +196,7 @@ def watch(
                 halves,
                 confidence=FOLLOWING_CONFIDENCE,
                 refiner=FOLLOWING_REFINER,
+                slant=FOLLOWING_SLANT,
                 variant=variant if variant in LAYOUT_VARIANTS else "partners",
             )
         except FileNotFoundError as error:
@@ -395,10 +396,15 @@ def watch_eval(
     width, height = (int(v) for v in size.lower().split("x"))
     reader = None
     if models:
-        from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, Reader
+        from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, FOLLOWING_SLANT, Reader
 
         reader = Reader(
-            detector, halves, confidence=FOLLOWING_CONFIDENCE, refiner=FOLLOWING_REFINER, sets=2 if board else 1
+            detector,
+            halves,
+            confidence=FOLLOWING_CONFIDENCE,
+            refiner=FOLLOWING_REFINER,
+            slant=FOLLOWING_SLANT,
+            sets=2 if board else 1,
         )
     if board:
         click.echo(json.dumps(board_sequence(Path(board), reader), indent=1))

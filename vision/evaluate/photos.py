@@ -150,9 +150,10 @@ def evaluate_synthetic(
     if not truth_files:
         raise FileNotFoundError(f"no truth JSON under {dataset / 'truth' / split}")
     tally = Tally()
-    detector, sets, zoom, widen = reader.detector, reader.sets, reader.zoom, reader.widen
+    detector, sets, zoom, widen, slant = reader.detector, reader.sets, reader.zoom, reader.widen, reader.slant
     if true_boxes:
-        reader.zoom = reader.widen = None  # the truth's boxes are where the tiles are, at any size
+        # the truth's boxes are where the tiles are, at any size and any view
+        reader.zoom = reader.widen = reader.slant = None
     try:
         for path in truth_files:
             truth = json.loads(path.read_text())
@@ -169,7 +170,7 @@ def evaluate_synthetic(
             reading = scaled(reader.read(image, path.stem), photo.scale, photo.width, photo.height)
             score_synthetic(reading, truth, tally)
     finally:
-        reader.detector, reader.sets, reader.zoom, reader.widen = detector, sets, zoom, widen
+        reader.detector, reader.sets, reader.zoom, reader.widen, reader.slant = detector, sets, zoom, widen, slant
     if judged is not None:
         judged.extend(tally.judged)
     return {"photos": len(truth_files), "boxes": "truth" if true_boxes else "detector", **tally.figures()}

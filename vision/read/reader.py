@@ -23,6 +23,7 @@ from vision.read.halves import HalfClassifier
 from vision.read.models import DEFAULT_CALIBRATION, DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, MODELS  # noqa: F401
 from vision.read.reading import Ignored, Reading, TileCandidate, TileReading, settle, split_halves
 from vision.read.refine import BoxRefiner
+from vision.read.slant import Slant, square_again, square_on, turn_photo
 from vision.read.zoom import Widen, Zoom, look_again, look_wider
 from vision.rebuild.reconstruct import layout_rules, reconstruct
 
@@ -72,6 +73,13 @@ ZOOM = Zoom()
 #: a photo whose tiles came out too large for the detector (a close-up), or in which it found
 #: none, is read again shrunk (`vision.read.zoom.Widen`; docs/styles.md, "Close-ups")
 WIDEN = Widen()
+#: a photo taken at a slant (its tiles foreshortened, far ones small) is read again turned to face
+#: the camera (`vision.read.slant`): the detector learnt views up to 46 degrees from straight down
+#: (docs/styles.md, "A steep view")
+SLANT = Slant()
+#: the followers read frames as they are: a view found again in every frame would move every
+#: tile a little from one frame to the next, where the followers look for what changed
+FOLLOWING_SLANT: Slant | None = None
 #: how many times the box refiner looks at each box, each time from where it last put it: a
 #: second look corrects what the first move left (chosen on synth-v11's validation photos:
 #: models/README.md, "The box refiner, twice")
@@ -94,6 +102,7 @@ class Reader:
         refiner: str | Path | None = DEFAULT_REFINER,
         widen: Widen | None = WIDEN,
         calibration: str | Path | Calibration | None = DEFAULT_CALIBRATION,
+        slant: Slant | None = SLANT,
     ) -> None:
         #: `side`: the long side photos are read at, `enlarge`: how much a smaller photo is
         #: enlarged at most (default: the detector's, set at export)
@@ -105,6 +114,8 @@ class Reader:
         self.sure = sure
         #: when and how close to look again at small tiles (None: never)
         self.zoom = zoom
+        #: when to read a photo again turned to face the camera (None: never)
+        self.slant = slant
         #: when and how far to step back from tiles too large, or from a photo with none (None: never)
         self.widen = widen
         #: how sure a tile may be called (`vision.read.calibration`); where the file is absent (a
@@ -119,37 +130,62 @@ class Reader:
 
     def read(self, image: np.ndarray, name: str = "") -> Reading:
         started = time.perf_counter()
+        height, width = int(image.shape[0]), int(image.shape[1])
         boxes = self.detector.predict(image, conf=self.confidence, iou=NMS_OVERLAP, voting=BOX_VOTING)
         first_pass = time.perf_counter()
+        looks: dict[str, float] = {}  # each second look's own time (ms), where there was one
+        view = facing = None
+        if self.slant is not None:
+            view, facing = square_on(boxes, width, height, self.slant, self.detector.first_scale(height, width))
+        photo = image
+        if facing is not None and view is not None:  # read again turned to face the camera
+            photo = turn_photo(image, facing)
+            boxes = self.detector.predict(photo, conf=self.confidence, iou=NMS_OVERLAP, voting=BOX_VOTING)
+            if self.slant is not None and self.slant.again is not None:
+                _, closer_facing = square_again(boxes, facing, view, width, height, self.slant)
+                if closer_facing is not None:  # the view told better from the turned photo's tiles
+                    facing, photo = closer_facing, turn_photo(image, closer_facing)
+                    boxes = self.detector.predict(photo, conf=self.confidence, iou=NMS_OVERLAP, voting=BOX_VOTING)
+            looks["slant"] = 1000 * (time.perf_counter() - first_pass)
         closer = wider = None
+        looking = time.perf_counter()
         if self.zoom is not None:
-            boxes, closer = look_again(self.detector, image, boxes, self.zoom, self.confidence, NMS_OVERLAP, BOX_VOTING)
+            boxes, closer = look_again(self.detector, photo, boxes, self.zoom, self.confidence, NMS_OVERLAP, BOX_VOTING)
         if self.widen is not None and closer is None:
-            boxes, wider = look_wider(self.detector, image, boxes, self.widen, self.confidence, NMS_OVERLAP, BOX_VOTING)
+            boxes, wider = look_wider(self.detector, photo, boxes, self.widen, self.confidence, NMS_OVERLAP, BOX_VOTING)
+        if closer is not None or wider is not None:
+            looks["zoom" if closer is not None else "widen"] = 1000 * (time.perf_counter() - looking)
         boxes, ignored = set_aside(boxes, self.detector.names, NMS_OVERLAP)
         if self.refiner is not None:
-            boxes = self.refiner.refine(image, boxes, REFINE_PASSES)
+            boxes = self.refiner.refine(photo, boxes, REFINE_PASSES)
         detected = time.perf_counter()
         quads: list[tuple[np.ndarray, np.ndarray]] = []
         crops: list[np.ndarray] = []
         for box in boxes:
             first, second = split_halves(box.corners())
             quads.append((first, second))
-            crops += [rectify(image, first), rectify(image, second)]
+            crops += [rectify(photo, first), rectify(photo, second)]
         probabilities = self.halves.probabilities(crops)
         classified = time.perf_counter()
         candidates = []
         for i, (box, (first, second)) in enumerate(zip(boxes, quads)):
             corners = np.concatenate([first[:2], second[2:]])  # around the tile, first half first
+            if facing is not None:  # back to the photo's own pixels
+                first, second, corners = facing.back(first), facing.back(second), facing.back(corners)
             candidates.append(
                 TileCandidate(
-                    center=box.center,
+                    center=box.center if facing is None else tuple(facing.back(np.asarray([box.center]))[0].tolist()),  # type: ignore[arg-type]
                     corners=tuple((float(x), float(y)) for x, y in corners),
                     box_confidence=box.confidence,
                     half_centers=(tuple(first.mean(axis=0).tolist()), tuple(second.mean(axis=0).tolist())),  # type: ignore[arg-type]
                     half_corners=(tuple(map(tuple, first.tolist())), tuple(map(tuple, second.tolist()))),  # type: ignore[arg-type]
                     half_probabilities=(probabilities[2 * i], probabilities[2 * i + 1]),
                 )
+            )
+        if facing is not None:
+            ignored = tuple(
+                replace(i, corners=tuple((float(x), float(y)) for x, y in facing.back(np.asarray(i.corners))))
+                for i in ignored
             )
         tiles = tuple(
             sorted(
@@ -158,7 +194,6 @@ class Reader:
             )
         )
         settled = time.perf_counter()
-        height, width = int(image.shape[0]), int(image.shape[1])
         layout = reconstruct(tiles, self.rules, frame=(width, height))
         done = time.perf_counter()
         return Reading(
@@ -168,13 +203,12 @@ class Reader:
             tiles=tiles,
             layout=None if layout is None else layout.to_json(),
             timings_ms={
-                "detect": 1000 * (detected - started),  # both passes, where there were two
+                "detect": 1000 * (detected - started),  # every pass, where there were more
                 "halves": 1000 * (classified - detected),
                 "settle": 1000 * (settled - classified),
                 "layout": 1000 * (done - settled),
-                # the second, closer look alone, only where there was one
-                **({"zoom": 1000 * (detected - first_pass)} if closer is not None else {}),
-                **({"widen": 1000 * (detected - first_pass)} if wider is not None else {}),
+                # a second look's own time: turned to face the camera, closer, or wider
+                **looks,
             },
             rebuilt=(self.rules, layout),
             ignored=ignored,
