@@ -112,3 +112,24 @@ def test_load_photo_is_the_loader(tmp_path):
     path.write_bytes(jpeg(marked(), 6))
     assert load_photo(path).shape == (100, 60, 3) and load(path).width == 60
     assert ReadError is PhotoError
+
+
+def test_an_upload_is_read_upright_at_reduced_size_its_points_in_the_photos_own_pixels():
+    """The page's photos (`Reader.read_photo`, through `webapp.frames.process` and the reader's
+    child process): a phone's photo stored on its side, twice the size the reader needs."""
+    from vision.read.reader import Reader
+    from vision.synth.dataset import make_sample
+
+    sample = make_sample(6, 0)
+    upright = cv2.resize(cv2.imdecode(np.frombuffer(sample.jpeg, np.uint8), cv2.IMREAD_COLOR), (2560, 1920))
+    stored = jpeg(cv2.rotate(upright, cv2.ROTATE_90_COUNTERCLOCKWISE), orientation=6)  # "turn clockwise to view"
+    reading = Reader().read_photo(stored, "an upload")
+    assert (reading.width, reading.height) == (2560, 1920)
+    truth = [t for t in sample.truth["tiles"] if t["labelled"]]
+    centres = np.asarray([t["center"] for t in truth]) * 2  # the truth of the 1280 x 960 render
+    assert len(reading.tiles) >= len(truth) - 2
+    for tile in reading.tiles:
+        if not tile.unsure:
+            assert np.linalg.norm(centres - tile.center, axis=1).min() < 20
+    with pytest.raises(ReadError, match="an upload"):
+        Reader().read_photo(b"not a photo", "an upload")

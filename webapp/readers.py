@@ -39,10 +39,7 @@ _CHILD_READERS: dict[tuple[str, str, int | None], Any] = {}
 def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, name: str) -> dict[str, Any]:
     import dataclasses
 
-    import cv2
-    import numpy as np
-
-    from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, FOLLOWING_SLANT, Reader, ReadError
+    from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, FOLLOWING_SLANT, Reader
 
     key = (models, variant, threads)
     reader = _CHILD_READERS.get(key)
@@ -56,10 +53,7 @@ def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, 
             refiner=FOLLOWING_REFINER,
             slant=FOLLOWING_SLANT,
         )
-    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise ReadError(f"{name} is cut short or damaged: it could not be decoded", "damaged")
-    reading = reader.read(image, name)
+    reading = reader.read_photo(data, name)  # upright, a phone's large JPEG decoded at reduced size
     # the reading itself too, for the camera's follower (its halves' every value), less the
     # reader's own layout rebuild, which it would rebuild anyway
     return {

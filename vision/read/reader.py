@@ -21,7 +21,7 @@ from vision.read.crops import rectify
 from vision.read.detector import ObbDetection, ObbModel, Voting, probiou
 from vision.read.halves import HalfClassifier
 from vision.read.models import DEFAULT_CALIBRATION, DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, MODELS  # noqa: F401
-from vision.read.reading import Ignored, Reading, TileCandidate, TileReading, settle, split_halves
+from vision.read.reading import Ignored, Reading, TileCandidate, TileReading, scaled, settle, split_halves
 from vision.read.refine import BoxRefiner
 from vision.read.slant import Slant, square_again, square_on, turn_photo
 from vision.read.zoom import Widen, Zoom, look_again, look_wider
@@ -226,6 +226,17 @@ class Reader:
 
     def read_path(self, path: str | Path) -> Reading:
         return self.read(load_photo(path), str(path))
+
+    def read_photo(self, data: bytes, name: str = "the photo") -> Reading:
+        """A photo's bytes (an upload) read as `spinner read` reads a file: decoded upright by its
+        EXIF orientation and, a phone's large JPEG, at reduced size (`vision.read.photo.decode`),
+        the reading's points in the photo's own upright pixels. A ReadError saying why not."""
+        loaded = photo.decode(data, name, max_pixels=MAX_PIXELS)
+        reading = self.read(loaded.image, name)
+        if loaded.scale == 1:
+            return reading
+        # the layout rebuilt from the reduced image's points is left for the follower to rebuild
+        return replace(scaled(reading, loaded.scale, loaded.width, loaded.height), rebuilt=None)
 
 
 #: the detector's classes that are not a face-up tile (`vision.train.detector.IGNORED_CLASSES`)
