@@ -64,6 +64,26 @@ def test_half_a_character_is_refused_and_the_match_still_shows(client, table):
     assert whole.status_code == 201 and whole.get_json()["change"]["after"]["reason"] == "\U0001f600 agreed"
 
 
+def test_a_name_or_reason_too_long_is_refused_not_cut_short(client, table):
+    """A name or a reason longer than the match keeps was cut short without a word: the match then
+    showed another name than the one sent. Now it is refused, and one as long as allowed is kept whole."""
+    long_name = "Ana María de los Ángeles Fernández-Villanueva"  # 46 characters
+    response = client.post("/api/games", json={"variant": "partners", "players": ["Ben", long_name, "Cruz", "Dee"]})
+    assert response.status_code == 400 and "players[1]" in response.get_json()["error"]
+    assert "40" in response.get_json()["error"]
+    kept = client.post("/api/games", json={"variant": "partners", "players": ["Ben", long_name[:40], "Cruz", "Dee"]})
+    assert kept.status_code == 201
+    record = client.get(
+        f"/api/games/{kept.get_json()['id']}/record", headers={"Authorization": f"Bearer {kept.get_json()['token']}"}
+    )
+    assert record.get_json()["players"][1] == long_name[:40]
+    reason = "agreed at the table after a long talk " * 20  # 760 characters: kept whole
+    whole = table.event({"type": "adjust", "team": 0, "points": 5, "reason": reason})
+    assert whole.status_code == 201 and whole.get_json()["change"]["after"]["reason"] == reason.strip()
+    too_long = table.event({"type": "adjust", "team": 0, "points": 5, "reason": "x" * 1001})
+    assert too_long.status_code == 400 and too_long.get_json()["field"] == "reason"
+
+
 @pytest.mark.parametrize(
     "spec, field",
     [

@@ -16,6 +16,9 @@ from . import validate
 MAX_PLAYERS = 8
 MAX_HANDS = 1000
 MAX_EVENTS = 500
+#: a player's name and an event's reason are kept whole up to these lengths, refused beyond
+NAME_LENGTH = 40
+REASON_LENGTH = 1000
 
 
 def _int(low: int, high: int, description: str) -> dict[str, Any]:
@@ -50,7 +53,7 @@ EVENT: dict[str, Any] = {
         "tiles": {"type": "array", "items": TILE, "maxItems": 28},
         "pips": _int(0, 1000, "a pip count (0 to 1000)"),
         "points": _int(-10_000, 10_000, "an adjustment is at most 10000 points either way"),
-        "reason": {"type": "string", "maxLength": 1000},
+        "reason": {"type": "string", "maxLength": REASON_LENGTH},
     },
 }
 
@@ -92,7 +95,7 @@ RECORD: dict[str, Any] = {
         "options": OPTIONS,
         "players": {
             "type": "array",
-            "items": {"type": "string", "maxLength": 200},
+            "items": {"type": "string", "maxLength": NAME_LENGTH},
             "minItems": 1,
             "maxItems": MAX_PLAYERS,
         },

@@ -153,12 +153,21 @@ class Created:
     viewer_token: str
 
 
+#: the longest player name kept (the page's name fields hold as many; `schemas` refuses longer)
+NAME_LENGTH = schemas.NAME_LENGTH
+
+
 def _players(value: object) -> list[str]:
     if not isinstance(value, list) or not value:
         raise ApiError(400, "players must be a list of names, one per seat in play order")
-    names = [clean_text(name, 40) for name in value]
+    names = [clean_text(name, NAME_LENGTH + 1) for name in value]
     if not all(names):
         raise ApiError(400, "every player needs a name (the list runs over the seats in play order)")
+    for seat, name in enumerate(names):
+        if len(name) > NAME_LENGTH:  # refused, not cut short: the match would show another name
+            raise ApiError(
+                400, f"players[{seat}]: a name is at most {NAME_LENGTH} characters ({name[:20]!r}... is longer)"
+            )
     return names
 
 
@@ -334,8 +343,8 @@ def _check_event(event: object) -> dict[str, Any]:
     if len(json.dumps(event)) > MAX_EVENT_BYTES:
         raise ApiError(413, f"an event is at most {MAX_EVENT_BYTES} bytes of JSON")
     event = dict(event)
-    if "reason" in event:
-        event["reason"] = clean_text(event["reason"], 300)
+    if "reason" in event:  # as long as the schema allows (`schemas.REASON_LENGTH`): kept whole
+        event["reason"] = clean_text(event["reason"], schemas.REASON_LENGTH)
     return event
 
 

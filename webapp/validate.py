@@ -138,6 +138,8 @@ def check(value: Any, schema: dict[str, Any], what: str, status: int = 400) -> A
         described = error.schema.get("description") if error.validator in _DESCRIBED else None
         said = f"{where}: " if where else ""
         message = f"{described} ({_plain(error.message)})" if described else _plain(error.message)
+        if error.validator == "maxLength":  # jsonschema says "too long", not how long may be
+            message += f" (at most {error.validator_value} characters)"
         raise ApiError(status, f"{what}: {said}{message}", field=where or None)
     return value
 
