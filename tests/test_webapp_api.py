@@ -293,6 +293,7 @@ def test_import_a_whole_record_and_export_it_again(client):
     left = SIX_BLOCK_LEFT
     whole = six_block({0: left[:4], 1: left[4:8], 2: left[8:13], 3: left[13:]})
     whole["table"] = "kitchen"  # a field this server does not know travels along
+    whole["hands"][0]["filmed"] = {"camera": "phone", "frames": 24}  # on a hand too
     response = client.post("/api/games", json=whole)
     assert response.status_code == 201, response.get_json()
     t = Table(client, response.get_json())

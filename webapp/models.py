@@ -63,6 +63,8 @@ class HandRow(db.Model):  # type: ignore[name-defined,misc]
     number: Mapped[int] = mapped_column(Integer)
     leader: Mapped[int | None] = mapped_column(Integer, nullable=True)
     deal: Mapped[list[list[str]] | None] = mapped_column(JSON, nullable=True)
+    #: the hand's fields GAME_RECORD.md does not name (another tool's), kept to be given back
+    extra: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_version: Mapped[int] = mapped_column(Integer)
     removed_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
 

@@ -37,6 +37,8 @@ _GAME_LOCKS: dict[str, threading.RLock] = {}
 _LOCKS_GUARD = threading.Lock()
 MAX_EVENT_BYTES = 8 * 1024
 RECORD_KEYS = ("format", "variant", "options", "players", "hands")
+#: a hand's fields of GAME_RECORD.md; any other is kept as the hand's own (`HandRow.extra`)
+HAND_KEYS = ("leader", "deal", "events")
 
 
 @dataclass
@@ -111,7 +113,7 @@ def record_of(game: Game, version: int | None = None) -> dict[str, Any]:
     ).all()
     hands: list[dict[str, Any]] = []
     for row in hand_rows:
-        hand: dict[str, Any] = {}
+        hand: dict[str, Any] = dict(row.extra or {})
         if row.leader is not None:
             hand["leader"] = row.leader
         if row.deal is not None:
@@ -205,7 +207,14 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
     count = 0
     for number, hand in enumerate(hands):
         db.session.add(
-            HandRow(game_id=game.id, number=number, leader=hand.get("leader"), deal=hand.get("deal"), created_version=1)
+            HandRow(
+                game_id=game.id,
+                number=number,
+                leader=hand.get("leader"),
+                deal=hand.get("deal"),
+                extra={k: v for k, v in hand.items() if k not in HAND_KEYS} or None,
+                created_version=1,
+            )
         )
         for position, event in enumerate(hand.get("events", [])):
             db.session.add(EventRow(game_id=game.id, hand=number, position=position, body=event, created_version=1))
