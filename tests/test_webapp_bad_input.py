@@ -191,7 +191,7 @@ def test_a_photo_whose_header_claims_60000_by_60000_is_refused_unread(table):
 
 def test_a_live_capture_is_held_to_its_size_before_it_is_decoded(cam):
     """The live camera's two small captures (`before`, `now`): a header claiming more than a
-    megapixel is refused unread (a 400 KB PNG may inflate to 400 MB), and a 1x1 capture is a 415."""
+    megapixel is refused unread (a 400 KB PNG may inflate to 400 MB), and a 1x1 capture as too small."""
 
     def live(capture: bytes):
         files = {"photo": (io.BytesIO(photo()), "frame.jpg")}
@@ -201,8 +201,18 @@ def test_a_live_capture_is_held_to_its_size_before_it_is_decoded(cam):
     response = live(png_claiming(2000, 2000))
     assert response.status_code == 413 and "'before' says it is 2000x2000" in response.get_json()["error"]
     response = live(photo(1, 1, ".png"))
-    assert response.status_code == 415 and "the capture 'before'" in response.get_json()["error"]
+    assert (
+        response.status_code == 422 and "the capture 'before' is 1x1 pixels: too small" in response.get_json()["error"]
+    )
     assert frame_count(cam) == 0 and cam.version() == 2
+
+
+@pytest.mark.parametrize("size", [(1, 1), (4, 300), (15, 15)])
+def test_a_photo_too_small_to_show_a_tile_says_so(table, size):
+    response = send(table, photo(*size, ".png"))
+    assert response.status_code == 422, response.get_json()
+    assert f"is {size[0]}x{size[1]} pixels: too small to show a tile" in response.get_json()["error"]
+    assert frame_count(table) == 0
 
 
 def test_a_chunked_photo_over_the_limit_is_refused_and_not_kept(tmp_path):

@@ -60,6 +60,11 @@ def _webp(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+#: the least side of a photo: a tile's half is read at 32 px, and a photo smaller than this shows
+#: none (a 1x1 image reached the decoder's reductions as nothing and was called damaged)
+LEAST_SIDE = 16
+
+
 def size_of(data: bytes) -> tuple[int, int] | None:
     """(width, height) as the header says, or None where it cannot be read."""
     if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24 and data[12:16] == b"IHDR":
@@ -88,6 +93,10 @@ def check(data: bytes, name: str = "the upload", max_pixels: int = MAX_PIXELS) -
         raise ApiError(413, f"{name} says it is {width}x{height} pixels: at most {max_pixels // 1_000_000} megapixels")
     if width == 0 or height == 0:
         raise ApiError(415, f"{name} says it has no pixels ({width}x{height})")
+    if min(width, height) < LEAST_SIDE:
+        raise ApiError(
+            422, f"{name} is {width}x{height} pixels: too small to show a tile (at least {LEAST_SIDE} on each side)"
+        )
     return width, height
 
 
