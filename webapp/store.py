@@ -592,7 +592,7 @@ def settle(
     It takes its turn with the match's other changes from the check on: two taps on Settle at once
     settle (and correct) once, and the second is told the dispute is settled already."""
     with _game_lock(game_id):
-        opened = next((c for c in history(game_id) if c.version == version and c.action == "dispute"), None)
+        opened = next((c for c in history(game_id, ("dispute",)) if c.version == version), None)
         if opened is None:
             raise ApiError(404, f"no dispute was opened at version {version}")
         _not_settled(game_id, version)
@@ -607,13 +607,13 @@ def settle(
 
 
 def _not_settled(game_id: str, version: int) -> None:
-    if any(c.action == "settle" and (c.after or {}).get("settles") == version for c in history(game_id)):
+    if any((c.after or {}).get("settles") == version for c in history(game_id, ("settle",))):
         raise ApiError(409, f"the dispute opened at version {version} is settled already")
 
 
 def open_disputes(game_id: str) -> list[Change]:
     """Disputes not settled yet, oldest first."""
-    changes = history(game_id)
+    changes = history(game_id, ("dispute", "settle"))
     settled = {(c.after or {}).get("settles") for c in changes if c.action == "settle"}
     return [c for c in changes if c.action == "dispute" and c.version not in settled]
 
@@ -624,8 +624,13 @@ def _locate_hand(record: dict[str, Any], hand: object) -> int:
     return hand
 
 
-def history(game_id: str) -> list[Change]:
-    return list(db.session.scalars(select(Change).where(Change.game_id == game_id).order_by(Change.version)))
+def history(game_id: str, actions: tuple[str, ...] | None = None) -> list[Change]:
+    """The match's changes, oldest first; only those of `actions` where given (every board drawn
+    looks for open disputes, and a match's whole history grows with every play)."""
+    query = select(Change).where(Change.game_id == game_id)
+    if actions is not None:
+        query = query.where(Change.action.in_(actions))
+    return list(db.session.scalars(query.order_by(Change.version)))
 
 
 def _words(event: dict[str, Any]) -> str:
