@@ -186,3 +186,41 @@ def test_read_turns_a_phone_photo_upright_and_answers_in_its_own_pixels(cli_runn
         for thing in first["ignored"]
     )
     assert set_aside_again >= 0.75 * len(first["ignored"])
+
+
+def latin1_named(folder, data: bytes):
+    """A file whose name is Latin-1, not UTF-8 ("café.jpg" as one byte é), as Python names it."""
+    import os
+
+    try:
+        with open(os.path.join(os.fsencode(folder), b"caf\xe9.jpg"), "wb") as out:
+            out.write(data)
+    except OSError:
+        pytest.skip("this file system takes only UTF-8 names")
+    return folder / os.fsdecode(b"caf\xe9.jpg")
+
+
+def test_a_photo_whose_name_is_not_utf8_is_drawn_under_that_name(photo, tmp_path):
+    """OpenCV's `imwrite` takes the name as UTF-8 and crashed the process on another (a
+    segmentation fault, no message at all): in a child, so that such a crash fails this test only."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    named = latin1_named(tmp_path, photo.read_bytes())
+    drawn = tmp_path / "drawn"
+    done = subprocess.run(
+        [sys.executable, "-m", "spinner.cli", "read", os.fsencode(named), "--annotate", str(drawn)],
+        capture_output=True,
+        cwd=Path(__file__).resolve().parents[1],
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    assert [p.name for p in drawn.iterdir()] == [named.name]
+
+
+def test_an_annotate_folder_that_cannot_be_made_is_one_line(cli_runner, photo, tmp_path):
+    result = cli_runner.invoke(main, ["read", str(photo), "--annotate", str(photo / "drawn")])
+    assert result.exit_code == 1 and result.exception.__class__ is SystemExit
+    assert result.output == f"Error: --annotate {photo / 'drawn'}: cannot be made (Not a directory)\n"

@@ -902,3 +902,26 @@ def test_a_double_is_played_crosswise_and_a_double_read_in_line_is_no_play():
     follower.observe(_reading(lead))
     outcome = follower.observe(_reading(lead, crosswise))
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "5-5", "end": "east"}]
+
+
+def test_a_video_whose_name_is_not_utf8_is_refused_by_name(tmp_path):
+    """OpenCV's `VideoCapture` takes the name as UTF-8 and crashed the process on another (a
+    segmentation fault): refused before it, by name. In a child, so a crash fails this test only."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    try:
+        with open(os.path.join(os.fsencode(tmp_path), b"partida\xe9.mp4"), "wb") as out:
+            out.write(b"not a video")
+    except OSError:
+        pytest.skip("this file system takes only UTF-8 names")
+    done = subprocess.run(
+        [sys.executable, "-m", "spinner.cli", "watch", os.path.join(os.fsencode(tmp_path), b"partida\xe9.mp4")],
+        capture_output=True,
+        cwd=Path(__file__).resolve().parents[1],
+        timeout=300,
+    )
+    assert done.returncode == 1, done.stderr.decode(errors="replace")
+    assert b"its name is not UTF-8, which OpenCV cannot open: rename the file" in done.stderr

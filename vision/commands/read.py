@@ -200,8 +200,6 @@ def read(
     A photo that cannot be read is reported (on standard error, and with --json as an object
     with an "error") and the others are still read; the exit status is 1 if any failed.
     """
-    import cv2
-
     from vision.read import photo as loader
     from vision.read.reader import ReadError
     from vision.read.reader import annotate as draw
@@ -213,7 +211,10 @@ def read(
         raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     folder = Path(annotate) if annotate else None
     if folder:
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise click.ClickException(f"--annotate {folder}: cannot be made ({error.strerror or error})") from None
     failed = 0
     for photo in photos:
         try:
@@ -234,10 +235,29 @@ def read(
             tiles = ", ".join(str(t.tile) + ("*" if t.corrected else "") for t in reading.tiles) or "none"
             click.echo(f"{photo}: {len(reading.tiles)} tiles: {tiles}")
             click.echo(f"  layout: {describe_layout(reading.layout)}")
-        if folder:
-            cv2.imwrite(str(folder / (Path(photo).stem + ".jpg")), draw(image, reading))
+        if folder and not _write_annotated(folder / (Path(photo).stem + ".jpg"), draw(image, reading)):
+            failed += 1
     if failed:
         sys.exit(1)
+
+
+def _write_annotated(path: Path, image: Any) -> bool:
+    """Write a drawn photo as a JPEG; False, said on standard error, where it cannot be written.
+
+    Encoded here and written by Python: OpenCV's own `imwrite` takes the name as UTF-8 and crashed
+    the process (a segmentation fault) on a file name that is not, such as a Latin-1 "caf\xe9.jpg".
+    """
+    import cv2
+
+    ok, encoded = cv2.imencode(".jpg", image)
+    try:
+        if not ok:  # pragma: no cover - OpenCV encodes any uint8 BGR image
+            raise OSError("the drawing could not be encoded as a JPEG")
+        path.write_bytes(encoded.tobytes())
+    except OSError as error:
+        click.echo(f"Error: {path}: cannot be written ({getattr(error, 'strerror', None) or error})", err=True)
+        return False
+    return True
 
 
 def describe_layout(layout: dict | None) -> str:  # type: ignore[type-arg]
