@@ -31,7 +31,7 @@ def test_read_prints_one_json_object_per_photo(cli_runner, photo, tmp_path):
     assert result.exit_code == 1  # one photo could not be read...
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [line["image"] for line in lines] == [str(photo), str(bad), str(photo)]  # ...and the others were
-    assert "is not an image OpenCV can decode" in lines[1]["error"] and "notes.txt" in result.stderr
+    assert "is not a photo this reads" in lines[1]["error"] and "notes.txt" in result.stderr
     reading = lines[0]
     assert reading == lines[2]
     layout = reading["layout"]  # the photo holds a layout; what the bundled models make of it varies
