@@ -224,3 +224,16 @@ def test_an_annotate_folder_that_cannot_be_made_is_one_line(cli_runner, photo, t
     result = cli_runner.invoke(main, ["read", str(photo), "--annotate", str(photo / "drawn")])
     assert result.exit_code == 1 and result.exception.__class__ is SystemExit
     assert result.output == f"Error: --annotate {photo / 'drawn'}: cannot be made (Not a directory)\n"
+
+
+def test_eval_refuses_a_file_to_write_in_no_folder_before_measuring(cli_runner, tmp_path, monkeypatch):
+    """`--save-judged` and `--calibrate` were written after the whole measurement: a folder that is
+    not there was a traceback then, and the measurement lost."""
+    import vision.evaluate.photos as photos
+
+    monkeypatch.setattr(photos, "evaluate", lambda *args, **kwargs: pytest.fail("measured"))
+    (tmp_path / "synth").mkdir()
+    for option in ("--save-judged", "--calibrate"):
+        target = tmp_path / "absent" / "out.json"
+        result = cli_runner.invoke(main, ["eval", "--synthetic", str(tmp_path / "synth"), option, str(target)])
+        assert result.exit_code == 2 and f"there is no folder {tmp_path / 'absent'} to write it in" in result.output

@@ -32,6 +32,16 @@ LAYOUT_VARIANTS = tuple(VARIANTS)
 Option = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
+def writable(path: str | None, option: str) -> None:
+    """Refuse, before any work, a file to write whose folder is not there (it was a traceback once
+    the work was done, and the work lost)."""
+    if path is None:
+        return
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise click.BadParameter(f"{path}: there is no folder {folder} to write it in", param_hint=option)
+
+
 def _options(*options: Option) -> Option:
     """Several options as one decorator; --help lists them in the order given, as if written out."""
 
@@ -591,6 +601,9 @@ def evaluate(
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     from vision.evaluate.photos import evaluate as run
     from vision.read.reader import WIDEN
+
+    writable(judged_to, "--save-judged")
+    writable(calibrate_to, "--calibrate")
 
     if layout_only:
         from vision.evaluate.layout import evaluate_layouts
