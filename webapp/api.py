@@ -376,6 +376,8 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
         raise ApiError(503, "too many live pages at once: this page will poll for changes instead")
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     seen = request.headers.get("Last-Event-ID", type=int) or 0
+    if not 0 <= seen <= found.version:  # not a version this match has had (a restored database,
+        seen = 0  # a made-up id): the board now, rather than nothing until the match gets that far
     heartbeat, lifetime = float(config["SSE_HEARTBEAT"]), float(config["SSE_LIFETIME"])
     game_id = found.id
     db.session.remove()  # hold no database connection while the stream waits
