@@ -237,3 +237,18 @@ def test_eval_refuses_a_file_to_write_in_no_folder_before_measuring(cli_runner, 
         target = tmp_path / "absent" / "out.json"
         result = cli_runner.invoke(main, ["eval", "--synthetic", str(tmp_path / "synth"), option, str(target)])
         assert result.exit_code == 2 and f"there is no folder {tmp_path / 'absent'} to write it in" in result.output
+
+
+def test_eval_names_a_truth_file_it_cannot_read(cli_runner, tmp_path):
+    """A set without truth, or with a truth file that is not JSON, was a traceback."""
+    (tmp_path / "synth" / "truth" / "val").mkdir(parents=True)
+    empty = cli_runner.invoke(main, ["eval", "--synthetic", str(tmp_path / "synth"), "--layout"])
+    assert empty.exit_code == 1 and empty.output == f"Error: no truth JSON under {tmp_path / 'synth/truth/val'}\n"
+    broken = tmp_path / "synth" / "truth" / "val" / "0001.json"
+    broken.write_text("{cut short")
+    for measure in (["--layout"], ["--true-boxes"]):
+        result = cli_runner.invoke(main, ["eval", "--synthetic", str(tmp_path / "synth"), *measure])
+        assert result.exit_code == 1 and result.output.startswith(f"Error: {broken}: is not a truth JSON (Expecting")
+    broken.write_text("{}")  # read, but its photo is not there
+    result = cli_runner.invoke(main, ["eval", "--synthetic", str(tmp_path / "synth"), "--true-boxes"])
+    assert result.exit_code == 1 and result.output == f"Error: {tmp_path / 'synth/images/val/0001.jpg'}: no such file\n"

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -599,11 +600,55 @@ def evaluate(
     reader_options: ReaderOptions,
 ) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
-    from vision.evaluate.photos import evaluate as run
-    from vision.read.reader import WIDEN
-
     writable(judged_to, "--save-judged")
     writable(calibrate_to, "--calibrate")
+    with named_failures():
+        _evaluate(
+            synthetic,
+            real,
+            limit,
+            layout_only,
+            jitter,
+            misread,
+            true_boxes,
+            widen,
+            styles_dir,
+            reliability,
+            judged_to,
+            calibrate_to,
+            reader_options,
+        )
+
+
+@contextlib.contextmanager
+def named_failures() -> Iterator[None]:
+    """A measurement's missing or broken truth file or photo as one line naming it, not a traceback."""
+    from vision.evaluate import TruthError
+    from vision.read.reader import ReadError
+
+    try:
+        yield
+    except (TruthError, ReadError, FileNotFoundError) as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _evaluate(
+    synthetic: str | None,
+    real: str | None,
+    limit: int | None,
+    layout_only: bool,
+    jitter: float,
+    misread: float,
+    true_boxes: bool,
+    widen: bool,
+    styles_dir: str | None,
+    reliability: bool,
+    judged_to: str | None,
+    calibrate_to: str | None,
+    reader_options: ReaderOptions,
+) -> None:
+    from vision.evaluate.photos import evaluate as run
+    from vision.read.reader import WIDEN
 
     if layout_only:
         from vision.evaluate.layout import evaluate_layouts

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from vision.commands.read import LAYOUT_VARIANTS, writable
+from vision.commands.read import LAYOUT_VARIANTS, named_failures, writable
 from vision.read.reader import DEFAULT_DETECTOR, DEFAULT_HALVES
 
 
@@ -436,7 +436,8 @@ def watch_eval(
             sets=2 if board else 1,
         )
     if board:
-        click.echo(json.dumps(board_sequence(Path(board), reader), indent=1))
+        with named_failures():
+            click.echo(json.dumps(board_sequence(Path(board), reader), indent=1))
         return
     if clean:
         shake = noise = light = 0.0
