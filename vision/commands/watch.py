@@ -29,7 +29,7 @@ def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
         name, _, text = pair.partition("=")
         try:
             out[name] = json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON (a digit string past 4,300 digits too): the text
             out[name] = text
     return out
 
