@@ -417,6 +417,36 @@ def test_a_good_archive_still_comes_in_with_its_photo(client):
     assert t.client.get(t.get("/frames").get_json()["frames"][0]["image"]).data == photo()
 
 
+def test_an_export_is_sent_from_disk_not_held_in_memory(client, tmp_path):
+    """Each request for a match's archive built the whole of it in memory: a match
+    imported with 256 MB of photos held as much per request, any number of requests at once."""
+    import tracemalloc
+
+    import cv2
+    import numpy as np
+
+    noise = np.random.default_rng(5).integers(0, 256, (1200, 1600, 3), dtype=np.uint8)
+    big = cv2.imencode(".jpg", noise, [cv2.IMWRITE_JPEG_QUALITY, 100])[1].tobytes()  # 3-4 MB
+    names = [f"frames/{k}.jpg" for k in range(1, 4)]
+    data = zipped([("record.json", RECORD), ("frames.json", frames_json(*names)), *[(n, big) for n in names]])
+    created = client.post("/api/games", data=data, content_type="application/zip").get_json()
+    sent = tmp_path / "sent.zip"
+    tracemalloc.start()
+    try:
+        response = client.get(f"/api/games/{created['id']}/export")
+        with sent.open("wb") as out:  # a piece at a time, as a server sends it
+            for piece in response.response:
+                out.write(piece)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        response.close()
+    assert response.content_length == sent.stat().st_size > 3 * len(big)
+    assert peak < len(big), f"{peak} bytes held to send {sent.stat().st_size}"
+    with zipfile.ZipFile(sent) as archive:
+        assert [archive.read(n) for n in sorted(archive.namelist()) if n.startswith("frames/")] == [big] * 3
+
+
 def test_an_archive_whose_readings_are_strange_still_replays(client):
     """frames.json keeps each frame's reading and proposal as the archive says: the replay draws
     what is a tile outline and leaves the rest out, and a proposal with no list of plays records nothing."""

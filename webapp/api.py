@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 from sqlalchemy import select
+from werkzeug.wsgi import wrap_file
 
 from . import archive, auth, board, store, uploads, validate
 from .db import db
@@ -318,8 +319,13 @@ def record(game_id: str):  # type: ignore[no-untyped-def]
 def export(game_id: str):  # type: ignore[no-untyped-def]
     """The record with its kept frames and their readings, as one ZIP (POST it to /api/games to import)."""
     found = readable(game_id)
-    response = Response(archive.export(found), mimetype="application/zip")
+    file = archive.export(found)
+    size = file.seek(0, 2)
+    file.seek(0)
+    # sent from the file a piece at a time, and closed (so removed) when the answer is
+    response = Response(wrap_file(request.environ, file), mimetype="application/zip", direct_passthrough=True)
     response.headers["Content-Disposition"] = f'attachment; filename="spinner-{found.id}.zip"'
+    response.content_length = size
     return response
 
 
