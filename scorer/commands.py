@@ -31,6 +31,10 @@ def read_record(path: str) -> Any:
         raise click.ClickException(
             f"{path}: not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
         ) from None
+    except RecursionError:  # arrays or objects nested thousands deep
+        raise click.ClickException(f"{path}: nests too deep to be a match record") from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise click.ClickException(f"{path}: holds a number of more than 4,300 digits") from None
 
 
 def replay(record: Any) -> tuple[Match | None, RecordError | None]:
@@ -113,7 +117,10 @@ def simulate(
         raise click.BadParameter("at least one match", param_hint="--matches")
     folder = Path(out) if out else None
     if folder:
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise click.ClickException(f"--out {folder}: cannot be made ({error.strerror or error})") from None
     for i in range(matches):
         try:
             if variant == "twelve":
@@ -143,7 +150,7 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
             raise click.BadParameter(f"{pair!r}: write NAME=VALUE", param_hint="--option")
         try:
             options[name.strip()] = json.loads(value)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON (a digit string past 4,300 digits too): the text
             options[name.strip()] = value
     return options
 

@@ -61,6 +61,31 @@ def test_score_names_unreadable_files(cli_runner, tmp_path):
     assert result.exit_code == 1 and "is not a text file" in result.stderr
 
 
+def test_score_names_json_python_cannot_hold(cli_runner, tmp_path):
+    """Arrays nested 100,000 deep (RecursionError) and a 5,000-digit number (ValueError) were tracebacks."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    result = cli_runner.invoke(main, ["score", str(deep)])
+    assert result.exit_code == 1 and result.stderr == f"Error: {deep}: nests too deep to be a match record\n"
+    long = tmp_path / "long.json"
+    long.write_text('{"variant": "partners", "options": {"target": ' + "9" * 5000 + "}}")
+    result = cli_runner.invoke(main, ["score", str(long)])
+    assert result.exit_code == 1 and result.stderr == f"Error: {long}: holds a number of more than 4,300 digits\n"
+    option = cli_runner.invoke(main, ["simulate", "--variant", "partners", "--option", "target=" + "9" * 5000])
+    assert option.exit_code == 1 and "option target must be a positive whole number" in option.output
+    watched = cli_runner.invoke(main, ["watch", str(tmp_path), "--option", "target=" + "9" * 5000])
+    assert watched.exit_code == 2 and "option target must be a positive whole number" in watched.output
+
+
+def test_simulate_names_an_out_folder_it_cannot_make(cli_runner, tmp_path):
+    (tmp_path / "file").write_text("")
+    result = cli_runner.invoke(main, ["simulate", "--variant", "partners", "--out", str(tmp_path / "file" / "out")])
+    assert (
+        result.exit_code == 1
+        and result.output == f"Error: --out {tmp_path / 'file/out'}: cannot be made (Not a directory)\n"
+    )
+
+
 def test_simulate_writes_records_that_score_the_same(cli_runner, tmp_path):
     result = cli_runner.invoke(
         main,

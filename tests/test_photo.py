@@ -133,3 +133,72 @@ def test_an_upload_is_read_upright_at_reduced_size_its_points_in_the_photos_own_
             assert np.linalg.norm(centres - tile.center, axis=1).min() < 20
     with pytest.raises(ReadError, match="an upload"):
         Reader().read_photo(b"not a photo", "an upload")
+
+
+def claiming(kind: str, width: int, height: int) -> bytes:
+    """The first bytes of a photo of `kind` whose header claims width x height, and no pixels."""
+    if kind == "bmp":  # 8 bits a pixel, RLE8: one end-of-bitmap code makes the whole picture
+        palette = bytes(4 * 256)
+        info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 8, 1, 2, 2835, 2835, 256, 0)
+        return (
+            b"BM"
+            + struct.pack("<IHHI", 14 + 40 + len(palette) + 2, 0, 0, 14 + 40 + len(palette))
+            + info
+            + palette
+            + b"\x00\x01"
+        )
+    if kind == "webp":
+        bits = (width - 1) | ((height - 1) << 14)
+        return (
+            b"RIFF" + struct.pack("<I", 30) + b"WEBPVP8L" + struct.pack("<I", 5) + b"\x2f" + bits.to_bytes(4, "little")
+        )
+    if kind == "gif":
+        return b"GIF89a" + struct.pack("<HH", width, height) + b"\x00\x00\x00;"
+    if kind == "tiff":
+        entries = [(256, 4, width), (257, 4, height), (258, 3, 8), (259, 3, 8), (262, 3, 1)]
+        ifd = struct.pack("<H", len(entries)) + b"".join(struct.pack("<HHII", t, k, 1, v) for t, k, v in entries)
+        return b"II*\x00" + struct.pack("<I", 8) + ifd + b"\x00" * 4
+    raise ValueError(kind)
+
+
+@pytest.mark.parametrize("kind", ["bmp", "webp", "gif", "tiff"])
+def test_every_format_is_refused_from_its_header_before_decoding(kind, monkeypatch):
+    """A decoder allocates what a header claims: a 1 KB BMP saying 30000 x 30000 took 5 GB of
+    memory before the photo was measured, after decoding. Now no format is decoded unmeasured."""
+
+    def never(*args):
+        raise AssertionError("decoded")
+
+    monkeypatch.setattr(cv2, "imdecode", never)
+    with pytest.raises(PhotoError, match=r"is 16383x16383 pixels, more than 50 megapixels") as refused:
+        decode(claiming(kind, 16383, 16383), "bomb")
+    assert refused.value.kind == "too_large"
+
+
+@pytest.mark.parametrize("suffix", [".png", ".jpg", ".webp", ".bmp", ".tiff", ".gif"])
+def test_every_format_read_is_measured_by_its_header(suffix):
+    data = cv2.imencode(suffix, marked(60, 100))[1].tobytes()
+    header = read_header(data)
+    assert header is not None and (header.width, header.height) == (100, 60)
+    assert decode(data).image.shape == (60, 100, 3)
+
+
+def test_a_format_whose_size_is_not_told_before_decoding_is_refused(monkeypatch):
+    """A PPM's header is text: "P6 30000 30000 255" in 20 bytes, and OpenCV allocates that."""
+    monkeypatch.setattr(cv2, "imdecode", lambda *args: pytest.fail("decoded"))
+    with pytest.raises(PhotoError, match=r"^p.ppm: is not a photo this reads \(JPEG, PNG, WebP, BMP, GIF or TIFF\)$"):
+        decode(b"P6\n30000 30000\n255\n", "p.ppm")
+
+
+def test_a_photo_that_cannot_be_opened_is_named(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    path = tmp_path / "locked.jpg"
+    path.write_bytes(jpeg(marked()))
+
+    def refuse(self):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    with pytest.raises(PhotoError, match=r"locked.jpg: cannot be read \(Permission denied\)$"):
+        load(path)

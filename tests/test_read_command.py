@@ -31,7 +31,7 @@ def test_read_prints_one_json_object_per_photo(cli_runner, photo, tmp_path):
     assert result.exit_code == 1  # one photo could not be read...
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [line["image"] for line in lines] == [str(photo), str(bad), str(photo)]  # ...and the others were
-    assert "is not an image OpenCV can decode" in lines[1]["error"] and "notes.txt" in result.stderr
+    assert "is not a photo this reads" in lines[1]["error"] and "notes.txt" in result.stderr
     reading = lines[0]
     assert reading == lines[2]
     layout = reading["layout"]  # the photo holds a layout; what the bundled models make of it varies
@@ -186,3 +186,69 @@ def test_read_turns_a_phone_photo_upright_and_answers_in_its_own_pixels(cli_runn
         for thing in first["ignored"]
     )
     assert set_aside_again >= 0.75 * len(first["ignored"])
+
+
+def latin1_named(folder, data: bytes):
+    """A file whose name is Latin-1, not UTF-8 ("café.jpg" as one byte é), as Python names it."""
+    import os
+
+    try:
+        with open(os.path.join(os.fsencode(folder), b"caf\xe9.jpg"), "wb") as out:
+            out.write(data)
+    except OSError:
+        pytest.skip("this file system takes only UTF-8 names")
+    return folder / os.fsdecode(b"caf\xe9.jpg")
+
+
+def test_a_photo_whose_name_is_not_utf8_is_drawn_under_that_name(photo, tmp_path):
+    """OpenCV's `imwrite` takes the name as UTF-8 and crashed the process on another (a
+    segmentation fault, no message at all): in a child, so that such a crash fails this test only."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    named = latin1_named(tmp_path, photo.read_bytes())
+    drawn = tmp_path / "drawn"
+    done = subprocess.run(
+        [sys.executable, "-m", "spinner.cli", "read", os.fsencode(named), "--annotate", str(drawn)],
+        capture_output=True,
+        cwd=Path(__file__).resolve().parents[1],
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    assert [p.name for p in drawn.iterdir()] == [named.name]
+
+
+def test_an_annotate_folder_that_cannot_be_made_is_one_line(cli_runner, photo, tmp_path):
+    result = cli_runner.invoke(main, ["read", str(photo), "--annotate", str(photo / "drawn")])
+    assert result.exit_code == 1 and result.exception.__class__ is SystemExit
+    assert result.output == f"Error: --annotate {photo / 'drawn'}: cannot be made (Not a directory)\n"
+
+
+def test_eval_refuses_a_file_to_write_in_no_folder_before_measuring(cli_runner, tmp_path, monkeypatch):
+    """`--save-judged` and `--calibrate` were written after the whole measurement: a folder that is
+    not there was a traceback then, and the measurement lost."""
+    import vision.evaluate.photos as photos
+
+    monkeypatch.setattr(photos, "evaluate", lambda *args, **kwargs: pytest.fail("measured"))
+    (tmp_path / "synth").mkdir()
+    for option in ("--save-judged", "--calibrate"):
+        target = tmp_path / "absent" / "out.json"
+        result = cli_runner.invoke(main, ["eval", "--synthetic", str(tmp_path / "synth"), option, str(target)])
+        assert result.exit_code == 2 and f"there is no folder {tmp_path / 'absent'} to write it in" in result.output
+
+
+def test_eval_names_a_truth_file_it_cannot_read(cli_runner, tmp_path):
+    """A set without truth, or with a truth file that is not JSON, was a traceback."""
+    (tmp_path / "synth" / "truth" / "val").mkdir(parents=True)
+    empty = cli_runner.invoke(main, ["eval", "--synthetic", str(tmp_path / "synth"), "--layout"])
+    assert empty.exit_code == 1 and empty.output == f"Error: no truth JSON under {tmp_path / 'synth/truth/val'}\n"
+    broken = tmp_path / "synth" / "truth" / "val" / "0001.json"
+    broken.write_text("{cut short")
+    for measure in (["--layout"], ["--true-boxes"]):
+        result = cli_runner.invoke(main, ["eval", "--synthetic", str(tmp_path / "synth"), *measure])
+        assert result.exit_code == 1 and result.output.startswith(f"Error: {broken}: is not a truth JSON (Expecting")
+    broken.write_text("{}")  # read, but its photo is not there
+    result = cli_runner.invoke(main, ["eval", "--synthetic", str(tmp_path / "synth"), "--true-boxes"])
+    assert result.exit_code == 1 and result.output == f"Error: {tmp_path / 'synth/images/val/0001.jpg'}: no such file\n"

@@ -222,7 +222,7 @@ def test_voting_leaves_out_boxes_that_overlap_too_little():
     [
         (lambda p: p.mkdir(), "is a folder, not a photo"),
         (lambda p: p.write_bytes(b""), "is an empty file"),
-        (lambda p: p.write_text("not a photo"), "is not an image OpenCV can decode"),
+        (lambda p: p.write_text("not a photo"), "is not a photo this reads"),
         (lambda p: None, "no such file"),
     ],
 )

@@ -293,6 +293,25 @@ def test_a_bad_file_is_refused_and_nothing_is_written(app, client, director):
     assert count() == before
 
 
+def test_a_file_whose_times_the_round_clock_cannot_reach_is_refused(app, client, director):
+    """A round started in the year 9999 came in, and every read of the tournament after it was a
+    500: the round clock adds half an hour to the start (OverflowError)."""
+    started(director, TEAMS[:4])
+    data = client.get(director.url("/export"), headers=director.auth).get_json()
+    late = json.loads(json.dumps(data))
+    late["tournament"]["rounds"][0]["started_at"] = "9999-12-31T23:59:59+00:00"
+    early = json.loads(json.dumps(data))
+    early["tables"][0]["result_at"] = "0001-01-01T00:00:00+01:00"
+    for body, words in (
+        (late, "round 1: its start time: 9999-12-31T23:59:59+00:00 is not a time between 1970 and 9000"),
+        (early, "round 1, table 1: result_at: 0001-01-01T00:00:00+01:00 is not a time between 1970 and 9000"),
+    ):
+        response = client.post("/api/tournaments/import", json=body)
+        assert response.status_code == 422 and response.get_json()["error"] == words
+    kept = client.post("/api/tournaments/import", json=data)
+    assert kept.status_code == 201 and client.get(f"/api/tournaments/{kept.get_json()['id']}").status_code == 200
+
+
 # -- the pages --------------------------------------------------------------------------------
 
 

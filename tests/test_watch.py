@@ -902,3 +902,64 @@ def test_a_double_is_played_crosswise_and_a_double_read_in_line_is_no_play():
     follower.observe(_reading(lead))
     outcome = follower.observe(_reading(lead, crosswise))
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "5-5", "end": "east"}]
+
+
+def test_a_video_whose_name_is_not_utf8_is_refused_by_name(tmp_path):
+    """OpenCV's `VideoCapture` takes the name as UTF-8 and crashed the process on another (a
+    segmentation fault): refused before it, by name. In a child, so a crash fails this test only."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    try:
+        with open(os.path.join(os.fsencode(tmp_path), b"partida\xe9.mp4"), "wb") as out:
+            out.write(b"not a video")
+    except OSError:
+        pytest.skip("this file system takes only UTF-8 names")
+    done = subprocess.run(
+        [sys.executable, "-m", "spinner.cli", "watch", os.path.join(os.fsencode(tmp_path), b"partida\xe9.mp4")],
+        capture_output=True,
+        cwd=Path(__file__).resolve().parents[1],
+        timeout=300,
+    )
+    assert done.returncode == 1, done.stderr.decode(errors="replace")
+    assert b"its name is not UTF-8, which OpenCV cannot open: rename the file" in done.stderr
+
+
+def _watch_written_game(tmp_path, *extra: str):
+    from spinner.cli import main
+    from vision.synth.video import write_video
+
+    video = game_video(6, 320, 240, max_plays=2, still_frames=1, arm_frames=1, idle_passes=0.0)
+    write_video(video, tmp_path / "game")
+    arguments = ["watch", str(tmp_path / "game" / "frames"), "--truth", str(tmp_path / "game")]
+    return CliRunner().invoke(main, [*arguments, "--variant", video.record["variant"], *extra])
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_the_watch(tmp_path):
+    """A --record in a folder that is not there was a traceback once the whole game was followed."""
+    result = _watch_written_game(tmp_path, "--record", str(tmp_path / "absent" / "got.json"))
+    assert result.exit_code == 2 and f"there is no folder {tmp_path / 'absent'} to write it in" in result.output
+    bare = _watch_written_game(tmp_path, "--export", str(tmp_path / "match"))  # the zip and its folder, one name
+    assert bare.exit_code == 2 and "give the zip a suffix" in bare.output
+    (tmp_path / "file").write_text("")
+    evidence = _watch_written_game(tmp_path, "--evidence", str(tmp_path / "file" / "kept"))
+    assert evidence.exit_code == 1 and "the evidence cannot be kept there (Not a directory)" in evidence.output
+
+
+def test_a_zip_that_cannot_be_written_still_leaves_the_record(tmp_path, monkeypatch):
+    def full(self, zip_path, record):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(EvidenceStore, "export", full)
+    got = tmp_path / "got.json"
+    result = _watch_written_game(tmp_path, "--record", str(got), "--export", str(tmp_path / "match.zip"))
+    assert result.exit_code == 1 and not isinstance(result.exception, OSError)
+    assert f"Error: --export {tmp_path / 'match.zip'}: the record cannot be written (No space left on device)" in (
+        result.output
+    )
+    recorded = json.loads(got.read_text())
+    assert recorded["hands"][0]["events"]
+    (kept,) = (tmp_path / "match").iterdir()
+    assert json.loads((kept / "record.json").read_text()) == recorded

@@ -380,6 +380,34 @@ def test_a_bad_archive_is_refused_and_nothing_is_kept(app, client, case):
     assert not frames.exists() or not any(frames.rglob("*.*"))
 
 
+def directory_only(names: int) -> bytes:
+    """A ZIP that is only a central directory of `names` empty members: 62 bytes a name, no data."""
+    entries = b"".join(
+        struct.pack("<4s4H2H3I5H2I", b"PK\x01\x02", 20, 20, 0, 0, 0, 0, 0, 0, 0, len(n), 0, 0, 0, 0, 0, 0) + n
+        for n in (b"frames/%d.jpg" % i for i in range(names))
+    )
+    end = struct.pack("<4s4H2IH", b"PK\x05\x06", 0, 0, 0xFFFF, 0xFFFF, len(entries), 0, 0)
+    return entries + end
+
+
+def test_a_directory_of_names_past_the_count_is_refused_unread(app, client, monkeypatch):
+    """zipfile holds each entry of the directory as an object before anything counts them: a 63 MB
+    directory of a million names took 500 MB and 14 s to refuse. Its size is measured first now."""
+    import webapp.safezip
+
+    class Unread:
+        def __init__(self, *args):
+            raise AssertionError("zipfile read the directory")
+
+    monkeypatch.setattr(webapp.safezip.zipfile, "ZipFile", Unread)
+    data = directory_only(50_000)
+    response = client.post("/api/games", data=data, content_type="application/zip")
+    assert response.status_code == 413
+    listing = len(data) - 22  # all but the end record
+    assert response.get_json()["error"] == f"the archive's list of files is {listing} bytes: at most 5003 files"
+    assert games(client) == []
+
+
 def test_a_good_archive_still_comes_in_with_its_photo(client):
     data = zipped([("record.json", RECORD), ("frames.json", frames_json("frames/1.jpg")), ("frames/1.jpg", photo())])
     response = client.post("/api/games", data=data, content_type="application/zip")
@@ -387,6 +415,36 @@ def test_a_good_archive_still_comes_in_with_its_photo(client):
     t = Table(client, response.get_json())
     assert [f["hand"] for f in t.get("/frames").get_json()["frames"]] == [0]
     assert t.client.get(t.get("/frames").get_json()["frames"][0]["image"]).data == photo()
+
+
+def test_an_export_is_sent_from_disk_not_held_in_memory(client, tmp_path):
+    """Each request for a match's archive built the whole of it in memory: a match
+    imported with 256 MB of photos held as much per request, any number of requests at once."""
+    import tracemalloc
+
+    import cv2
+    import numpy as np
+
+    noise = np.random.default_rng(5).integers(0, 256, (1200, 1600, 3), dtype=np.uint8)
+    big = cv2.imencode(".jpg", noise, [cv2.IMWRITE_JPEG_QUALITY, 100])[1].tobytes()  # 3-4 MB
+    names = [f"frames/{k}.jpg" for k in range(1, 4)]
+    data = zipped([("record.json", RECORD), ("frames.json", frames_json(*names)), *[(n, big) for n in names]])
+    created = client.post("/api/games", data=data, content_type="application/zip").get_json()
+    sent = tmp_path / "sent.zip"
+    tracemalloc.start()
+    try:
+        response = client.get(f"/api/games/{created['id']}/export")
+        with sent.open("wb") as out:  # a piece at a time, as a server sends it
+            for piece in response.response:
+                out.write(piece)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        response.close()
+    assert response.content_length == sent.stat().st_size > 3 * len(big)
+    assert peak < len(big), f"{peak} bytes held to send {sent.stat().st_size}"
+    with zipfile.ZipFile(sent) as archive:
+        assert [archive.read(n) for n in sorted(archive.namelist()) if n.startswith("frames/")] == [big] * 3
 
 
 def test_an_archive_whose_readings_are_strange_still_replays(client):

@@ -162,6 +162,18 @@ def test_the_stream_sends_the_board_then_every_change(app, table, monkeypatch):
     assert not follower.is_alive()
 
 
+def test_a_stream_asked_from_a_version_the_match_never_had_sends_the_board(app, table):
+    """A Last-Event-ID past the match's version (a database put back from a backup, a made-up id)
+    was taken as seen: the stream sent heartbeats and no board until the match got that far."""
+    for last in ("999999999999", "-4"):
+        response = app.test_client().get(f"/api/games/{table.id}/stream", headers={"Last-Event-ID": last})
+        try:
+            first = next(c for c in map(bytes.decode, response.response) if not c.startswith(("retry", ":")))
+        finally:
+            response.close()
+        assert first.startswith("id: 2\nevent: board\n"), (last, first)
+
+
 def test_too_many_streams_answers_503_so_the_page_polls(app, table):
     app.config["SSE_MAX_STREAMS"] = 0
     response = app.test_client().get(f"/api/games/{table.id}/stream")

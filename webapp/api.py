@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 from sqlalchemy import select
+from werkzeug.wsgi import wrap_file
 
 from . import archive, auth, board, store, uploads, validate
 from .db import db
@@ -318,8 +319,13 @@ def record(game_id: str):  # type: ignore[no-untyped-def]
 def export(game_id: str):  # type: ignore[no-untyped-def]
     """The record with its kept frames and their readings, as one ZIP (POST it to /api/games to import)."""
     found = readable(game_id)
-    response = Response(archive.export(found), mimetype="application/zip")
+    file = archive.export(found)
+    size = file.seek(0, 2)
+    file.seek(0)
+    # sent from the file a piece at a time, and closed (so removed) when the answer is
+    response = Response(wrap_file(request.environ, file), mimetype="application/zip", direct_passthrough=True)
     response.headers["Content-Disposition"] = f'attachment; filename="spinner-{found.id}.zip"'
+    response.content_length = size
     return response
 
 
@@ -376,6 +382,8 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
         raise ApiError(503, "too many live pages at once: this page will poll for changes instead")
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     seen = request.headers.get("Last-Event-ID", type=int) or 0
+    if not 0 <= seen <= found.version:  # not a version this match has had (a restored database,
+        seen = 0  # a made-up id): the board now, rather than nothing until the match gets that far
     heartbeat, lifetime = float(config["SSE_HEARTBEAT"]), float(config["SSE_LIFETIME"])
     game_id = found.id
     db.session.remove()  # hold no database connection while the stream waits

@@ -12,7 +12,6 @@ photo decodes. Nothing of a refused archive is kept.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import tempfile
@@ -38,10 +37,25 @@ _FRAME_NAME = re.compile(r"^frames/([0-9]{1,9})\.(jpg|png|webp|gif|bmp)$")
 _STATUSES = {"recorded", "accepted", "rejected", "confirm", "nothing", "over", "no-reader", "unreadable"}
 
 
-def export(game: Game) -> bytes:
+def export(game: Game) -> IO[bytes]:
+    """The match as an archive in a temporary file, at its start, for the caller to send and close.
+
+    On disk, not in memory: a match may hold hundreds of megabytes of photos (an import takes
+    256 MB), and each request for it held the whole archive in memory, any number at once.
+    """
+    out = tempfile.TemporaryFile()
+    try:
+        _write(game, out)
+    except BaseException:
+        out.close()
+        raise
+    out.seek(0)
+    return out
+
+
+def _write(game: Game, out: IO[bytes]) -> None:
     snap = store.snapshot(game)
     listing: list[dict[str, Any]] = []
-    out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("record.json", json.dumps(snap.record, indent=2, ensure_ascii=False) + "\n")
         for frame in frames.of_game(game.id):
@@ -67,7 +81,6 @@ def export(game: Game) -> bytes:
                 }
             )
         archive.writestr("frames.json", json.dumps({"format": FORMAT, "frames": listing}, indent=1) + "\n")
-    return out.getvalue()
 
 
 def _int_or_none(value: object) -> int | None:

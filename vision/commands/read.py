@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,16 @@ LAYOUT_VARIANTS = tuple(VARIANTS)
 
 #: a click option (or argument) as the decorator it is of a command's function
 Option = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def writable(path: str | None, option: str) -> None:
+    """Refuse, before any work, a file to write whose folder is not there (it was a traceback once
+    the work was done, and the work lost)."""
+    if path is None:
+        return
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise click.BadParameter(f"{path}: there is no folder {folder} to write it in", param_hint=option)
 
 
 def _options(*options: Option) -> Option:
@@ -200,8 +211,6 @@ def read(
     A photo that cannot be read is reported (on standard error, and with --json as an object
     with an "error") and the others are still read; the exit status is 1 if any failed.
     """
-    import cv2
-
     from vision.read import photo as loader
     from vision.read.reader import ReadError
     from vision.read.reader import annotate as draw
@@ -213,7 +222,10 @@ def read(
         raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     folder = Path(annotate) if annotate else None
     if folder:
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise click.ClickException(f"--annotate {folder}: cannot be made ({error.strerror or error})") from None
     failed = 0
     for photo in photos:
         try:
@@ -234,10 +246,29 @@ def read(
             tiles = ", ".join(str(t.tile) + ("*" if t.corrected else "") for t in reading.tiles) or "none"
             click.echo(f"{photo}: {len(reading.tiles)} tiles: {tiles}")
             click.echo(f"  layout: {describe_layout(reading.layout)}")
-        if folder:
-            cv2.imwrite(str(folder / (Path(photo).stem + ".jpg")), draw(image, reading))
+        if folder and not _write_annotated(folder / (Path(photo).stem + ".jpg"), draw(image, reading)):
+            failed += 1
     if failed:
         sys.exit(1)
+
+
+def _write_annotated(path: Path, image: Any) -> bool:
+    """Write a drawn photo as a JPEG; False, said on standard error, where it cannot be written.
+
+    Encoded here and written by Python: OpenCV's own `imwrite` takes the name as UTF-8 and crashed
+    the process (a segmentation fault) on a file name that is not, such as a Latin-1 "caf\xe9.jpg".
+    """
+    import cv2
+
+    ok, encoded = cv2.imencode(".jpg", image)
+    try:
+        if not ok:  # pragma: no cover - OpenCV encodes any uint8 BGR image
+            raise OSError("the drawing could not be encoded as a JPEG")
+        path.write_bytes(encoded.tobytes())
+    except OSError as error:
+        click.echo(f"Error: {path}: cannot be written ({getattr(error, 'strerror', None) or error})", err=True)
+        return False
+    return True
 
 
 def describe_layout(layout: dict | None) -> str:  # type: ignore[type-arg]
@@ -569,6 +600,53 @@ def evaluate(
     reader_options: ReaderOptions,
 ) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
+    writable(judged_to, "--save-judged")
+    writable(calibrate_to, "--calibrate")
+    with named_failures():
+        _evaluate(
+            synthetic,
+            real,
+            limit,
+            layout_only,
+            jitter,
+            misread,
+            true_boxes,
+            widen,
+            styles_dir,
+            reliability,
+            judged_to,
+            calibrate_to,
+            reader_options,
+        )
+
+
+@contextlib.contextmanager
+def named_failures() -> Iterator[None]:
+    """A measurement's missing or broken truth file or photo as one line naming it, not a traceback."""
+    from vision.evaluate import TruthError
+    from vision.read.reader import ReadError
+
+    try:
+        yield
+    except (TruthError, ReadError, FileNotFoundError) as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _evaluate(
+    synthetic: str | None,
+    real: str | None,
+    limit: int | None,
+    layout_only: bool,
+    jitter: float,
+    misread: float,
+    true_boxes: bool,
+    widen: bool,
+    styles_dir: str | None,
+    reliability: bool,
+    judged_to: str | None,
+    calibrate_to: str | None,
+    reader_options: ReaderOptions,
+) -> None:
     from vision.evaluate.photos import evaluate as run
     from vision.read.reader import WIDEN
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from vision.commands.read import LAYOUT_VARIANTS
+from vision.commands.read import LAYOUT_VARIANTS, named_failures, writable
 from vision.read.reader import DEFAULT_DETECTOR, DEFAULT_HALVES
 
 
@@ -29,7 +29,7 @@ def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
         name, _, text = pair.partition("=")
         try:
             out[name] = json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON (a digit string past 4,300 digits too): the text
             out[name] = text
     return out
 
@@ -174,6 +174,14 @@ def watch(
         raise click.UsageError("give a video file or folder of photos, or --camera N (one of them)")
     names = _players(players)
     shows = _reveals(reveals)
+    writable(record_path, "--record")
+    writable(export_path, "--export")
+    if export_path and Path(export_path).with_suffix("") == Path(export_path):
+        raise click.BadParameter(
+            f"{export_path}: give the zip a suffix (e.g. {export_path}.zip): its frames are kept in a folder "
+            "of the name without it",
+            param_hint="--export",
+        )
     try:
         match = Match.new(variant, names, _options(options))
     except RecordError as error:
@@ -204,10 +212,14 @@ def watch(
     follower = Follower(match, leader=leader, seating=_seating(seating, len(names)))
     follower.carry_on = not ask  # nobody to say who played: such plays are kept to confirm
     store = None
-    if evidence:
-        store = EvidenceStore(Path(evidence))
-    elif export_path:  # the frames are kept beside the zip, in a folder named after it
-        store = EvidenceStore(Path(export_path).with_suffix(""))
+    kept_in = Path(evidence) if evidence else Path(export_path).with_suffix("") if export_path else None
+    if kept_in is not None:  # --export alone: the frames are kept beside the zip, in a folder named after it
+        try:
+            store = EvidenceStore(kept_in)
+        except OSError as error:
+            raise click.ClickException(
+                f"{kept_in}: the evidence cannot be kept there ({error.strerror or error})"
+            ) from None
     if settle is None:
         settle = 1 if frames.stills else 3
     watcher = Watcher(follower, reader, store, settle=settle)
@@ -276,12 +288,7 @@ def watch(
     if shows:
         click.echo(f"the hand is not over: {len(shows)} --reveal photo(s) not used", err=True)
     record = follower.record()
-    if record_path:
-        Path(record_path).write_text(json.dumps(record, indent=1))
-    if store is not None:
-        store.save_record(record)
-        if export_path:
-            store.export(export_path, record)
+    unwritten = _write_all(record, record_path, store, export_path)
     answer = score_record({k: v for k, v in record.items() if k != "pending"})  # what is recorded, not what is kept
     click.echo(
         f"{watcher.frames} frames, {watcher.reads} read; totals {dict(zip(answer['sides'], answer['totals']))}",
@@ -289,6 +296,8 @@ def watch(
     )
     if failed is not None:
         click.echo(f"Error: {failed} (the record so far is written)", err=True)
+        sys.exit(1)
+    if unwritten:
         sys.exit(1)
     kept = len(record.get("pending", {}).get("unconfirmed", []))
     if kept:
@@ -299,6 +308,26 @@ def watch(
     if follower.pending is not None or kept:
         click.echo("a move is still waiting to be confirmed (see 'pending' in the record)", err=True)
         sys.exit(2)
+
+
+def _write_all(record: dict[str, Any], record_path: str | None, store: Any, export_path: str | None) -> int:
+    """Write the record, the evidence's record and the zip, each whatever became of the others;
+    one line on standard error for each that could not be written, and how many."""
+    writes: list[tuple[str, Any]] = []
+    if record_path:
+        writes.append((f"--record {record_path}", lambda: Path(record_path).write_text(json.dumps(record, indent=1))))
+    if store is not None:
+        writes.append((f"the evidence in {store.folder}", lambda: store.save_record(record)))
+        if export_path:
+            writes.append((f"--export {export_path}", lambda: store.export(export_path, record)))
+    unwritten = 0
+    for what, write in writes:
+        try:
+            write()
+        except OSError as error:
+            unwritten += 1
+            click.echo(f"Error: {what}: the record cannot be written ({error.strerror or error})", err=True)
+    return unwritten
 
 
 def _kept_to_confirm(outcome: Any) -> dict[str, Any]:
@@ -407,7 +436,8 @@ def watch_eval(
             sets=2 if board else 1,
         )
     if board:
-        click.echo(json.dumps(board_sequence(Path(board), reader), indent=1))
+        with named_failures():
+            click.echo(json.dumps(board_sequence(Path(board), reader), indent=1))
         return
     if clean:
         shake = noise = light = 0.0

@@ -321,17 +321,16 @@ def board_sequence(folder: Path, reader: ReaderLike | None = None) -> dict[str, 
     regions cover (a small share: the reader's new tile is checked against a tight place). With a
     reader, also the new tile that `follow.compare` finds there, against the truth.
     """
-    import json
-
     import cv2
     import numpy as np
 
+    from vision.evaluate import read_truth
     from vision.evaluate.ddd_board import BoardNotFound, cell_centre, find_grid
     from vision.follow.follower import compare
     from vision.follow.motion import MotionDetector, thumbnail
     from vision.read.reader import load_photo
 
-    truth = json.loads((folder / "truth.json").read_text())
+    truth = read_truth(folder / "truth.json")
     names = sorted(truth)
     moves = seen = located = read_right = 0
     shares: list[float] = []

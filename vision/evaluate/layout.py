@@ -14,7 +14,6 @@ alone, which `reconstruct` does not tell from a loose tile (it answers None).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ import numpy as np
 
 from scorer.layout import End
 from scorer.tiles import Tile
+from vision.evaluate import read_truth
 from vision.read.reading import HalfReading, TileReading
 from vision.rebuild.reconstruct import layout_rules, reconstruct
 
@@ -88,7 +88,7 @@ def evaluate_layouts(
     no_layout = {"photos": 0, "none_found": 0}
     missed: list[str] = []
     for path in files:
-        truth = json.loads(path.read_text())
+        truth = read_truth(path)
         readings = truth_readings(truth, rng, jitter, misread)
         want = truth.get("layout")
         variant = "partners" if want is None or want["variant"] == "spinner" else "block"

@@ -13,7 +13,6 @@ within half the tile's short side. The figures:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ import cv2
 import numpy as np
 
 from scorer.tiles import Tile
+from vision.evaluate import read_truth
 from vision.evaluate.ddd_board import BoardNotFound, BoardTally, find_grid, score_board_photo
 from vision.evaluate.tally import Tally, blank_halves
 from vision.geometry import short_side
@@ -156,7 +156,7 @@ def evaluate_synthetic(
         reader.zoom = reader.widen = reader.slant = None
     try:
         for path in truth_files:
-            truth = json.loads(path.read_text())
+            truth = read_truth(path)
             # upright, and a phone's photo decoded at reduced size, as `spinner read` does: the
             # reading is then moved back to the photo's own pixels, where the truth is
             photo = loader.load(dataset / "images" / split / f"{path.stem}.jpg")
@@ -212,7 +212,7 @@ def evaluate_domibot(
 def evaluate_board(reader: Reader, folder: Path, judged: list[tuple[float, bool]] | None = None) -> dict[str, Any]:
     """ddd-board: every tile on the board read (tiles, halves; the printed track must stay
     unread), and the new tile of each photo, found by comparing with the previous photo."""
-    truth = json.loads((folder / "truth.json").read_text())
+    truth = read_truth(folder / "truth.json")
     names = sorted(truth)
     tally = BoardTally()
     # Double Double Dominoes is played with two sets: a tile may lie on the board twice.

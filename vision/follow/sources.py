@@ -82,6 +82,8 @@ class VideoSource:
             path = Path(source)
             if not path.is_file():
                 raise SourceError(f"{path}: no such video file")
+            if not _utf8(path):  # OpenCV takes the name as UTF-8: another crashed the process
+                raise SourceError(f"{path}: its name is not UTF-8, which OpenCV cannot open: rename the file")
             self.capture = cv2.VideoCapture(str(path))
             self.label = path.stem
             if not self.capture.isOpened():
@@ -106,6 +108,15 @@ class VideoSource:
                 index += 1
         finally:
             self.capture.release()
+
+
+def _utf8(path: Path) -> bool:
+    """Whether the file's name is UTF-8 text (a name from another encoding holds lone surrogates)."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def open_source(source: str | Path | int) -> FolderSource | VideoSource:

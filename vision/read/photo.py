@@ -66,7 +66,7 @@ class PhotoError(ValueError):
 class Header:
     """What a photo's first bytes say: its stored size and how to turn it."""
 
-    format: str  # "jpeg" or "png"
+    format: str  # "jpeg", "png", "webp", "bmp", "gif" or "tiff"
     width: int  # as stored, before turning
     height: int
     orientation: int = 1  # EXIF 1-8; 1 upright
@@ -94,14 +94,70 @@ class Photo:
 
 
 def read_header(data: bytes) -> Header | None:
-    """The size and orientation of a JPEG or a PNG from its header alone; None for anything else
-    (WebP, BMP, TIFF are decoded whole and measured after) or a header cut short."""
+    """The size (and a JPEG's orientation) of a JPEG, PNG, WebP, BMP, GIF or TIFF from its header
+    alone; None for any other format or a header cut short. Every format is measured before it is
+    decoded: a decoder allocates what the header claims (a 1 KB BMP saying 30000 x 30000 took 5 GB
+    before it was measured after decoding)."""
     if data[:2] == b"\xff\xd8":
         return _jpeg_header(data)
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24 and data[12:16] == b"IHDR":
         width, height = struct.unpack(">II", data[16:24])
         return Header("png", width, height)
+    size = _other_size(data)
+    return Header(size[0], size[1], size[2]) if size is not None else None
+
+
+def _other_size(data: bytes) -> tuple[str, int, int] | None:
+    """(format, width, height) of a WebP, BMP, GIF or TIFF as its header says."""
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        size = _webp_size(data)
+        return ("webp", *size) if size is not None else None
+    if data[:2] == b"BM" and len(data) >= 26:
+        if struct.unpack("<I", data[14:18])[0] == 12:  # the old OS/2 header: 16-bit sides
+            width, height = struct.unpack("<HH", data[18:22])
+        else:
+            width, height = struct.unpack("<ii", data[18:26])
+        return "bmp", abs(width), abs(height)
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        width, height = struct.unpack("<HH", data[6:10])
+        return "gif", width, height
+    if data[:4] in (b"II*\x00", b"MM\x00*"):
+        size = _tiff_size(data)
+        return ("tiff", *size) if size is not None else None
     return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8 " and len(data) >= 30:
+        width, height = struct.unpack("<HH", data[26:30])
+        return width & 0x3FFF, height & 0x3FFF
+    if chunk == b"VP8L" and len(data) >= 25:
+        bits = int.from_bytes(data[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X" and len(data) >= 30:
+        return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
+    return None
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    """Tags 256 (width) and 257 (height) of a TIFF's first directory, the page OpenCV decodes."""
+    order = "<" if data[:2] == b"II" else ">"
+    (ifd,) = struct.unpack(order + "I", data[4:8])
+    if ifd + 2 > len(data):
+        return None
+    (count,) = struct.unpack(order + "H", data[ifd : ifd + 2])
+    sides: dict[int, int] = {}
+    for i in range(count):
+        entry = ifd + 2 + 12 * i
+        if entry + 12 > len(data):
+            return None
+        tag, kind = struct.unpack(order + "HH", data[entry : entry + 4])
+        if tag in (256, 257) and kind in (3, 4):  # SHORT or LONG
+            sides[tag] = struct.unpack(
+                order + ("H" if kind == 3 else "I"), data[entry + 8 : entry + (10 if kind == 3 else 12)]
+            )[0]
+    return (sides[256], sides[257]) if len(sides) == 2 else None
 
 
 def _jpeg_header(data: bytes) -> Header | None:
@@ -177,27 +233,21 @@ def decode(data: bytes, name: str = "the photo", least: int | None = READ_LEAST,
             "too_large",
         )
     header = read_header(data)
-    if header is not None and header.width * header.height > max_pixels:
+    if header is None:  # its size cannot be told before decoding, and a decoder trusts the header
+        raise PhotoError(f"{name}: is not a photo this reads (JPEG, PNG, WebP, BMP, GIF or TIFF)", "not_image")
+    if header.width * header.height > max_pixels:
         raise PhotoError(
             f"{name}: is {header.width}x{header.height} pixels, more than {max_pixels / 1e6:.0f} megapixels",
             "too_large",
         )
-    reduction = (
-        reduction_for(header.width, header.height, least) if header is not None and header.format == "jpeg" else 1
-    )
+    reduction = reduction_for(header.width, header.height, least) if header.format == "jpeg" else 1
     buffer = np.frombuffer(data, dtype=np.uint8)
-    image = cv2.imdecode(buffer, _REDUCED[reduction] | cv2.IMREAD_IGNORE_ORIENTATION)
-    if image is None:
-        if header is None:
-            raise PhotoError(f"{name}: is not an image OpenCV can decode (JPEG, PNG, WebP, BMP, TIFF...)", "not_image")
+    try:
+        image = cv2.imdecode(buffer, _REDUCED[reduction] | cv2.IMREAD_IGNORE_ORIENTATION)
+    except cv2.error:  # OpenCV's own refusal of a header it cannot follow
+        image = None
+    if image is None or image.shape[0] * image.shape[1] > max_pixels:  # a header that said less
         raise PhotoError(f"{name}: is cut short or damaged: it could not be decoded", "damaged")
-    if header is None:
-        if image.shape[0] * image.shape[1] > max_pixels:
-            raise PhotoError(
-                f"{name}: is {image.shape[1]}x{image.shape[0]} pixels, more than {max_pixels / 1e6:.0f} megapixels",
-                "too_large",
-            )
-        header = Header("other", image.shape[1], image.shape[0])
     image = upright(image, header.orientation)
     width, height = (header.height, header.width) if header.turned else (header.width, header.height)
     return Photo(image=image, width=width, height=height, reduction=reduction, orientation=header.orientation)
@@ -217,4 +267,8 @@ def load(path: str | Path, least: int | None = READ_LEAST, max_pixels: int = MAX
         raise PhotoError(
             f"{path}: is {size / 2**20:.0f} MiB, more than the {MAX_BYTES // 2**20} MiB a photo may be", "too_large"
         )
-    return decode(path.read_bytes(), str(path), least, max_pixels)
+    try:
+        data = path.read_bytes()
+    except OSError as error:  # not allowed, or gone since it was listed
+        raise PhotoError(f"{path}: cannot be read ({error.strerror or error})", "missing") from None
+    return decode(data, str(path), least, max_pixels)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from scorer import Match, RecordError
@@ -89,6 +89,12 @@ def export(row: TournamentRow) -> dict[str, Any]:
     }
 
 
+#: The times a file may give: the round clock adds hours to a round's start, and a start in the
+#: year 9999 could not be read back (an OverflowError, a 500 on every read of the tournament).
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
+
 def _moment(value: object, where: str) -> datetime | None:
     if value is None:
         return None
@@ -98,7 +104,14 @@ def _moment(value: object, where: str) -> datetime | None:
         moment = None
     if moment is None or moment.tzinfo is None:
         raise ApiError(422, f"{where}: {value!r} is not a time with its time zone (ISO 8601)")
+    _of_our_time(moment, where)
     return moment
+
+
+def _of_our_time(moment: datetime, where: str) -> None:
+    """Refuse a time before 1970 or from the year 9000 on (compared without adding to it)."""
+    if not EARLIEST <= moment < LATEST:
+        raise ApiError(422, f"{where}: {moment.isoformat()} is not a time between 1970 and 9000")
 
 
 def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any]]]:
@@ -119,6 +132,8 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
     for r in t.rounds:
         if r.started_at is not None and r.started_at.tzinfo is None:
             raise ApiError(422, f"round {r.number}: its start time has no time zone")
+        if r.started_at is not None:
+            _of_our_time(r.started_at, f"round {r.number}: its start time")
     entries = data.get("tables")
     if not isinstance(entries, list):
         raise ApiError(422, "the file lacks its list of tables")
