@@ -48,3 +48,22 @@ def test_the_reliability_table_counts_every_tile_once():
     rows = reliability(judged)
     assert sum(r["tiles"] for r in rows) == len(judged)
     assert all(r["rate"] is None or 0 <= r["rate"] <= 1 for r in rows)
+
+
+@pytest.mark.parametrize("calibrated", [True, False])
+def test_a_tile_too_small_to_read_its_halves_well_is_unsure_however_sure(calibrated):
+    from scorer.tiles import Tile
+    from vision.read.reader import SMALLEST_SURE, Reader
+    from vision.read.reading import HalfReading, TileReading
+
+    reader = Reader() if calibrated else Reader(calibration=None)
+    half = HalfReading(3, (0.0, 0.0), ((0.0, 0.0),) * 4, (0.0,) * 3 + (1.0,) + (0.0,) * 3)
+
+    def tile(pixels: float) -> TileReading:
+        return TileReading(Tile.of(3, 3), (0.0, 0.0), ((0.0, 0.0),) * 4, (half, half), 0.995, pixels=pixels)
+
+    large, small, unknown = (reader.judge(tile(p)) for p in (SMALLEST_SURE + 20, SMALLEST_SURE - 6, 0.0))
+    assert not large.unsure and not unknown.unsure
+    assert small.unsure
+    if calibrated:
+        assert large.calibrated >= SURE_AT > small.calibrated

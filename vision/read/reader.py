@@ -80,6 +80,13 @@ SLANT = Slant()
 #: the followers read frames as they are: a view found again in every frame would move every
 #: tile a little from one frame to the next, where the followers look for what changed
 FOLLOWING_SLANT: Slant | None = None
+#: a tile shorter than this (its long side, in the pixels its halves are cut from) is unsure
+#: however sure its reading (its confidence held under the sure line): its halves are 14 px or less, and the styles benchmark's far photos
+#: (tiles 18-24 px long) read only 97.9 % of such tiles right at a calibrated 0.9 or more
+#: (docs/styles.md, "Sureness that means something")
+SMALLEST_SURE = 28.0
+#: a small tile's confidence at most, as a share of the sure line
+UNDER_THE_LINE = 0.99
 #: how many times the box refiner looks at each box, each time from where it last put it: a
 #: second look corrects what the first move left (chosen on synth-v11's validation photos:
 #: models/README.md, "The box refiner, twice")
@@ -180,6 +187,7 @@ class Reader:
                     half_centers=(tuple(first.mean(axis=0).tolist()), tuple(second.mean(axis=0).tolist())),  # type: ignore[arg-type]
                     half_corners=(tuple(map(tuple, first.tolist())), tuple(map(tuple, second.tolist()))),  # type: ignore[arg-type]
                     half_probabilities=(probabilities[2 * i], probabilities[2 * i + 1]),
+                    pixels=float(max(box.size)),
                 )
             )
         if facing is not None:
@@ -215,7 +223,11 @@ class Reader:
         )
 
     def judge(self, tile: TileReading) -> TileReading:
-        """The tile with its calibrated confidence, and whether it is unsure."""
+        """The tile with its calibrated confidence, and whether it is unsure. A tile shorter than
+        `SMALLEST_SURE` has its confidence held just under the sure line, as a doubted picture's is."""
+        line = SURE_AT if self.calibration is None else self.calibration.sure_from
+        if 0 < tile.pixels < SMALLEST_SURE and tile.confidence >= line:
+            tile = replace(tile, confidence=UNDER_THE_LINE * line)
         if self.calibration is None:
             return replace(tile, unsure=tile.confidence < SURE_AT)
         return replace(

@@ -61,6 +61,8 @@ class TileReading:
     #: True where the reader is not sure enough to score the tile without asking the player
     #: (its calibrated confidence under 0.9): the page and `spinner watch` ask about it
     unsure: bool = False
+    #: the tile's long side in the pixels its halves were cut from (0: not known)
+    pixels: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -160,6 +162,8 @@ class TileCandidate:
     half_centers: tuple[tuple[float, float], tuple[float, float]]
     half_corners: tuple[tuple[tuple[float, float], ...], tuple[tuple[float, float], ...]]
     half_probabilities: tuple[np.ndarray, np.ndarray]
+    #: the box's long side in the pixels its halves were cut from (0: not known)
+    pixels: float = 0.0
 
 
 def tile_likelihoods(candidate: TileCandidate) -> np.ndarray:
@@ -242,6 +246,7 @@ def _reading(candidate: TileCandidate, column: int, likelihood: float, corrected
         halves=halves,
         confidence=float(candidate.box_confidence * likelihood),
         corrected=corrected,
+        pixels=candidate.pixels,
     )
 
 
