@@ -81,10 +81,10 @@ SLANT = Slant()
 #: tile a little from one frame to the next, where the followers look for what changed
 FOLLOWING_SLANT: Slant | None = None
 #: a tile shorter than this (its long side, in the pixels its halves are cut from) is unsure
-#: however sure its reading (its confidence held under the sure line): its halves are 14 px or less, and the styles benchmark's far photos
-#: (tiles 18-24 px long) read only 97.9 % of such tiles right at a calibrated 0.9 or more
-#: (docs/styles.md, "Sureness that means something")
-SMALLEST_SURE = 28.0
+#: however sure its reading (its confidence held under the sure line): its halves are under 13 px,
+#: and the styles benchmark's far photos (tiles 18-24 px long) read only 97.9 % of such tiles right
+#: at a calibrated 0.9 or more (docs/styles.md, "Sureness that means something")
+SMALLEST_SURE = 25.0
 #: a small tile's confidence at most, as a share of the sure line
 UNDER_THE_LINE = 0.99
 #: how many times the box refiner looks at each box, each time from where it last put it: a
