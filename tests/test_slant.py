@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.support.readings import read_right
 from vision.read.detector import ObbDetection
 from vision.read.slant import Slant, _intrinsics, _turns, facing, find_view, outlines, square_on, tile_cost
 
@@ -95,17 +96,6 @@ def test_a_turn_past_the_pixels_allowed_is_not_made():
     assert facing(view, outlines(boxes, Slant()), WIDTH, HEIGHT, Slant(most_pixels=0.01)) is None
 
 
-def _right(reading, names: list[str]) -> int:
-    read = [str(t.tile) for t in reading.tiles]
-    right = 0
-    for name in names:
-        a, b = sorted(int(v) for v in name.split("-"))
-        if f"{a}-{b}" in read:
-            read.remove(f"{a}-{b}")
-            right += 1
-    return right
-
-
 def test_a_steep_photo_is_read_turned_to_face_the_camera_its_tiles_where_they_lie():
     from vision.read.reader import Reader
     from vision.synth.styles import BY_NAME, make_style_sample
@@ -117,7 +107,7 @@ def test_a_steep_photo_is_read_turned_to_face_the_camera_its_tiles_where_they_li
     names = [t["value"] for t in truth]
     turned, plain = Reader().read(image), Reader(slant=None).read(image)
     assert "slant" in turned.timings_ms and "slant" not in plain.timings_ms
-    assert _right(turned, names) > _right(plain, names)
+    assert read_right(turned, names) > read_right(plain, names)
     # every sure tile lies where a true tile of its value lies, in the photo's own pixels
     placed = 0
     for tile in (t for t in turned.tiles if not t.unsure):
@@ -129,7 +119,7 @@ def test_a_steep_photo_is_read_turned_to_face_the_camera_its_tiles_where_they_li
         nearest = same[int(np.argmin(gaps))]
         assert min(gaps) < max(12.0, np.linalg.norm(np.subtract(*nearest["corners"][:2])) / 2)
         placed += 1
-    assert placed >= _right(turned, names) - 3  # less the faint ones: unsure
+    assert placed >= read_right(turned, names) - 3  # less the faint ones: unsure
 
 
 def _key(name: str) -> str:

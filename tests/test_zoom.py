@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.support.readings import read_right
 from vision.read.detector import ObbDetection
 from vision.read.zoom import Region, Zoom, from_region, region
 
@@ -70,25 +71,14 @@ def _far_away(seed: int, shrink: float = 0.4) -> tuple[np.ndarray, list[str]]:
     return frame, names
 
 
-def _read_right(reading, names: list[str]) -> int:
-    read = [str(t.tile) for t in reading.tiles]
-    right = 0
-    for name in names:
-        a, b = sorted(int(v) for v in name.split("-"))
-        if f"{a}-{b}" in read:
-            read.remove(f"{a}-{b}")
-            right += 1
-    return right
-
-
 def test_a_layout_photographed_from_further_back_is_read_with_the_second_look():
     from vision.read.reader import Reader
 
     photo, names = _far_away(6, shrink=0.35)  # tiles under 40 px long
     assert len(names) == 25
     twice, plain = Reader().read(photo), Reader(zoom=None).read(photo)
-    assert _read_right(plain, names) < 21  # the photo needs it: one pass misses or misreads a fifth
-    assert _read_right(twice, names) >= 24
+    assert read_right(plain, names) < 21  # the photo needs it: one pass misses or misreads a fifth
+    assert read_right(twice, names) >= 24
     # the second look is timed on its own, a part of the detector's time
     assert 0 < twice.timings_ms["zoom"] < twice.timings_ms["detect"] and "zoom" not in plain.timings_ms
 

@@ -353,34 +353,29 @@ def process(readers: Readers, frame_id: int, data: bytes | None, look: Look | No
     path = file_of(frame)
     if data is None and path is not None and path.is_file():
         data = path.read_bytes()
-    if hasattr(reader, "read_bytes"):  # the reader in its own process decodes the photo there
-        try:
-            read = reader.read_bytes(data or b"", f"frame {frame.id}")
-        except ValueError as error:  # vision.read.reader.ReadError
-            frame.status, frame.message = "unreadable", f"{error}: score this play on the pad"
-            db.session.commit()
+    name = f"frame {frame.id}"
+    try:
+        if hasattr(reader, "read_bytes"):  # the reader in its own process decodes the photo there
+            read = reader.read_bytes(data or b"", name)
+            frame.reading, frame.width, frame.height = read["reading"], int(read["width"]), int(read["height"])
+            decide(frame, look, read.get("object"))
             return
-        frame.reading, frame.width, frame.height = read["reading"], int(read["width"]), int(read["height"])
-        decide(frame, look, read.get("object"))
+        if hasattr(reader, "read_photo"):  # the reader here: upright, a large JPEG decoded at reduced size
+            reading = reader.read_photo(data or b"", name)
+            size = (int(reading.width), int(reading.height))
+        else:  # a reader of decoded images (a stand-in of the tests, the truth of a filmed game)
+            image = camera.decode(data or b"", name)
+            reading = reader.read(image, name)
+            size = (int(image.shape[1]), int(image.shape[0]))
+    except ValueError as error:  # vision.read.reader.ReadError
+        frame.status, frame.message = "unreadable", f"{error}: score this play on the pad"
+        db.session.commit()
         return
-    if hasattr(reader, "read_photo"):  # the reader here: upright, a large JPEG decoded at reduced size
-        try:
-            reading = reader.read_photo(data or b"", f"frame {frame.id}")
-        except ValueError as error:  # vision.read.reader.ReadError
-            frame.status, frame.message = "unreadable", f"{error}: score this play on the pad"
-            db.session.commit()
-            return
-        frame.width, frame.height = int(reading.width), int(reading.height)
-    else:  # a reader of decoded images (a stand-in of the tests, the truth of a filmed game)
-        try:
-            image = camera.decode(data or b"", f"frame {frame.id}")
-        except ApiError as error:
-            frame.status, frame.message = "unreadable", f"{error.message}: score this play on the pad"
-            db.session.commit()
-            return
-        height, width = image.shape[:2]
-        frame.width, frame.height = int(width), int(height)
-        reading = reader.read(image, f"frame {frame.id}")
+    except ApiError as error:  # camera.decode's
+        frame.status, frame.message = "unreadable", f"{error.message}: score this play on the pad"
+        db.session.commit()
+        return
+    frame.width, frame.height = size
     frame.reading = reading.to_json() if hasattr(reading, "to_json") else reading
     decide(frame, look, reading if isinstance(reading, Reading) else None)
 

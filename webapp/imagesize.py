@@ -9,9 +9,10 @@ have to be trusted with it.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable
 from typing import TypeVar
+
+from vision.read.photo import read_header
 
 from .errors import ApiError
 
@@ -19,66 +20,21 @@ T = TypeVar("T")
 
 #: As `webapp.camera.MAX_PIXELS`: a phone's photo is 12 to 50 megapixels.
 MAX_PIXELS = 60_000_000
-#: JPEG start-of-frame markers (baseline, progressive...; not DHT C4, JPG C8, DAC CC).
-_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
-
-
-def _jpeg(data: bytes) -> tuple[int, int] | None:
-    i = 2
-    while i + 4 <= len(data):
-        if data[i] != 0xFF:
-            return None
-        marker = data[i + 1]
-        if marker == 0xFF:  # fill byte
-            i += 1
-            continue
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # no length
-            i += 2
-            continue
-        length = struct.unpack(">H", data[i + 2 : i + 4])[0]
-        if marker in _SOF:
-            if i + 9 > len(data):
-                return None
-            height, width = struct.unpack(">HH", data[i + 5 : i + 9])
-            return width, height
-        if length < 2:
-            return None
-        i += 2 + length
-    return None
-
-
-def _webp(data: bytes) -> tuple[int, int] | None:
-    chunk = data[12:16]
-    if chunk == b"VP8 " and len(data) >= 30:
-        width, height = struct.unpack("<HH", data[26:30])
-        return width & 0x3FFF, height & 0x3FFF
-    if chunk == b"VP8L" and len(data) >= 25:
-        bits = int.from_bytes(data[21:25], "little")
-        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
-    if chunk == b"VP8X" and len(data) >= 30:
-        return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
-    return None
-
-
+#: the formats the server keeps (a TIFF is a scan, not a phone's photo: refused as unknown)
+FORMATS = ("jpeg", "png", "gif", "bmp", "webp")
 #: the least side of a photo: a tile's half is read at 32 px, and a photo smaller than this shows
 #: none (a 1x1 image reached the decoder's reductions as nothing and was called damaged)
 LEAST_SIDE = 16
 
 
 def size_of(data: bytes) -> tuple[int, int] | None:
-    """(width, height) as the header says, or None where it cannot be read."""
-    if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24 and data[12:16] == b"IHDR":
-        return struct.unpack(">II", data[16:24])
-    if data.startswith(b"\xff\xd8"):
-        return _jpeg(data)
-    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
-        return struct.unpack("<HH", data[6:10])
-    if data.startswith(b"BM") and len(data) >= 26:
-        width, height = struct.unpack("<ii", data[18:26])
-        return abs(width), abs(height)
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return _webp(data)
-    return None
+    """(width, height) as the header says (as stored, before any EXIF turn), or None where it
+    cannot be read or the format is not one the server keeps. The headers are read by the reader's
+    own loader (`vision.read.photo.read_header`), which `spinner read` measures photos with too."""
+    header = read_header(data)
+    if header is None or header.format not in FORMATS:
+        return None
+    return header.width, header.height
 
 
 def check(data: bytes, name: str = "the upload", max_pixels: int = MAX_PIXELS) -> tuple[int, int]:

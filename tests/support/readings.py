@@ -39,3 +39,15 @@ def upright(a: int, b: int, x: float, y: float) -> TileReading:
 
 def reading(*tiles: TileReading) -> Reading:
     return Reading("frame", 640, 480, tuple(tiles))
+
+
+def read_right(reading, names: list[str]) -> int:  # type: ignore[no-untyped-def]
+    """How many of the true tiles `names` ("a-b") the reading read, each read tile counted once."""
+    read = [str(t.tile) for t in reading.tiles]
+    right = 0
+    for name in names:
+        a, b = sorted(int(v) for v in name.split("-"))
+        if f"{a}-{b}" in read:
+            read.remove(f"{a}-{b}")
+            right += 1
+    return right

@@ -584,40 +584,12 @@ def export(weights: str, out: str, imgsz: int, enlarge: float) -> None:
     help="Fit the calibration on the --synthetic set's read tiles and write it here (models/calibration.json).",
 )
 @_as_reader_options
-def evaluate(
-    synthetic: str | None,
-    real: str | None,
-    limit: int | None,
-    layout_only: bool,
-    jitter: float,
-    misread: float,
-    true_boxes: bool,
-    widen: bool,
-    styles_dir: str | None,
-    reliability: bool,
-    judged_to: str | None,
-    calibrate_to: str | None,
-    reader_options: ReaderOptions,
-) -> None:
+def evaluate(judged_to: str | None, calibrate_to: str | None, **measure: Any) -> None:
     """Measure the reader: held-out synthetic photos and the real photos (JSON report)."""
     writable(judged_to, "--save-judged")
     writable(calibrate_to, "--calibrate")
     with named_failures():
-        _evaluate(
-            synthetic,
-            real,
-            limit,
-            layout_only,
-            jitter,
-            misread,
-            true_boxes,
-            widen,
-            styles_dir,
-            reliability,
-            judged_to,
-            calibrate_to,
-            reader_options,
-        )
+        _evaluate(judged_to=judged_to, calibrate_to=calibrate_to, **measure)
 
 
 @contextlib.contextmanager
