@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -124,3 +125,31 @@ def test_a_steep_photo_is_read_turned_to_face_the_camera_its_tiles_where_they_li
 
 def _key(name: str) -> str:
     return "-".join(sorted(name.split("-")))
+
+
+class _Stub:
+    """A detector that finds what it is given: tiles standing on edge, seen at a slant."""
+
+    names = {0: "tile", 1: "face_down", 2: "edge", 3: "printed"}
+    side = 896
+
+    def __init__(self, boxes: list[ObbDetection]) -> None:
+        self.boxes = boxes
+
+    def first_scale(self, height: int, width: int) -> float:
+        return 0.7
+
+    def predict(self, image, **_: object) -> list[ObbDetection]:
+        return self.boxes
+
+
+def test_tiles_standing_on_edge_are_no_evidence_of_the_view():
+    from vision.read.reader import Reader
+
+    slanted = _seen_at(60.0, 270.0, 1.0 * WIDTH)
+    image = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    reader = Reader(zoom=None, widen=None, refiner=None)
+    reader.detector = _Stub([replace(b, cls=0) for b in slanted])  # type: ignore[assignment]
+    assert "slant" in reader.read(image).timings_ms
+    reader.detector = _Stub([replace(b, cls=2) for b in slanted])  # type: ignore[assignment]
+    assert "slant" not in reader.read(image).timings_ms

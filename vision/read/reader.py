@@ -143,7 +143,9 @@ class Reader:
         looks: dict[str, float] = {}  # each second look's own time (ms), where there was one
         view = facing = None
         if self.slant is not None:
-            view, facing = square_on(boxes, width, height, self.slant, self.detector.first_scale(height, width))
+            # what lies flat on the table is the evidence: a tile standing on edge is not 2:1 there
+            flat = [b for b in boxes if self.detector.names.get(b.cls, "tile") != "edge"]
+            view, facing = square_on(flat, width, height, self.slant, self.detector.first_scale(height, width))
         photo = image
         if facing is not None and view is not None:  # read again turned to face the camera
             photo = turn_photo(image, facing)
