@@ -295,3 +295,31 @@ def test_bad_captures_with_a_live_frame_are_refused_by_name(cam, before, now, st
     answer = send_captured(cam, picture, before if before is not None else small(picture), now)
     assert answer.status_code == status and words in answer.get_json()["error"]
     assert cam.client.get(f"/api/games/{cam.id}/frames", headers=cam.auth).get_json()["frames"] == []
+
+
+def test_a_turn_down_never_lands_on_a_frame_answered_meanwhile_elsewhere(cam, script, monkeypatch):
+    """Another process accepts the frame between this request's read and its write: the turn-down
+    is refused and the frame stays accepted, as its recorded play says."""
+    from sqlalchemy import update
+
+    from webapp import frames
+    from webapp.models import Frame, db
+
+    assert cam.event(play(0, "6-6")).status_code == 201
+    script.readings.append(seen("6-6", ("6-4", 0.5)))
+    frame = send(cam, photo()).get_json()
+    assert frame["status"] == "confirm"
+    read = frames.get
+
+    def read_then_answered_elsewhere(game_id, frame_id, fresh=False):
+        got = read(game_id, frame_id, fresh)
+        with db.engine.begin() as other:  # another process's connection
+            other.execute(update(Frame).where(Frame.id == frame_id).values(status="accepted"))
+        return got
+
+    monkeypatch.setattr(frames, "get", read_then_answered_elsewhere)
+    refused = cam.post(f"/frames/{frame['id']}/reject", {})
+    monkeypatch.setattr(frames, "get", read)
+    assert refused.status_code == 409 and "it is accepted" in refused.get_json()["error"]
+    with cam.app.app_context():
+        assert db.session.get(Frame, frame["id"]).status == "accepted"

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import cv2
 from flask import Flask, current_app
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from scorer.tiles import Tile
 from vision.follow.follower import Outcome
@@ -523,13 +523,33 @@ def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict
 
 
 def answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, why: str) -> Frame:
-    """The scorer's tap on a proposal: record its play (as proposed, or corrected), or turn it down."""
-    frame = get(game_id, frame_id)
+    """The scorer's tap on a proposal: record its play (as proposed, or corrected), or turn it down.
+
+    Two taps at once (Accept on one phone, Reject on another) take turns with the match's changes;
+    between processes a turn-down only lands on a frame still asking, so a recorded play's frame
+    never ends up "rejected"."""
+    with store.in_turn(game_id):
+        return _answer(game_id, frame_id, accept, event, who=who, why=why)
+
+
+def _answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, why: str) -> Frame:
+    frame = get(game_id, frame_id, fresh=True)
     if frame.status != "confirm":
         raise ApiError(409, f"frame {frame_id} asks nothing now (it is {frame.status}): nothing was recorded")
     if not accept:
-        frame.status, frame.message = "rejected", f"turned down by {who}" + (f": {why}" if why else "")
+        message = f"turned down by {who}" + (f": {why}" if why else "")
+        turned = db.session.execute(
+            update(Frame)
+            .where(Frame.id == frame_id, Frame.status == "confirm")
+            .values(status="rejected", message=message),
+            execution_options={"synchronize_session": False},
+        )
+        if turned.rowcount != 1:  # type: ignore[attr-defined]  # answered in another process meanwhile
+            db.session.rollback()
+            now = get(game_id, frame_id, fresh=True).status
+            raise ApiError(409, f"frame {frame_id} asks nothing now (it is {now}): nothing was turned down")
         db.session.commit()
+        frame = get(game_id, frame_id)
         table = tables(current_app).find(game_id)
         if table is not None and table.asked == frame_id:  # the follower's open question
             table.decline()
@@ -554,8 +574,9 @@ def answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, w
     return frame
 
 
-def get(game_id: str, frame_id: int) -> Frame:
-    frame = db.session.get(Frame, frame_id)
+def get(game_id: str, frame_id: int, fresh: bool = False) -> Frame:
+    """The match's frame; `fresh`: read again from the database, not from this request's session."""
+    frame = db.session.get(Frame, frame_id, populate_existing=fresh)
     if frame is None or frame.game_id != game_id:
         raise ApiError(404, f"no frame {frame_id} in this match")
     return frame

@@ -263,6 +263,12 @@ def _game_lock(game_id: str) -> threading.RLock:
         return _GAME_LOCKS.setdefault(game_id, threading.RLock())
 
 
+def in_turn(game_id: str) -> threading.RLock:
+    """The match's turn in this process, for a step that reads and then writes beside its changes
+    (a tap on a camera's question): taken around both, no other change of the match comes between."""
+    return _game_lock(game_id)
+
+
 def _change(
     game_id: str, expected: int | None, plan_for: Callable[[Game, Snapshot], Plan], *, who: str, why: str, source: str
 ) -> Done:
