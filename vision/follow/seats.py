@@ -28,6 +28,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from scorer.chance import seat_chances
+from scorer.hand import Hand
 from scorer.moves import Candidate, WhoPlayed
 
 #: picture sides, as `vision.synth` films record them (`HandSpec.edge`): 0 top, 1 right, 2 bottom, 3 left
@@ -56,6 +58,17 @@ REACHES = 0.4
 #: the leader's) and the play after it fix the way round, where that play's arm comes from a side
 #: next to the leader's; from the side across, two seatings explain it as well, and it is asked
 LEARN_FROM = 2
+#: the most a play's seat may be in doubt and still be recorded without a question, where the
+#: rules leave several seats and no arm names one (`likeliest_seat`): the chance, from counting
+#: the deals the hand leaves (`scorer.chance`), that a pass came first and another seat laid it.
+#: The chances are calibrated (random hands, `bench/seat_chance.py`: 3040 plays, 177 after a
+#: pass; dealt films, `bench/seat_evidence.py --photos`: 428 plays the rules leave open, the
+#: likeliest seat wrong at 32 where 35 were expected), and no pass came at a chance above 0.995.
+#: A wrong seat is dear with no arm in view: every later play of the hand follows it one seat
+#: off, until a question or a tapped pass sets the turn right. So the risk is kept where such a
+#: hand comes about once in 500 (0.002: 0.033 wrong expected over the 24 films; 0.005 would save
+#: one question in five more and make it once in 180)
+PASS_RISK = 0.002
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,6 +349,25 @@ def seat_of_play(
     return SeatEvidence(seat, seen.sure, seen)
 
 
+def likeliest_seat(
+    hand: Hand, answer: WhoPlayed, arm: ArmSighting | None = None, risk: float | None = None
+) -> Candidate | None:
+    """The seat that laid `answer.tile` where counting the deals (`scorer.chance.seat_chances`)
+    makes it all but sure, at least 1 - `risk`, and no sure arm was seen (`arm`: the arm that
+    laid it; one that names a seat is the evidence, and where it names none, a question is
+    better); None otherwise, or where the count is not exact. `hand`: the hand before the play;
+    `risk`: PASS_RISK where not given."""
+    if answer.sure is not None:
+        return answer.sure
+    if arm is not None and arm.sure >= LEAST_SURE:
+        return None
+    chances = seat_chances(hand, answer)
+    if chances is None:
+        return None
+    best = max(range(len(chances)), key=chances.__getitem__)
+    return answer.candidates[best] if chances[best] >= 1 - (PASS_RISK if risk is None else risk) else None
+
+
 # -- a match's seats, as the follower keeps them ---------------------------------------------------
 
 #: one play as seating evidence: the seat that laid it (sure by the rules, or told by a person) or
@@ -363,6 +395,9 @@ class SeatKeeper:
     given: bool = False
     sightings: list[ArmSighting] = field(default_factory=list)
     known: list[SeatItem] = field(default_factory=list)
+    #: the chance of the seat the last `choose` took from counting the deals; None where the
+    #: rules or an arm named it, or nothing did
+    chance: float | None = None
 
     @classmethod
     def of(cls, players: int, sides: Sequence[int] | None = None) -> SeatKeeper:
@@ -399,11 +434,23 @@ class SeatKeeper:
                     used.append(seen)
         return [_reaching(arm, point) for arm, point in zip(chosen, points, strict=True)]
 
-    def choose(self, answer: WhoPlayed, arm: ArmSighting | None) -> Candidate | None:
+    def choose(self, answer: WhoPlayed, arm: ArmSighting | None, hand: Hand | None = None) -> Candidate | None:
         """The seat that laid `answer.tile`, with the passes and draws it implies, from the rules
-        and `arm`, the arm that laid it (`arms_for`); None: ask."""
+        and `arm`, the arm that laid it (`arms_for`), and where no arm was seen, from counting the
+        deals `hand` (the hand before the play) leaves (`likeliest_seat`); None: ask."""
+        self.chance = None
         if answer.sure is not None:
             return answer.sure
+        pick = self._by_arm(answer, arm)
+        if pick is None and hand is not None:
+            pick = likeliest_seat(hand, answer, arm)
+            if pick is not None:
+                chances = seat_chances(hand, answer)
+                assert chances is not None
+                self.chance = chances[answer.candidates.index(pick)]
+        return pick
+
+    def _by_arm(self, answer: WhoPlayed, arm: ArmSighting | None) -> Candidate | None:
         if self.seating is not None or arm is None or arm.sure < LEAST_SURE or self.given:
             evidence = seat_of_play(self.seating, arm, answer.seats)
             return answer.of(evidence.seat) if evidence is not None else None
