@@ -1,7 +1,7 @@
 """Who played each tile, on dealt films with passes and draws: the seat from the rules and the arm.
 
     .venv/bin/python bench/seat_evidence.py [--films 12] [--seed 300] [--size 320x240]
-        [--variant any] [--photos] [--given] [--json]
+        [--variant any] [--photos] [--given] [--json] [--risk R] [--chances FILE]
 
 This measures the policy that issue 34 asks of the follower, on its own and ahead of it: each
 dealt film (`game_video(dealt=...)`: passes and draws as the deal makes them, each seat's arm from
@@ -12,7 +12,10 @@ true events go, as a camera would record them, into an observed hand (no deal). 
    question (the rules leave no choice: the lead, or no pass possible).
 2. Otherwise the arm that laid it (`laying_arm`, the last stretch of movement) and the seating give
    a seat with `seat_of_play`, if it is a candidate: recorded, no question.
-3. Otherwise a question (the truth answers it, as a person would).
+3. Otherwise, where no sure arm was seen, counting the deals the hand leaves
+   (`seats.likeliest_seat`, `scorer.chance`): a seat whose chance is at least 1 - PASS_RISK is
+   recorded, no question (`--risk` measures another risk).
+4. Otherwise a question (the truth answers it, as a person would).
 
 The tile itself is the truth's (the reader is measured elsewhere). Draws are counted (the boneyard
 lies in view) and given to the turn seat, which the rules leave as the only seat that may draw.
@@ -21,7 +24,10 @@ given (`--given`: asked once at the start). `--photos`: no arm is seen (a folder
 
 Figures: plays; pass_possible (plays that the rules leave to more than one seat); after_pass (true plays by a seat after the turn seat: a pass came first);
 inferred_after_pass (of those, recorded by the rules or the arm, no question); questions; wrong
-(recorded for another seat: must be 0); draws (and draws given to another seat); and the median
+(recorded for another seat: must be 0); by_chance (recorded at step 3) and no_chance (plays the
+count gives no chance); the likeliest seat's chance where it was wrong (each after a pass) and
+where it was right, what each risk would record unasked and how many wrongly, and the count's
+time (ms); draws (and draws given to another seat); and the median
 time of `ArmWatch.update` per frame (ms; the frame's thumbnail is made anyway by the motion test).
 Targets (issue 34): wrong 0; with hands in view at least 95 % of after_pass inferred; with
 --photos at most one question per pass.
@@ -170,7 +176,7 @@ def follow_seats(
                 best = max(range(len(odds)), key=odds.__getitem__)
                 chances.append((odds[best], answer.candidates[best].seat == event["seat"], after_pass))
             pick = likeliest_seat(hand, answer, arm, risk)
-            likely = pick.seat if pick is not None else None
+            likely = pick[0].seat if pick is not None else None
         if answer.sure is not None:
             decide(k, event, answer, arm, after_pass, sure=answer.sure.seat)
         elif seating is None and arm is not None and arm.sure >= LEAST_SURE and not given:

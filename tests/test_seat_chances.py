@@ -98,7 +98,7 @@ def test_two_open_ends_leave_the_turn_seat_all_but_sure_early_in_a_hand():
     chances = seat_chances(hand, answer)
     assert chances is not None and 0.98 < chances[0] < 1 - PASS_RISK  # 12 of 27 unseen tiles fit
     assert likeliest_seat(hand, answer) is None  # a question, still
-    assert likeliest_seat(hand, answer, risk=0.02) == answer.candidates[0]
+    assert likeliest_seat(hand, answer, risk=0.02) == (answer.candidates[0], chances[0])
 
 
 def test_late_in_a_hand_the_counts_can_leave_one_seat():
@@ -107,7 +107,7 @@ def test_late_in_a_hand_the_counts_can_leave_one_seat():
     answer = who_played(hand, Tile.parse("1-5"))
     assert answer.seats == (3, 0)
     assert seat_chances(hand, answer) == (1.0, 0.0)
-    assert likeliest_seat(hand, answer) == answer.candidates[0]
+    assert likeliest_seat(hand, answer) == (answer.candidates[0], 1.0)
 
 
 def test_no_chance_where_the_count_would_not_be_exact():

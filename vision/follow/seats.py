@@ -61,13 +61,14 @@ LEARN_FROM = 2
 #: the most a play's seat may be in doubt and still be recorded without a question, where the
 #: rules leave several seats and no arm names one (`likeliest_seat`): the chance, from counting
 #: the deals the hand leaves (`scorer.chance`), that a pass came first and another seat laid it.
-#: The chances are calibrated (random hands, `bench/seat_chance.py`: 3040 plays, 177 after a
-#: pass; dealt films, `bench/seat_evidence.py --photos`: 428 plays the rules leave open, the
-#: likeliest seat wrong at 32 where 35 were expected), and no pass came at a chance above 0.995.
-#: A wrong seat is dear with no arm in view: every later play of the hand follows it one seat
-#: off, until a question or a tapped pass sets the turn right. So the risk is kept where such a
-#: hand comes about once in 500 (0.002: 0.033 wrong expected over the 24 films; 0.005 would save
-#: one question in five more and make it once in 180)
+#: Chosen from measurement (bench/README.md, "Who played"). The chances are calibrated: on 1600
+#: random hands (`bench/seat_chance.py --hands 200`) the likeliest seat was wrong at 1832 of
+#: 18,279 plays where 1906 were expected. A wrong seat is dear with no arm in view: every later
+#: play of the hand follows it one seat off, until a question or a tapped pass sets the turn
+#: right. At 0.002 those hands recorded 2623 plays unasked, 1 wrongly (0.84 expected: about one
+#: hand in 1900; in partners, whose open ends leave most plays sure, one in 300); at 0.005, 3288
+#: and 3 wrongly. Dealt films with no arm (`bench/seat_evidence.py --photos`, seeds 300 and 400):
+#: no play after a pass had a chance above 0.982, and 0.002 leaves 0.03 wrong expected in 24.
 PASS_RISK = 0.002
 
 
@@ -351,21 +352,23 @@ def seat_of_play(
 
 def likeliest_seat(
     hand: Hand, answer: WhoPlayed, arm: ArmSighting | None = None, risk: float | None = None
-) -> Candidate | None:
-    """The seat that laid `answer.tile` where counting the deals (`scorer.chance.seat_chances`)
-    makes it all but sure, at least 1 - `risk`, and no sure arm was seen (`arm`: the arm that
-    laid it; one that names a seat is the evidence, and where it names none, a question is
-    better); None otherwise, or where the count is not exact. `hand`: the hand before the play;
-    `risk`: PASS_RISK where not given."""
+) -> tuple[Candidate, float] | None:
+    """The seat that laid `answer.tile`, and its chance, where counting the deals
+    (`scorer.chance.seat_chances`) makes it all but sure, at least 1 - `risk`, and no sure arm
+    was seen (`arm`: the arm that laid it; one that names a seat is the evidence, and where it
+    names none, a question is better); None otherwise, or where the count is not exact. `hand`:
+    the hand before the play; `risk`: PASS_RISK where not given."""
     if answer.sure is not None:
-        return answer.sure
+        return answer.sure, 1.0
     if arm is not None and arm.sure >= LEAST_SURE:
         return None
     chances = seat_chances(hand, answer)
     if chances is None:
         return None
     best = max(range(len(chances)), key=chances.__getitem__)
-    return answer.candidates[best] if chances[best] >= 1 - (PASS_RISK if risk is None else risk) else None
+    if chances[best] < 1 - (PASS_RISK if risk is None else risk):
+        return None
+    return answer.candidates[best], chances[best]
 
 
 # -- a match's seats, as the follower keeps them ---------------------------------------------------
@@ -443,11 +446,9 @@ class SeatKeeper:
             return answer.sure
         pick = self._by_arm(answer, arm)
         if pick is None and hand is not None:
-            pick = likeliest_seat(hand, answer, arm)
-            if pick is not None:
-                chances = seat_chances(hand, answer)
-                assert chances is not None
-                self.chance = chances[answer.candidates.index(pick)]
+            likely = likeliest_seat(hand, answer, arm)
+            if likely is not None:
+                pick, self.chance = likely
         return pick
 
     def _by_arm(self, answer: WhoPlayed, arm: ArmSighting | None) -> Candidate | None:
