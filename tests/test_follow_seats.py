@@ -280,6 +280,15 @@ def test_dealt_films_with_passes_and_draws_are_followed_with_no_play_for_the_wro
     assert report.asked <= 2 and report.score_equal
 
 
+def test_with_no_arm_seen_a_dealt_film_is_asked_about_less_and_never_given_to_the_wrong_seat():
+    # film 305 (partners, 2 passes): with no arm, every play after the lead is left to several
+    # seats by the rules; counting the deals records some of them unasked, none wrongly
+    report = follow_video(game_video(305, 320, 240, dealt="any"), arms=False)
+    assert report.passes == 2 and report.wrong == report.wrong_seat == report.not_reached == 0
+    assert report.score_equal and 0 < report.asked < report.plays - 1  # each play but the lead was asked before
+    assert report.after_pass_inferred == 0  # a play after a pass is asked about, not guessed
+
+
 def test_spinner_watch_takes_the_seating_and_keeps_an_unanswered_question_with_its_seats(tmp_path):
     from click.testing import CliRunner
 
