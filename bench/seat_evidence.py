@@ -1,7 +1,7 @@
 """Who played each tile, on dealt films with passes and draws: the seat from the rules and the arm.
 
     .venv/bin/python bench/seat_evidence.py [--films 12] [--seed 300] [--size 320x240]
-        [--variant any] [--photos] [--given] [--json]
+        [--variant any] [--photos] [--given] [--json] [--risk R] [--chances FILE]
 
 This measures the policy that issue 34 asks of the follower, on its own and ahead of it: each
 dealt film (`game_video(dealt=...)`: passes and draws as the deal makes them, each seat's arm from
@@ -12,7 +12,10 @@ true events go, as a camera would record them, into an observed hand (no deal). 
    question (the rules leave no choice: the lead, or no pass possible).
 2. Otherwise the arm that laid it (`laying_arm`, the last stretch of movement) and the seating give
    a seat with `seat_of_play`, if it is a candidate: recorded, no question.
-3. Otherwise a question (the truth answers it, as a person would).
+3. Otherwise, where no sure arm was seen, counting the deals the hand leaves
+   (`seats.likeliest_seat`, `scorer.chance`): a seat whose chance is at least 1 - PASS_RISK is
+   recorded, no question (`--risk` measures another risk).
+4. Otherwise a question (the truth answers it, as a person would).
 
 The tile itself is the truth's (the reader is measured elsewhere). Draws are counted (the boneyard
 lies in view) and given to the turn seat, which the rules leave as the only seat that may draw.
@@ -21,7 +24,10 @@ given (`--given`: asked once at the start). `--photos`: no arm is seen (a folder
 
 Figures: plays; pass_possible (plays that the rules leave to more than one seat); after_pass (true plays by a seat after the turn seat: a pass came first);
 inferred_after_pass (of those, recorded by the rules or the arm, no question); questions; wrong
-(recorded for another seat: must be 0); draws (and draws given to another seat); and the median
+(recorded for another seat: must be 0); by_chance (recorded at step 3) and no_chance (plays the
+count gives no chance); the likeliest seat's chance where it was wrong (each after a pass) and
+where it was right, what each risk would record unasked and how many wrongly, and the count's
+time (ms); draws (and draws given to another seat); and the median
 time of `ArmWatch.update` per frame (ms; the frame's thumbnail is made anyway by the motion test).
 Targets (issue 34): wrong 0; with hands in view at least 95 % of after_pass inferred; with
 --photos at most one question per pass.
@@ -40,15 +46,27 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scorer.chance import seat_chances  # noqa: E402
 from scorer.match import Match  # noqa: E402
 from scorer.moves import who_played  # noqa: E402
 from scorer.tiles import Tile  # noqa: E402
 from vision.follow.motion import thumbnail  # noqa: E402
-from vision.follow.seats import LEAST_SURE, ArmSighting, ArmWatch, Seating, laying_arm, seat_of_play  # noqa: E402
+from vision.follow.seats import (  # noqa: E402
+    LEAST_SURE,
+    PASS_RISK,
+    ArmSighting,
+    ArmWatch,
+    Seating,
+    laying_arm,
+    likeliest_seat,
+    seat_of_play,
+)
 from vision.synth.video import game_video  # noqa: E402
 
 
-def follow_seats(video: Any, photos: bool, given: bool, verbose: bool = False) -> dict[str, Any]:
+def follow_seats(
+    video: Any, photos: bool, given: bool, verbose: bool = False, risk: float = PASS_RISK
+) -> dict[str, Any]:
     record = video.record
     players = len(record["players"])
     truth = record["hands"][0]["events"]
@@ -69,7 +87,13 @@ def follow_seats(video: Any, photos: bool, given: bool, verbose: bool = False) -
         "unsure_arms": 0,
         "seatings_learnt": 0,
         "pass_possible": 0,
+        "by_chance": 0,
+        "no_chance": 0,
     }
+    # the chance `scorer.chance` gives the likeliest seat at each play the rules leave to several
+    # seats: (chance, whether that seat laid it, whether a pass came first)
+    chances: list[tuple[float, bool, bool]] = []
+    chance_ms: list[float] = []
     times: list[float] = []
     ends: list[float] = []  # the frames that ended a stretch of movement (the dearest)
     sightings: list[ArmSighting] = []
@@ -78,15 +102,27 @@ def follow_seats(video: Any, photos: bool, given: bool, verbose: bool = False) -
     deferred: list[tuple[Any, ...]] = []
 
     def decide(
-        k: int, event: dict[str, Any], answer: Any, arm: ArmSighting | None, after_pass: bool, sure: int | None = None
+        k: int,
+        event: dict[str, Any],
+        answer: Any,
+        arm: ArmSighting | None,
+        after_pass: bool,
+        sure: int | None = None,
+        likely: int | None = None,
     ) -> None:
-        """Record the play's seat: sure by the rules, from the arm, or asked (the truth answers)."""
+        """Record the play's seat: sure by the rules, from the arm, all but sure by counting the
+        deals (`likely`: `likeliest_seat` when the play came), or asked (the truth answers)."""
         seat = sure
         if seat is None:
             evidence = seat_of_play(seating, arm, answer.seats)
             seat = evidence.seat if evidence is not None else None
             if arm is not None and evidence is None:
                 out["unsure_arms"] += 1
+            if seat is None and likely is not None:
+                seat = likely
+                out["by_chance"] += 1
+                if verbose and seat != event["seat"]:
+                    print(f"  event {k} {event}: recorded for seat {seat} by chance, wrongly", file=sys.stderr)
         if seat is None:
             out["questions"] += 1
             if verbose:
@@ -129,13 +165,25 @@ def follow_seats(video: Any, photos: bool, given: bool, verbose: bool = False) -
         after_pass = bool(mine.passes)
         out["after_pass"] += after_pass
         out["pass_possible"] += answer.sure is None
+        likely = None
+        if answer.sure is None:
+            started = time.perf_counter()
+            odds = seat_chances(hand, answer)
+            chance_ms.append(1000 * (time.perf_counter() - started))
+            if odds is None:
+                out["no_chance"] += 1
+            else:
+                best = max(range(len(odds)), key=odds.__getitem__)
+                chances.append((odds[best], answer.candidates[best].seat == event["seat"], after_pass))
+            pick = likeliest_seat(hand, answer, arm, risk)
+            likely = pick[0].seat if pick is not None else None
         if answer.sure is not None:
             decide(k, event, answer, arm, after_pass, sure=answer.sure.seat)
         elif seating is None and arm is not None and arm.sure >= LEAST_SURE and not given:
             # no seating yet: the play is kept with its seat unsure, its arm kept as evidence
-            deferred.append((k, event, answer, arm, after_pass))
+            deferred.append((k, event, answer, arm, after_pass, None, likely))
         else:
-            decide(k, event, answer, arm, after_pass)
+            decide(k, event, answer, arm, after_pass, likely=likely)
         if arm is not None and arm.sure >= LEAST_SURE and not given:
             known.append((answer.sure.seat if answer.sure is not None else answer.seats, arm.side))
             learnt = Seating.learn(players, known)
@@ -175,9 +223,35 @@ def follow_seats(video: Any, photos: bool, given: bool, verbose: bool = False) -
         settled += 1
     for item in deferred:  # the film ended before a seating was learnt: each is a question
         decide(*item)
+    out["chances"] = chances
+    out["chance_ms"] = chance_ms
     out["ms_per_frame"] = statistics.median(times) if times else 0.0
     out["ms_stretch_end"] = statistics.median(ends) if ends else 0.0
     return out
+
+
+def chance_figures(chances: list[tuple[float, bool, bool]], ms: list[float]) -> dict[str, Any]:
+    """What the chances of the likeliest seat were: at the plays where it did not lay the tile
+    (each a pass came first), and at those where it did, with and without a pass; what each risk
+    would have recorded unasked and how many of those wrongly; and the time one count takes."""
+    wrong = sorted(round(c, 4) for c, right, _ in chances if not right)
+    right = sorted(c for c, ok, _ in chances if ok)
+    right_after_pass = sorted(round(c, 4) for c, ok, after in chances if ok and after)
+
+    def share(q: float) -> float:
+        return round(right[min(len(right) - 1, int(q * len(right)))], 4) if right else 0.0
+
+    return {
+        "chance_likeliest_wrong": wrong,
+        "chance_likeliest_right_after_pass": right_after_pass,
+        "chance_likeliest_right_quantiles": {q: share(q) for q in (0.0, 0.05, 0.1, 0.25, 0.5)},
+        "unasked_wrong_by_risk": {
+            risk: [sum(c >= 1 - risk for c, _, _ in chances), sum(c >= 1 - risk for c, ok, _ in chances if not ok)]
+            for risk in (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1)
+        },
+        "chance_ms_median": round(statistics.median(ms), 3) if ms else 0.0,
+        "chance_ms_max": round(max(ms), 3) if ms else 0.0,
+    }
 
 
 def main() -> None:
@@ -191,14 +265,20 @@ def main() -> None:
     parser.add_argument("--given", action="store_true", help="the seating is given at the start")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="why each question was asked (stderr)")
+    parser.add_argument("--risk", type=float, default=PASS_RISK, help="PASS_RISK, for measuring others")
+    parser.add_argument("--chances", type=Path, help="write each chance (likeliest, it laid it, after a pass) here")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
-    total: dict[str, float] = {}
+    total: dict[str, Any] = {}
     rows = []
+    chances: list[tuple[float, bool, bool]] = []
+    chance_ms: list[float] = []
     for k in range(args.films):
         video = game_video(args.seed + k, width, height, players=args.players, dealt=args.variant)
-        row = follow_seats(video, args.photos, args.given, args.verbose)
+        row = follow_seats(video, args.photos, args.given, args.verbose, args.risk)
         row.update(seed=args.seed + k, variant=video.record["variant"])
+        chances += row.pop("chances")
+        chance_ms += row.pop("chance_ms")
         rows.append(row)
         for key, value in row.items():
             if isinstance(value, (int, float)) and key not in ("seed", "ms_per_frame", "ms_stretch_end"):
@@ -208,6 +288,9 @@ def main() -> None:
     total["ms_per_frame_median"] = round(statistics.median(r["ms_per_frame"] for r in rows), 3)
     total["ms_stretch_end_median"] = round(statistics.median(r["ms_stretch_end"] for r in rows), 3)
     total["films"] = args.films
+    total.update(chance_figures(chances, chance_ms))
+    if args.chances:
+        args.chances.write_text(json.dumps(chances))
     print(json.dumps({"total": total, "films": rows} if args.json else total))
 
 

@@ -88,6 +88,7 @@ class Hand:
         "on_table",
         "passes_in_row",
         "passes",
+        "drew",
         "must_play",
         "end",
         "out_seat",
@@ -159,6 +160,9 @@ class Hand:
         self.on_table: dict[Tile, int] = {}  # tile -> event that played it
         self.passes_in_row = 0
         self.passes: list[list[_Pass]] = [[] for _ in range(n)]
+        #: each seat's draws in observed hands, with the layout it drew against (it could not play
+        #: on it: RULES.md, Draw games), as `passes` keeps its passes (`scorer.chance` reads both)
+        self.drew: list[list[_Pass]] = [[] for _ in range(n)]
         self.must_play: tuple[int, Tile] | None = None
         self.end: str | None = None  # "out", "blocked" or "target"; a new hand has not ended
         self.out_seat: int | None = None
@@ -863,6 +867,8 @@ class Hand:
                 raise RecordError(f"seat {seat} already holds {tile}", code="holds_already", seat=seat, tile=str(tile))
         self.boneyard -= count
         self.counts[seat] += count
+        if not self.full:
+            self.drew[seat].append(_Pass(index, self.layout.copy()))
         if tile is not None:
             self.held[seat].add(tile)
             self.owner[tile] = seat

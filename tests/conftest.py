@@ -327,4 +327,4 @@ def seats_in_turn_order(monkeypatch: pytest.MonkeyPatch) -> None:
     no arm. Who laid a tile is tested without it (tests/test_follow_seats.py)."""
     from vision.follow.seats import SeatKeeper
 
-    monkeypatch.setattr(SeatKeeper, "choose", lambda self, answer, arm: answer.candidates[0])
+    monkeypatch.setattr(SeatKeeper, "choose", lambda self, answer, arm, hand=None: answer.candidates[0])

@@ -398,6 +398,12 @@ def _kept_to_confirm(outcome: Any) -> dict[str, Any]:
     help="Dealt films: the follower is told where each seat sits, as a table asked once at the start "
     "(default: it learns it from the plays).",
 )
+@click.option(
+    "--no-arms",
+    is_flag=True,
+    help="The follower sees no arm reach in (as with a folder of photos): who laid a tile comes from "
+    "the rules and the deals left, or a question.",
+)
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def watch_eval(
     videos: int,
@@ -417,6 +423,7 @@ def watch_eval(
     dealt: str | None,
     players: int,
     seating_given: bool,
+    no_arms: bool,
     as_json: bool,
 ) -> None:
     """Follow synthetic game videos; count moves right, asked and wrong against their true records."""
@@ -459,6 +466,7 @@ def watch_eval(
         light_drift=light,
         idle_passes=idle,
         seating=seating_given,
+        arms=not no_arms,
         **({"dealt": dealt, "players": players} if dealt else {}),
     )
     if as_json:

@@ -124,11 +124,13 @@ def follow_video(
     misread: float = 0.0,
     jitter: float = 0.0,
     seating: bool = False,
+    arms: bool = True,
 ) -> VideoReport:
     """Follow one video, answering asks with the truth; compare the record with the truth.
 
     `seating`: the follower is told where each seat sits (a dealt film's sides), as a table asked
-    once at the start; otherwise it learns the seating from the plays.
+    once at the start; otherwise it learns the seating from the plays. `arms`: False, the arms
+    reaching in are not shown to the follower (a folder of photos: who laid a tile is not seen).
 
     Without a reader, the frames are read from their truth (`OracleReader`), with `misread` and
     `jitter` imitating a reader's mistakes."""
@@ -155,7 +157,7 @@ def follow_video(
     )
     names: dict[str, int] = {}
     reader = reader or OracleReader(video.truths, lambda name: names[name], misread, jitter, video.seed)
-    watcher = Watcher(follower, reader, settle=settle)
+    watcher = Watcher(follower, reader, settle=settle, arms=arms)
     ends = EndMap()
     done = 0  # true plays accounted for
     stopped = False
@@ -267,13 +269,14 @@ def evaluate_videos(
     misread: float = 0.0,
     jitter: float = 0.0,
     seating: bool = False,
+    arms: bool = True,
     **video_options: Any,
 ) -> dict[str, Any]:
     """Follow `count` synthetic videos (seeds seed, seed+1, ...) and total the figures."""
     reports = []
     for k in range(count):
         video = game_video(seed + k, width, height, **video_options)
-        report = follow_video(video, reader, misread=misread, jitter=jitter, seating=seating)
+        report = follow_video(video, reader, misread=misread, jitter=jitter, seating=seating, arms=arms)
         reports.append(report)
         if log:
             log(
@@ -306,6 +309,7 @@ def evaluate_videos(
         "misread": misread,
         "jitter": jitter,
         "seating_given": seating,
+        "arms": arms,
         **video_options,
         **total,
         "scores_equal": sum(r.score_equal for r in reports),

@@ -749,6 +749,9 @@ class Follower:
         self.carry_on = False
         #: the chosen tiles (by index) `_seated` followed with their seat open, and its candidates
         self.open_seats: dict[int, tuple[int, ...]] = {}
+        #: the chosen tiles (by index) `_seated` gave a seat by counting the deals (no arm seen, a
+        #: pass before it all but ruled out: `seats.likeliest_seat`), with its candidates and chance
+        self.likely_seats: dict[int, tuple[tuple[int, ...], float]] = {}
         #: (hand, event index, candidate seats) of each play followed with its seat open
         self.unsure_seats: list[tuple[int, int, tuple[int, ...]]] = []
         #: the events of each hand as the follower applied them (the record it writes)
@@ -1339,6 +1342,20 @@ class Follower:
             self.backs = _backs(reading)
         share = min(c.share for c, _ in chosen)
         why = Reason(f"evidence share {share:.2f}", code="evidence", share=round(share, 2))
+        if self.likely_seats:
+            k, (seats, chance) = next(iter(self.likely_seats.items()))
+            played, seat = str(chosen[k][0].move.tile), chosen[k][0].move.seat
+            why = Reason(
+                f"evidence share {share:.2f}; {played} recorded as seat {seat}'s, no arm seen: of the seats "
+                + " or ".join(f"seat {s}" for s in seats)
+                + f", the deals left make it {chance:.4f} sure (a pass shows in no photo)",
+                code="evidence",
+                share=round(share, 2),
+                tile=played,
+                seat=seat,
+                seats=list(seats),
+                chance=round(chance, 4),
+            )
         if self.open_seats:
             k, seats = next(iter(self.open_seats.items()))
             played, seat = str(chosen[k][0].move.tile), chosen[k][0].move.seat
@@ -1372,6 +1389,7 @@ class Follower:
         match = self.match if len(chosen) == 1 else copy.deepcopy(self.match)
         out: list[tuple[list[dict[str, Any]], int | tuple[int, ...], ArmSighting | None]] = []
         unsure = self.open_seats = {}
+        likely = self.likely_seats = {}
         arms = self.seats.arms_for([_point(t, reading) for _, t in chosen])  # each arm lays one tile
         for k, (candidate, tile) in enumerate(chosen):
             hand = match.current
@@ -1389,7 +1407,9 @@ class Follower:
                     # (one at a time until one could be played: RULES.md, Draw games) and played
                     draws = ((counted.sure.seat, drawn),) if drawn else ()
                     answer = replace(counted, candidates=(replace(counted.sure, draws=draws),))
-                pick = self.seats.choose(answer, arms[k])
+                pick = self.seats.choose(answer, arms[k], hand)
+                if pick is not None and self.seats.chance is not None:
+                    likely[k] = (answer.seats, self.seats.chance)
                 if pick is None and not self.carry_on:
                     return out if k else self._who_played(reading, chosen, answer)
                 if pick is None:  # nobody to ask: followed as the turn seat's, kept to confirm

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from scorer.chance import seat_chances
+from scorer.hand import Hand
 from scorer.moves import Candidate, WhoPlayed
 
 #: picture sides, as `vision.synth` films record them (`HandSpec.edge`): 0 top, 1 right, 2 bottom, 3 left
@@ -56,6 +58,18 @@ REACHES = 0.4
 #: the leader's) and the play after it fix the way round, where that play's arm comes from a side
 #: next to the leader's; from the side across, two seatings explain it as well, and it is asked
 LEARN_FROM = 2
+#: the most a play's seat may be in doubt and still be recorded without a question, where the
+#: rules leave several seats and no arm names one (`likeliest_seat`): the chance, from counting
+#: the deals the hand leaves (`scorer.chance`), that a pass came first and another seat laid it.
+#: Chosen from measurement (bench/README.md, "Who played"). The chances are calibrated: on 1600
+#: random hands (`bench/seat_chance.py --hands 200`) the likeliest seat was wrong at 1832 of
+#: 18,279 plays where 1906 were expected. A wrong seat is dear with no arm in view: every later
+#: play of the hand follows it one seat off, until a question or a tapped pass sets the turn
+#: right. At 0.002 those hands recorded 2623 plays unasked, 1 wrongly (0.84 expected: about one
+#: hand in 1900; in partners, whose open ends leave most plays sure, one in 300); at 0.005, 3288
+#: and 3 wrongly. Dealt films with no arm (`bench/seat_evidence.py --photos`, seeds 300 and 400):
+#: no play after a pass had a chance above 0.982, and 0.002 leaves 0.03 wrong expected in 24.
+PASS_RISK = 0.002
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,6 +350,27 @@ def seat_of_play(
     return SeatEvidence(seat, seen.sure, seen)
 
 
+def likeliest_seat(
+    hand: Hand, answer: WhoPlayed, arm: ArmSighting | None = None, risk: float | None = None
+) -> tuple[Candidate, float] | None:
+    """The seat that laid `answer.tile`, and its chance, where counting the deals
+    (`scorer.chance.seat_chances`) makes it all but sure, at least 1 - `risk`, and no sure arm
+    was seen (`arm`: the arm that laid it; one that names a seat is the evidence, and where it
+    names none, a question is better); None otherwise, or where the count is not exact. `hand`:
+    the hand before the play; `risk`: PASS_RISK where not given."""
+    if answer.sure is not None:
+        return answer.sure, 1.0
+    if arm is not None and arm.sure >= LEAST_SURE:
+        return None
+    chances = seat_chances(hand, answer)
+    if chances is None:
+        return None
+    best = max(range(len(chances)), key=chances.__getitem__)
+    if chances[best] < 1 - (PASS_RISK if risk is None else risk):
+        return None
+    return answer.candidates[best], chances[best]
+
+
 # -- a match's seats, as the follower keeps them ---------------------------------------------------
 
 #: one play as seating evidence: the seat that laid it (sure by the rules, or told by a person) or
@@ -363,6 +398,9 @@ class SeatKeeper:
     given: bool = False
     sightings: list[ArmSighting] = field(default_factory=list)
     known: list[SeatItem] = field(default_factory=list)
+    #: the chance of the seat the last `choose` took from counting the deals; None where the
+    #: rules or an arm named it, or nothing did
+    chance: float | None = None
 
     @classmethod
     def of(cls, players: int, sides: Sequence[int] | None = None) -> SeatKeeper:
@@ -399,11 +437,21 @@ class SeatKeeper:
                     used.append(seen)
         return [_reaching(arm, point) for arm, point in zip(chosen, points, strict=True)]
 
-    def choose(self, answer: WhoPlayed, arm: ArmSighting | None) -> Candidate | None:
+    def choose(self, answer: WhoPlayed, arm: ArmSighting | None, hand: Hand | None = None) -> Candidate | None:
         """The seat that laid `answer.tile`, with the passes and draws it implies, from the rules
-        and `arm`, the arm that laid it (`arms_for`); None: ask."""
+        and `arm`, the arm that laid it (`arms_for`), and where no arm was seen, from counting the
+        deals `hand` (the hand before the play) leaves (`likeliest_seat`); None: ask."""
+        self.chance = None
         if answer.sure is not None:
             return answer.sure
+        pick = self._by_arm(answer, arm)
+        if pick is None and hand is not None:
+            likely = likeliest_seat(hand, answer, arm)
+            if likely is not None:
+                pick, self.chance = likely
+        return pick
+
+    def _by_arm(self, answer: WhoPlayed, arm: ArmSighting | None) -> Candidate | None:
         if self.seating is not None or arm is None or arm.sure < LEAST_SURE or self.given:
             evidence = seat_of_play(self.seating, arm, answer.seats)
             return answer.of(evidence.seat) if evidence is not None else None

@@ -36,7 +36,12 @@ class Step:
 
 class Watcher:
     def __init__(
-        self, follower: Follower, reader: ReaderLike, evidence: EvidenceStore | None = None, settle: int = 3
+        self,
+        follower: Follower,
+        reader: ReaderLike,
+        evidence: EvidenceStore | None = None,
+        settle: int = 3,
+        arms: bool = True,
     ) -> None:
         self.follower = follower
         self.reader = reader
@@ -44,6 +49,8 @@ class Watcher:
         self.motion = MotionDetector(settle=settle)
         #: the arms reaching over the table between reads: who laid a tile (`seats`)
         self.arms = ArmWatch(settle=settle)
+        #: False: the arms are not looked for (a measure of following a folder of photos)
+        self.see_arms = arms
         self.frames = 0
         self.reads = 0
         self._ask_frame: str | None = None
@@ -54,7 +61,8 @@ class Watcher:
         self.motion.frame_size = (int(image.shape[1]), int(image.shape[0]))
         thumb = thumbnail(image)
         motion = self.motion.update(thumb)
-        self.arms.update(thumb)
+        if self.see_arms:
+            self.arms.update(thumb)
         if motion.state != "change":
             return Step(motion, None, None, 1000 * (time.perf_counter() - started))
         reading = self.reader.read(image, name)
