@@ -1,5 +1,5 @@
 """Who laid each tile: the follower asks where a pass was possible and no arm says who played
-(unless counting the deals leaves a pass all but ruled out: `seats.PASS_RISK`), takes the seat the
+(unless counting the deals rules every other seat out: `seats.PASS_RISK`), takes the seat the
 arm names once the seating is learnt, never ends a drawing hand on a tile count
 that unseen draws could change, and follows dealt films (passes, draws) with no play given to the
 wrong seat."""

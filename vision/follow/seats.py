@@ -61,15 +61,13 @@ LEARN_FROM = 2
 #: the most a play's seat may be in doubt and still be recorded without a question, where the
 #: rules leave several seats and no arm names one (`likeliest_seat`): the chance, from counting
 #: the deals the hand leaves (`scorer.chance`), that a pass came first and another seat laid it.
-#: Chosen from measurement (bench/README.md, "Who played"). The chances are calibrated: on 1600
-#: random hands (`bench/seat_chance.py --hands 200`) the likeliest seat was wrong at 1832 of
-#: 18,279 plays where 1906 were expected. A wrong seat is dear with no arm in view: every later
-#: play of the hand follows it one seat off, until a question or a tapped pass sets the turn
-#: right. At 0.002 those hands recorded 2623 plays unasked, 1 wrongly (0.84 expected: about one
-#: hand in 1900; in partners, whose open ends leave most plays sure, one in 300); at 0.005, 3288
-#: and 3 wrongly. Dealt films with no arm (`bench/seat_evidence.py --photos`, seeds 300 and 400):
-#: no play after a pass had a chance above 0.982, and 0.002 leaves 0.03 wrong expected in 24.
-PASS_RISK = 0.002
+#: None: only where the count rules every other seat out (no deal leaves it a tile to lay) is a
+#: play recorded unasked; a question is always better than a guess. The chances are calibrated
+#: (`bench/seat_chance.py`: on 1600 random hands the likeliest seat was wrong at 1832 of 18,279
+#: plays where 1906 were expected), but a wrong seat with no arm in view is dear: every later play
+#: of the hand follows it one seat off, unnoticed. At 0.002 those hands recorded 2623 plays
+#: unasked, 1 wrongly (bench/README.md, "Who played").
+PASS_RISK = 0.0
 
 
 @dataclass(frozen=True, slots=True)
