@@ -382,6 +382,32 @@ def train_prune(weights: str, out: str, ratio: float, imgsz: int) -> None:
     click.echo(json.dumps(prune_checkpoint(Path(weights), Path(out), ratio, imgsz)))
 
 
+@train.command("average")
+@click.option("--first", type=click.Path(dir_okay=False, exists=True), required=True, help="A trained detector (.pt).")
+@click.option(
+    "--second",
+    type=click.Path(dir_okay=False, exists=True),
+    required=True,
+    help="The same network trained on (.pt): its settings are kept.",
+)
+@click.option("--out", type=click.Path(dir_okay=False), required=True, help="Where the average is saved (.pt).")
+@click.option(
+    "--share",
+    type=click.FloatRange(0, 1),
+    default=0.5,
+    show_default=True,
+    help="How much of each weight is the second's.",
+)
+def train_average(first: str, second: str, out: str, share: float) -> None:
+    """Average two detectors of one network weight by weight (export it with `spinner export`)."""
+    from vision.train.average import average
+
+    try:
+        click.echo(json.dumps(average(Path(first), Path(second), Path(out), share)))
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+
+
 @train.command("halves")
 @click.option(
     "--data",

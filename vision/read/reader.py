@@ -232,10 +232,12 @@ class Reader:
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
         if self.calibration is None:
             return replace(tile, unsure=tile.confidence < SURE_AT)
+        unsure = self.calibration.unsure(tile.confidence)
+        calibrated = self.calibration.calibrated(tile.confidence)
+        # an unsure tile never shows 0.9 or more, also where the map runs flat up to the line and
+        # its confidence, written to three places, would round up to it
         return replace(
-            tile,
-            calibrated=self.calibration.calibrated(tile.confidence),
-            unsure=self.calibration.unsure(tile.confidence),
+            tile, calibrated=min(calibrated, UNDER_THE_LINE * SURE_AT) if unsure else calibrated, unsure=unsure
         )
 
     def read_path(self, path: str | Path) -> Reading:
