@@ -9,20 +9,11 @@ from math import comb, factorial
 
 import pytest
 
-from scorer import Match
 from scorer.chance import _barred, count_layouts, seat_chances, seat_weights
 from scorer.moves import who_played
 from scorer.tiles import FULL_SET, Tile
-from tests.support.records import draw, pass_, play
+from tests.support.records import draw, observed, pass_, play
 from vision.follow.seats import PASS_RISK, likeliest_seat
-
-
-def observed(variant: str, *events: dict, players: int = 4, leader: int = 0, unseen_draws: bool = False) -> Match:
-    match = Match.new(variant, ["Ana", "Ben", "Cruz", "Dee"][:players])
-    match.start_hand(leader=leader, unseen_draws=unseen_draws)
-    for event in events:
-        match.apply(event)
-    return match
 
 
 def multinomial(*parts: int) -> int:

@@ -11,15 +11,7 @@ from scorer import Match, RecordError, score_record
 from scorer.moves import who_played
 from scorer.simulate import simulate_match
 from scorer.tiles import Tile
-from tests.support.records import draw, hand, pass_, pips, play, record
-
-
-def observed(variant: str, *events: dict, players: int = 4, leader: int = 0, unseen_draws: bool = False) -> Match:
-    match = Match.new(variant, ["Ana", "Ben", "Cruz", "Dee"][:players])
-    match.start_hand(leader=leader, unseen_draws=unseen_draws)
-    for event in events:
-        match.apply(event)
-    return match
+from tests.support.records import draw, hand, observed, pass_, pips, play, record
 
 
 def test_any_seat_may_have_laid_it_after_unseen_passes_in_turn_order():

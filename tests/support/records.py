@@ -117,3 +117,16 @@ ROUNDING = {
     1: ["0-0", "0-1", "0-2", "0-5"],
     3: ["1-4", "2-5", "3-5", "4-4", "5-5"],
 }  # 8 + 38 = 46
+
+
+def observed(
+    variant: str, *events: dict[str, Any], players: int = 4, leader: int = 0, unseen_draws: bool = False
+) -> Any:
+    """A match of `variant` whose first hand (no deal: what a camera sees) has had `events`."""
+    from scorer import Match
+
+    match = Match.new(variant, ["Ana", "Ben", "Cruz", "Dee"][:players])
+    match.start_hand(leader=leader, unseen_draws=unseen_draws)
+    for event in events:
+        match.apply(event)
+    return match
