@@ -171,3 +171,23 @@ def test_the_camera_box_says_nothing_in_english_of_its_own():
         said = script_words()
     assert keys and sorted(keys - set(said)) == []
     assert said["cam_reading"] == "Leyendo la foto…"
+
+
+def test_a_play_the_tile_count_gave_its_player_says_so():
+    from flask_babel import force_locale
+
+    from webapp import create_app
+    from webapp.camera_words import reason_words
+    from webapp.wording import Table as Names
+
+    app = create_app({"DATABASE_URL": "sqlite://", "SPINNER_DATA": "/nonexistent"}, migrate=False)
+    counted = {"share": 0.97, "tile": "1-5", "seat": 2, "seats": [1, 2], "chance": 1.0}
+    with app.test_request_context():
+        with force_locale("en"):
+            said = reason_words("evidence", counted, Names(PLAYERS))
+            plain = reason_words("evidence", {"share": 0.97}, Names(PLAYERS))
+        with force_locale("es"):
+            dicho = reason_words("evidence", counted, Names(PLAYERS))
+    assert PLAYERS[2] in said and "1-5" in said and "counting the tiles" in said
+    assert plain == "the photo is sure of it (97 in 100)"
+    assert PLAYERS[2] in dicho and "contar las fichas" in dicho

@@ -38,6 +38,20 @@ def seat_choices(seats: Sequence[Any], table: Table, turn: bool = False) -> str:
     return _("%(some)s or %(last)s", some=", ".join(names[:-1]), last=names[-1])
 
 
+def _evidence(p: dict[str, Any], t: Any) -> str:
+    said = _("the photo is sure of it (%(share)s in 100)", share=round(float(p.get("share") or 0) * 100))
+    if p.get("seat") is None or not p.get("seats"):
+        return said
+    # no photo shows who laid it: the tiles each player may still hold left only one (the follower's
+    # count of the deals, `scorer.chance`)
+    return _(
+        "%(said)s; no photo shows who laid %(tile)s, but counting the tiles left only %(who)s",
+        said=said,
+        tile=p.get("tile") or "",
+        who=t.seat(p.get("seat")),
+    )
+
+
 def _tiles(tiles: Sequence[Any]) -> str:
     return ", ".join(str(t) for t in tiles)
 
@@ -116,9 +130,7 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
     "drawn": lambda p, t: _("a tile drawn from the boneyard"),
     "moving": lambda p, t: _("the table is moving: waiting for it to settle"),
     "unchanged": lambda p, t: _("the table has not changed"),
-    "evidence": lambda p, t: _(
-        "the photo is sure of it (%(share)s in 100)", share=round(float(p.get("share") or 0) * 100)
-    ),
+    "evidence": lambda p, t: _evidence(p, t),
     "confirmed": lambda p, t: _("confirmed by a player"),
     "passed": lambda p, t: _("%(who)s passed", who=t.seat(p.get("seat"))),
     "pass_refused": lambda p, t: _(

@@ -524,6 +524,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "the reader is not sure of it: it read %(read)s": "el lector no está seguro: leyó la %(read)s",
     "a tile drawn from the boneyard": "una ficha robada del pozo",
     "the photo is sure of it (%(share)s in 100)": "la foto lo muestra con claridad (%(share)s de 100)",
+    "%(said)s; no photo shows who laid %(tile)s, but counting the tiles left only %(who)s": "%(said)s; ninguna foto muestra quién puso la %(tile)s, pero al contar las fichas solo queda %(who)s",
     "the photo shows %(tile)s, which cannot be played here": "la foto muestra la %(tile)s, que no se puede jugar aquí",
     "the photo's open ends show %(seen)s, but this play would leave %(after)s": "los extremos abiertos de la foto muestran %(seen)s, pero esta jugada dejaría %(after)s",
     "the rules refuse it: %(why)s": "las reglas no lo permiten: %(why)s",
