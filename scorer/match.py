@@ -47,7 +47,9 @@ class Match:
         return cls(rules, names)
 
     @classmethod
-    def from_record(cls, record: object) -> Match:
+    def from_record(cls, record: object, open_last: bool = False) -> Match:
+        """The match a record describes. `open_last`: the last hand is still being played, so the
+        record's silence about it ends nothing (`close_hand` is not applied to it)."""
         if not isinstance(record, dict):
             raise RecordError("a match record is a JSON object (GAME_RECORD.md)")
         fmt = record.get("format", RECORD_FORMAT)
@@ -70,7 +72,8 @@ class Match:
                     leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=hand.get("unseen_draws", False)
                 )
                 match.replay_events(events)
-                match.close_hand()
+                if not (open_last and h == len(hands) - 1):
+                    match.close_hand()
             except RecordError as error:
                 raise error.at(hand=h) from None
         return match

@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pytest
 
+from scorer.hand import Hand
 from scorer.match import Match
 from tests.support.readings import reading, tile
 from vision.evaluate.games import follow_video
@@ -282,11 +283,63 @@ def test_dealt_films_with_passes_and_draws_are_followed_with_no_play_for_the_wro
 
 def test_with_no_arm_seen_a_dealt_film_is_asked_about_less_and_never_given_to_the_wrong_seat():
     # film 305 (partners, 2 passes): with no arm, every play after the lead is left to several
-    # seats by the rules; counting the deals records some of them unasked, none wrongly
-    report = follow_video(game_video(305, 320, 240, dealt="any"), arms=False)
+    # seats by the rules; counting the deals records some of them unasked, none wrongly, and
+    # asking about each of the others at once is a question a play
+    video = game_video(305, 320, 240, dealt="any")
+    report = follow_video(video, arms=False, each_play=True)
     assert report.passes == 2 and report.wrong == report.wrong_seat == report.not_reached == 0
     assert report.score_equal and 0 < report.asked < report.plays - 1  # each play but the lead was asked before
-    assert report.after_pass_inferred == 0  # a play after a pass is asked about, not guessed
+    assert report.questions == report.asked and report.after_pass_inferred == 0  # asked about, not guessed
+
+
+def test_with_no_arm_seen_the_plays_of_open_seats_are_one_question_not_one_a_play():
+    # the same film followed as `spinner watch --ask` does: each play after the lead is followed as
+    # the turn seat's and kept, and the hand, over as followed, is held for one question
+    report = follow_video(game_video(305, 320, 240, dealt="any"), arms=False)
+    assert report.wrong == report.not_reached == 0 and report.score_equal
+    assert report.questions == 1 < report.passes and report.asked == report.plays - 1
+
+
+def test_a_run_of_open_seats_is_one_question_and_a_pass_named_in_it_moves_the_seats_after():
+    follower, tiles = started()
+    follower.carry_on = follower.ask_runs = True  # `spinner watch --ask`
+    match = follower.match
+    tiles.append(tile(5, 1, 360, 200))
+    assert follower.observe(reading(*tiles)).code == "seat_unsure"  # followed as seat 1's
+    tiles.append(tile(1, 4, 420, 200))
+    assert follower.observe(reading(*tiles)).kind == "play"  # the layout goes on
+    question = follower.run_question()
+    assert question is not None and question.kind == "ask" and question.code == "passes_unsure"
+    assert [(e["seat"], e["tile"]) for e in question.params["plays"]] == [(1, "1-5"), (2, "1-4")]
+    # seat 1 passed: seat 2 laid 1-5, so seat 3 laid 1-4
+    answer = follower.run_with_pass(0, 2)
+    assert [(e["seat"], e["tile"]) for e in answer] == [(2, "1-5"), (3, "1-4")]
+    with pytest.raises(ValueError, match="the plays kept to confirm, in order: 1-5 .east., 1-4"):
+        follower.settle_run([answer[1], answer[0]])
+    assert len(follower.record()["pending"]["unconfirmed"]) == 2  # nothing changed
+    assert follower.settle_run(answer).code == "seats_confirmed"
+    record = follower.record()
+    assert "pending" not in record and follower.run_question() is None
+    assert [(e["seat"], e["tile"]) for e in record["hands"][0]["events"]] == [(0, "3-5"), (2, "1-5"), (3, "1-4")]
+    # the match the follower was made with is the one answered (a page's, a watch's totals)
+    assert follower.match is match and match.current.turn == 0
+    assert match.current.inferred_passes == [{"event": 1, "seat": 1}]
+    with pytest.raises(ValueError, match="no play is kept to confirm"):
+        follower.settle_run(answer)
+
+
+def test_a_hand_over_as_followed_is_held_for_the_run_question(monkeypatch):
+    follower, tiles = started()
+    follower.carry_on = follower.ask_runs = True
+    tiles.append(tile(5, 1, 360, 200))
+    follower.observe(reading(*tiles))
+    monkeypatch.setattr(Hand, "over", property(lambda hand: True))  # as if 1-5 was seat 1's last tile
+    tiles.append(tile(1, 4, 420, 200))
+    outcome = follower.observe(reading(*tiles))
+    assert outcome.kind == "ask" and outcome.code == "passes_unsure" and not outcome.settled
+    assert [e["tile"] for e in outcome.params["plays"]] == ["1-5"]  # the frame's 1-4 waits for the answer
+    follower.settle_run(follower.run_events())  # no one passed
+    assert follower.observe(reading(*tiles)).code == "over_show"  # over, as answered
 
 
 def test_spinner_watch_takes_the_seating_and_keeps_an_unanswered_question_with_its_seats(tmp_path):
@@ -296,7 +349,7 @@ def test_spinner_watch_takes_the_seating_and_keeps_an_unanswered_question_with_i
     from vision.follow.seats import SIDES as NAMES
     from vision.synth.video import write_video
 
-    video = game_video(305, 320, 240, dealt="partners")
+    video = game_video(302, 320, 240, dealt="partners")  # one pass
     write_video(video, tmp_path / "game")
     truth = [e for e in video.record["hands"][0]["events"] if e["type"] == "play"]
     leader = str(video.record["hands"][0]["leader"])
@@ -328,14 +381,25 @@ def test_spinner_watch_takes_the_seating_and_keeps_an_unanswered_question_with_i
     assert [e["tile"] for e in recorded + unconfirmed] == [e["tile"] for e in truth]
     assert unconfirmed[0]["tile"] == first["params"]["tile"] and truth[len(recorded)]["seat"] in unconfirmed[0]["seats"]
     assert kept["pending"]["code"] == "who_played"
-    # at a terminal each question is answered by number: here always the first candidate (the
-    # seat whose turn it was), and the watch goes on to the end with nothing left to confirm
-    answered = CliRunner().invoke(main, [*args, "--ask", "--record", str(tmp_path / "asked.json")], input="1\n" * 80)
+    # at a terminal the plays kept are one question, asked when the hand is over as followed:
+    # the person names each play laid after a pass and who laid it, and the record is the truth
+    first_kept = len(recorded)
+    told = ""
+    for k in range(first_kept, len(truth)):
+        if truth[k]["seat"] != (truth[k - 1]["seat"] + 1) % 4:
+            told += f"{k - first_kept + 1}\n{truth[k]['seat'] + 1}\n"
+    assert told.count("\n") == 2  # the film's pass
+    answered = CliRunner().invoke(
+        main, [*args, "--ask", "--record", str(tmp_path / "asked.json")], input=told + "0\n" * 80
+    )
     assert answered.exit_code == 0, answered.output
-    assert "which happened?" in answered.output and "answered: P" in answered.output
+    assert answered.output.count(f"did anyone pass from {truth[first_kept]['tile']} on?") == 2
+    assert "who laid" in answered.output and "answered: P" in answered.output
     kept = json.loads((tmp_path / "asked.json").read_text())
     assert "pending" not in kept
-    assert len([e for e in kept["hands"][0]["events"] if e["type"] == "play"]) == len(truth)
+    assert [(e["seat"], e["tile"]) for e in kept["hands"][0]["events"] if e["type"] == "play"] == [
+        (e["seat"], e["tile"]) for e in truth
+    ]
     bad = CliRunner().invoke(main, [*args, "--seating", "bottom,up,top,left"])
     assert bad.exit_code == 2 and "'up' is no side" in bad.output
 

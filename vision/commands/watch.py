@@ -154,10 +154,14 @@ def watch(
     SOURCE is a video file or a folder of photos taken in order; --camera N follows a webcam.
     A move the photo cannot settle is printed as a question ("ask"): at a terminal (--ask) it is
     answered there by number; otherwise it is left out of the record (under "pending") for a
-    person to confirm, and a play whose seat nothing settles (a pass shows in no photo) is followed
-    on as the turn seat's so the layout goes on: the record stops before it, and it and every play
-    after it are kept under "pending" ("unconfirmed", each open one with its candidate seats). When the hand is over, each --reveal photo gives
-    that seat's remaining tiles. The record and the evidence are written even when the source
+    person to confirm. A play whose seat nothing settles (a pass shows in no photo) is followed on
+    as the turn seat's so the layout goes on, and it and every play after it are kept to confirm:
+    one question for all of them, "did anyone pass from 4-5 on?", printed once ("ask", then each
+    later play "kept"); at a terminal it is asked when the hand is over as followed and when the
+    source ends (Enter: no one passed; or the first play laid after a pass, and who laid it);
+    otherwise the record stops before the first of them and they are under "pending"
+    ("unconfirmed", each open one with its candidate seats). When the hand is over, each --reveal
+    photo gives that seat's remaining tiles. The record and the evidence are written even when the source
     fails part way (exit status 1), and with a move still to confirm (exit status 2).
     """
     from scorer.errors import RecordError
@@ -210,7 +214,9 @@ def watch(
         except FileNotFoundError as error:
             raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
     follower = Follower(match, leader=leader, seating=_seating(seating, len(names)))
-    follower.carry_on = not ask  # nobody to say who played: such plays are kept to confirm
+    # a play whose seat nothing settles is followed on, and the run of them asked about once (at
+    # a terminal) or kept to confirm
+    follower.carry_on, follower.ask_runs = True, ask
     store = None
     kept_in = Path(evidence) if evidence else Path(export_path).with_suffix("") if export_path else None
     if kept_in is not None:  # --export alone: the frames are kept beside the zip, in a folder named after it
@@ -225,11 +231,19 @@ def watch(
     watcher = Watcher(follower, reader, store, settle=settle)
 
     def show(outcome: Outcome, where: str) -> None:
-        if as_json and outcome.code == "seat_unsure":
+        run = follower.open_run()
+        opens = run is not None and outcome.kind == "play" and bool(outcome.where) and outcome.where[0] <= run
+        if outcome.kind == "play" and run is not None and not opens:  # one more play of the run
+            if as_json:
+                click.echo(json.dumps({**outcome.to_json(), "kind": "kept", "followed": True}))
+            else:
+                for event in outcome.events:
+                    click.echo(f"{where}: KEPT {_describe(event, names)} (to confirm with the play asked about)")
+        elif as_json and opens:
             click.echo(json.dumps(_kept_to_confirm(outcome)))
         elif as_json:
             click.echo(json.dumps({**outcome.to_json(), "totals": match.totals}))
-        elif outcome.kind == "play" and outcome.code == "seat_unsure":
+        elif opens:
             click.echo(f"{where}: ASK {outcome.reason}")  # followed on, not recorded: no totals
         elif outcome.kind == "play":
             for event in outcome.events:
@@ -261,6 +275,40 @@ def watch(
         except (RecordError, ValueError) as error:
             click.echo(f"  not recorded: {error}", err=True)
 
+    def answer_run() -> None:
+        """The run question answered at the terminal: the first play laid after a pass and who laid
+        it, then the next such play after it, and so on; 0 when there is no other pass."""
+        if not follower.unsure_seats:
+            return
+        events = follower.run_events()
+        after = 0  # the plays up to this one are told
+        while True:
+            plays = [e for e in events if e.get("type") == "play"]
+            click.echo(f"did anyone pass from {plays[0]['tile']} on? the plays as followed:", err=as_json)
+            for k, event in enumerate(plays, 1):
+                click.echo(f"  {k}: {_describe(event, names)}", err=as_json)
+            first = click.prompt(
+                "  the first play laid after a pass" + (f" after play {after}" if after else "") + " (0: none)",
+                type=click.IntRange(0, len(plays)),
+                default=0,
+                err=as_json,
+            )
+            if not first:
+                break
+            if first <= after:
+                click.echo(f"  name a play after play {after}", err=as_json)
+                continue
+            seat = click.prompt(
+                f"  who laid {plays[first - 1]['tile']}? seat number (1 to {len(names)})",
+                type=click.IntRange(1, len(names)),
+                err=as_json,
+            )
+            events, after = follower.run_with_pass(first - 1, seat - 1, events), first
+        try:
+            show(watcher.settle_run(events), "answered")
+        except (RecordError, ValueError) as error:
+            click.echo(f"  not recorded: {error}", err=True)
+
     def reveal_all() -> None:
         while shows and follower.hand.over:
             seat, photo = shows.pop(0)
@@ -277,13 +325,17 @@ def watch(
             outcome = step.outcome
             if outcome is not None and outcome.kind != "nothing":
                 show(outcome, frame.name)
-                if outcome.kind == "ask" and ask:
+                if outcome.code == "passes_unsure" and ask:
+                    answer_run()
+                elif outcome.kind == "ask" and ask:
                     answer_here(outcome)
             reveal_all()
     except SourceError as error:
         failed = str(error)
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
+    if ask:
+        answer_run()
     reveal_all()
     if shows:
         click.echo(f"the hand is not over: {len(shows)} --reveal photo(s) not used", err=True)
@@ -404,6 +456,12 @@ def _kept_to_confirm(outcome: Any) -> dict[str, Any]:
     help="The follower sees no arm reach in (as with a folder of photos): who laid a tile comes from "
     "the rules and the deals left, or a question.",
 )
+@click.option(
+    "--each-play",
+    is_flag=True,
+    help="A play whose seat nothing settles is asked about at once, one question a play (default: "
+    "followed as the turn seat's, and the run of such plays asked about once, as `spinner watch --ask`).",
+)
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def watch_eval(
     videos: int,
@@ -424,6 +482,7 @@ def watch_eval(
     players: int,
     seating_given: bool,
     no_arms: bool,
+    each_play: bool,
     as_json: bool,
 ) -> None:
     """Follow synthetic game videos; count moves right, asked and wrong against their true records."""
@@ -467,6 +526,7 @@ def watch_eval(
         idle_passes=idle,
         seating=seating_given,
         arms=not no_arms,
+        each_play=each_play,
         **({"dealt": dealt, "players": players} if dealt else {}),
     )
     if as_json:

@@ -90,6 +90,9 @@ class VideoReport:
     plays: int
     right: int = 0
     asked: int = 0
+    #: questions a person answered: each ask, and each run of plays followed with their seat
+    #: open (one question for all of them: did anyone pass?)
+    questions: int = 0
     #: asks answered "nothing was played" (the camera saw a tile that is no play): a tap each
     dismissed: int = 0
     wrong: int = 0
@@ -125,12 +128,16 @@ def follow_video(
     jitter: float = 0.0,
     seating: bool = False,
     arms: bool = True,
+    each_play: bool = False,
 ) -> VideoReport:
     """Follow one video, answering asks with the truth; compare the record with the truth.
 
     `seating`: the follower is told where each seat sits (a dealt film's sides), as a table asked
     once at the start; otherwise it learns the seating from the plays. `arms`: False, the arms
     reaching in are not shown to the follower (a folder of photos: who laid a tile is not seen).
+    A play whose seat nothing settles is followed as the turn seat's and the run of such plays is
+    asked about once (`Follower.run_question`), as `spinner watch --ask` does; `each_play`: asked
+    about at once instead, one question a play.
 
     Without a reader, the frames are read from their truth (`OracleReader`), with `misread` and
     `jitter` imitating a reader's mistakes."""
@@ -157,20 +164,62 @@ def follow_video(
     )
     names: dict[str, int] = {}
     reader = reader or OracleReader(video.truths, lambda name: names[name], misread, jitter, video.seed)
+    follower.carry_on = follower.ask_runs = not each_play
     watcher = Watcher(follower, reader, settle=settle, arms=arms)
     ends = EndMap()
     done = 0  # true plays accounted for
+    run_from: int | None = None  # the first true play followed with its seat open, still to confirm
     stopped = False
+
+    def settle_run() -> None:
+        """The person answers the run question: the true seat of each play followed since it began
+        (the plays as the follower laid them, their tiles and ends checked already), with the true
+        draws before each."""
+        nonlocal run_from, stopped
+        assert run_from is not None
+        followed = [e for e in follower.run_events() if e.get("type") == "play"]
+        answer: list[dict[str, Any]] = []
+        for k, laid in zip(range(run_from, done), followed, strict=True):
+            answer += _unseen(before[k])
+            answer.append({**laid, "seat": truth_events[k]["seat"]})
+        try:
+            watcher.settle_run(answer)
+        except Exception as error:  # noqa: BLE001 - a truth the follower cannot take is a mistake
+            report.mistakes.append(f"play {run_from}: the truth's seats were refused: {error}")
+            stopped = True
+        report.questions += 1
+        report.asked += done - run_from
+        run_from = None
+
     for frame in video.frames():
         names[frame.name] = frame.state
         step = watcher.step(frame.image, frame.name)
         outcome = step.outcome
         if outcome is None or stopped:
             continue
+        if outcome.kind == "ask" and run_from is not None:
+            settle_run()  # the run question, or another question asked while plays are open
+            if outcome.code == "passes_unsure" or stopped:
+                continue
         if outcome.kind == "play":
-            for event in outcome.events:
+            run = follower.open_run()
+            for event, where in zip(outcome.events, outcome.where, strict=True):
                 if event.get("type") != "play":
                     continue
+                if run is not None and where >= run:  # followed with its seat open: asked later
+                    if done < len(truth_events) and same_play(
+                        {**truth_events[done], "seat": event["seat"]}, event, ends
+                    ):
+                        run_from = done if run_from is None else run_from
+                        done += 1
+                        continue
+                    report.wrong += 1
+                    report.wrong_tile += 1
+                    report.mistakes.append(
+                        f"play {done}: truth {truth_events[done] if done < len(truth_events) else None}, followed {event}"
+                    )
+                    stopped = True
+                    break
                 if done < len(truth_events) and same_play(truth_events[done], event, ends):
                     report.right += 1
                     report.after_pass_inferred += any(e["type"] == "pass" for e in before[done])
@@ -201,9 +250,12 @@ def follow_video(
                 report.mistakes.append(f"play {done}: the truth's answer was refused: {error}")
                 stopped = True
                 continue
+            report.questions += 1
             report.asked += max(0, shown - done)
             report.dismissed += shown <= done
             done = max(done, shown)
+    if run_from is not None and not stopped:  # the film is over: the watch asks what it kept
+        settle_run()
     report.not_reached = len(truth_events) - done
     report.frames, report.reads = watcher.frames, watcher.reads
     got = follower.record()
@@ -270,18 +322,21 @@ def evaluate_videos(
     jitter: float = 0.0,
     seating: bool = False,
     arms: bool = True,
+    each_play: bool = False,
     **video_options: Any,
 ) -> dict[str, Any]:
     """Follow `count` synthetic videos (seeds seed, seed+1, ...) and total the figures."""
     reports = []
     for k in range(count):
         video = game_video(seed + k, width, height, **video_options)
-        report = follow_video(video, reader, misread=misread, jitter=jitter, seating=seating, arms=arms)
+        report = follow_video(
+            video, reader, misread=misread, jitter=jitter, seating=seating, arms=arms, each_play=each_play
+        )
         reports.append(report)
         if log:
             log(
                 f"video {seed + k}: {report.variant}, {report.plays} plays: {report.right} right, "
-                f"{report.asked} asked, {report.dismissed} dismissed, {report.wrong_seat} wrong seat, "
+                f"{report.asked} asked in {report.questions} question(s), {report.dismissed} dismissed, {report.wrong_seat} wrong seat, "
                 f"{report.wrong_tile} wrong tile, {report.not_reached} missed; score {'equal' if report.score_equal else 'DIFFERENT'}; "
                 f"{report.reads} reads of {report.frames} frames ({report.seconds:.1f} s)"
             )
@@ -291,6 +346,7 @@ def evaluate_videos(
             "plays",
             "right",
             "asked",
+            "questions",
             "dismissed",
             "wrong",
             "wrong_seat",
@@ -310,6 +366,7 @@ def evaluate_videos(
         "jitter": jitter,
         "seating_given": seating,
         "arms": arms,
+        "each_play": each_play,
         **video_options,
         **total,
         "scores_equal": sum(r.score_equal for r in reports),

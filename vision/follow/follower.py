@@ -747,6 +747,11 @@ class Follower:
         #: the layout goes on, and kept to confirm with its candidate seats (`unsure_seats`); the
         #: record holds the plays before the first such one, the rest under `pending`
         self.carry_on = False
+        #: with `carry_on` and someone to answer (`spinner watch --ask`, the benches): the run of
+        #: plays followed with their seat open is asked about once (`run_question`: did anyone
+        #: pass from its first play on?) when the hand is over as followed, or when the watch
+        #: ends; the hand is held until `settle_run` takes the answer
+        self.ask_runs = False
         #: the chosen tiles (by index) `_seated` followed with their seat open, and its candidates
         self.open_seats: dict[int, tuple[int, ...]] = {}
         #: the chosen tiles (by index) `_seated` gave a seat by counting the deals (no arm seen, a
@@ -808,21 +813,14 @@ class Follower:
 
     def record(self) -> dict[str, Any]:
         """The match record of GAME_RECORD.md, with what is still to confirm under `pending`."""
-        rules = self.match.rules
-        hands = []
-        for h, events in enumerate(self.events):
-            row: dict[str, Any] = {"events": list(events)}
-            leader = self.match.hands[h].leader if h < len(self.match.hands) else None
-            if leader is not None:
-                row["leader"] = leader
-            if h < len(self.match.hands) and self.match.hands[h].unseen_draws:
-                row["unseen_draws"] = True
-            hands.append(row)
+        record = self._followed()
+        hands = record["hands"]
         unconfirmed: list[dict[str, Any]] = []
-        if self.unsure_seats:
+        run = self.open_run()
+        if run is not None:
             # nothing from the first play of an open seat on is recorded: a pass before it moves
             # the turn of every play after it
-            first_hand, first_event, _ = self.unsure_seats[0]
+            first_hand, first_event = run
             seats = {(h, i): list(c) for h, i, c in self.unsure_seats}
             for h in range(first_hand, len(hands)):
                 events = hands[h]["events"]
@@ -832,16 +830,7 @@ class Follower:
                         {"hand": h, "event": i, **event, **({"seats": seats[h, i]} if (h, i) in seats else {})}
                     )
                 hands[h]["events"] = events[:start]
-            hands = hands[: first_hand + 1]
-        record: dict[str, Any] = {
-            "format": RECORD_FORMAT,
-            "variant": rules.name,
-            "players": list(self.match.players),
-            "hands": hands,
-        }
-        options = rules.options_dict()
-        if options:
-            record["options"] = options
+            del hands[first_hand + 1 :]
         if self.pending is not None:
             record["pending"] = self.pending.outcome.to_json()
         if unconfirmed:
@@ -858,6 +847,133 @@ class Follower:
             )
             record["pending"]["unconfirmed"] = unconfirmed
         return record
+
+    def _followed(self) -> dict[str, Any]:
+        """The record of every event as the follower applied it, open seats included."""
+        rules = self.match.rules
+        hands = []
+        for h, events in enumerate(self.events):
+            row: dict[str, Any] = {"events": list(events)}
+            leader = self.match.hands[h].leader if h < len(self.match.hands) else None
+            if leader is not None:
+                row["leader"] = leader
+            if h < len(self.match.hands) and self.match.hands[h].unseen_draws:
+                row["unseen_draws"] = True
+            hands.append(row)
+        record: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "variant": rules.name,
+            "players": list(self.match.players),
+            "hands": hands,
+        }
+        options = rules.options_dict()
+        if options:
+            record["options"] = options
+        return record
+
+    # -- plays followed with their seat open ----------------------------------------------------
+
+    def open_run(self) -> tuple[int, int] | None:
+        """Where the plays followed with their seat open (`carry_on`) begin: the hand, and the
+        index of the first open play's first event (the draws its seat was given before it)."""
+        if not self.unsure_seats:
+            return None
+        h, i, _ = self.unsure_seats[0]
+        events = self.events[h]
+        while i > 0 and events[i - 1].get("type") == "draw":
+            i -= 1
+        return h, i
+
+    def run_question(self) -> Outcome | None:
+        """The one question for the plays followed with their seat open: did anyone pass from the
+        first of them on? `params["plays"]` holds them as followed (each the turn seat's, as if no
+        one passed); `settle_run` takes the answer. None where no play is open."""
+        if self.open_run() is None:
+            return None
+        plays = [e for e in self.run_events() if e.get("type") == "play"]
+        first = plays[0]
+        listed = ", ".join(f"seat {e['seat']} {e['tile']}" for e in plays)
+        why = Reason(
+            f"did anyone pass from {first['tile']} on? (a pass shows in no photo) {len(plays)} play(s) "
+            f"followed as if no one did: {listed}",
+            code="passes_unsure",
+            tile=first["tile"],
+            seats=list(self.unsure_seats[0][2]),
+            plays=[dict(e) for e in plays],
+        )
+        return Outcome("ask", why, settled=False)
+
+    def run_events(self) -> list[dict[str, Any]]:
+        """The events from `open_run` on, as followed (the answer "no one passed")."""
+        run = self.open_run()
+        if run is None:
+            return []
+        h, start = run
+        return self.events[h][start:] + [e for hand in self.events[h + 1 :] for e in hand]
+
+    def run_with_pass(
+        self, play: int, seat: int, events: Sequence[dict[str, Any]] | None = None
+    ) -> list[dict[str, Any]]:
+        """The open run's events (or `events`, an answer being made) with its play number `play`
+        (from 0) laid by `seat` after a pass, and each play after it by the seat after the one
+        before; a draw just before a play is that play's seat's. A person names the first play
+        after a pass and who laid it, then the next such play after it, and so on."""
+        out: list[dict[str, Any]] = []
+        k = -1
+        seat_now: int | None = None
+        for event in self.run_events() if events is None else events:
+            if event.get("type") != "play":
+                out.append(dict(event))
+                continue
+            k += 1
+            if k == play:
+                seat_now = seat
+            elif seat_now is not None:
+                seat_now = self.hand.next_seat(seat_now)
+            if seat_now is not None:
+                for j in range(len(out) - 1, -1, -1):  # the draws just before it
+                    if out[j].get("type") != "draw":
+                        break
+                    out[j]["seat"] = seat_now
+            out.append(dict(event) if seat_now is None else {**event, "seat": seat_now})
+        if not 0 <= play <= k:
+            raise ValueError(f"the plays kept to confirm are {k + 1}: there is no play {play + 1}")
+        return out
+
+    def settle_run(self, events: Sequence[dict[str, Any]]) -> Outcome:
+        """A person's answer to `run_question`: what happened from the run's first play on, the
+        same plays (tile and end) in order, each with its seat, and the draws told; the scorer
+        infers the passes from the seats. Nothing changes where the plays differ (ValueError) or
+        the scorer refuses them (RecordError)."""
+        run = self.open_run()
+        if run is None:
+            raise ValueError("no play is kept to confirm")
+        h, start = run
+        if h != len(self.events) - 1:
+            raise ValueError(
+                f"the plays kept to confirm began in hand {h + 1}, before this one: confirm them in the record"
+            )
+        said = list(events)
+        for k, event in enumerate(said):
+            if not isinstance(event, dict) or event.get("type") not in ("play", "pass", "draw"):
+                raise ValueError(f"answer event {k}: only plays, passes and draws settle who played")
+
+        def plays(of: Sequence[dict[str, Any]]) -> list[tuple[Tile, Any]]:
+            return [(Tile.parse(e["tile"]), e.get("end")) for e in of if e.get("type") == "play"]
+
+        kept = self.events[h][start:]
+        if plays(said) != plays(kept):
+            laid = ", ".join(f"{e['tile']} ({e.get('end') or 'lead'})" for e in kept if e.get("type") == "play")
+            raise ValueError(f"the answer must hold the plays kept to confirm, in order: {laid}")
+        record = self._followed()
+        record["hands"][h]["events"] = self.events[h][:start] + said
+        rebuilt = Match.from_record(record, open_last=True)  # refused: RecordError, nothing changed
+        # the same object: whoever made this follower with the match sees the answer
+        self.match.__dict__.update(rebuilt.__dict__)
+        self.events[h] = record["hands"][h]["events"]
+        self.unsure_seats = []
+        where = [(h, i) for i in range(start, len(self.events[h]))]
+        return Outcome("play", "who played: confirmed by a person", said, where, code="seats_confirmed")
 
     def _apply(self, event: dict[str, Any]) -> tuple[int, int]:
         self.match.apply(event)  # checked completely before anything changes
@@ -1067,6 +1183,10 @@ class Follower:
             self.reference = Reading(reading.image, reading.width, reading.height, ())
             self._count_boneyard(reading)
         hand = self.hand
+        question = self.run_question() if hand.over and self.ask_runs else None
+        if question is not None:  # over as followed: a pass in the run may have changed who went out
+            question.frame = reading.image
+            return question
         if hand.over:
             if not self.starts_hands:
                 return Outcome(

@@ -87,6 +87,14 @@ class Watcher:
         self._ask_frame = None
         return outcome
 
+    def settle_run(self, events: list[dict[str, Any]]) -> Outcome:
+        """A person says who laid the plays followed with their seat open (`Follower.run_question`)."""
+        outcome = self.follower.settle_run(events)
+        if self.evidence is not None and self._ask_frame is not None:
+            self.evidence.link(self._ask_frame, outcome)
+        self._ask_frame = None
+        return outcome
+
     def reveal(self, seat: int, image: np.ndarray, name: str = "") -> Outcome:
         """End of hand: one player's remaining tiles, photographed; the reader counts them."""
         reading = self.reader.read(image, name)
