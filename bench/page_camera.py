@@ -17,6 +17,8 @@ otherwise "no", and the player scores the true play on the pad (`padded`). Figur
 - wrong: plays recorded after that, each a **wrong seat** (the true tile of its place recorded for
   another seat: a pass or a draw unseen) or a **wrong tile**; **missed**: true plays never recorded;
 - asked: questions the camera asked (each a tap on the phone), of which `confirmed` were right;
+- asked_run: questions for plays kept with their seat open (no arm said who laid them: "did anyone
+  pass from 4-5 on?"), answered with the true seats of the `kept` plays, one question for them all;
 - padded: plays a player scored on the pad after turning a question down;
 - scores equal: videos whose recorded plays, counts, points and totals equal the truth's.
 """
@@ -68,6 +70,28 @@ def pad_next(client, base: str, auth: dict, events: list[dict], truth: list[tupl
     return 0
 
 
+def answer_run(client, base: str, auth: dict, frame: dict, truth: list[tuple]) -> int:
+    """ "Did anyone pass from 4-5 on?", answered as a player would: each kept play laid after a pass
+    (its true seat is not the seat after the one before) named with its true seat; "no" where the
+    kept tiles are not the true next ones (the pad scores them then). How many plays it recorded."""
+    plays = frame["proposal"]["params"]["plays"]
+    done = plays_of(client.get(f"{base}/score").get_json())
+    players = len(client.get(f"{base}/record").get_json()["players"])
+    start = len(done)
+    tiles = ["-".join(sorted(p["tile"].split("-"))) for p in plays]
+    if done != truth[:start] or tiles != [t[1] for t in truth[start : start + len(plays)]]:
+        client.post(f"{base}/frames/{frame['id']}/reject", json={"why": "bench: not the true plays"}, headers=auth)
+        return 0
+    passes, expected = [], plays[0]["seat"]
+    for i in range(len(plays)):
+        seat = truth[start + i][0]
+        if seat != expected:
+            passes.append([i, seat])
+        expected = (seat + 1) % players
+    response = client.post(f"{base}/frames/{frame['id']}/accept", json={"passes": passes}, headers=auth)
+    return len(plays) if response.status_code == 200 else 0
+
+
 def small(image) -> bytes:  # type: ignore[no-untyped-def]
     """The page's own small capture of the camera's picture (`camera.js`: 320 pixels wide)."""
     height, width = image.shape[:2]
@@ -99,7 +123,8 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True, dealt: st
     truth = plays_of(seen)
     # the plays alone: a dealt film's passes show in no photo (the scorer infers them from the seats)
     events = [e for e in video.record["hands"][0]["events"] if e["type"] == "play"]
-    asked = confirmed = padded = sent = asked_seat = 0
+    asked = confirmed = padded = sent = asked_seat = asked_run = kept_plays = 0
+    kept = None  # the newest frame of plays kept with their seat open (its question stands)
     started = time.perf_counter()
     previous = None
     for k, frame in enumerate(video.frames()):
@@ -124,6 +149,14 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True, dealt: st
                 data=jpeg.tobytes(),
                 headers={**auth, "Content-Type": "image/jpeg"},
             ).get_json()
+        if answer["status"] == "kept":  # a play followed with its seat open: asked about with the others
+            kept = answer
+            continue
+        if answer["status"] == "confirm" and answer["proposal"].get("code") == "passes_unsure":
+            asked_run += 1
+            kept_plays += answer_run(client, base, auth, answer, truth)
+            kept = None
+            continue
         if answer["status"] != "confirm":
             continue
         asked += 1
@@ -152,6 +185,11 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True, dealt: st
                 continue
             client.post(f"{base}/undo", json={"why": "bench: wrong end"}, headers=auth)  # the end was not the true one
         padded += pad_next(client, base, auth, events, truth)
+    if kept is not None:  # the film is over: the player answers the question that stands
+        frame = client.get(f"{base}/frames/{kept['id']}", headers=auth).get_json()
+        if frame["status"] == "kept":
+            asked_run += 1
+            kept_plays += answer_run(client, base, auth, frame, truth)
     got_answer = client.get(f"{base}/score").get_json()
     got = plays_of(got_answer)
     right = next((i for i, (a, b) in enumerate(zip(got, truth)) if a != b), min(len(got), len(truth)))
@@ -172,6 +210,8 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True, dealt: st
         "missed": max(0, len(truth) - len(got)),
         "asked": asked,
         "asked_seat": asked_seat,
+        "asked_run": asked_run,
+        "kept": kept_plays,
         "confirmed": confirmed,
         "padded": padded,
         "frames_sent": sent,
@@ -208,6 +248,7 @@ def main() -> None:
                     f"video {seed}: {row['variant']}, {row['plays']} plays: {row['right']} right, {row['wrong']} wrong "
                     f"({row['wrong_seat']} seat, {row['wrong_tile']} tile), {row['missed']} missed, "
                     f"{row['asked']} asked ({row['asked_seat']} who played, {row['confirmed']} confirmed, "
+                    f"{row['asked_run']} for {row['kept']} plays kept, "
                     f"{row['padded']} padded); "
                     f"score {'equal' if row['score_equal'] else 'DIFFERENT'}"
                     f" ({row['seconds']} s)",
@@ -224,6 +265,8 @@ def main() -> None:
             "missed",
             "asked",
             "asked_seat",
+            "asked_run",
+            "kept",
             "confirmed",
             "padded",
         )
@@ -236,6 +279,7 @@ def main() -> None:
             f"{args.videos} videos, {total['plays']} plays: {total['right']} right, {total['wrong']} wrong "
             f"({total['wrong_seat']} seat, {total['wrong_tile']} tile), {total['missed']} missed, "
             f"{total['asked']} asked ({total['asked_seat']} who played, {total['confirmed']} confirmed, "
+            f"{total['asked_run']} for {total['kept']} plays kept, "
             f"{total['padded']} padded); "
             f"scores equal {total['scores_equal']}/{args.videos}"
         )

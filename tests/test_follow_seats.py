@@ -36,12 +36,13 @@ def share(x: float, y: float) -> tuple[float, float]:
     return x / 640, y / 480
 
 
-def started(variant: str = "block", seating: tuple[int, ...] | None = None) -> tuple[Follower, list]:
-    """A follower that saw the bare table and seat 0 lead 3-5 (its arm from seat 0's side)."""
+def started(variant: str = "block", seating: tuple[int, ...] | None = None, arms: bool = True) -> tuple[Follower, list]:
+    """A follower that saw the bare table and seat 0 lead 3-5 (its arm from seat 0's side, unless
+    no arm is seen: photos)."""
     follower = Follower(Match.new(variant, ["A", "B", "C", "D"]), leader=0, seating=seating)
     follower.observe(reading())
     tiles = [tile(3, 5, 300, 200)]
-    outcome = follower.observe(reading(*tiles), arms=[arm(SIDES[0], share(300, 200))])
+    outcome = follower.observe(reading(*tiles), arms=[arm(SIDES[0], share(300, 200))] if arms else [])
     assert outcome.events == [{"type": "play", "seat": 0, "tile": "3-5"}]
     return follower, tiles
 
@@ -301,7 +302,7 @@ def test_with_no_arm_seen_the_plays_of_open_seats_are_one_question_not_one_a_pla
 
 
 def test_a_run_of_open_seats_is_one_question_and_a_pass_named_in_it_moves_the_seats_after():
-    follower, tiles = started()
+    follower, tiles = started(arms=False)  # photos: no arm is seen
     follower.carry_on = follower.ask_runs = True  # `spinner watch --ask`
     match = follower.match
     tiles.append(tile(5, 1, 360, 200))
@@ -328,8 +329,17 @@ def test_a_run_of_open_seats_is_one_question_and_a_pass_named_in_it_moves_the_se
         follower.settle_run(answer)
 
 
-def test_a_hand_over_as_followed_is_held_for_the_run_question(monkeypatch):
+def test_where_arms_are_seen_a_play_no_arm_settled_is_asked_about_at_once():
+    # a camera watching: the arms settle the plays after it, so nothing is kept for later
     follower, tiles = started()
+    follower.carry_on = follower.ask_runs = True
+    tiles.append(tile(5, 1, 360, 200))
+    outcome = follower.observe(reading(*tiles))  # its arm was not seen
+    assert outcome.kind == "ask" and outcome.code == "who_played" and follower.run_question() is None
+
+
+def test_a_hand_over_as_followed_is_held_for_the_run_question(monkeypatch):
+    follower, tiles = started(arms=False)
     follower.carry_on = follower.ask_runs = True
     tiles.append(tile(5, 1, 360, 200))
     follower.observe(reading(*tiles))

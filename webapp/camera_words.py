@@ -95,6 +95,10 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
     "who_played": lambda p, t: _(
         "who played %(tile)s is not known: %(seats)s", tile=p.get("tile"), seats=seat_choices(p.get("seats") or [], t)
     ),
+    "seats_confirmed": lambda p, t: _("who played them: said by a player"),
+    "passes_unsure": lambda p, t: _(
+        "did anyone pass from %(tile)s on? (no photo shows a pass)", tile=p.get("tile") or ""
+    ),
     "seat_unsure": lambda p, t: _(
         "who played %(tile)s is not known (%(seats)s): followed as %(who)s's play, kept to confirm",
         tile=p.get("tile"),
@@ -187,6 +191,25 @@ def frame_say(
     return said or message
 
 
+def _run_words(status: str, proposal: dict[str, Any], params: dict[str, Any], table: Table) -> str:
+    """The one question for plays followed with their seat open (no photo shows a pass): on the
+    frame of a play kept, and on the frame that holds the question."""
+    plays = [e for e in params.get("plays") or [] if isinstance(e, dict)]
+    first = plays[0].get("tile") if plays else ""
+    if status == "kept":
+        laid = "; ".join(play_words(e, table) for e in proposal.get("kept") or [] if isinstance(e, dict))
+        return _(
+            "Kept to confirm: %(plays)s. No photo shows a pass: did anyone pass from %(tile)s on?",
+            plays=laid,
+            tile=first,
+        )
+    return _(
+        "Did anyone pass from %(tile)s on? Followed as if no one did: %(plays)s.",
+        tile=first,
+        plays="; ".join(play_words(e, table) for e in plays),
+    )
+
+
 def _frame_say(status: str | None, proposal: dict[str, Any], source: str | None, table: Table) -> str | None:
     code, params = proposal.get("code"), proposal.get("params") or {}
     if status == "queued":
@@ -197,10 +220,18 @@ def _frame_say(status: str | None, proposal: dict[str, Any], source: str | None,
         return _("This server cannot read photos yet: score this play on the pad.")
     if status == "unreadable":
         return _("This photo could not be read: take it again, or score this play on the pad.")
+    if status == "rejected" and code == "kept_dropped":
+        return _("The plays kept to confirm were dropped (the record changed since): score them on the pad.")
     if status == "rejected":
         return _("Turned down: score this play on the pad.")
+    if status in ("kept", "confirm") and code == "passes_unsure":
+        return _run_words(status, proposal, params, table)
     if status == "accepted":
         chosen = proposal.get("chosen")
+        if isinstance(chosen, list):  # the plays kept to confirm, answered at once
+            return _(
+                "Recorded: %(plays)s", plays="; ".join(event_words(e, table) for e in chosen if isinstance(e, dict))
+            )
         return _("Recorded: %(play)s", play=event_words(chosen, table)) if isinstance(chosen, dict) else None
     if code in FRAME_REASONS:
         return FRAME_REASONS[code](dict(params), table)

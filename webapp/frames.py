@@ -28,14 +28,16 @@ import cv2
 from flask import Flask, current_app
 from sqlalchemy import select, update
 
+from scorer.errors import RecordError
+from scorer.match import Match
 from scorer.tiles import Tile
 from vision.follow.follower import Outcome
-from vision.follow.table import Look, Tables, reading_of
+from vision.follow.table import Look, Table, Tables, reading_of
 from vision.read.reading import Reading
 
 from . import camera, camera_words, imagesize, store, wording
 from .db import db
-from .errors import ApiError
+from .errors import ApiError, record_error
 from .models import Frame
 from .readers import Readers, Unavailable, default_factory
 
@@ -52,6 +54,9 @@ KINDS = (
     (b"BM", "bmp", "image/bmp"),
 )
 MIMETYPES = {"jpg": "image/jpeg", "png": "image/png", "gif": "image/gif", "bmp": "image/bmp", "webp": "image/webp"}
+#: Statuses of a frame whose plays are kept with their seat open (`run_proposal`): "kept" (its
+#: plays followed, not recorded) and "confirm" with code "passes_unsure" (the question held).
+RUN = ("kept", "confirm")
 #: Statuses after which nothing more happens to a frame by itself.
 SETTLED = {"recorded", "accepted", "rejected", "nothing", "looking", "over", "skipped", "no-reader", "unreadable"}
 
@@ -399,8 +404,19 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
     table = tables(current_app).get(game_id, snap.record)
     with table.lock:
         table.sync(snap.record)
+        _drop_kept(game_id, table)
         outcome = table.frame(seen, look if frame.source == "camera" else None, seat)
         proposal = proposal_of(outcome, frame.source == "camera", table.follower.leader_known)
+        run = table.follower.open_run()
+        kept: list[dict[str, Any]] = []
+        if outcome.kind == "play" and run is not None:
+            # plays whose seat is open are followed, not recorded: one question for all of them
+            split = next((k for k, w in enumerate(outcome.where) if w >= run), len(outcome.events))
+            kept = outcome.events[split:]
+            outcome.events, outcome.where = outcome.events[:split], outcome.where[:split]
+            proposal = {**run_proposal(table), "status": "kept", "kept": kept}
+        if outcome.code == "passes_unsure":
+            proposal = run_proposal(table)
         if outcome.kind == "nothing" and not seen.tiles and frame.source != "camera":
             proposal["message"] = (
                 "the reader found no tile in this photo: hold the phone over the whole layout, "
@@ -410,7 +426,7 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
         frame.proposal, frame.status, frame.message = proposal, proposal["status"], proposal["message"]
         if outcome.kind == "ask":
             table.asked = frame.id
-        if outcome.kind != "play":
+        if outcome.kind != "play" or not outcome.events:
             if frame.status in ("nothing", "over"):
                 _drop_file(frame)
             db.session.commit()
@@ -444,8 +460,48 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
             return
         recorded = db.session.get(Frame, frame_id)
         assert done is not None and recorded is not None
-        recorded.status, recorded.event, recorded.version = "recorded", done.change.event, done.version
+        recorded.event, recorded.version = done.change.event, done.version
+        if not kept:
+            recorded.status = "recorded"
         db.session.commit()
+
+
+def run_proposal(table: Table) -> dict[str, Any]:
+    """The one question for the plays the table's follower keeps with their seat open: did anyone
+    pass from the first of them on? `events` holds them as followed (each the turn seat's)."""
+    question = table.follower.run_question()
+    assert question is not None
+    plays = list(question.params["plays"])
+    return {
+        "status": "confirm",
+        "sure": False,
+        "events": plays,
+        "choices": [],
+        "new": [],
+        "reason": question.reason,
+        "code": question.code,
+        "params": question.params,
+        "message": f"the camera asks: {question.reason}",
+    }
+
+
+def _run_frames(game_id: str) -> list[Frame]:
+    """The frames of the plays kept to confirm and of their question."""
+    found = db.session.scalars(select(Frame).where(Frame.game_id == game_id, Frame.status.in_(RUN)))
+    return [f for f in found if f.status == "kept" or (f.proposal or {}).get("code") == "passes_unsure"]
+
+
+def _drop_kept(game_id: str, table: Table) -> None:
+    """The record changed under plays kept to confirm (a play scored on the pad, an undo): the
+    table is followed from the record, and their frames say so."""
+    if not table.dropped:
+        return
+    table.dropped = False
+    message = "the plays kept to confirm were dropped (the record changed): score them on the pad"
+    for frame in _run_frames(game_id):
+        frame.status, frame.message = "rejected", message
+        frame.proposal = {**(frame.proposal or {}), "status": "rejected", "code": "kept_dropped", "params": {}}
+    db.session.commit()
 
 
 def _settle(frame: Frame, status: str, message: str, code: str = "", params: dict[str, Any] | None = None) -> None:
@@ -522,14 +578,81 @@ def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict
     return {**out, "status": "nothing", "message": message}
 
 
-def answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, why: str) -> Frame:
+def answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, why: str, passes: Any = None) -> Frame:
     """The scorer's tap on a proposal: record its play (as proposed, or corrected), or turn it down.
 
     Two taps at once (Accept on one phone, Reject on another) take turns with the match's changes;
     between processes a turn-down only lands on a frame still asking, so a recorded play's frame
     never ends up "rejected"."""
     with store.in_turn(game_id):
+        frame = get(game_id, frame_id, fresh=True)
+        if frame in _run_frames(game_id):
+            return _answer_run(game_id, frame, accept, passes, who=who, why=why)
         return _answer(game_id, frame_id, accept, event, who=who, why=why)
+
+
+def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: str, why: str) -> Frame:
+    """The answer to "did anyone pass from 4-5 on?", on the question's frame or any frame of the
+    plays it keeps: `passes`, each play laid after a pass and its seat (`[[play, seat], ...]`, plays
+    numbered from 0 in the order kept, none: no one passed), records them all; a turn-down drops
+    them (the pad scores them)."""
+    snap = store.snapshot(store.get_game(game_id))
+    table = tables(current_app).get(game_id, snap.record)
+    with table.lock:
+        table.sync(snap.record)
+        _drop_kept(game_id, table)
+        frame = get(game_id, frame.id, fresh=True)
+        follower = table.follower
+        if follower.open_run() is None:
+            raise ApiError(409, f"frame {frame.id} asks nothing now (it is {frame.status}): nothing was recorded")
+        if not accept:
+            table.rebuild(snap.record)
+            table.dropped = False
+            message = f"turned down by {who}" + (f": {why}" if why else "")
+            for kept in _run_frames(game_id):
+                kept.status, kept.message = "rejected", message
+            db.session.commit()
+            return get(game_id, frame.id)
+        events = follower.run_events()
+        for k, said in enumerate(_passes(passes)):
+            try:
+                events = follower.run_with_pass(*said, events)
+            except ValueError as error:
+                raise ApiError(400, f"passes[{k}]: {error}") from None
+        record = {**snap.record, "hands": [dict(h) for h in snap.record["hands"]]}
+        record["hands"][-1] = {**record["hands"][-1], "events": [*record["hands"][-1]["events"], *events]}
+        try:
+            Match.from_record(record, open_last=True)  # checked whole before any of it is written
+        except RecordError as error:
+            raise record_error(error, what="these seats") from None
+        version, first = snap.version, None
+        for event in events:
+            done = store.append_event(
+                game_id, event, version, who=who, why=why or "who played: answered", source="camera"
+            )
+            version, first = done.version, first if first is not None else done.change.event
+        table.answered(store.snapshot(store.get_game(game_id)).record)
+        plays = [e for e in events if e.get("type") == "play"]
+        message = f"confirmed by {who}: " + "; ".join(store.words(e) for e in plays)
+        at = {Tile.parse(e["tile"]): first + k for k, e in enumerate(events) if e.get("type") == "play"}
+        for kept in _run_frames(game_id):
+            kept.status, kept.message, kept.version = "accepted", message, version
+            kept.proposal = {**(kept.proposal or {}), "chosen": plays}
+            laid = [e for e in (kept.proposal.get("kept") or []) if isinstance(e, dict) and e.get("tile")]
+            kept.event = at.get(Tile.parse(laid[0]["tile"])) if laid else kept.event  # the frame that showed it
+        db.session.commit()
+        return get(game_id, frame.id)
+
+
+def _passes(value: Any) -> list[tuple[int, int]]:
+    """`passes` as sent: a list of [play, seat] pairs of whole numbers."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(type(v) is int for v in p) for p in value
+    ):
+        raise ApiError(400, "passes must be a list of [play, seat] pairs of whole numbers (plays from 0)")
+    return [(p[0], p[1]) for p in value]
 
 
 def _answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, why: str) -> Frame:

@@ -159,7 +159,13 @@ def accept(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
     data = body()
     scorer_game(game_id)
     frame = frames.answer(
-        game_id, frame_id, True, data.get("event"), who=auth.who(data), why=auth.clean_text(data.get("why"), 300)
+        game_id,
+        frame_id,
+        True,
+        data.get("event"),
+        who=auth.who(data),
+        why=auth.clean_text(data.get("why"), 300),
+        passes=data.get("passes"),
     )
     return jsonify(frames.to_json(frame))
 

@@ -110,7 +110,9 @@ class Frame(db.Model):  # type: ignore[name-defined,misc]
     """A photo the camera or a player sent: kept as a file, with what the reader made of it.
 
     `status` says where it stands: queued, recorded (its play was written by itself), confirm
-    (a proposal waits for one tap), accepted or rejected (the tap), nothing (no new tile), over
+    (a proposal waits for one tap), kept (its play is followed with its seat open, not recorded,
+    until the one question for such plays is answered), accepted or rejected (the tap), nothing
+    (no new tile), over
     (the hand was over), skipped (a newer frame of the same table came first), no-reader
     (the server has no reader) or unreadable. `event` is the index in `hand` of the event it
     produced, so a replay can show the frame with that event and its points.

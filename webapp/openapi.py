@@ -158,9 +158,27 @@ OPERATIONS: list[Operation] = [
     (
         "post",
         f"{G}/frames/{{frame_id}}/accept",
-        "Record the frame's proposed play (or a corrected event)",
+        "Record the frame's proposed play (or a corrected event); for plays kept with their seat open "
+        "(status kept, or code passes_unsure), record them all, 'passes' naming each play laid after a pass",
         "scorer",
-        _object({"event": REF["Event"], "who": TEXT, "why": TEXT}),
+        _object(
+            {
+                "event": REF["Event"],
+                "passes": {
+                    "type": "array",
+                    "maxItems": 64,
+                    "items": {
+                        "type": "array",
+                        "minItems": 2,
+                        "maxItems": 2,
+                        "items": {"type": "integer", "minimum": 0},
+                        "description": "[play, seat]: the play (from 0, in the order kept) and who laid it",
+                    },
+                },
+                "who": TEXT,
+                "why": TEXT,
+            }
+        ),
         {},
         (),
     ),

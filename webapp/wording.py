@@ -418,6 +418,12 @@ def script_words() -> dict[str, str]:
         "cam_turned_down": _("Turned down: score this play on the pad."),
         "cam_tap_seat": _("Tap who played it on the pad's seats, then “Yes, record it”."),
         "cam_seat_turn": _("%(who)s (their turn)", who="{who}"),
+        "cam_no_pass": _("No one passed"),
+        "cam_no_other_pass": _("No other pass: record them"),
+        "cam_some_pass": _("Someone passed…"),
+        "cam_which_play": _("Which play was laid right after the pass?"),
+        "cam_who_laid": _("Who laid %(tile)s?", tile="{tile}"),
+        "cam_pass_marked": _("%(who)s laid %(tile)s after a pass.", who="{who}", tile="{tile}"),
         "cam_offline": _("No connection: the photo was not sent. Try again, or score on the pad."),
         "cam_not_open": _(
             "The camera did not open (%(name)s): allow it in the browser, or use “Take photo”.", name="{name}"

@@ -318,24 +318,30 @@ def watch(
                 raise click.ClickException(str(error)) from None
             show(watcher.reveal(seat, image, photo.name), photo.name)
 
+    def take(image: Any, name: str) -> None:
+        outcome = watcher.step(image, name).outcome
+        if outcome is not None and outcome.kind != "nothing":
+            show(outcome, name)
+            if outcome.code == "passes_unsure" and ask:
+                answer_run()
+            elif outcome.kind == "ask" and ask:
+                answer_here(outcome)
+        reveal_all()
+
     failed: str | None = None
+    last = None
     try:
-        for frame in frames:
-            step = watcher.step(frame.image, frame.name)
-            outcome = step.outcome
-            if outcome is not None and outcome.kind != "nothing":
-                show(outcome, frame.name)
-                if outcome.code == "passes_unsure" and ask:
-                    answer_run()
-                elif outcome.kind == "ask" and ask:
-                    answer_here(outcome)
-            reveal_all()
+        for last in frames:
+            take(last.image, last.name)
     except SourceError as error:
         failed = str(error)
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
-    if ask:
+    if ask and follower.unsure_seats:
         answer_run()
+        if last is not None and failed is None:  # it may have asked before it was looked at
+            take(last.image, last.name)
+            answer_run()
     reveal_all()
     if shows:
         click.echo(f"the hand is not over: {len(shows)} --reveal photo(s) not used", err=True)

@@ -191,16 +191,26 @@ def follow_video(
         report.asked += done - run_from
         run_from = None
 
-    for frame in video.frames():
+    def frames() -> Any:
+        """The film's frames; where the watch ends with plays kept, the question is answered and the
+        last frame looked at once more (it may have asked before it was looked at)."""
+        last = None
+        for last in video.frames():
+            yield last
+        if run_from is not None and not stopped and last is not None:
+            settle_run()
+            yield last
+
+    for frame in frames():
         names[frame.name] = frame.state
         step = watcher.step(frame.image, frame.name)
         outcome = step.outcome
         if outcome is None or stopped:
             continue
-        if outcome.kind == "ask" and run_from is not None:
-            settle_run()  # the run question, or another question asked while plays are open
-            if outcome.code == "passes_unsure" or stopped:
-                continue
+        if outcome.code == "passes_unsure":  # asked before anything else while plays are kept
+            if run_from is not None:
+                settle_run()
+            continue
         if outcome.kind == "play":
             run = follower.open_run()
             for event, where in zip(outcome.events, outcome.where, strict=True):

@@ -752,6 +752,8 @@ class Follower:
         #: pass from its first play on?) when the hand is over as followed, or when the watch
         #: ends; the hand is held until `settle_run` takes the answer
         self.ask_runs = False
+        #: whether an arm reaching over the table was ever seen (a camera watching, not photos)
+        self.arms_seen = False
         #: the chosen tiles (by index) `_seated` followed with their seat open, and its candidates
         self.open_seats: dict[int, tuple[int, ...]] = {}
         #: the chosen tiles (by index) `_seated` gave a seat by counting the deals (no arm seen, a
@@ -918,6 +920,8 @@ class Follower:
         (from 0) laid by `seat` after a pass, and each play after it by the seat after the one
         before; a draw just before a play is that play's seat's. A person names the first play
         after a pass and who laid it, then the next such play after it, and so on."""
+        if not 0 <= seat < len(self.match.players):
+            raise ValueError(f"there is no seat {seat} (seats are 0 to {len(self.match.players) - 1})")
         out: list[dict[str, Any]] = []
         k = -1
         seat_now: int | None = None
@@ -1172,6 +1176,7 @@ class Follower:
         there is new (a camera's first frame is the table as it starts). `arms`: the arms seen
         reaching over the table since the last frame observed (`seats.ArmWatch`), oldest first."""
         self.seats.saw(arms)
+        self.arms_seen = self.arms_seen or bool(arms)
         first_look = self.reference is None
         self.looking_first = first_look and self.first_look_new and not photo
         if self.reference is None:
@@ -1530,7 +1535,11 @@ class Follower:
                 pick = self.seats.choose(answer, arms[k], hand)
                 if pick is not None and self.seats.chance is not None:
                     likely[k] = (answer.seats, self.seats.chance)
-                if pick is None and not self.carry_on:
+                # with a person to answer: where arms are seen, a play no arm settled is asked about
+                # at once (the arms settle the plays after it), and a later tile of several is asked
+                # about alone at the next look; else it is followed on, kept to confirm
+                follow_on = self.carry_on and not (self.ask_runs and (k or self.arms_seen))
+                if pick is None and not follow_on:
                     return out if k else self._who_played(reading, chosen, answer)
                 if pick is None:  # nobody to ask: followed as the turn seat's, kept to confirm
                     pick, unsure[k] = answer.candidates[0], answer.seats
@@ -1670,6 +1679,12 @@ class Follower:
         candidates: list[list[Candidate]] | None = None,
         changes: int | None = None,
     ) -> Outcome:
+        question = self.run_question() if self.ask_runs else None
+        if question is not None:
+            # the plays kept to confirm come before this one: who laid them is settled first (the
+            # frame is read again after, when the table is looked at next)
+            question.frame = reading.image
+            return question
         outcome = Outcome("ask", why, candidates=candidates or [], new_tiles=list(new), frame=reading.image)
         code, params = outcome.code, outcome.params
         best = outcome.candidates[0][0].event if outcome.candidates and outcome.candidates[0] else None

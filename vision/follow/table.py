@@ -18,6 +18,12 @@ plays by the same rules as `spinner watch`:
   candidates, or nothing. A photo taken on purpose (no `look`) is a change of its own.
 - `decline()`: a player answered a question "no".
 
+A play whose seat nothing settles (no arm seen, a pass possible) is followed as the turn seat's and
+kept, with every play after it, until a player answers the one question for all of them (did anyone
+pass from 4-5 on?): `Follower.run_question`. The answer reaches the record as those plays with
+their seats, and `sync` gives them to the follower (`Follower.settle_run`); any other change of the
+record drops them (`dropped`), and the table is followed from the record again.
+
 Pure: no web framework, no database, no clock. The caller stores what it answers and serialises
 calls (`lock`).
 """
@@ -69,7 +75,7 @@ class Table:
         self.detector = MotionDetector(settle=SETTLE)
         #: the arms that reach over the table between reads: who laid a tile (`seats`)
         self.arms = ArmWatch(settle=SETTLE)
-        self.follower = Follower.from_record(record, starts_hands=False)
+        self.follower = _following(record)
         # The camera's first look at this match: a tile the record does not place is a play (or
         # asked about), never the table's start: it may have been started mid-hand. (Once
         # rebuilt from the record, after an undo or a correction, the table as it then is, is
@@ -82,6 +88,9 @@ class Table:
         #: the caller's name for the frame whose question is open (the page's frame id)
         self.asked: Any = None
         self._yes = False
+        #: plays kept to confirm were dropped when the follower was rebuilt from the record (a
+        #: play scored on the pad, an undo): the caller says so to their frames and clears it
+        self.dropped = False
 
     # -- frames as they arrive ------------------------------------------------------------------
 
@@ -137,12 +146,18 @@ class Table:
                         return "added"
                     except (RecordError, ValueError, KeyError):
                         pass  # the follower cannot take them as they come: start from the record
+            self.rebuild(record)
+            return "rebuilt"
+
+    def rebuild(self, record: dict[str, Any]) -> None:
+        """Follow the table from the stored record again (what was kept to confirm is dropped)."""
+        with self.lock:
+            self.dropped = self.dropped or self.follower.open_run() is not None
             seats = self.follower.seats  # the players keep their chairs: the seating stays
-            self.follower = Follower.from_record(record, starts_hands=False)
+            self.follower = _following(record)
             self.follower.seats = seats
             self.heads = _heads(record)
             self.owed = (None, False)  # the next still frame is the table as it is now
-            return "rebuilt"
 
     def answered(self, record: dict[str, Any]) -> str:
         """A player answered the open question "yes" (as proposed, or corrected): `record` is the
@@ -159,6 +174,9 @@ class Table:
         `answered`, or naming only its new tiles), else plays scored elsewhere (and the open
         question turned down)."""
         follower = self.follower
+        if follower.open_run() is not None:  # the answer to "did anyone pass?": else rebuilt
+            follower.settle_run(events)
+            return
         pending = follower.pending
         named = {Tile.parse(e["tile"]) for e in events if e.get("type") == "play" and e.get("tile")}
         if pending is not None and (self._yes or (named and named <= {t.tile for t in pending.outcome.new_tiles})):
@@ -189,7 +207,9 @@ class Table:
             regions, again = self.owed
             self.owed = None
             outcome = self.follower.observe(reading, regions, again=again, arms=self.arms.take())
-            if outcome.settled:
+            if outcome.code == "passes_unsure":  # not looked at: read again once it is answered
+                self.owed = (regions, again)
+            elif outcome.settled:
                 self.detector.accept(look.thumb)
             elif self.follower.leftover:  # tiles played up to one whose seat is asked next: read it again
                 self.owed = (None, False)
@@ -213,6 +233,13 @@ class Table:
     def asking(self) -> bool:
         with self.lock:
             return self.follower.pending is not None
+
+
+def _following(record: dict[str, Any]) -> Follower:
+    """The follower of a page's table: plays whose seat is open are kept for one question."""
+    follower = Follower.from_record(record, starts_hands=False)
+    follower.carry_on = follower.ask_runs = True
+    return follower
 
 
 class Tables:

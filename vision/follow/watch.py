@@ -93,6 +93,7 @@ class Watcher:
         if self.evidence is not None and self._ask_frame is not None:
             self.evidence.link(self._ask_frame, outcome)
         self._ask_frame = None
+        self.motion.reported = False  # the frame that asked was not used: the next still one is read
         return outcome
 
     def reveal(self, seat: int, image: np.ndarray, name: str = "") -> Outcome:

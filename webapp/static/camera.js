@@ -2,7 +2,9 @@
 // sent to the reader; its answer shows at once. A sure play is already recorded (the board
 // follows); an unsure one waits for one tap: "Yes" records it, an end button picks the end,
 // "No" turns it down. Where passes no photo shows leave more than one seat that may have laid
-// the tile, a button for each seat asks who did: one tap records the play for that seat.
+// the tile, a button for each seat asks who did: one tap records the play for that seat. With no
+// arm in view, such plays are followed as if no one passed and kept: one question for them all
+// ("did anyone pass from 4-5 on?"), answered with one tap when no one did.
 // Nothing here reads a tile or checks a rule: the server does both.
 (() => {
   "use strict";
@@ -49,6 +51,7 @@
 
   function ask(frame) {
     const proposal = frame.proposal || {};
+    if (proposal.code === "passes_unsure") { askRun(frame, []); return; }
     const fresh = (proposal.new || []).length;
     if (fresh >= OTHER_TABLE) {
       asking = null;
@@ -99,17 +102,61 @@
     no.hidden = false;
   }
 
+  function button(text, className, onClick) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = className;
+    b.textContent = text;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  // Plays kept with their seat open: "No one passed" records them as followed; "Someone passed…"
+  // names the first play laid right after a pass and who laid it, then the next such play, and
+  // so on (`marks`: [play, seat] pairs, plays from 0), until "No other pass" records them so.
+  function askRun(frame, marks) {
+    const proposal = frame.proposal || {};
+    const plays = (proposal.params || {}).plays || [];
+    const players = (live.board && live.board.players) || [];
+    const marked = marks.map(([i, seat]) => words("cam_pass_marked", { who: players[seat] || String(seat + 1), tile: (plays[i] || {}).tile })).join(" ");
+    show(marked ? `${said(frame)} ${marked}` : said(frame), "ask");
+    asking = frame;
+    const after = marks.length ? marks[marks.length - 1][0] : -1;
+    seatsBox.append(button(words(marks.length ? "cam_no_other_pass" : "cam_no_pass"), "big primary", () => recordRun(marks)));
+    if (after < plays.length - 1) {
+      seatsBox.append(button(words("cam_some_pass"), "big", () => {
+        seatsBox.replaceChildren();
+        say.textContent = words("cam_which_play");
+        plays.forEach((play, i) => {
+          if (i <= after) return;
+          seatsBox.append(button(play.tile, "cam-play", () => {
+            seatsBox.replaceChildren();
+            say.textContent = words("cam_who_laid", { tile: play.tile });
+            players.forEach((name, seat) => seatsBox.append(button(name, "big cam-seat", () => askRun(frame, [...marks, [i, seat]]))));
+          }));
+        });
+      }));
+    }
+    seatsBox.hidden = false;
+    no.hidden = false;
+  }
+
+  const recordRun = (passes) => accept({ passes });
+
   // The follower's event for that seat (one candidate a seat), else the proposed one for that seat.
   function playOf(proposal, event, seat) {
     const found = (proposal.candidates || []).map((c) => c.length && c[c.length - 1].event).find((e) => e && e.seat === seat);
     return { ...(found || event), seat };
   }
 
-  async function record(event) {
+  const record = (event) => accept({ event });
+
+  // The tap that answers the question asked: its play (or plays) recorded, once.
+  async function accept(body) {
     if (!asking || recording) return;
     recording = true;
     try {
-      const [response, data] = await post(`/${asking.id}/accept`, { event });
+      const [response, data] = await post(`/${asking.id}/accept`, body);
       if (response.ok) { asking = null; show(data.say || data.message); live.refresh(); } else { say.textContent = data.say || data.error; }
     } catch (error) {
       say.textContent = words("offline_tap");
@@ -154,7 +201,7 @@
       const response = await fetch(`${url}?${query}`, { method: "POST", credentials: "same-origin", headers: headers(), body: form });
       const frame = await response.json().catch(() => ({ error: words("server_said", { status: response.status }) }));
       if (!response.ok) { show(frame.say || frame.error, "bad"); return; }
-      if (frame.status === "confirm") ask(frame);
+      if (frame.status === "confirm" || frame.status === "kept") ask(frame);
       else if (frame.asks && !asking) ask(frame.asks); // an earlier frame, read since, has a question
       else if (frame.status === "recorded") { asking = null; show(said(frame)); live.refresh(); }
       else if (frame.status === "looking" && !asking) show(said(frame)); // a second look comes with the next frame
@@ -196,7 +243,8 @@
     const small = capture(CAPTURE_WIDTH, Math.round((CAPTURE_WIDTH * video.videoHeight) / video.videoWidth));
     const before = previous;
     previous = small;
-    if (sending || (asking && ((asking.proposal || {}).events || []).length)) return; // one question at a time
+    // one question at a time; plays kept to confirm do not stop the camera (their question stands)
+    if (sending || (asking && asking.status === "confirm" && ((asking.proposal || {}).events || []).length)) return;
     const frame = await jpeg(capture(video.videoWidth, video.videoHeight), 0.85);
     if (!frame) return;
     const captures = before ? await Promise.all([jpeg(before, 0.9), jpeg(small, 0.9)]) : null;

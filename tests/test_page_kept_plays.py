@@ -1,0 +1,158 @@
+"""Issue 34 on the page, with no arm in view (photos taken on purpose): a play whose seat no photo
+settles is followed as the turn seat's and kept, with every play after it, and the table is asked
+once for all of them ("did anyone pass from 6-3 on?"). "No one passed" records them as followed;
+naming the first play laid after a pass and who laid it records them with the pass; a turn-down
+or a play scored on the pad drops them. Nothing kept is in the record until a player answers.
+
+Everything here is real from the upload to the record but the reader (`tests.support.camera`).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.camera import photo, seen, send
+from tests.support.records import play
+
+ENGLISH = {"Accept-Language": "en"}
+SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
+
+
+def kept_two(cam) -> tuple[dict, dict]:
+    """Ana leads 6-6 on the pad; two photos show 6-3, then 3-4, laid after it: both kept."""
+    assert cam.event(play(0, "6-6")).status_code == 201  # Ben's turn
+    cam.script.readings.append(seen("6-6", "6-3"))
+    first = send(cam, photo(), headers=ENGLISH).get_json()
+    cam.script.readings.append(seen("6-6", "6-3", "3-4"))
+    second = send(cam, photo(), headers=ENGLISH).get_json()
+    return first, second
+
+
+@pytest.fixture
+def cam(cam, script):
+    cam.script = script
+    return cam
+
+
+def test_plays_whose_seat_no_photo_shows_are_kept_and_asked_about_once(cam):
+    first, second = kept_two(cam)
+    assert first["status"] == second["status"] == "kept"
+    assert first["proposal"]["kept"] == [play(1, "3-6", "west")]  # followed as Ben's: his turn
+    assert second["proposal"]["kept"] == [play(2, "3-4", "west")]
+    assert second["say"] == (
+        "Kept to confirm: Cruz, 3-4 on the west. No photo shows a pass: did anyone pass from 3-6 on?"
+    )
+    spanish = cam.get(f"/frames/{second['id']}", headers={**cam.auth, **SPANISH}).get_json()
+    assert spanish["say"] == (
+        "Pendiente de confirmar: Cruz, la 3-4 por el oeste. Ninguna foto muestra un pase: ¿pasó alguien desde la 3-6?"
+    )
+    assert second["proposal"]["params"]["plays"] == [play(1, "3-6", "west"), play(2, "3-4", "west")]
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6")]  # nothing guessed is recorded
+    # no one passed: one tap records both, as followed
+    answered = cam.post(f"/frames/{second['id']}/accept", {}, headers=ENGLISH)
+    assert answered.status_code == 200, answered.get_json()
+    assert answered.get_json()["say"] == "Recorded: Ben played 3-6 on the west; Cruz played 3-4 on the west"
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6"), play(1, "3-6", "west"), play(2, "3-4", "west")]
+    first_now = cam.get(f"/frames/{first['id']}", headers=cam.auth).get_json()
+    assert first_now["status"] == "accepted" and first_now["event"] == 1  # the photo that showed 6-3
+    # the next photo goes on from the answered record: 4-5 is Dee's, kept again
+    cam.script.readings.append(seen("6-6", "6-3", "3-4", "4-5"))
+    third = send(cam, photo(), headers=ENGLISH).get_json()
+    assert third["status"] == "kept" and third["proposal"]["kept"] == [play(3, "4-5", "west")]
+
+
+def test_a_pass_named_in_the_answer_moves_the_seat_of_every_play_after_it(cam):
+    _, second = kept_two(cam)
+    # Ben passed: Cruz laid 6-3, so Dee laid 3-4
+    answered = cam.post(f"/frames/{second['id']}/accept", {"passes": [[0, 2]]}, headers=ENGLISH)
+    assert answered.status_code == 200, answered.get_json()
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6"), play(2, "3-6", "west"), play(3, "3-4", "west")]
+    board = cam.get("/board", headers=cam.auth).get_json()
+    assert board["current"]["turn"] == 0  # Ana's, after Dee
+
+
+@pytest.mark.parametrize(
+    "passes, says",
+    [
+        ([[5, 2]], "passes[0]: the plays kept to confirm are 2: there is no play 6"),
+        ([[0, 7]], "passes[0]: there is no seat 7 (seats are 0 to 3)"),
+        ("Ben", "passes"),
+    ],
+)
+def test_a_bad_answer_names_what_is_wrong_and_records_nothing(cam, passes, says):
+    _, second = kept_two(cam)
+    answered = cam.post(f"/frames/{second['id']}/accept", {"passes": passes}, headers=ENGLISH)
+    assert answered.status_code == 400 and says in answered.get_json()["error"]
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6")]
+    assert cam.get(f"/frames/{second['id']}", headers=cam.auth).get_json()["status"] == "kept"  # still asking
+
+
+def test_turned_down_the_kept_plays_are_dropped_for_the_pad(cam):
+    first, second = kept_two(cam)
+    turned = cam.post(f"/frames/{first['id']}/reject", {"why": "Ben laid both"}, headers=ENGLISH)
+    assert turned.status_code == 200
+    assert cam.get(f"/frames/{second['id']}", headers=cam.auth).get_json()["status"] == "rejected"
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6")]
+    again = cam.post(f"/frames/{second['id']}/accept", {}, headers=ENGLISH)
+    assert again.status_code == 409 and "asks nothing now (it is rejected)" in again.get_json()["error"]
+
+
+def test_a_play_scored_on_the_pad_meanwhile_drops_the_kept_plays(cam):
+    first, _ = kept_two(cam)
+    assert cam.event(play(1, "3-6", "west")).status_code == 201  # scored on the pad instead
+    cam.script.readings.append(seen("6-6", "6-3", "3-4"))
+    send(cam, photo(), headers=ENGLISH)  # the table is followed from the record again
+    dropped = cam.get(f"/frames/{first['id']}", headers={**cam.auth, **ENGLISH}).get_json()
+    assert dropped["status"] == "rejected"
+    assert dropped["say"] == "The plays kept to confirm were dropped (the record changed since): score them on the pad."
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6"), play(1, "3-6", "west")]
+
+
+# -- on the page -----------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_camera_box_asks_once_for_the_kept_plays_and_a_pass_is_three_taps(scripted, open_page, tmp_path):
+    from tests.support.page import PHONE, axe_findings, record_of, start_match, tap_and_wait, version, wait_version
+
+    page = open_page(PHONE)
+    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')  # Ana leads
+    tap_and_wait(page, '[data-tile="6-6"]')
+    shot = tmp_path / "table.jpg"
+    shot.write_bytes(photo())
+    for tiles in (("6-6", "6-3"), ("6-6", "6-3", "3-4")):
+        scripted.script.readings.append(seen(*tiles))
+        page.set_input_files("#photo-input", str(shot))
+        page.wait_for_function(
+            "t => document.getElementById('cam-say').textContent.includes(t)",
+            arg=f"Cruz, {tiles[-1]}" if len(tiles) > 2 else "Ben, 3-6",
+        )
+    assert page.inner_text("#cam-say") == (
+        "Kept to confirm: Cruz, 3-4 on the west. No photo shows a pass: did anyone pass from 3-6 on?"
+    )
+    assert page.locator("#cam-seats button").all_inner_texts() == ["No one passed", "Someone passed…"]
+    assert axe_findings(page) == []
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6")]  # nothing kept is recorded
+
+    page.click("text=Someone passed…")
+    assert page.inner_text("#cam-say") == "Which play was laid right after the pass?"
+    assert page.locator("#cam-seats button").all_inner_texts() == ["3-6", "3-4"]
+    page.click('#cam-seats button:has-text("3-6")')
+    assert page.inner_text("#cam-say") == "Who laid 3-6?"
+    page.click('#cam-seats button:has-text("Cruz")')  # Ben passed
+    page.wait_for_function("document.getElementById('cam-say').textContent.endsWith('Cruz laid 3-6 after a pass.')")
+    buttons = page.locator("#cam-seats button")
+    assert buttons.all_inner_texts() == ["No other pass: record them", "Someone passed…"]
+    sizes = buttons.evaluate_all("bs => bs.map(b => [b.offsetWidth, b.offsetHeight])")
+    assert all(w >= 44 and h >= 44 for w, h in sizes), sizes
+    before = version(page)
+    buttons.nth(0).click()
+    wait_version(page, before + 2)  # the two plays, one change each
+    page.wait_for_function("document.getElementById('cam-say').textContent.startsWith('Recorded')")
+    assert page.inner_text("#cam-say") == "Recorded: Cruz played 3-6 on the west; Dee played 3-4 on the west"
+    assert record_of(page, game)["hands"][0]["events"] == [
+        play(0, "6-6"),
+        play(2, "3-6", "west"),
+        play(3, "3-4", "west"),
+    ]
