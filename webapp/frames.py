@@ -625,12 +625,12 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
             Match.from_record(record, open_last=True)  # checked whole before any of it is written
         except RecordError as error:
             raise record_error(error, what="these seats") from None
-        version, first = snap.version, None
+        version = snap.version
+        first = len(snap.record["hands"][-1]["events"])  # the index the first of them takes
         for event in events:
-            done = store.append_event(
+            version = store.append_event(
                 game_id, event, version, who=who, why=why or "who played: answered", source="camera"
-            )
-            version, first = done.version, first if first is not None else done.change.event
+            ).version
         table.answered(store.snapshot(store.get_game(game_id)).record)
         plays = [e for e in events if e.get("type") == "play"]
         message = f"confirmed by {who}: " + "; ".join(store.words(e) for e in plays)
