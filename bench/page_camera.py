@@ -1,6 +1,6 @@
 """How well the companion page's live camera keeps the score of a filmed game, with the bundled models.
 
-    .venv/bin/python bench/page_camera.py [--videos 20] [--seed 0] [--every 2] [--dealt VARIANT] [--json]
+    .venv/bin/python bench/page_camera.py [--videos 20] [--seed 0] [--every 2] [--dealt VARIANT] [--photos] [--json]
 
 Each synthetic game video (`vision.synth.video`, 1280x960, six still frames between moves, arms
 reaching in, light drift, shake) goes through the app as the page's live camera sends it: every
@@ -8,7 +8,9 @@ reaching in, light drift, shake) goes through the app as the page's live camera 
 posted as a JPEG to `POST /api/games/ID/frames?source=camera`, with the page's two small captures
 (the frame before and this one: alike, the table was still), and read by the server's reader (the
 ONNX models, in this process). `--every 7` is a slow reader: no still table is sent twice.
-`--dealt VARIANT`: dealt films, with the passes a real deal makes (`game_video(dealt=...)`). A
+`--dealt VARIANT`: dealt films, with the passes a real deal makes (`game_video(dealt=...)`).
+`--photos`: a player's photos instead (the last still frame of each state of the table, sent as
+"Take photo" sends it): no arm in view, so who laid a tile comes from the rules or a question. A
 question the camera asks is answered as a player at the table would: "yes" when it proposes the
 true next play with its end, or, asked who played it, a tap on the true seat (`asked_seat`);
 otherwise "no", and the player scores the true play on the pad (`padded`). Figures over all videos:
@@ -32,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 
@@ -99,7 +102,22 @@ def small(image) -> bytes:  # type: ignore[no-untyped-def]
     return cv2.imencode(".jpg", resized, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
 
 
-def follow(seed: int, every: int, folder: Path, captures: bool = True, dealt: str | None = None) -> dict:
+def photos_of(video) -> Any:  # type: ignore[no-untyped-def]
+    """A player's photos of the film: the last still frame of each state of the table, no arm."""
+    last = None
+    for frame in video.frames():
+        if last is not None and frame.state != last.state:
+            yield last
+            last = None
+        if not frame.arm and frame.event is not None:
+            last = frame
+    if last is not None:
+        yield last
+
+
+def follow(
+    seed: int, every: int, folder: Path, captures: bool = True, dealt: str | None = None, photos: bool = False
+) -> dict:
     from webapp import create_app
 
     video = game_video(seed, 1280, 960, still_frames=6, **({"dealt": dealt} if dealt else {}))
@@ -127,14 +145,21 @@ def follow(seed: int, every: int, folder: Path, captures: bool = True, dealt: st
     kept = None  # the newest frame of plays kept with their seat open (its question stands)
     started = time.perf_counter()
     previous = None
-    for k, frame in enumerate(video.frames()):
+    for k, frame in enumerate(photos_of(video) if photos else video.frames()):
         capture = small(frame.image)  # the page captures every tick, sent or not
         before, previous = previous, capture
-        if k % every:
+        if k % every and not photos:
             continue
         ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
         sent += 1
-        if captures and before is not None:  # as the page sends it: the frame and its two captures
+        if photos:  # "Take photo": one photo after each play, nothing else
+            answer = client.post(
+                f"{base}/frames?source=photo",
+                data={"photo": (io.BytesIO(jpeg.tobytes()), "table.jpg")},
+                headers=auth,
+                content_type="multipart/form-data",
+            ).get_json()
+        elif captures and before is not None:  # as the page sends it: the frame and its two captures
             data = {
                 "photo": (io.BytesIO(jpeg.tobytes()), "table.jpg"),
                 "before": (io.BytesIO(before), "before.jpg"),
@@ -237,11 +262,18 @@ def main() -> None:
         default=None,
         help="dealt films with passes (the variants that do not draw: the pad here scores no draws)",
     )
+    parser.add_argument(
+        "--photos",
+        action="store_true",
+        help="a player's photos instead of the live camera: one after each play, no arm in view",
+    )
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.seed, args.seed + args.videos):
-            row = follow(seed, args.every, Path(tmp), captures=not args.no_captures, dealt=args.dealt)
+            row = follow(
+                seed, args.every, Path(tmp), captures=not args.no_captures, dealt=args.dealt, photos=args.photos
+            )
             rows.append(row)
             if not args.json:
                 print(

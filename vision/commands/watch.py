@@ -216,7 +216,7 @@ def watch(
     follower = Follower(match, leader=leader, seating=_seating(seating, len(names)))
     # a play whose seat nothing settles is followed on, and the run of them asked about once (at
     # a terminal) or kept to confirm
-    follower.carry_on, follower.ask_runs = True, ask
+    follower.carry_on, follower.ask_runs, follower.runs_first = True, ask, False
     store = None
     kept_in = Path(evidence) if evidence else Path(export_path).with_suffix("") if export_path else None
     if kept_in is not None:  # --export alone: the frames are kept beside the zip, in a folder named after it

@@ -93,6 +93,10 @@ class VideoReport:
     #: questions a person answered: each ask, and each run of plays followed with their seat
     #: open (one question for all of them: did anyone pass?)
     questions: int = 0
+    #: of the questions, those about who played (a pass no photo shows): "who played 4-5?" and
+    #: the one question of a run of plays kept with their seat open (issue 34: at most one a pass
+    #: where no arm is seen); the others are the reader's (which tile, which end)
+    seat_questions: int = 0
     #: asks answered "nothing was played" (the camera saw a tile that is no play): a tap each
     dismissed: int = 0
     wrong: int = 0
@@ -165,6 +169,7 @@ def follow_video(
     names: dict[str, int] = {}
     reader = reader or OracleReader(video.truths, lambda name: names[name], misread, jitter, video.seed)
     follower.carry_on = follower.ask_runs = not each_play
+    follower.runs_first = False  # as `spinner watch --ask`: other questions are asked within a run
     watcher = Watcher(follower, reader, settle=settle, arms=arms)
     ends = EndMap()
     done = 0  # true plays accounted for
@@ -188,17 +193,21 @@ def follow_video(
             report.mistakes.append(f"play {run_from}: the truth's seats were refused: {error}")
             stopped = True
         report.questions += 1
+        report.seat_questions += 1
         report.asked += done - run_from
         run_from = None
 
+    unused = False  # the last frame asked the run question before it was looked at
+
     def frames() -> Any:
-        """The film's frames; where the watch ends with plays kept, the question is answered and the
-        last frame looked at once more (it may have asked before it was looked at)."""
+        """The film's frames; where the watch ends with plays kept, the question is answered, and
+        a last frame not looked at for it is looked at once more."""
         last = None
         for last in video.frames():
             yield last
-        if run_from is not None and not stopped and last is not None:
+        if run_from is not None and not stopped:
             settle_run()
+        if unused and last is not None and not stopped:
             yield last
 
     for frame in frames():
@@ -207,7 +216,8 @@ def follow_video(
         outcome = step.outcome
         if outcome is None or stopped:
             continue
-        if outcome.code == "passes_unsure":  # asked before anything else while plays are kept
+        unused = outcome.code == "passes_unsure"
+        if unused:  # the hand is over as followed: who played the kept plays comes first
             if run_from is not None:
                 settle_run()
             continue
@@ -251,9 +261,15 @@ def follow_video(
             # plays lying in the asked frame (none where the camera saw a tile that is not a play)
             shown = names.get(outcome.frame, frame.state)
             answer = []
+            seat = follower.hand.turn
             for k in range(done, shown):
-                answer += _unseen(before[k])
-                answer.append(_in_follower_terms(truth_events[k], follower, ends))
+                said = _in_follower_terms(truth_events[k], follower, ends)
+                if run_from is None:
+                    answer += _unseen(before[k])
+                elif seat is not None:  # within a run: the seats as followed (the run's answer says who)
+                    said = {**said, "seat": seat}
+                    seat = follower.hand.next_seat(seat)
+                answer.append(said)
             try:
                 watcher.confirm(answer)
             except Exception as error:  # noqa: BLE001 - a truth the follower cannot take is a mistake
@@ -261,7 +277,9 @@ def follow_video(
                 stopped = True
                 continue
             report.questions += 1
-            report.asked += max(0, shown - done)
+            report.seat_questions += outcome.code == "who_played"
+            if run_from is None:  # within a run they are counted when it is answered
+                report.asked += max(0, shown - done)
             report.dismissed += shown <= done
             done = max(done, shown)
     if run_from is not None and not stopped:  # the film is over: the watch asks what it kept
@@ -346,7 +364,7 @@ def evaluate_videos(
         if log:
             log(
                 f"video {seed + k}: {report.variant}, {report.plays} plays: {report.right} right, "
-                f"{report.asked} asked in {report.questions} question(s), {report.dismissed} dismissed, {report.wrong_seat} wrong seat, "
+                f"{report.asked} asked in {report.questions} question(s) ({report.seat_questions} who played), {report.dismissed} dismissed, {report.wrong_seat} wrong seat, "
                 f"{report.wrong_tile} wrong tile, {report.not_reached} missed; score {'equal' if report.score_equal else 'DIFFERENT'}; "
                 f"{report.reads} reads of {report.frames} frames ({report.seconds:.1f} s)"
             )
@@ -357,6 +375,7 @@ def evaluate_videos(
             "right",
             "asked",
             "questions",
+            "seat_questions",
             "dismissed",
             "wrong",
             "wrong_seat",

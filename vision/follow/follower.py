@@ -754,6 +754,10 @@ class Follower:
         self.ask_runs = False
         #: whether an arm reaching over the table was ever seen (a camera watching, not photos)
         self.arms_seen = False
+        #: with `ask_runs`: any other question waits for the run's (a page, whose record takes
+        #: an answer only in order); False: it is asked within the run, its answer followed on
+        #: with the rest (`spinner watch`, whose candidates carry the seats as followed)
+        self.runs_first = True
         #: the chosen tiles (by index) `_seated` followed with their seat open, and its candidates
         self.open_seats: dict[int, tuple[int, ...]] = {}
         #: the chosen tiles (by index) `_seated` gave a seat by counting the deals (no arm seen, a
@@ -1679,7 +1683,7 @@ class Follower:
         candidates: list[list[Candidate]] | None = None,
         changes: int | None = None,
     ) -> Outcome:
-        question = self.run_question() if self.ask_runs else None
+        question = self.run_question() if self.ask_runs and self.runs_first else None
         if question is not None:
             # the plays kept to confirm come before this one: who laid them is settled first (the
             # frame is read again after, when the table is looked at next)
