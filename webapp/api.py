@@ -245,6 +245,17 @@ def undo(game_id: str):  # type: ignore[no-untyped-def]
     return changed(done)
 
 
+@bp.put("/games/<game_id>/seating")
+def seating(game_id: str):  # type: ignore[no-untyped-def]
+    from . import matches
+
+    data = body()
+    scorer_game(game_id)
+    if "seating" not in data:
+        raise ApiError(400, "send seating: each player's side of the camera's picture in seat order, or null")
+    return changed(matches.seat(game_id, data["seating"], expected_version(data), who=auth.who(data)))
+
+
 @bp.post("/games/<game_id>/disputes")
 def dispute(game_id: str):  # type: ignore[no-untyped-def]
     data = body()

@@ -1,4 +1,5 @@
-"""The resume list's housekeeping: renaming a match and deleting it (the scorer's, from the list).
+"""The match's housekeeping: renaming it and deleting it (the scorer's, from the list), and where
+each player sits in the camera's picture.
 
 A rename is a change like any other (its own version, so every open page redraws the title,
 and a line in the history). A delete takes the match, its history and its photos away for good;
@@ -32,6 +33,56 @@ def rename(game_id: str, title: object, *, who: str) -> store.Done:
         )
 
     return store._change(game_id, None, plan, who=who, why="", source="pad")
+
+
+#: The sides of the camera's picture a player may sit at (`vision.follow.seats.SIDES`).
+SIDES = ("top", "right", "bottom", "left")
+
+
+def seat(game_id: str, seating: object, expected: int | None, *, who: str) -> store.Done:
+    """Where each player sits in the camera's picture, seat by seat (`"seating"` in the record:
+    GAME_RECORD.md lets a record carry fields a reader may ignore), or None to forget it: the
+    camera then names the player of a tile by the side the arm that laid it came from, from the
+    first play, instead of learning it from the plays. A change like any other (its version, a
+    line in the history)."""
+
+    def plan(game: Game, snap: store.Snapshot) -> store.Plan:
+        sides = _sides(seating, len(game.players))
+        record = {k: v for k, v in snap.record.items() if k != "seating"}
+        if sides is not None:
+            record["seating"] = sides
+
+        def write(version: int) -> None:
+            extra = {k: v for k, v in (game.extra or {}).items() if k != "seating"}
+            game.extra = {**extra, **({"seating": sides} if sides is not None else {})}
+
+        return store.Plan(
+            record,
+            write,
+            "seating",
+            "seating the players",
+            before={"seating": snap.record.get("seating")},
+            after={"seating": sides},
+        )
+
+    return store._change(game_id, expected, plan, who=who, why="", source="pad")
+
+
+def _sides(value: object, players: int) -> list[str] | None:
+    if value is None:
+        return None
+    if (
+        not isinstance(value, list)
+        or len(value) != players
+        or not all(isinstance(v, str) and v in SIDES for v in value)
+        or len(set(value)) != players
+    ):
+        raise ApiError(
+            400,
+            f"seating: give each of the {players} players their own side of the camera's picture, in seat "
+            'order (top, right, bottom or left; e.g. ["bottom", "right", "top", "left"]), or null',
+        )
+    return list(value)
 
 
 def delete(game_id: str) -> None:

@@ -108,6 +108,26 @@ OPERATIONS: list[Operation] = [
     ),
     ("post", f"{G}/undo", "Take back the last thing recorded", "scorer", _object(CHANGE), {}, ()),
     (
+        "put",
+        f"{G}/seating",
+        "Where each player sits in the camera's picture (the record's seating), or null to forget it",
+        "scorer",
+        _object(
+            {
+                "seating": {
+                    "type": ["array", "null"],
+                    "maxItems": 10,
+                    "items": {"type": "string", "enum": ["top", "right", "bottom", "left"]},
+                    "description": "the side of the camera's picture each seat sits at, in seat order",
+                },
+                **CHANGE,
+            },
+            ("seating",),
+        ),
+        {},
+        (),
+    ),
+    (
         "post",
         f"{G}/disputes",
         "Mark a hand or an event as disputed (needs why)",

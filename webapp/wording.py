@@ -358,6 +358,7 @@ ACTIONS = {
     "dispute": L("Disputed"),
     "settle": L("Settled"),
     "rename": L("Renamed"),
+    "seating": L("Seats set"),
 }
 
 
@@ -418,6 +419,9 @@ def script_words() -> dict[str, str]:
         "cam_turned_down": _("Turned down: score this play on the pad."),
         "cam_tap_seat": _("Tap who played it on the pad's seats, then “Yes, record it”."),
         "cam_seat_turn": _("%(who)s (their turn)", who="{who}"),
+        "seating_each": _("Give each player their own side, or leave them all “not said”."),
+        "seating_saved": _("Saved: the camera names the player by the side their arm comes from."),
+        "seating_forgotten": _("Forgotten: the camera learns where they sit from the first plays."),
         "cam_no_pass": _("No one passed"),
         "cam_no_other_pass": _("No other pass: record them"),
         "cam_some_pass": _("Someone passed…"),

@@ -61,7 +61,7 @@ from scorer.match import RECORD_FORMAT, Match
 from scorer.moves import Move, legal_moves, who_played
 from scorer.tiles import FULL_SET, Tile
 from vision.follow.motion import Region
-from vision.follow.seats import ArmSighting, SeatKeeper
+from vision.follow.seats import SIDES, ArmSighting, SeatKeeper
 from vision.geometry import long_side, share_over
 from vision.geometry import short_side as box_short_side
 from vision.read.reading import Reading, TileReading
@@ -159,6 +159,18 @@ class Reason(str):
         made = super().__new__(cls, text)
         made.code, made.params = code, params
         return made
+
+
+def seating_of(record: dict[str, Any]) -> list[int] | None:
+    """The record's `"seating"` (each seat's side of the camera's picture, in seat order: "top",
+    "right", "bottom", "left") as picture sides, or None where it has none that fits its players
+    (a reader ignores what it does not know: GAME_RECORD.md)."""
+    names, players = record.get("seating"), record.get("players")
+    if not isinstance(names, list) or not isinstance(players, list) or len(names) != len(players):
+        return None
+    if not all(isinstance(n, str) and n in SIDES for n in names) or len(set(names)) != len(names):
+        return None
+    return [SIDES.index(n) for n in names]
 
 
 @dataclass(slots=True)
@@ -778,7 +790,10 @@ class Follower:
         match = Match.from_record({k: v for k, v in record.items() if k != "pending"})
         hand = match.current
         follower = cls(
-            match, leader=hand.leader if hand is not None and hand.leader is not None else 0, starts_hands=starts_hands
+            match,
+            leader=hand.leader if hand is not None and hand.leader is not None else 0,
+            starts_hands=starts_hands,
+            seating=seating_of(record),
         )
         follower.events = [list(h.get("events") or []) for h in record.get("hands") or []]
         follower.leaders = [h.leader for h in match.hands]
@@ -875,6 +890,9 @@ class Follower:
         options = rules.options_dict()
         if options:
             record["options"] = options
+        seating = self.seats.seating
+        if self.seats.given and seating is not None and None not in seating.sides:
+            record["seating"] = [SIDES[side] for side in seating.sides if side is not None]
         return record
 
     # -- plays followed with their seat open ----------------------------------------------------

@@ -38,9 +38,9 @@ import numpy as np
 
 from scorer.errors import RecordError
 from scorer.tiles import Tile
-from vision.follow.follower import Follower, Outcome
+from vision.follow.follower import Follower, Outcome, seating_of
 from vision.follow.motion import Motion, MotionDetector, Region
-from vision.follow.seats import ArmWatch
+from vision.follow.seats import ArmWatch, SeatKeeper
 from vision.read.reading import HalfReading, Reading, TileReading
 
 #: still frames in a row before the table counts as settled: the page sends a frame a second
@@ -82,6 +82,8 @@ class Table:
         # the start: the tile of an undone play is not proposed again.)
         self.follower.first_look_new = True
         self.heads = _heads(record)
+        #: the seating the record says (`seating_of`), which the follower was given
+        self.seating = seating_of(record)
         #: a change the motion test reported whose frame the follower has not seen yet
         #: (regions, again): the next still frame read shows it
         self.owed: tuple[tuple[Region, ...] | None, bool] | None = (None, False)
@@ -120,7 +122,11 @@ class Table:
         """Bring the follower to the stored record. Answers what was done: "same", "added"
         (events added since, given to the follower) or "rebuilt"."""
         with self.lock:
-            mine = self.follower.record()
+            seating = seating_of(record)
+            if seating != self.seating:  # the players said where they sit (or took it back)
+                self.seating = seating
+                self.follower.seats = SeatKeeper.of(len(self.follower.match.players), seating)
+            mine = {k: v for k, v in self.follower.record().items() if k != "seating"}
             hands, theirs = mine["hands"], record.get("hands") or []
             head = {k: record.get(k) for k in ("variant", "players")}
             same_head = head == {k: mine.get(k) for k in ("variant", "players")} and (record.get("options") or {}) == (
@@ -155,7 +161,8 @@ class Table:
             self.dropped = self.dropped or self.follower.open_run() is not None
             seats = self.follower.seats  # the players keep their chairs: the seating stays
             self.follower = _following(record)
-            self.follower.seats = seats
+            if self.seating is None:  # learnt, not said
+                self.follower.seats = seats
             self.heads = _heads(record)
             self.owed = (None, False)  # the next still frame is the table as it is now
 

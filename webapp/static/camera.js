@@ -187,6 +187,29 @@
     show(response.ok ? words("cam_turned_down") : data.say || data.error, response.ok ? "" : "bad");
   });
 
+  // Where each player sits in the camera's picture: all said (each their own side), or none.
+  const seating = document.getElementById("cam-seating");
+  document.getElementById("cam-seating-save").addEventListener("click", async () => {
+    const sides = [...seating.querySelectorAll("select")].map((s) => s.value);
+    const said = document.getElementById("cam-seating-said");
+    const none = sides.every((s) => !s);
+    if (!none && (sides.some((s) => !s) || new Set(sides).size !== sides.length)) {
+      said.textContent = words("seating_each");
+      return;
+    }
+    try {
+      const response = await fetch(`${document.getElementById("board").dataset.api}/seating`, {
+        method: "PUT", credentials: "same-origin",
+        headers: { ...headers(), "Content-Type": "application/json" },
+        body: JSON.stringify({ seating: none ? null : sides }),
+      });
+      const data = await response.json().catch(() => ({ error: words("server_said", { status: response.status }) }));
+      said.textContent = response.ok ? words(none ? "seating_forgotten" : "seating_saved") : data.say || data.error;
+    } catch (error) {
+      said.textContent = words("offline_tap");
+    }
+  });
+
   async function send(blob, source, captures) {
     if (sending) return;
     sending = true;
