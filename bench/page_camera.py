@@ -73,18 +73,21 @@ def pad_next(client, base: str, auth: dict, events: list[dict], truth: list[tupl
     return 0
 
 
-def answer_run(client, base: str, auth: dict, frame: dict, truth: list[tuple]) -> int:
+def answer_run(client, base: str, auth: dict, frame: dict, truth: list[tuple]) -> tuple[int, dict]:
     """ "Did anyone pass from 4-5 on?", answered as a player would: each kept play laid after a pass
     (its true seat is not the seat after the one before) named with its true seat; "no" where the
-    kept tiles are not the true next ones (the pad scores them then). How many plays it recorded."""
+    kept tiles are not the true next ones (the pad scores them then). How many plays it recorded,
+    and the frame answered (a photo that asked before it was looked at is looked at then)."""
     plays = frame["proposal"]["params"]["plays"]
     done = plays_of(client.get(f"{base}/score").get_json())
     players = len(client.get(f"{base}/record").get_json()["players"])
     start = len(done)
     tiles = ["-".join(sorted(p["tile"].split("-"))) for p in plays]
     if done != truth[:start] or tiles != [t[1] for t in truth[start : start + len(plays)]]:
-        client.post(f"{base}/frames/{frame['id']}/reject", json={"why": "bench: not the true plays"}, headers=auth)
-        return 0
+        done = client.post(
+            f"{base}/frames/{frame['id']}/reject", json={"why": "bench: not the true plays"}, headers=auth
+        )
+        return 0, done.get_json()
     passes, expected = [], plays[0]["seat"]
     for i in range(len(plays)):
         seat = truth[start + i][0]
@@ -92,7 +95,7 @@ def answer_run(client, base: str, auth: dict, frame: dict, truth: list[tuple]) -
             passes.append([i, seat])
         expected = (seat + 1) % players
     response = client.post(f"{base}/frames/{frame['id']}/accept", json={"passes": passes}, headers=auth)
-    return len(plays) if response.status_code == 200 else 0
+    return (len(plays) if response.status_code == 200 else 0), response.get_json()
 
 
 def small(image) -> bytes:  # type: ignore[no-untyped-def]
@@ -174,13 +177,13 @@ def follow(
                 data=jpeg.tobytes(),
                 headers={**auth, "Content-Type": "image/jpeg"},
             ).get_json()
+        while answer["status"] == "confirm" and answer["proposal"].get("code") == "passes_unsure":
+            asked_run += 1
+            recorded, answer = answer_run(client, base, auth, answer, truth)  # a photo is looked at then
+            kept_plays += recorded
+            kept = None
         if answer["status"] == "kept":  # a play followed with its seat open: asked about with the others
             kept = answer
-            continue
-        if answer["status"] == "confirm" and answer["proposal"].get("code") == "passes_unsure":
-            asked_run += 1
-            kept_plays += answer_run(client, base, auth, answer, truth)
-            kept = None
             continue
         if answer["status"] != "confirm":
             continue
@@ -214,7 +217,7 @@ def follow(
         frame = client.get(f"{base}/frames/{kept['id']}", headers=auth).get_json()
         if frame["status"] == "kept":
             asked_run += 1
-            kept_plays += answer_run(client, base, auth, frame, truth)
+            kept_plays += answer_run(client, base, auth, frame, truth)[0]
     got_answer = client.get(f"{base}/score").get_json()
     got = plays_of(got_answer)
     right = next((i for i, (a, b) in enumerate(zip(got, truth)) if a != b), min(len(got), len(truth)))

@@ -415,6 +415,8 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
             kept = outcome.events[split:]
             outcome.events, outcome.where = outcome.events[:split], outcome.where[:split]
             proposal = {**run_proposal(table), "status": "kept", "kept": kept}
+            if table.follower.hand.over:  # over as followed: asked now, before the next photo is taken
+                proposal["status"] = "confirm"
         if outcome.code == "passes_unsure":
             proposal = run_proposal(table)
         if outcome.kind == "nothing" and not seen.tiles and frame.source != "camera":
@@ -635,13 +637,21 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
         plays = [e for e in events if e.get("type") == "play"]
         message = f"confirmed by {who}: " + "; ".join(store.words(e) for e in plays)
         at = {Tile.parse(e["tile"]): first + k for k, e in enumerate(events) if e.get("type") == "play"}
+        unseen = []  # photos that asked before they were looked at: looked at now
         for kept in _run_frames(game_id):
+            if kept.status == "confirm" and "kept" not in (kept.proposal or {}) and kept.source != "camera":
+                unseen.append(kept)
             kept.status, kept.message, kept.version = "accepted", message, version
             kept.proposal = {**(kept.proposal or {}), "chosen": plays}
             laid = [e for e in (kept.proposal.get("kept") or []) if isinstance(e, dict) and e.get("tile")]
             kept.event = at.get(Tile.parse(laid[0]["tile"])) if laid else kept.event  # the frame that showed it
         db.session.commit()
-        return get(game_id, frame.id)
+        answered = get(game_id, frame.id)
+        for photo in unseen[-1:]:  # the newest: the table as it is now
+            decide(photo)
+            if photo.id == frame.id:
+                answered = photo
+        return answered
 
 
 def _passes(value: Any) -> list[tuple[int, int]]:

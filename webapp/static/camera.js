@@ -157,7 +157,11 @@
     recording = true;
     try {
       const [response, data] = await post(`/${asking.id}/accept`, body);
-      if (response.ok) { asking = null; show(data.say || data.message); live.refresh(); } else { say.textContent = data.say || data.error; }
+      if (!response.ok) { say.textContent = data.say || data.error; return; }
+      asking = null;
+      live.refresh();
+      // a photo that asked before it was looked at is looked at once answered: it may ask in turn
+      if (data.status === "confirm" || data.status === "kept") ask(data); else show(data.say || data.message);
     } catch (error) {
       say.textContent = words("offline_tap");
     } finally {
