@@ -156,3 +156,18 @@ def test_the_camera_box_asks_once_for_the_kept_plays_and_a_pass_is_three_taps(sc
         play(2, "3-6", "west"),
         play(3, "3-4", "west"),
     ]
+
+
+def test_a_photo_that_asked_for_the_kept_plays_first_is_looked_at_once_they_are_answered(cam):
+    kept_two(cam)
+    # the next photo's play is unsure: its question waits for the kept plays' question
+    cam.script.readings.append(seen("6-6", "6-3", "3-4", ("4-5", 0.6)))
+    third = send(cam, photo(), headers=ENGLISH).get_json()
+    assert third["status"] == "confirm" and third["proposal"]["code"] == "passes_unsure"
+    assert "kept" not in third["proposal"]  # not looked at yet
+    answered = cam.post(f"/frames/{third['id']}/accept", {}, headers=ENGLISH)
+    assert answered.status_code == 200
+    now = answered.get_json()
+    assert now["id"] == third["id"] and now["status"] == "confirm"  # its own question now
+    assert now["proposal"]["events"] == [play(3, "4-5", "west")]
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6"), play(1, "3-6", "west"), play(2, "3-4", "west")]
