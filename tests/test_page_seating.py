@@ -94,3 +94,20 @@ def test_the_page_says_where_each_player_sits(scripted, open_page):
     page.reload()
     page.click("#cam-seating summary")
     assert page.locator("#cam-seating select").evaluate_all("ss => ss.map(s => s.value)") == SEATED
+
+
+def test_the_seating_learnt_from_the_plays_is_offered_to_be_confirmed(cam, script):
+    from tests.support.camera import photo, seen, send
+    from vision.follow.seats import Seating
+    from webapp import frames
+
+    assert cam.event(play(0, "6-6")).status_code == 201
+    script.readings.append(seen("6-6"))
+    assert send(cam, photo()).get_json()["seating_learnt"] is None  # nothing learnt yet
+    with cam.app.app_context():
+        frames.tables(cam.app).find(cam.id).follower.seats.seating = Seating((2, 1, 0, 3))  # as the arms taught it
+    script.readings.append(seen("6-6"))
+    assert send(cam, photo()).get_json()["seating_learnt"] == SEATED
+    cam.client.put(f"/api/games/{cam.id}/seating", json={"seating": SEATED}, headers=cam.auth)
+    script.readings.append(seen("6-6"))
+    assert send(cam, photo()).get_json()["seating_learnt"] is None  # said: nothing to confirm

@@ -32,6 +32,7 @@ from scorer.errors import RecordError
 from scorer.match import Match
 from scorer.tiles import Tile
 from vision.follow.follower import Outcome
+from vision.follow.seats import SIDES
 from vision.follow.table import Look, Table, Tables, reading_of
 from vision.read.reading import Reading
 
@@ -705,6 +706,18 @@ def _answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, 
     frame.proposal = {**(frame.proposal or {}), "chosen": chosen}  # a new dict: the JSON column sees the change
     db.session.commit()
     return frame
+
+
+def learnt_seating(game_id: str) -> list[str] | None:
+    """Where the camera learnt from the plays that each player sits (the side of the picture each
+    seat's arm comes from), where the record says nothing: the page shows it to be confirmed."""
+    table = tables(current_app).find(game_id)
+    if table is None or table.seating is not None:
+        return None
+    seating = table.follower.seats.seating
+    if seating is None or any(side is None for side in seating.sides):
+        return None
+    return [SIDES[side] for side in seating.sides if side is not None]
 
 
 def get(game_id: str, frame_id: int, fresh: bool = False) -> Frame:

@@ -123,6 +123,7 @@ def send(game_id: str):  # type: ignore[no-untyped-def]
     answer = frames.to_json(frame)
     asking = frames.asking(game_id)
     answer["asks"] = frames.to_json(asking, reading=False) if asking is not None and asking.id != frame_id else None
+    answer["seating_learnt"] = frames.learnt_seating(game_id)
     response = jsonify(answer)
     response.status_code = 202 if frame.status == "queued" else 201
     return response

@@ -420,6 +420,9 @@ def script_words() -> dict[str, str]:
         "cam_tap_seat": _("Tap who played it on the pad's seats, then “Yes, record it”."),
         "cam_seat_turn": _("%(who)s (their turn)", who="{who}"),
         "seating_each": _("Give each player their own side, or leave them all “not said”."),
+        "seating_learnt": _(
+            "The camera thinks they sit so (from the arms that laid the first tiles): save it to confirm, or change it."
+        ),
         "seating_saved": _("Saved: the camera names the player by the side their arm comes from."),
         "seating_forgotten": _("Forgotten: the camera learns where they sit from the first plays."),
         "cam_no_pass": _("No one passed"),

@@ -214,6 +214,17 @@
     }
   });
 
+  // The seating the camera learnt from the plays, shown once to be confirmed (where none is said).
+  let offered = false;
+  function offerSeating(sides) {
+    const selects = [...seating.querySelectorAll("select")];
+    if (offered || !sides || sides.length !== selects.length || selects.some((s) => s.value)) return;
+    offered = true;
+    selects.forEach((s, k) => { s.value = sides[k]; });
+    seating.open = true;
+    document.getElementById("cam-seating-said").textContent = words("seating_learnt");
+  }
+
   async function send(blob, source, captures) {
     if (sending) return;
     sending = true;
@@ -228,6 +239,7 @@
       const response = await fetch(`${url}?${query}`, { method: "POST", credentials: "same-origin", headers: headers(), body: form });
       const frame = await response.json().catch(() => ({ error: words("server_said", { status: response.status }) }));
       if (!response.ok) { show(frame.say || frame.error, "bad"); return; }
+      offerSeating(frame.seating_learnt);
       if (frame.status === "confirm" || frame.status === "kept") ask(frame);
       else if (frame.asks && !asking) ask(frame.asks); // an earlier frame, read since, has a question
       else if (frame.status === "recorded") { asking = null; show(said(frame)); live.refresh(); }

@@ -486,6 +486,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "%(who)s holds %(num)s pip": ("%(who)s tiene %(num)s punto", "%(who)s tiene %(num)s puntos"),
     "%(who)s (their turn)": "%(who)s (le toca)",
     "No one passed": "Nadie pasó",
+    "The camera thinks they sit so (from the arms that laid the first tiles): save it to confirm, or change it.": "La cámara cree que se sientan así (por los brazos que pusieron las primeras fichas): guárdalo para confirmarlo, o cámbialo.",
     "Give each player their own side, or leave them all “not said”.": "Da a cada jugador su propio lado, o déjalos todos en «sin decir».",
     "Saved: the camera names the player by the side their arm comes from.": "Guardado: la cámara nombra al jugador por el lado del que viene su brazo.",
     "Forgotten: the camera learns where they sit from the first plays.": "Olvidado: la cámara aprende dónde se sientan con las primeras jugadas.",
