@@ -446,3 +446,19 @@ def _row(tiles: int) -> np.ndarray:
     for k in range(tiles):
         image[90:110, 50 + 35 * k : 80 + 35 * k] = 250
     return image
+
+
+def test_a_faint_tile_turned_down_in_a_photo_only_lies_there_once_the_play_is_scored_on_the_pad():
+    # a printed picture beside the layout's end, read faintly: each photo, compared with no earlier
+    # one, met it as new, and every question after a turned-down one asked about it again
+    reading, tile = _reading, _tile
+    follower = Follower(Match.new("block", ["A", "B", "C", "D"]), leader=0)
+    follower.observe(reading(tile(3, 5, 300, 200)), photo=True)
+    printed = tile(0, 2, 240, 200, sure=0.7)
+    asked = follower.observe(reading(tile(3, 5, 300, 200), tile(5, 1, 360, 200), printed), photo=True)
+    assert asked.kind == "ask" and asked.code == "no_order" and not asked.candidates
+    follower.decline()  # no: the player scores 1-5 on the pad
+    follower.scored([{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}])
+    later = reading(tile(3, 5, 300, 200), tile(5, 1, 360, 200), printed, tile(1, 4, 420, 200))
+    outcome = follower.observe(later, photo=True)
+    assert [str(t.tile) for t in outcome.new_tiles] == ["1-4"]  # the picture only lies there

@@ -78,6 +78,10 @@ TOUCHING = 0.3
 #: barely sees it (a tile half out of view, a layout or loose tile it missed before and now
 #: misreads). It is not taken for a move; it lies in the frame and is compared with as any tile.
 FAINT = 0.3
+#: a tile turned down in a question that proposed no play, read under this sure, left where it
+#: lay while a player scored the play on the pad, only lies there (a printed picture beside the
+#: layout, a faint box on a player's tile): else each photo taken on purpose met it as new again
+LIES_THERE = 0.6
 #: A new box lying this much (a share of its area) over a layout tile's box, and as much over
 #: another box beside it, is the reader's box across a layout tile and its neighbour (its halves
 #: read from each: one seen over half of a 2-6 and half of the 2-5 laid on it read 2-2, 0.25 of
@@ -1129,6 +1133,19 @@ class Follower:
                 # is not known (the last one may have laid a tile since, still unrecorded)
                 self.seats.spent()
         self._spend(events)
+        laid = {Tile.parse(e["tile"]) for e in events if e.get("type") == "play" and e.get("tile")}
+        for doubt in self.doubts:
+            # turned down in a question that proposed no play (too many new tiles, in no order),
+            # faint, and not the play scored: it only lies there. One a question proposed as the
+            # play may be the scored play misread, and is asked about again.
+            lying = doubt.reading
+            if (
+                doubt.event is None
+                and lying.tile not in laid
+                and lying.confidence < LIES_THERE
+                and _alone(lying, self.vouched)
+            ):
+                self.vouched.append(lying)
         return where
 
     def _spend(
