@@ -80,20 +80,24 @@ def test_the_page_says_where_each_player_sits(scripted, open_page):
     page = open_page(PHONE)
     game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
     page.click("#cam-seating summary")
-    selects = page.locator("#cam-seating select")
-    assert selects.count() == 4
-    for k, side in enumerate(SEATED[:3]):
-        selects.nth(k).select_option(side)
+    # the camera's picture with a select at each side: who sits there
+    assert page.locator("#cam-seating select").count() == 4
+    side = lambda name: page.locator(f'#cam-seating select[data-side="{name}"]')  # noqa: E731
+    side("bottom").select_option(label="Ana")
+    side("right").select_option(label="Ben")
+    side("top").select_option(label="Ben")  # Ben twice, Cruz and Dee nowhere
     page.click("#cam-seating-save")
-    assert page.inner_text("#cam-seating-said") == "Give each player their own side, or leave them all “not said”."
-    selects.nth(3).select_option("left")
+    assert page.inner_text("#cam-seating-said") == "Put each player at one side of the picture, or nobody anywhere."
+    side("top").select_option(label="Cruz")
+    side("left").select_option(label="Dee")
     page.click("#cam-seating-save")
     page.wait_for_function("document.getElementById('cam-seating-said').textContent.startsWith('Saved')")
     assert record_of(page, game)["seating"] == SEATED
     assert axe_findings(page) == []
     page.reload()
     page.click("#cam-seating summary")
-    assert page.locator("#cam-seating select").evaluate_all("ss => ss.map(s => s.value)") == SEATED
+    chosen = page.locator("#cam-seating select").evaluate_all("ss => ss.map(s => [s.dataset.side, s.value])")
+    assert sorted(chosen) == [["bottom", "0"], ["left", "3"], ["right", "1"], ["top", "2"]]
 
 
 def test_the_seating_learnt_from_the_plays_is_offered_to_be_confirmed(cam, script):

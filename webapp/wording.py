@@ -419,7 +419,7 @@ def script_words() -> dict[str, str]:
         "cam_turned_down": _("Turned down: score this play on the pad."),
         "cam_tap_seat": _("Tap who played it on the pad's seats, then “Yes, record it”."),
         "cam_seat_turn": _("%(who)s (their turn)", who="{who}"),
-        "seating_each": _("Give each player their own side, or leave them all “not said”."),
+        "seating_each": _("Put each player at one side of the picture, or nobody anywhere."),
         "seating_learnt": _(
             "The camera thinks they sit so (from the arms that laid the first tiles): save it to confirm, or change it."
         ),

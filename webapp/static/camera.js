@@ -191,16 +191,22 @@
     show(response.ok ? words("cam_turned_down") : data.say || data.error, response.ok ? "" : "bad");
   });
 
-  // Where each player sits in the camera's picture: all said (each their own side), or none.
+  // Where each player sits: a select at each side of the camera's picture; every player at one
+  // side (each their own), or nobody anywhere. Sent as each seat's side, in seat order.
   const seating = document.getElementById("cam-seating");
+  const sideSelects = () => [...seating.querySelectorAll("select[data-side]")];
+  const players = () => ((live.board && live.board.players) || []).length || seating.querySelector("select").options.length - 1;
   document.getElementById("cam-seating-save").addEventListener("click", async () => {
-    const sides = [...seating.querySelectorAll("select")].map((s) => s.value);
+    const chosen = sideSelects().filter((s) => s.value !== "");
     const said = document.getElementById("cam-seating-said");
-    const none = sides.every((s) => !s);
-    if (!none && (sides.some((s) => !s) || new Set(sides).size !== sides.length)) {
+    const none = chosen.length === 0;
+    const seats = new Set(chosen.map((s) => s.value));
+    if (!none && (seats.size !== chosen.length || seats.size !== players())) {
       said.textContent = words("seating_each");
       return;
     }
+    const sides = [];
+    chosen.forEach((s) => { sides[Number(s.value)] = s.dataset.side; });
     try {
       const response = await fetch(`${document.getElementById("board").dataset.api}/seating`, {
         method: "PUT", credentials: "same-origin",
@@ -217,10 +223,10 @@
   // The seating the camera learnt from the plays, shown once to be confirmed (where none is said).
   let offered = false;
   function offerSeating(sides) {
-    const selects = [...seating.querySelectorAll("select")];
-    if (offered || !sides || sides.length !== selects.length || selects.some((s) => s.value)) return;
+    const selects = sideSelects();
+    if (offered || !sides || selects.some((s) => s.value)) return;
     offered = true;
-    selects.forEach((s, k) => { s.value = sides[k]; });
+    sides.forEach((side, seat) => { const s = selects.find((x) => x.dataset.side === side); if (s) s.value = String(seat); });
     seating.open = true;
     document.getElementById("cam-seating-said").textContent = words("seating_learnt");
   }
