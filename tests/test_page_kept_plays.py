@@ -71,6 +71,21 @@ def test_a_pass_named_in_the_answer_moves_the_seat_of_every_play_after_it(cam):
     assert board["current"]["turn"] == 0  # Ana's, after Dee
 
 
+def test_kept_plays_are_answered_where_another_process_keeps_them(cam):
+    # a reader worker's follower keeps the plays (or this server restarted): the answer is made
+    # from the newest of their frames
+    from webapp import frames
+
+    _, second = kept_two(cam)
+    frames.tables(cam.app).of.clear()
+    answered = cam.post(f"/frames/{second['id']}/accept", {"passes": [[0, 2]]}, headers=ENGLISH)
+    assert answered.status_code == 200, answered.get_json()
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6"), play(2, "3-6", "west"), play(3, "3-4", "west")]
+    cam.script.readings.append(seen("6-6", "6-3", "3-4", "4-5"))
+    after = send(cam, photo(), headers=ENGLISH).get_json()  # followed on from the record
+    assert after["status"] == "kept" and after["proposal"]["kept"] == [play(0, "4-5", "west")]
+
+
 @pytest.mark.parametrize(
     "passes, says",
     [

@@ -31,7 +31,7 @@ from sqlalchemy import select, update
 from scorer.errors import RecordError
 from scorer.match import Match
 from scorer.tiles import Tile
-from vision.follow.follower import Outcome
+from vision.follow.follower import Outcome, with_pass
 from vision.follow.seats import SIDES
 from vision.follow.table import Look, Table, Tables, reading_of
 from vision.read.reading import Reading
@@ -606,20 +606,31 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
         _drop_kept(game_id, table)
         frame = get(game_id, frame.id, fresh=True)
         follower = table.follower
-        if follower.open_run() is None:
+        run = _run_frames(game_id)
+        if frame not in run:
             raise ApiError(409, f"frame {frame.id} asks nothing now (it is {frame.status}): nothing was recorded")
+        # the plays kept: this process's follower's, else (a reader worker's follower keeps them)
+        # as the newest of their frames lists them
+        here = follower.open_run() is not None
+        newest = max(run, key=lambda f: f.id).proposal or {}
+        events = follower.run_events() if here else [dict(e) for e in (newest.get("params") or {}).get("plays") or []]
+        if not events:
+            raise ApiError(409, f"frame {frame.id} keeps no play now: nothing was recorded")
         if not accept:
-            table.rebuild(snap.record)
-            table.dropped = False
+            if here:
+                table.rebuild(snap.record)
+                table.dropped = False
             message = f"turned down by {who}" + (f": {why}" if why else "")
-            for kept in _run_frames(game_id):
+            for kept in run:
                 kept.status, kept.message = "rejected", message
             db.session.commit()
             return get(game_id, frame.id)
-        events = follower.run_events()
+        hand = snap.match.current if snap.match is not None else None
+        if hand is None:
+            raise ApiError(409, "no hand is being played: nothing was recorded")
         for k, said in enumerate(_passes(passes)):
             try:
-                events = follower.run_with_pass(*said, events)
+                events = with_pass(events, *said, hand.next_seat, len(snap.record["players"]))
             except ValueError as error:
                 raise ApiError(400, f"passes[{k}]: {error}") from None
         record = {**snap.record, "hands": [dict(h) for h in snap.record["hands"]]}
@@ -648,7 +659,7 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
             kept.event = at.get(Tile.parse(laid[0]["tile"])) if laid else kept.event  # the frame that showed it
         db.session.commit()
         answered = get(game_id, frame.id)
-        for photo in unseen[-1:]:  # the newest: the table as it is now
+        for photo in unseen[-1:] if here else []:  # the newest: the table as it is now
             decide(photo)
             if photo.id == frame.id:
                 answered = photo

@@ -48,7 +48,7 @@ from __future__ import annotations
 import copy
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -163,6 +163,37 @@ class Reason(str):
         made = super().__new__(cls, text)
         made.code, made.params = code, params
         return made
+
+
+def with_pass(
+    events: Sequence[dict[str, Any]], play: int, seat: int, next_seat: Callable[[int], int], players: int
+) -> list[dict[str, Any]]:
+    """`events` (plays kept with their seat open, as followed) with play number `play` (from 0)
+    laid by `seat` after a pass, and each play after it by the seat after the one before
+    (`next_seat`, the hand's turn order); a draw just before a play is that play's seat's."""
+    if not 0 <= seat < players:
+        raise ValueError(f"there is no seat {seat} (seats are 0 to {players - 1})")
+    out: list[dict[str, Any]] = []
+    k = -1
+    seat_now: int | None = None
+    for event in events:
+        if event.get("type") != "play":
+            out.append(dict(event))
+            continue
+        k += 1
+        if k == play:
+            seat_now = seat
+        elif seat_now is not None:
+            seat_now = next_seat(seat_now)
+        if seat_now is not None:
+            for j in range(len(out) - 1, -1, -1):  # the draws just before it
+                if out[j].get("type") != "draw":
+                    break
+                out[j]["seat"] = seat_now
+        out.append(dict(event) if seat_now is None else {**event, "seat": seat_now})
+    if not 0 <= play <= k:
+        raise ValueError(f"the plays kept to confirm are {k + 1}: there is no play {play + 1}")
+    return out
 
 
 def seating_of(record: dict[str, Any]) -> list[int] | None:
@@ -944,31 +975,11 @@ class Follower:
     ) -> list[dict[str, Any]]:
         """The open run's events (or `events`, an answer being made) with its play number `play`
         (from 0) laid by `seat` after a pass, and each play after it by the seat after the one
-        before; a draw just before a play is that play's seat's. A person names the first play
-        after a pass and who laid it, then the next such play after it, and so on."""
-        if not 0 <= seat < len(self.match.players):
-            raise ValueError(f"there is no seat {seat} (seats are 0 to {len(self.match.players) - 1})")
-        out: list[dict[str, Any]] = []
-        k = -1
-        seat_now: int | None = None
-        for event in self.run_events() if events is None else events:
-            if event.get("type") != "play":
-                out.append(dict(event))
-                continue
-            k += 1
-            if k == play:
-                seat_now = seat
-            elif seat_now is not None:
-                seat_now = self.hand.next_seat(seat_now)
-            if seat_now is not None:
-                for j in range(len(out) - 1, -1, -1):  # the draws just before it
-                    if out[j].get("type") != "draw":
-                        break
-                    out[j]["seat"] = seat_now
-            out.append(dict(event) if seat_now is None else {**event, "seat": seat_now})
-        if not 0 <= play <= k:
-            raise ValueError(f"the plays kept to confirm are {k + 1}: there is no play {play + 1}")
-        return out
+        before (`with_pass`). A person names the first play after a pass and who laid it, then the
+        next such play after it, and so on."""
+        return with_pass(
+            self.run_events() if events is None else events, play, seat, self.hand.next_seat, len(self.match.players)
+        )
 
     def settle_run(self, events: Sequence[dict[str, Any]]) -> Outcome:
         """A person's answer to `run_question`: what happened from the run's first play on, the
