@@ -152,6 +152,36 @@ def test_a_play_scored_on_the_pad_teaches_the_seating_nothing():
     assert all(seat != 1 for seat, _ in follower.seats.known) and not follower.seats.sightings
 
 
+def test_a_hand_that_reached_past_a_tile_near_the_far_border_came_from_across():
+    # the arm came in at the bottom and laid a tile near the top, its fingers (or their shadow)
+    # over the top border: the bottom is where it came in
+    touches = (54.0, 0.0, 75.0, 0.0)
+    reaching = ArmSighting(2, 75 / 129, 3, touches, (0.55, 0.0), True)
+    assert seats.past_the_tile(reaching, (0.5, 0.1)).side == 2
+    assert seats.past_the_tile(reaching, (0.5, 0.1)).sure == 1.0
+    # the top's touches counted against the bottom's where the tile lies mid-picture
+    assert seats.past_the_tile(reaching, (0.5, 0.5)) is reaching
+    # named by the top's touches, it is turned round, and reaches where the bottom's arm did
+    from_top = ArmSighting(
+        0, 0.6, 3, (75.0, 0.0, 50.0, 0.0), (0.5, 0.9), True, reaches=((0.5, 0.9), None, (0.5, 0.05), None)
+    )
+    turned = seats.past_the_tile(from_top, (0.5, 0.1))
+    assert (turned.side, turned.sure, turned.reach) == (2, 1.0, (0.5, 0.05))
+
+
+def test_an_arm_that_reached_past_a_tile_near_the_border_names_the_seat_across():
+    follower = Follower(Match.new("block", ["A", "B", "C", "D"]), leader=0, seating=SIDES)
+    follower.observe(reading())
+    tiles = [tile(3, 5, 300, 440)]
+    follower.observe(reading(*tiles), arms=[arm(SIDES[0], share(300, 440))])
+    # seat 1 passed; seat 2's arm came in at the top and laid 5-1 near the bottom, its hand and
+    # shadow over the bottom border, more of it there than at the top
+    tiles.append(tile(5, 1, 360, 440))
+    past = ArmSighting(SIDES[0], 0.6, 3, (50.0, 0.0, 75.0, 0.0), share(360, 479), True)
+    outcome = follower.observe(reading(*tiles), arms=[past])
+    assert outcome.kind == "play" and outcome.events[-1]["seat"] == 2
+
+
 def test_an_arm_that_crossed_two_sides_alike_is_no_evidence():
     follower, tiles = started(seating=SIDES)
     tiles.append(tile(5, 1, 360, 200))
@@ -228,6 +258,7 @@ def test_a_counted_boneyard_says_who_drew_and_that_nobody_passed():
     drew = follower.observe(with_backs(left - 1, lead))
     assert drew.code == "drawn" and follower.open_changes == 0
     # then a second, and lays 5-0: seat 1 drew two and played (tiles are left: nobody passed)
+    assert follower.observe(with_backs(left - 2, lead)).code == "drawn"
     played = follower.observe(with_backs(left - 2, lead, tile(5, 0, 360, 200)), arms=[arm(SIDES[3], share(360, 200))])
     assert played.kind == "play"
     draw, play = played.events  # (a lone double's two sides are alike: either end)
@@ -235,10 +266,50 @@ def test_a_counted_boneyard_says_who_drew_and_that_nobody_passed():
     assert (play["seat"], play["tile"]) == (1, "0-5") and follower.match.current.boneyard == left - 2
 
 
+def test_a_back_fewer_only_in_the_frame_of_a_play_records_no_draw():
+    # a back the reader missed beside the tile just laid, or a draw in the same reach as the play:
+    # which, the count cannot say, and a draw recorded that did not happen puts every count off
+    follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
+    left = follower.match.current.boneyard
+    follower.observe(with_backs(left))
+    lead = tile(5, 5, 300, 200)
+    follower.observe(with_backs(left, lead))
+    # the boneyard holds tiles either way: nobody passed, seat 1 played; no draw is recorded, and
+    # the count says no more than that tiles were drawn this hand
+    played = follower.observe(with_backs(left - 1, lead, tile(5, 0, 360, 200)))
+    assert [e["type"] for e in played.events] == ["play"] and played.events[0]["seat"] == 1
+    assert follower.match.current.boneyard == left and not follower.backs_exact
+
+
+def test_a_boneyard_that_grows_or_loses_several_tiles_at_once_says_only_that_tiles_were_drawn():
+    for seen in (1, -2):  # one back more than before; two fewer in one look
+        follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0, seating=SIDES)
+        left = follower.match.current.boneyard
+        follower.observe(with_backs(left))
+        lead = tile(5, 5, 300, 200)
+        follower.observe(with_backs(left, lead))
+        follower.observe(with_backs(left + seen, lead))
+        assert not follower.backs_exact
+        # a back fewer after a reach is still a draw, not a missed play; the play after it is
+        # the arm's seat's, and no count of draws is recorded
+        assert follower.observe(with_backs(left + seen - 1, lead)).code == "drawn"
+        played = follower.observe(
+            with_backs(left + seen - 1, lead, tile(5, 0, 360, 200)), arms=[arm(SIDES[1], share(360, 200))]
+        )
+        assert [(e["type"], e["seat"]) for e in played.events] == [("play", 1)]
+
+
 def test_a_boneyard_seen_short_of_the_deal_is_not_counted():
     follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
     follower.observe(with_backs(follower.match.current.boneyard - 1))  # one back hidden or not boxed
     assert follower.backs is None
+    # seen whole in two frames in a row later, with no draw recorded, it is counted from there
+    left, lead = follower.match.current.boneyard, tile(5, 5, 300, 200)
+    follower.observe(with_backs(left, lead))
+    assert follower.backs is None
+    follower.observe(with_backs(left, lead, tile(5, 0, 360, 200)))
+    assert follower.backs == left
+    assert follower.observe(with_backs(left - 1, lead, tile(5, 0, 360, 200))).code == "drawn"
 
 
 def test_the_arm_watch_tells_an_arm_that_laid_a_tile_from_one_that_only_passed():
@@ -451,3 +522,17 @@ def test_the_follower_asks_where_a_pass_before_the_play_is_too_likely(monkeypatc
     follower, tiles = after_the_lead()
     outcome = follower.observe(reading(*tiles))
     assert outcome.kind == "play" and outcome.events[0]["seat"] == 1 and 0.98 < outcome.params["chance"] < 0.995
+
+
+def test_a_faint_box_beside_a_sure_play_that_fits_no_order_with_it_only_lies_there():
+    follower, tiles = started()
+    # seat 1 lays 1-5; beside it a printed picture read faintly as 2-4, which no end takes
+    picture = tile(2, 4, 420, 200, sure=0.68)
+    outcome = follower.observe(reading(*tiles, tile(5, 1, 360, 200), picture), arms=[arm(SIDES[1], share(360, 200))])
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}]
+    # read sure, the same box is a tile that was laid, and asked about
+    follower, tiles = started()
+    outcome = follower.observe(
+        reading(*tiles, tile(5, 1, 360, 200), tile(2, 4, 420, 200)), arms=[arm(SIDES[1], share(360, 200))]
+    )
+    assert outcome.kind == "ask" and outcome.code == "no_order"

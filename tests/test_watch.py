@@ -963,3 +963,24 @@ def test_a_zip_that_cannot_be_written_still_leaves_the_record(tmp_path, monkeypa
     assert recorded["hands"][0]["events"]
     (kept,) = (tmp_path / "match").iterdir()
     assert json.loads((kept / "record.json").read_text()) == recorded
+
+
+def test_a_draw_recorded_that_did_not_happen_is_counted_against_the_follower():
+    from vision.evaluate.games import over_drawn
+
+    truth = [
+        {"type": "play", "seat": 0, "tile": "5-5"},
+        {"type": "draw", "seat": 1, "tile": "0-1"},
+        {"type": "play", "seat": 1, "tile": "0-5", "end": "east"},
+        {"type": "play", "seat": 2, "tile": "5-6", "end": "west"},
+    ]
+    unseen = [truth[0], truth[2], truth[3]]  # the draw left out: not wrong
+    assert over_drawn(truth, unseen) == 0 and over_drawn(truth, truth) == 0
+    extra = [
+        truth[0],
+        {"type": "draw", "seat": 1, "count": 2},
+        truth[2],
+        {"type": "draw", "seat": 2, "count": 1},
+        truth[3],
+    ]
+    assert over_drawn(truth, extra) == 2

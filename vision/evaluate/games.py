@@ -113,6 +113,9 @@ class VideoReport:
     #: right with no question (issue 34: at least 95 % where the hands are in view)
     after_pass: int = 0
     after_pass_inferred: int = 0
+    #: plays before which the record has a seat draw more tiles than it did (a draw no photo
+    #: showed is left out, `unseen_draws`; one recorded that did not happen puts counts off)
+    wrong_draws: int = 0
     score_equal: bool = False
     frames: int = 0
     reads: int = 0
@@ -287,9 +290,31 @@ def follow_video(
     report.not_reached = len(truth_events) - done
     report.frames, report.reads = watcher.frames, watcher.reads
     got = follower.record()
+    report.wrong_draws = over_drawn(all_events, got["hands"][0]["events"] if got["hands"] else [])
     report.score_equal = not stopped and done == len(truth_events) and _same_scores(video.record, got)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def over_drawn(truth: list[dict[str, Any]], got: list[dict[str, Any]]) -> int:
+    """The plays (in order, as many as both have) before which `got` records a seat drawing more
+    tiles since the play before than `truth` does."""
+
+    def draws_before_each_play(events: list[dict[str, Any]]) -> list[dict[int, int]]:
+        out: list[dict[int, int]] = []
+        drawn: dict[int, int] = {}
+        for event in events:
+            if event.get("type") == "draw":
+                drawn[event["seat"]] = drawn.get(event["seat"], 0) + int(event.get("count", 1))
+            elif event.get("type") == "play":
+                out.append(drawn)
+                drawn = {}
+        return out
+
+    return sum(
+        any(count > true.get(seat, 0) for seat, count in recorded.items())
+        for true, recorded in zip(draws_before_each_play(truth), draws_before_each_play(got))
+    )
 
 
 def _unseen(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -365,7 +390,7 @@ def evaluate_videos(
             log(
                 f"video {seed + k}: {report.variant}, {report.plays} plays: {report.right} right, "
                 f"{report.asked} asked in {report.questions} question(s) ({report.seat_questions} who played), {report.dismissed} dismissed, {report.wrong_seat} wrong seat, "
-                f"{report.wrong_tile} wrong tile, {report.not_reached} missed; score {'equal' if report.score_equal else 'DIFFERENT'}; "
+                f"{report.wrong_tile} wrong tile, {report.not_reached} missed, {report.wrong_draws} wrong draws; score {'equal' if report.score_equal else 'DIFFERENT'}; "
                 f"{report.reads} reads of {report.frames} frames ({report.seconds:.1f} s)"
             )
     total = {
@@ -385,6 +410,7 @@ def evaluate_videos(
             "draws",
             "after_pass",
             "after_pass_inferred",
+            "wrong_draws",
             "frames",
             "reads",
         )

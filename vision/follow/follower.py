@@ -757,6 +757,9 @@ class Follower:
         self.looking_first = False
         #: the tiles `_unexplained` last found lying in the layout unrecorded
         self.aside: list[TileReading] = []
+        #: faint new tiles of the frame being observed that fit no order with its sure ones
+        #: (`_several`): they only lie there, and are not named as lying in the layout
+        self.passed_over: list[TileReading] = []
         #: tiles a person confirmed a play past once (`Pending.aside`): the question asked which
         #: was played first, so they may have been laid after it, and are named again
         self.named: list[TileReading] = []
@@ -789,6 +792,14 @@ class Follower:
         self.backs: int | None = None
         #: the backs counted in the last frame observed
         self.backs_last: int | None = None
+        #: the backs counted in the frame observed before the last one
+        self.backs_before: int | None = None
+        #: the count has been exact this hand: draws are counted from it, and a boneyard that
+        #: holds tiles says nobody passed. Once it miscounts (`_drew`, `_play`), a change with
+        #: fewer backs is still a draw, not a missed play, but says no more
+        self.backs_exact = True
+        #: the last frame showed as many backs as the record's boneyard may hold (not counted yet)
+        self.backs_at_most = False
         #: with nobody to answer (`spinner watch` away from a terminal): a play whose seat
         #: nothing settles is followed as the first candidate's (the turn seat: no pass) so that
         #: the layout goes on, and kept to confirm with its candidate seats (`unsure_seats`); the
@@ -1105,6 +1116,8 @@ class Follower:
                 self.vouched.append(lying)
         self.leftover = [t for t in rest if not self._vouched(t)]
         self._accept(pending.reading)
+        if self.backs is not None and applied:  # the draws answered are spent: count on from this photo's boneyard
+            self.backs = self.backs_last = _backs(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image, code="confirmed")
 
     def decline(self) -> None:
@@ -1227,6 +1240,7 @@ class Follower:
         reaching over the table since the last frame observed (`seats.ArmWatch`), oldest first."""
         self.seats.saw(arms)
         self.arms_seen = self.arms_seen or bool(arms)
+        self.passed_over = []
         first_look = self.reference is None
         self.looking_first = first_look and self.first_look_new and not photo
         if self.reference is None:
@@ -1324,11 +1338,15 @@ class Follower:
                 new,
             )
         changes = len(self.changes) + current
+        self._count_boneyard_late(reading)
+        recounted = self.backs_last
         drew = self._drew(reading)
         if not new:
             self._accept(reading)
-            # a first look at a bare table changed nothing; a draw from a counted boneyard is no play
-            if current and not unseen_found and not first_look and not drew:
+            # a first look at a bare table changed nothing; a draw from a counted boneyard is no
+            # play, nor is a back more or less where nothing else is new (a miscount, `_drew`)
+            recounted = recounted is not None and self.backs_last is not None and recounted != self.backs_last
+            if current and not unseen_found and not first_look and not drew and not recounted:
                 self.changes.append([])
             if drew:
                 return Outcome("nothing", "a tile drawn from the boneyard", frame=reading.image, code="drawn")
@@ -1422,11 +1440,16 @@ class Follower:
         the photo forces (each tile against an end only once the one before it is down)."""
         if len(new) > MAX_AT_ONCE:
             return self._ask(reading, Reason(f"{len(new)} new tiles at once", code="too_many", count=len(new)), new)
-        orders: list[list[Candidate]] = []
-        for order in itertools.permutations(range(len(new))):
-            sequence = self._try_order(new, order, photo)
-            if sequence is not None:
-                orders.append(sequence)
+        orders = self._orders(new, photo)
+        sure = [t for t in new if t.confidence >= LIES_THERE]
+        if not orders and 0 < len(sure) < len(new):
+            # a faint box beside a sure one (a printed picture the camera's shake or an arm's
+            # shadow showed as changed, a second box on the laid tile) that fits no order with
+            # it is no play: the sure tiles are, where they fit one order alone
+            alone = self._orders(sure, photo)
+            if len(alone) == 1:
+                self.passed_over = [t for t in new if t.confidence < LIES_THERE]
+                new, orders = sure, alone
         if len(orders) != 1:
             why = Reason(
                 f"{len(new)} new tiles at once, "
@@ -1439,6 +1462,15 @@ class Follower:
         if missed is not None:
             return self._ask(reading, self._doubted(new) or missed, new, orders, changes)
         return self._play(reading, [(c, new[c.tile]) for c in orders[0]])
+
+    def _orders(self, new: list[TileReading], photo: PhotoLayout) -> list[list[Candidate]]:
+        """Every order in which `new` may have been played, each tile against an open end."""
+        orders = []
+        for order in itertools.permutations(range(len(new))):
+            sequence = self._try_order(new, order, photo)
+            if sequence is not None:
+                orders.append(sequence)
+        return orders
 
     def _try_order(self, new: list[TileReading], order: Sequence[int], photo: PhotoLayout) -> list[Candidate] | None:
         match = copy.deepcopy(self.match)
@@ -1515,6 +1547,7 @@ class Follower:
         self.leftover = later
         if self.backs is not None:
             self.backs = _backs(reading)
+            self.backs_exact = self.backs_exact and self._counted_before(self.backs)
         share = min(c.share for c, _ in chosen)
         why = Reason(f"evidence share {share:.2f}", code="evidence", share=round(share, 2))
         if self.likely_seats:
@@ -1593,7 +1626,14 @@ class Follower:
                     return out if k else self._who_played(reading, chosen, answer)
                 if pick is None:  # nobody to ask: followed as the turn seat's, kept to confirm
                     pick, unsure[k] = answer.candidates[0], answer.seats
-                if self.backs and not _backs(reading) and pick.seat == hand.turn and not pick.draws:
+                if (
+                    self.backs
+                    and self.backs_exact
+                    and not _backs(reading)
+                    and self._counted_before(0)
+                    and pick.seat == hand.turn
+                    and not pick.draws
+                ):
                     pick = replace(pick, draws=((pick.seat, self.backs),))  # it drew the boneyard dry and played
                 seated = replace(candidate, move=replace(candidate.move, seat=pick.seat))
                 seated = replace(seated, event={**candidate.event, "seat": pick.seat})
@@ -1612,25 +1652,57 @@ class Follower:
         seen = _backs(reading)
         self.backs = seen if hand.unseen_draws and seen and seen == hand.boneyard else None
         self.backs_last = self.backs
+        self.backs_exact = True
+
+    def _count_boneyard_late(self, reading: Reading) -> None:
+        """A boneyard not counted from the start (a back hidden in the first look) is counted from
+        the second frame in a row that shows as many backs as the record says it may hold at most:
+        no draw can have gone unseen, or it would show fewer."""
+        hand = self.hand
+        if self.backs is not None or not hand.unseen_draws or not hand.boneyard:
+            self.backs_at_most = False
+            return
+        seen = _backs(reading) == hand.boneyard
+        if seen and self.backs_at_most:
+            self.backs = self.backs_last = hand.boneyard
+            self.backs_before, self.backs_exact = None, True
+        self.backs_at_most = seen
 
     def _drew(self, reading: Reading) -> bool:
-        """Whether the counted boneyard lost tiles since the last frame observed (a draw)."""
+        """Whether the counted boneyard lost tiles since the last frame observed (a draw).
+
+        Players draw one tile at a time: a boneyard that grew, or lost several tiles in one look,
+        was miscounted (a back missed or hidden in one frame), and says no more than that tiles
+        were drawn this hand (`backs_exact`): draws it implied would be recorded wrong, and every
+        later count be off by as many."""
         if self.backs is None:
             return False
         now = _backs(reading)
-        before = self.backs_last
+        before = self.backs_before = self.backs_last
         self.backs_last = now
+        if before is not None and not before - 1 <= now <= before:
+            self.backs_exact = False
         return before is not None and now < before
 
     def _drawn(self, hand: Hand, reading: Reading) -> int | None:
         """How many tiles were drawn since the last play, where the boneyard is counted and still
         holds tiles after them (so nobody may have passed); None otherwise."""
-        if self.backs is None or not hand.unseen_draws:
+        if self.backs is None or not self.backs_exact or not hand.unseen_draws:
             return None
         now = _backs(reading)
         if now == 0 or now > self.backs:
             return None  # emptied (the seats after may have passed), or miscounted: not evidence
-        return self.backs - now
+        # a back fewer only in the play's own frame is a draw in the play's reach or a back missed
+        # there: the boneyard holds tiles either way (nobody passed), but only the draws seen in
+        # the still frames before are recorded (and `_play` counts exactly no more)
+        return self.backs - (now if self._counted_before(now) else self.backs_before or now)
+
+    def _counted_before(self, now: int) -> bool:
+        """Whether the boneyard's count in the frame of a play was seen in the still frame before
+        it: one back fewer only in the play's own frame is a draw in the same reach as the play,
+        or a back the reader missed there (an arm's shadow, a tile laid beside it), and a draw
+        recorded that did not happen puts every later count off."""
+        return self.backs_before is None or self.backs_before == now
 
     def _who_played(self, reading: Reading, chosen: list[tuple[Candidate, TileReading]], answer: Any) -> Outcome:
         """Ask who laid the first chosen tile: one candidate per seat the rules leave, the turn seat
@@ -1684,6 +1756,7 @@ class Follower:
             and not self._vouched(t)
             and self._placed_at(t) is None
             and all(_alone(t, [c]) for c in tiles)
+            and all(_alone(t, [c]) for c in self.passed_over)
             and not self._straddles(t, reading)
             # beside a record (the page), a tile that lay there when the camera started and
             # touches this play may be an unrecorded lead: asked about, never played against

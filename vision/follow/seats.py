@@ -54,6 +54,10 @@ LEAST_SURE = 0.6
 #: the picture): an arm whose changed pixels reach no nearer is another arm, or the band along
 #: the wrong border (an arm from one side laying a tile near another border runs along it)
 REACHES = 0.4
+#: a laid tile this near a border (a share of the picture) may have the hand that laid it, or its
+#: shadow, reach past it over that border: where the arm also crossed the border across the
+#: picture, that one is where it came in (`past_the_tile`)
+OVERSHOOT = 0.2
 #: plays a seating is learnt from, at the least, while a match is followed: the lead (its seat is
 #: the leader's) and the play after it fix the way round, where that play's arm comes from a side
 #: next to the leader's; from the side across, two seatings explain it as well, and it is asked
@@ -86,6 +90,8 @@ class ArmSighting:
     #: whether the still table after the stretch differs from the one before it (a tile laid,
     #: or taken from the boneyard); an arm that only passed over the table leaves it as it was
     changed: bool = False
+    #: the changed pixel farthest from each side (top, right, bottom, left), as `reach`
+    reaches: tuple[tuple[float, float] | None, ...] | None = None
 
     @property
     def side_name(self) -> str:
@@ -124,13 +130,36 @@ def sighting(masks: Iterable[np.ndarray], band: int = BAND) -> ArmSighting | Non
     if not total or union is None:
         return None
     side = int(np.argmax(touches))
+    reaches = tuple(_reach(union, s) for s in range(4))
     return ArmSighting(
         side,
         float(touches[side]) / total,
         frames,
         tuple(float(t) for t in touches),  # type: ignore[arg-type]
-        _reach(union, side),
+        reaches[side],
+        reaches=reaches,
     )
+
+
+def past_the_tile(arm: ArmSighting, point: tuple[float, float] | None) -> ArmSighting:
+    """`arm` as the arm that laid the tile at `point` (shares of the picture's width and height):
+    where it crossed two opposite borders and the tile lies within `OVERSHOOT` of one of them,
+    the hand (or its shadow) reached past the tile over that one, and the arm came in across the
+    picture; that border's touches are left out. A tile laid near a player's own border is laid
+    by an arm that reaches no farther, so it never crosses the border across the picture."""
+    if point is None:
+        return arm
+    x, y = point
+    near = (y, 1 - x, 1 - y, x)  # the tile's distance from each border
+    beyond = min(range(4), key=near.__getitem__)
+    across = (beyond + 2) % 4
+    if near[beyond] >= OVERSHOOT or not arm.touches[beyond] or not arm.touches[across]:
+        return arm
+    top, right, bottom, left = (0.0 if s == beyond else t for s, t in enumerate(arm.touches))
+    touches = (top, right, bottom, left)
+    side = int(np.argmax(touches))
+    reach = arm.reaches[side] if arm.reaches is not None else (arm.reach if side == arm.side else None)
+    return replace(arm, side=side, sure=touches[side] / sum(touches), touches=touches, reach=reach)
 
 
 def _reach(mask: np.ndarray, side: int) -> tuple[float, float] | None:
@@ -304,9 +333,11 @@ class Seating:
 
 def _reaching(arm: ArmSighting | None, point: tuple[float, float] | None) -> ArmSighting | None:
     """`arm`, unless it left the table as it was (it laid nothing: the arm that did was not seen),
-    or its hand reached no nearer the tile at `point` than `REACHES`."""
+    or its hand reached no nearer the tile at `point` than `REACHES`; taken as laying that tile
+    (`past_the_tile`)."""
     if arm is None or not arm.changed:
         return None
+    arm = past_the_tile(arm, point)
     if point is None or arm.reach is None:
         return arm
     gap = ((arm.reach[0] - point[0]) ** 2 + (arm.reach[1] - point[1]) ** 2) ** 0.5
