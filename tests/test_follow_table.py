@@ -466,3 +466,12 @@ def test_a_faint_tile_turned_down_in_a_photo_only_lies_there_once_the_play_is_sc
     later = reading(tile(3, 5, 300, 200), tile(5, 1, 360, 200), printed, tile(1, 4, 420, 200))
     outcome = follower.observe(later, photo=True)
     assert [str(t.tile) for t in outcome.new_tiles] == ["1-4"]  # the picture only lies there
+
+
+def test_a_lead_laid_where_the_first_look_read_a_faint_box_is_new():
+    """Dealt film 409 (`watch-eval --models`): the board's printed mark under the lead read 0-5 at
+    0.14 in the first look, the table as it starts; the lead laid on it was taken for that box."""
+    follower = _follower()
+    follower.observe(_reading(_tile(0, 5, 300, 200, sure=0.37)))
+    outcome = follower.observe(_reading(LEAD), [Region(260, 180, 340, 220)])
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 0, "tile": "3-5"}]

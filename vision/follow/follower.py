@@ -339,10 +339,17 @@ def compare(before: Reading | None, after: Reading, regions: Sequence[Region] | 
 
     A tile is the same tile when its centre moved less than half its short side. Outside the
     changed regions nothing moved, so a difference there is the reader's flicker, not a move.
+    A box read faintly before (under `FAINT`, as another tile) hides no tile read there now: the
+    lead laid on a board's printed mark that the reader half took for a tile is new.
     """
     if before is None:
         return Diff(list(after.tiles), [])
-    new = [t for t in after.tiles if _alone(t, before.tiles) and _in_regions(t.center, regions, short_side(t))]
+    new = [
+        t
+        for t in after.tiles
+        if _alone(t, [b for b in before.tiles if b.confidence >= FAINT or b.tile is t.tile])
+        and _in_regions(t.center, regions, short_side(t))
+    ]
     gone = [t for t in before.tiles if _alone(t, after.tiles) and _in_regions(t.center, regions, 0.0)]
     return Diff(sorted(new, key=lambda t: -t.confidence), gone)
 
