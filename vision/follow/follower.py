@@ -1754,11 +1754,16 @@ class Follower:
         # down, or left over from a change): one the reader only now finds beside the layout,
         # where the table did not change, is its flicker. Beside a record (the page), whose
         # camera may have started late or looked seldom, every unrecorded tile there counts
-        met = [d.reading for d in self.doubts] + [t for news in self.changes for t in news] + self.named + self.crossing
+        # A box read under LIES_THERE is named only where a person was asked about it already:
+        # printed pictures beside a board's layout are read so, photo after photo; a faint tile
+        # that was laid is asked about where a play is laid against it (no open end takes it)
+        asked = [d.reading for d in self.doubts] + self.named + self.crossing
+        met = asked + [t for news in self.changes for t in news]
         others = [
             t
             for t in reading.tiles
             if t.confidence >= FAINT
+            and (t.confidence >= LIES_THERE or not _alone(t, asked))
             and (self.first_look_new or not _alone(t, met))
             and not self._vouched(t)
             and self._placed_at(t) is None
