@@ -179,6 +179,10 @@ def who_played(hand: Hand, tile: Tile, unseen_draws: bool | None = None) -> WhoP
         return WhoPlayed(tile, (Candidate(seat),) if drawn is tile else ())
     assert hand.turn is not None
     boneyard = hand.boneyard
+    if hand.maybe_out is not None and boneyard > 0:
+        # the seat that played its last counted tile goes on only with a tile it drew unseen: the
+        # record infers that draw as soon as it goes on (`Hand._went_on`), so it is not left
+        boneyard -= 1
     draws: list[tuple[int, int]] = []
     passes: list[int] = []
     out: list[Candidate] = []

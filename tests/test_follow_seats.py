@@ -536,3 +536,52 @@ def test_a_faint_box_beside_a_sure_play_that_fits_no_order_with_it_only_lies_the
         reading(*tiles, tile(5, 1, 360, 200), tile(2, 4, 420, 200)), arms=[arm(SIDES[1], share(360, 200))]
     )
     assert outcome.kind == "ask" and outcome.code == "no_order"
+
+
+def back_at(x: float, y: float, confidence: float = 0.9) -> Ignored:
+    """A face-down tile boxed at (x, y): 10 px wide, 20 px long."""
+    return Ignored("face_down", ((x - 5, y - 10), (x + 5, y - 10), (x + 5, y + 10), (x - 5, y + 10)), confidence)
+
+
+def test_a_back_taken_from_where_the_frame_changed_is_a_draw_however_the_count_went():
+    from vision.follow.motion import Region
+
+    follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0, seating=SIDES)
+    left = follower.match.current.boneyard
+    heap = [back_at(30.0 + 14 * k, 400.0) for k in range(left)]
+    shadow = back_at(600.0, 40.0, 0.4)  # a corner of the table boxed as a back: the count is one over
+    lead = tile(5, 5, 300, 200)
+    everywhere = [Region(0, 0, 640, 480)]
+    follower.observe(Reading("f", 640, 480, (), ignored=(*heap, shadow)))
+    assert follower.backs is None  # one back too many: never counted
+    follower.observe(Reading("f", 640, 480, (lead,), ignored=(*heap, shadow)), everywhere)
+    # seat 1 takes the last back of the heap; the reader also misses the first one, far from the
+    # change, and no longer boxes the shadow: the count fell by three, no face-up tile came
+    drew = follower.observe(Reading("f", 640, 480, (lead,), ignored=tuple(heap[1:-1])), [Region(100, 380, 160, 420)])
+    assert drew.code == "drawn" and follower.open_changes == 0
+    # the play after it is no question about a missed play, and records no count of draws
+    played = follower.observe(
+        Reading("f", 640, 480, (lead, tile(5, 0, 360, 200)), ignored=tuple(heap[:-1])),
+        [Region(340, 180, 380, 220)],
+        arms=[arm(SIDES[1], share(360, 200))],
+    )
+    assert [(e["type"], e["seat"]) for e in played.events] == [("play", 1)]
+    # a change somewhere else with a back missed outside it is the reader's flicker: a change
+    # with nothing new, kept to explain (a play may have been missed)
+    nothing = follower.observe(
+        Reading("f", 640, 480, (lead, tile(5, 0, 360, 200)), ignored=tuple(heap[1:-1])), [Region(500, 100, 560, 140)]
+    )
+    assert nothing.code == "no_new_tile" and follower.open_changes == 1
+
+
+def test_a_pass_where_the_boneyard_is_not_counted_leaves_the_passers_draws_to_the_scorer():
+    follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0, seating=SIDES)
+    lead = tile(5, 5, 300, 200)
+    follower.observe(reading())
+    follower.observe(reading(lead))
+    # seat 2's arm lays 5-0: seat 1 passed, so it drew what the boneyard held, unseen. How many,
+    # the record cannot say (others may have drawn unseen before): the scorer infers "at most"
+    played = follower.observe(reading(lead, tile(5, 0, 360, 200)), arms=[arm(SIDES[2], share(360, 200))])
+    assert [(e["type"], e["seat"]) for e in played.events] == [("play", 2)]
+    inferred = follower.match.current.inferred_draws
+    assert inferred == [{"event": 1, "seat": 1, "count": 8, "at_most": True}]

@@ -232,3 +232,17 @@ def test_the_lead_is_the_leaders_and_any_seats_where_the_table_chose_unrecorded(
     chosen.start_hand()  # a random seat leads, and the record does not say which
     answer = who_played(chosen.current, Tile.parse("5-5"))
     assert answer.seats == (0, 1, 2) and not answer.pass_possible and answer.sure is None
+
+
+def test_after_a_possible_out_the_pass_takes_the_boneyard_less_the_tile_the_last_player_drew():
+    # seat 0 laid its fifth tile with 8 in the boneyard: it went out, or drew one unseen and goes on
+    match = observed("all-fives", *line(17), unseen_draws=True)
+    hand_ = match.current
+    assert hand_.maybe_out is not None and hand_.boneyard == 8
+    tile = Tile.parse(LINE[17])
+    answer = who_played(hand_, tile)
+    # seat 2 laying it means seat 1 passed, having drawn all the boneyard held after seat 0's draw
+    assert answer.of(2).draws == ((1, 7),)
+    for event in answer.of(2).events(play(-1, LINE[17], "east")):
+        match.apply(event)  # the scorer takes the draws it implies
+    assert hand_.boneyard == 0 and hand_.plays[-1]["seat"] == 2

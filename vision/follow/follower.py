@@ -60,6 +60,7 @@ from scorer.layout import CROSS_ENDS, LINE_ENDS, End, Layout
 from scorer.match import RECORD_FORMAT, Match
 from scorer.moves import Move, legal_moves, who_played
 from scorer.tiles import FULL_SET, Tile
+from vision.follow.boneyard import BoneyardWatch
 from vision.follow.motion import Region
 from vision.follow.seats import SIDES, ArmSighting, SeatKeeper
 from vision.geometry import long_side, share_over
@@ -807,6 +808,9 @@ class Follower:
         self.backs_exact = True
         #: the last frame showed as many backs as the record's boneyard may hold (not counted yet)
         self.backs_at_most = False
+        #: where the boneyard's backs lie: a change that took one is a draw, however the count
+        #: went (a back missed in one frame, a shadow boxed as one in another)
+        self.boneyard = BoneyardWatch()
         #: with nobody to answer (`spinner watch` away from a terminal): a play whose seat
         #: nothing settles is followed as the first candidate's (the turn seat: no pass) so that
         #: the layout goes on, and kept to confirm with its candidate seats (`unsure_seats`); the
@@ -1345,17 +1349,20 @@ class Follower:
                 new,
             )
         changes = len(self.changes) + current
+        # a back gone from where the frame changed was drawn, whatever the count says
+        taken = self.boneyard.look(reading, regions) if self.hand.unseen_draws else 0
         self._count_boneyard_late(reading)
         recounted = self.backs_last
         drew = self._drew(reading)
         if not new:
             self._accept(reading)
             # a first look at a bare table changed nothing; a draw from a counted boneyard is no
-            # play, nor is a back more or less where nothing else is new (a miscount, `_drew`)
+            # play, nor is a back more or less where nothing else is new (a miscount, `_drew`),
+            # nor a change that took a back from where it lay
             recounted = recounted is not None and self.backs_last is not None and recounted != self.backs_last
-            if current and not unseen_found and not first_look and not drew and not recounted:
+            if current and not unseen_found and not first_look and not drew and not recounted and not taken:
                 self.changes.append([])
-            if drew:
+            if drew or taken:
                 return Outcome("nothing", "a tile drawn from the boneyard", frame=reading.image, code="drawn")
             return Outcome("nothing", "no new tile", frame=reading.image, settled=False, code="no_new_tile")
         # The new tiles first read in this change: the others were new in an earlier one, which
@@ -1617,12 +1624,19 @@ class Follower:
             else:
                 drawn = self._drawn(hand, reading)
                 counted = who_played(hand, candidate.move.tile, unseen_draws=False) if drawn is not None else None
-                if counted is not None and counted.sure is not None:
+                sure = counted.sure if counted is not None else None
+                seen_draws = counted is not None and sure is not None
+                if counted is not None and sure is not None:
                     # the boneyard still holds tiles: nobody passed; the turn seat drew `drawn`
                     # (one at a time until one could be played: RULES.md, Draw games) and played
-                    draws = ((counted.sure.seat, drawn),) if drawn else ()
-                    answer = replace(counted, candidates=(replace(counted.sure, draws=draws),))
+                    draws = ((sure.seat, drawn),) if drawn else ()
+                    answer = replace(counted, candidates=(replace(sure, draws=draws),))
                 pick = self.seats.choose(answer, arms[k], hand)
+                if pick is not None and pick.draws and hand.unseen_draws and not seen_draws:
+                    # a pass with the boneyard uncounted: the passer took what was left, at
+                    # most the record's count (others may have drawn unseen before). The scorer
+                    # infers that from the pass itself; a draw event would claim the count
+                    pick = replace(pick, draws=())
                 if pick is not None and self.seats.chance is not None:
                     likely[k] = (answer.seats, self.seats.chance)
                 # with a person to answer: where arms are seen, a play no arm settled is asked about
@@ -1660,13 +1674,16 @@ class Follower:
         self.backs = seen if hand.unseen_draws and seen and seen == hand.boneyard else None
         self.backs_last = self.backs
         self.backs_exact = True
+        self.boneyard.start(reading)
 
     def _count_boneyard_late(self, reading: Reading) -> None:
         """A boneyard not counted from the start (a back hidden in the first look) is counted from
         the second frame in a row that shows as many backs as the record says it may hold at most:
         no draw can have gone unseen, or it would show fewer."""
         hand = self.hand
-        if self.backs is not None or not hand.unseen_draws or not hand.boneyard:
+        if self.backs is not None or not hand.unseen_draws or not hand.boneyard or self.boneyard.taken:
+            # (a back seen taken was a draw the record does not hold: the boneyard holds fewer
+            # than the record's most, and as many backs read then is a miscount)
             self.backs_at_most = False
             return
         seen = _backs(reading) == hand.boneyard

@@ -1,0 +1,76 @@
+"""Where the boneyard's backs lie, so that a change in which a back was taken is known for a draw.
+
+Counting the backs frame by frame says little where the detector misses one back in one frame and
+boxes a shadow as a back in the next: the count drifts by one or two either way while nothing was
+drawn, and stays the same while a tile was. Where each back lies says more. A back is remembered
+where it was last seen, as the layout's tiles are (`Follower.placed`): missing from one frame it
+has not left, unless the frame changed there. A remembered back that is not read again, at a place
+where the frame changed (`Region`), was taken: the change was a draw, not a play the reader missed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.follow.motion import Region
+from vision.geometry import short_side
+from vision.read.reading import Ignored, Reading
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    """One back where it was last seen: its centre and width in the photo's pixels."""
+
+    center: tuple[float, float]
+    width: float
+
+    @classmethod
+    def of(cls, box: Ignored) -> Back:
+        corners = np.asarray(box.corners, dtype=np.float32)
+        x, y = corners.mean(axis=0)
+        return cls((float(x), float(y)), float(short_side(box.corners)))
+
+    def near(self, other: Back) -> bool:
+        """The same place: centres closer than half the narrower back's width."""
+        gap = float(np.hypot(self.center[0] - other.center[0], self.center[1] - other.center[1]))
+        return gap <= 0.5 * min(self.width, other.width)
+
+
+@dataclass
+class BoneyardWatch:
+    """The backs of one hand's boneyard, by place (`look` at each changed frame)."""
+
+    backs: list[Back] = field(default_factory=list)
+    #: backs taken this hand
+    taken: int = 0
+
+    def start(self, reading: Reading) -> None:
+        """A new hand: the backs in view now are the boneyard."""
+        self.backs = _backs(reading)
+        self.taken = 0
+
+    def look(self, reading: Reading, regions: Sequence[Region] | None) -> int:
+        """How many remembered backs were taken in this change: gone from places where the frame
+        changed. Backs read at new places are remembered from here on. With no changed regions
+        known (a photo taken on purpose, not a camera watching) nothing is taken: a back missing
+        from one photo may be the reader's miss as well as a draw."""
+        now = _backs(reading)
+        kept: list[Back] = []
+        taken = 0
+        for back in self.backs:
+            if any(back.near(b) for b in now):
+                continue  # read again: refreshed below
+            if regions is not None and any(r.contains(back.center) for r in regions):
+                taken += 1
+            else:
+                kept.append(back)  # not read this time, and nothing moved there
+        self.backs = kept + now
+        self.taken += taken
+        return taken
+
+
+def _backs(reading: Reading) -> list[Back]:
+    return [Back.of(i) for i in reading.ignored if i.kind == "face_down"]
