@@ -38,3 +38,16 @@ def test_two_different_networks_are_refused(tmp_path):
     checkpoint(tmp_path / "b.pt", 2, nc=4)
     with pytest.raises(ValueError, match="not one network"):
         average(tmp_path / "a.pt", tmp_path / "b.pt", tmp_path / "mix.pt")
+
+
+def test_a_checkpoint_saved_during_a_run_is_averaged_from_its_ema(tmp_path):
+    # ultralytics saves last.pt during a run with the EMA network alone ("model" is None)
+    a = checkpoint(tmp_path / "a.pt", 1)
+    b = checkpoint(tmp_path / "b.pt", 2)
+    torch.save({"model": None, "ema": b, "epoch": 3}, tmp_path / "b.pt")
+    average(tmp_path / "a.pt", tmp_path / "b.pt", tmp_path / "mix.pt", share=0.5)
+    mixed = torch.load(tmp_path / "mix.pt", weights_only=False)
+    assert mixed["ema"] is None and mixed["epoch"] == 3
+    first, second, got = a.state_dict(), b.state_dict(), mixed["model"].state_dict()
+    name = next(k for k, v in got.items() if v.is_floating_point() and not torch.equal(first[k], second[k]))
+    assert torch.allclose(got[name], 0.5 * first[name] + 0.5 * second[name], atol=1e-6)

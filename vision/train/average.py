@@ -34,9 +34,10 @@ def average(first: Path, second: Path, out: Path, share: float = 0.5) -> dict[st
         for name, value in weights[1].items()
     }
     kept = copy.deepcopy(checkpoints[1])
-    network = kept["model"]
+    # the network the weights came from: a checkpoint saved during a run holds only the EMA
+    network = _network(kept, second)
     network.load_state_dict(mixed)
-    kept["ema"] = None  # the averaged network is the one to use and to go on training from
+    kept["model"], kept["ema"] = network, None  # the averaged network is the one to use and to go on from
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save(kept, out)
     return {"first": str(first), "second": str(second), "share": share, "weights": len(mixed), "out": str(out)}
