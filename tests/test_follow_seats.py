@@ -341,6 +341,30 @@ def test_the_arm_watch_tells_an_arm_that_laid_a_tile_from_one_that_only_passed()
     assert far.changed
 
 
+def test_a_frame_the_camera_saw_still_ends_the_arms_stretch_though_the_frame_before_was_the_arm():
+    # the page sends a frame when the last is read: on a busy server the frame sent before the
+    # table's still one may be the arm itself. The camera's own captures say the table was still,
+    # so the arm is handed over with that frame's read, not with the next move's (where it named
+    # the wrong seat: a play recorded for the next player, no question asked)
+    rng = np.random.default_rng(4)
+    table = rng.uniform(0.8, 1.2, (120, 160)).astype(np.float32)
+    laid = table.copy()
+    laid[50:60, 70:90] = 2.0
+    arm = laid.copy()
+    arm[55:120, 75:85] = 0.2  # an arm from the bottom edge over the tile it laid
+    watch = ArmWatch(settle=2)
+    for frame in [table, table, arm]:
+        watch.update(frame)
+    watch.update(laid, still=True)
+    (placed,) = watch.take()
+    assert placed.side == 2 and placed.changed
+    # without the camera's word, that frame differs from the one before: the arm is still moving
+    unsure = ArmWatch(settle=2)
+    for frame in [table, table, arm, laid]:
+        unsure.update(frame)
+    assert unsure.take() == []
+
+
 @pytest.mark.parametrize(
     "seed, what",
     [(305, "pass"), (307, "draw")],  # partners: an early pass gave 22 of 23 plays to the wrong seat before

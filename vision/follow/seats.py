@@ -199,18 +199,23 @@ class ArmWatch:
     still_run: int = 0
     done: list[ArmSighting] = field(default_factory=list)
 
-    def update(self, thumb: np.ndarray) -> ArmSighting | None:
-        """One frame; returns the sighting of a stretch that this (still) frame ends, if any."""
+    def update(self, thumb: np.ndarray, still: bool | None = None) -> ArmSighting | None:
+        """One frame; returns the sighting of a stretch that this (still) frame ends, if any.
+
+        `still`: the camera saw the table still just before taking this frame (the page's own
+        captures, `MotionDetector.update`). Such a frame ends the stretch even where it differs
+        from the frame before it: with frames seldom sent, the one before may be the arm itself,
+        and a stretch left open would hand its arm to the next move instead of this one."""
         previous, self.previous = self.previous, thumb
         if previous is None or previous.shape != thumb.shape:
             self.before, self.frames, self.moving = thumb, [], 0
             return None
-        if _share(thumb, previous, self.pixel) >= self.moving_share:
+        if not still and _share(thumb, previous, self.pixel) >= self.moving_share:
             self.moving += 1
             self.still_run = 1  # the first frame of what may be a still run
             self._keep(thumb)
             return None
-        self.still_run += 1
+        self.still_run = max(self.still_run + 1, self.settle if still else 0)
         if self.frames and self.still_run < self.settle:
             self._keep(thumb)  # perhaps a hand at rest for a moment
             return None

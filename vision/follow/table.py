@@ -103,7 +103,7 @@ class Table:
             if frame_size[0]:
                 self.detector.frame_size = frame_size
             motion = self.detector.update(thumb, still)
-            self.arms.update(thumb)
+            self.arms.update(thumb, still)
             if motion.state == "change":
                 owed = self.owed
                 if owed is None:
