@@ -1,6 +1,7 @@
 """How well the companion page's live camera keeps the score of a filmed game, with the bundled models.
 
-    .venv/bin/python bench/page_camera.py [--videos 20] [--seed 0] [--every 2] [--dealt VARIANT] [--photos] [--json]
+    .venv/bin/python bench/page_camera.py [--videos 20] [--seed 0] [--every 2 | --irregular N] [--dealt VARIANT]
+        [--photos] [--json]
 
 Each synthetic game video (`vision.synth.video`, 1280x960, six still frames between moves, arms
 reaching in, light drift, shake) goes through the app as the page's live camera sends it: every
@@ -8,6 +9,9 @@ reaching in, light drift, shake) goes through the app as the page's live camera 
 posted as a JPEG to `POST /api/games/ID/frames?source=camera`, with the page's two small captures
 (the frame before and this one: alike, the table was still), and read by the server's reader (the
 ONNX models, in this process). `--every 7` is a slow reader: no still table is sent twice.
+`--irregular N`: a busy server instead, the gap to the next frame sent drawn anew each time (1 to
+5 frames, seeded by N and the film), so a still table may be sent once, the frame before it being
+the arm itself.
 `--dealt VARIANT`: dealt films, with the passes a real deal makes (`game_video(dealt=...)`).
 `--photos`: a player's photos instead (the last still frame of each state of the table, sent as
 "Take photo" sends it): no arm in view, so who laid a tile comes from the rules or a question. A
@@ -30,6 +34,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import random
 import sys
 import tempfile
 import time
@@ -118,12 +123,36 @@ def photos_of(video) -> Any:  # type: ignore[no-untyped-def]
         yield last
 
 
+#: the gaps between frames sent by a page on a busy server (`--irregular`), drawn evenly
+GAPS = (1, 1, 2, 2, 3, 4, 5)
+
+
+def sent_frames(every: int, irregular: int | None, seed: int) -> Any:
+    """Whether the page sends frame k: every `every`-th, or at gaps drawn from `GAPS`."""
+    if irregular is None:
+        return lambda k: k % every == 0
+    rng = random.Random(irregular * 100_003 + seed)
+    sent, k = set(), 0
+    while k < 100_000:
+        sent.add(k)
+        k += rng.choice(GAPS)
+    return sent.__contains__
+
+
 def follow(
-    seed: int, every: int, folder: Path, captures: bool = True, dealt: str | None = None, photos: bool = False
+    seed: int,
+    every: int,
+    folder: Path,
+    captures: bool = True,
+    dealt: str | None = None,
+    photos: bool = False,
+    irregular: int | None = None,
+    plays: int | None = None,
 ) -> dict:
     from webapp import create_app
 
-    video = game_video(seed, 1280, 960, still_frames=6, **({"dealt": dealt} if dealt else {}))
+    video = game_video(seed, 1280, 960, still_frames=6, dealt=dealt, max_plays=plays)
+    send = sent_frames(every, irregular, seed)
     app = create_app(
         {
             "SPINNER_DATA": folder / "data",
@@ -147,11 +176,11 @@ def follow(
     asked = confirmed = padded = sent = asked_seat = asked_run = kept_plays = 0
     kept = None  # the newest frame of plays kept with their seat open (its question stands)
     started = time.perf_counter()
-    previous = None
+    previous: bytes | None = None
     for k, frame in enumerate(photos_of(video) if photos else video.frames()):
         capture = small(frame.image)  # the page captures every tick, sent or not
         before, previous = previous, capture
-        if k % every and not photos:
+        if not send(k) and not photos:
             continue
         ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
         sent += 1
@@ -253,6 +282,14 @@ def main() -> None:
     parser.add_argument("--videos", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--every", type=int, default=2, help="send every Nth frame (a still table is 6 frames)")
+    parser.add_argument(
+        "--irregular",
+        type=int,
+        default=None,
+        metavar="N",
+        help="a busy server: gaps of 1-5 frames between frames sent, drawn with seed N (instead of --every)",
+    )
+    parser.add_argument("--plays", type=int, default=None, help="only the first N plays of each film")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--no-captures",
@@ -275,7 +312,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.seed, args.seed + args.videos):
             row = follow(
-                seed, args.every, Path(tmp), captures=not args.no_captures, dealt=args.dealt, photos=args.photos
+                seed,
+                args.every,
+                Path(tmp),
+                captures=not args.no_captures,
+                dealt=args.dealt,
+                photos=args.photos,
+                irregular=args.irregular,
+                plays=args.plays,
             )
             rows.append(row)
             if not args.json:
