@@ -488,3 +488,25 @@ def test_a_faint_box_beside_the_layout_is_not_named_as_lying_in_it():
         play, box = _tile(5, 1, 360, 200), _tile(0, 3, 360, 235, sure=sure)
         why = follower._unexplained(_reading(LEAD, play, box), [play])
         assert (why is not None and "0-3 also lies in the layout" in why) is named
+
+
+def test_a_tile_turned_down_and_scored_on_the_pad_does_not_explain_a_later_change():
+    """Film 14 of the page bench: a tile asked about and turned down, then scored on the pad, is
+    found where it lies at a later change; it was laid at the earlier one, so it does not explain
+    this one, in which another tile was laid that the camera did not read. The play after that is
+    then a question (a play may have been missed), not the turn seat's play."""
+    follower = _asked_after_a_missed_play()
+    follower.decline()
+    follower.scored(
+        [
+            {"type": "play", "seat": 1, "tile": "5-1", "end": "east"},
+            {"type": "play", "seat": 2, "tile": "6-3", "end": "west"},
+        ]
+    )
+    # seat 3 lays 1-4 on 5-1, neither read; the camera finds 6-3 where it was turned down
+    follower.observe(_reading(LEAD, SIX_THREE), [Region(330, 180, 450, 220)])
+    assert follower.open_changes == 1
+    # seat 0 lays 6-2 on 6-3: not the turn seat's (seat 3's) play, and one was missed: asked
+    outcome = follower.observe(_reading(LEAD, SIX_THREE, _tile(2, 6, 180, 200)), [Region(150, 185, 210, 215)])
+    assert outcome.kind == "ask" and "missed" in outcome.reason
+    assert follower.match.current.events == 3

@@ -1883,7 +1883,8 @@ class Follower:
         was played on (or, for the lead, anywhere), is where it lies. Where several tiles are read
         as it, the one that arrived since `before` (the table last settled, by default) is; else,
         the nearest to the tile it lies against (a lead is left unfound: a tile beside the table
-        misread as it, say, would take its place). Returns how many were found."""
+        misread as it, say, would take its place). Returns how many of those found arrived since
+        `before` and were not read in an earlier change: the ones that explain this change."""
         before = self.reference if before is None else before
         found_now = 0
         placements = self.hand.layout.placements if self.match.current is not None else []
@@ -1920,5 +1921,9 @@ class Follower:
                 self.placed[k] = Seen(
                     found, int(np.argmin([np.linalg.norm(_centre(h) - _centre(anchor.reading)) for h in found.halves]))
                 )
-            found_now += 1
+            # a tile read before, asked about and turned down, then scored on the pad, was laid
+            # at that earlier change: found now, it does not explain this one
+            met = [d.reading for d in self.doubts] + [t for news in self.changes for t in news]
+            if _alone(found, met) and (before is None or _alone(found, before.tiles)):
+                found_now += 1
         return found_now
