@@ -53,3 +53,15 @@ def test_backs_first_read_later_are_remembered_and_a_new_hand_starts_over():
     assert watch.taken == 1
     watch.start(frame(*HEAP[:2]))
     assert len(watch.backs) == 2 and watch.taken == 0
+
+
+def test_where_a_back_was_taken_is_remembered_for_the_hand():
+    watch = BoneyardWatch()
+    watch.start(frame(*HEAP))
+    assert not watch.uncovered((156.0, 404.0))
+    watch.look(frame(*HEAP[:-1]), [Region(150, 380, 170, 420)])  # the back at (156, 400) taken
+    assert watch.uncovered((156.0, 404.0)) and watch.uncovered((166.0, 410.0))  # under it, beside it
+    assert not watch.uncovered((200.0, 400.0))  # past a back's length from it
+    assert not watch.uncovered((100.0, 400.0))  # a back still there hides nothing yet
+    watch.start(frame(*HEAP[:-1]))
+    assert not watch.uncovered((156.0, 404.0))

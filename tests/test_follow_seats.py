@@ -18,7 +18,7 @@ from vision.evaluate.games import follow_video
 from vision.follow import seats
 from vision.follow.follower import Follower
 from vision.follow.seats import ArmSighting, ArmWatch, laying_arm
-from vision.read.reading import Ignored, Reading
+from vision.read.reading import Ignored, Reading, TileReading
 from vision.synth.video import game_video
 
 #: the picture side each seat sits at (0 top, 1 right, 2 bottom, 3 left): play goes round the picture
@@ -596,6 +596,41 @@ def test_a_back_taken_from_where_the_frame_changed_is_a_draw_however_the_count_w
         Reading("f", 640, 480, (lead, tile(5, 0, 360, 200)), ignored=tuple(heap[1:-1])), [Region(500, 100, 560, 140)]
     )
     assert nothing.code == "no_new_tile" and follower.open_changes == 1
+
+
+def after_a_draw() -> tuple[Follower, TileReading, list[Ignored]]:
+    """A counted boneyard, seat 0's lead 5-5, then seat 1 takes the heap's last back (at 128, 400)."""
+    from vision.follow.motion import Region
+
+    follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0, seating=SIDES)
+    heap = [back_at(30.0 + 14 * k, 400.0) for k in range(follower.match.current.boneyard)]
+    lead = tile(5, 5, 300, 200)
+    follower.observe(Reading("f", 640, 480, (), ignored=tuple(heap)))
+    follower.observe(Reading("f", 640, 480, (lead,), ignored=tuple(heap)), [Region(0, 0, 640, 480)])
+    drew = follower.observe(Reading("f", 640, 480, (lead,), ignored=tuple(heap[:-1])), [Region(110, 380, 150, 420)])
+    assert drew.code == "drawn"
+    return follower, lead, heap[:-1]
+
+
+@pytest.mark.parametrize(
+    ("where", "sure", "asked"),
+    [
+        ((138.0, 412.0), 0.7, False),  # faint, where the back lay: a board's picture it hid
+        ((520.0, 420.0), 0.7, True),  # faint, where no back was taken: a tile put down apart
+        ((138.0, 412.0), 0.97, True),  # sure, where the back lay: a tile, face up
+    ],
+)
+def test_a_faint_tile_where_a_back_was_drawn_is_what_the_back_hid(where, sure, asked):
+    from vision.follow.motion import Region
+
+    follower, lead, heap = after_a_draw()
+    x, y = where
+    found = tile(2, 4, x, y, sure=sure)
+    outcome = follower.observe(
+        Reading("f", 640, 480, (lead, found), ignored=tuple(heap)), [Region(x - 40, y - 25, x + 40, y + 25)]
+    )
+    assert (outcome.kind == "ask") is asked, outcome.reason
+    assert not outcome.events
 
 
 def test_a_pass_where_the_boneyard_is_not_counted_leaves_the_passers_draws_to_the_scorer():

@@ -6,6 +6,9 @@ drawn, and stays the same while a tile was. Where each back lies says more. A ba
 where it was last seen, as the layout's tiles are (`Follower.placed`): missing from one frame it
 has not left, unless the frame changed there. A remembered back that is not read again, at a place
 where the frame changed (`Region`), was taken: the change was a draw, not a play the reader missed.
+Where backs were taken is remembered too: a board's printed domino picture that a back hid or
+shaded shows there once the back is gone, read as a faint new tile, and it is no play
+(`uncovered`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ import numpy as np
 from vision.follow.motion import Region
 from vision.geometry import short_side
 from vision.read.reading import Ignored, Reading
+
+#: how far from a back's centre its place reaches, in back widths (two: a back's length)
+NEAR = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +39,11 @@ class Back:
         x, y = corners.mean(axis=0)
         return cls((float(x), float(y)), float(short_side(box.corners)))
 
+    def reaches(self, point: tuple[float, float]) -> bool:
+        """Whether `point` lies within a back's length of this back's centre (under it, or beside
+        it in its shadow and among its neighbours)."""
+        return float(np.hypot(point[0] - self.center[0], point[1] - self.center[1])) <= NEAR * self.width
+
     def near(self, other: Back) -> bool:
         """The same place: centres closer than half the narrower back's width."""
         gap = float(np.hypot(self.center[0] - other.center[0], self.center[1] - other.center[1]))
@@ -46,11 +57,19 @@ class BoneyardWatch:
     backs: list[Back] = field(default_factory=list)
     #: backs taken this hand
     taken: int = 0
+    #: where they lay
+    gone: list[Back] = field(default_factory=list)
 
     def start(self, reading: Reading) -> None:
         """A new hand: the backs in view now are the boneyard."""
         self.backs = _backs(reading)
         self.taken = 0
+        self.gone = []
+
+    def uncovered(self, point: tuple[float, float]) -> bool:
+        """Whether `point` lies where a back was taken this hand, or beside it: what the back hid
+        or shaded shows once it is gone (the table, or a board's printed picture)."""
+        return any(back.reaches(point) for back in self.gone)
 
     def look(self, reading: Reading, regions: Sequence[Region] | None) -> int:
         """How many remembered backs were taken in this change: gone from places where the frame
@@ -65,6 +84,7 @@ class BoneyardWatch:
                 continue  # read again: refreshed below
             if regions is not None and any(r.contains(back.center) for r in regions):
                 taken += 1
+                self.gone.append(back)
             else:
                 kept.append(back)  # not read this time, and nothing moved there
         self.backs = kept + now

@@ -1351,6 +1351,13 @@ class Follower:
         changes = len(self.changes) + current
         # a back gone from where the frame changed was drawn, whatever the count says
         taken = self.boneyard.look(reading, regions) if self.hand.unseen_draws else 0
+        # a faint tile apart from the layout, where a back lay until it was drawn, is what the back
+        # hid or shaded (a board's printed picture): it was not laid
+        new = [
+            t
+            for t in new
+            if t.confidence >= LIES_THERE or not (self.boneyard.uncovered(t.center) and self._loose(t, []))
+        ]
         self._count_boneyard_late(reading)
         recounted = self.backs_last
         drew = self._drew(reading)
