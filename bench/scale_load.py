@@ -1,7 +1,7 @@
 """Load on a deployment past one laptop: PostgreSQL, N web processes, M reader workers (docs/deploy.md).
 
     .venv/bin/python bench/scale_load.py [--tables 500] [--viewers 4] [--seconds 60] [--event-every 1]
-        [--camera-tables 50] [--frame-every 2] [--servers 3] [--workers 1] [--models DIR] [--json]
+        [--camera-tables 50] [--frame-every 2] [--servers 3] [--workers 1] [--models DIR] [--by-match] [--json]
 
 It starts a throwaway PostgreSQL (tests/support/postgres.py), `--servers` `spinner serve` processes
 with SPINNER_READERS=queue and one shared SPINNER_PHOTO_DIR, and `--workers` `spinner reader-worker`s
@@ -9,9 +9,11 @@ with SPINNER_READERS=queue and one shared SPINNER_PHOTO_DIR, and `--workers` `sp
 - each table's scorer posts one change every --event-every seconds through the process of its table,
   as the pad does;
 - each table's --viewers phones hold the live stream open on the other processes (every board a
-  viewer sees crossed processes through LISTEN/NOTIFY);
+  viewer sees crossed processes through LISTEN/NOTIFY), or with --by-match on the scorer's own
+  process (what a proxy that routes by match does: one drawing of each board);
 - --camera-tables of the tables send a 1280x960 live-camera frame every --frame-every seconds
-  (`?source=camera`, waiting for the answer as the page does) through a third process.
+  (`?source=camera`, waiting for the answer as the page does) through a third process (with
+  --by-match, the table's own).
 The clients are `bench/web_load.py`'s (asyncio, one thread, in this process). Reported: a change's
 latency (scorer sends -> answered), viewer delivery (scorer sends -> a viewer has the board), every
 viewer every version, the frames answered, skipped, still queued when answered and lost (the read
@@ -146,16 +148,25 @@ async def load(args: argparse.Namespace, ports: list[int], images: list[bytes]) 
     def server_of(t: int, offset: int = 0) -> Client:
         return clients[(t + offset) % len(clients)]
 
-    watching = await open_streams(
-        run, games, args.viewers, lambda t, v: server_of(t, 1 + v % max(1, len(clients) - 1)), within=600
-    )
+    def viewer_server(t: int, v: int) -> Client:
+        # --by-match: the proxy sends every request of a match to one process (docs/deploy.md)
+        return server_of(t) if args.by_match else server_of(t, 1 + v % max(1, len(clients) - 1))
+
+    watching = await open_streams(run, games, args.viewers, viewer_server, within=600)
     await asyncio.sleep(1.0)
     started = time.perf_counter()
     ends = started + args.seconds
     tasks = scorers(run, games, server_of, args.event_every, ends)
     tasks += [
         camera(
-            server_of(t, 2), run, game, token, images, args.frame_every, ends, spread(t, args.frame_every, args.tables)
+            server_of(t, 0 if args.by_match else 2),
+            run,
+            game,
+            token,
+            images,
+            args.frame_every,
+            ends,
+            spread(t, args.frame_every, args.tables),
         )
         for t, (game, token) in enumerate(games[: args.camera_tables])
     ]
@@ -206,6 +217,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="reader workers")
     parser.add_argument("--models", type=Path, help="the workers' models (default: the bundled ones)")
     parser.add_argument("--threads", type=int, help="each web process's threads (default: its streams + 64)")
+    parser.add_argument(
+        "--by-match",
+        action="store_true",
+        help="a table's viewers and camera on its scorer's process, as a proxy routing by match sends them",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 

@@ -162,6 +162,62 @@ def test_the_stream_sends_the_board_then_every_change(app, table, monkeypatch):
     assert not follower.is_alive()
 
 
+def test_a_stream_waits_for_the_next_change_without_asking_the_database(app, table, monkeypatch):
+    """A board sent, the stream waits on its process's hub: it looked the match up in the database
+    again after every board it sent, one query per viewer per change for nothing."""
+    from sqlalchemy import event
+
+    from webapp.db import db
+    from webapp.live import hub
+
+    app.config.update(SSE_HEARTBEAT=60.0, SSE_LIFETIME=120.0)
+    statements: list[int] = []  # the thread of each statement run
+    waits: queue.Queue = queue.Queue()  # the statements run before each wait of the stream
+    wait = hub.wait
+
+    def spy(*args, **kwargs):
+        waits.put(len(statements))
+        return wait(*args, **kwargs)
+
+    monkeypatch.setattr(hub, "wait", spy)
+    with app.app_context():
+        engine = db.engine
+
+    def ran(*args) -> None:
+        statements.append(threading.get_ident())
+
+    event.listen(engine, "before_cursor_execute", ran)
+    try:
+        response = app.test_client().get(f"/api/games/{table.id}/stream")
+        boards: queue.Queue = queue.Queue()  # the statements run before each board reached the page
+
+        def follow(count: int) -> None:
+            for chunk in response.response:
+                chunk = chunk.decode() if isinstance(chunk, bytes) else chunk
+                if chunk.startswith("id: "):
+                    boards.put((len(statements), threading.get_ident()))
+                    count -= 1
+                    if not count:
+                        response.close()
+                        return
+
+        follower = threading.Thread(target=follow, args=(3,), daemon=True)
+        follower.start()
+        boards.get(timeout=PATIENCE_S)
+        waits.get(timeout=PATIENCE_S)
+        table.event(play(0, "6-6"))
+        sent, thread = boards.get(timeout=PATIENCE_S)
+        waited = waits.get(timeout=PATIENCE_S)
+        assert thread == follower.ident
+        assert [t for t in statements[sent:waited] if t == thread] == []
+        table.event(play(1, "6-1", "east"))
+        boards.get(timeout=PATIENCE_S)
+        follower.join(PATIENCE_S)
+        assert not follower.is_alive()
+    finally:
+        event.remove(engine, "before_cursor_execute", ran)
+
+
 def test_a_stream_asked_from_a_version_the_match_never_had_sends_the_board(app, table):
     """A Last-Event-ID past the match's version (a database put back from a backup, a made-up id)
     was taken as seen: the stream sent heartbeats and no board until the match got that far."""

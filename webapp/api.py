@@ -415,25 +415,31 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
 
     def events() -> Iterator[str]:
         nonlocal seen
+        # Look at the database at the start and after each quiet heartbeat (a change another
+        # process made, should its notification be lost); otherwise this process's hub says when.
+        poll = True
         try:
             yield "retry: 2000\n\n"
             ends = time.monotonic() + lifetime
             while time.monotonic() < ends and not hub.closing:
-                # The newest version this process wrote, already drawn for another viewer: no database.
                 newest = hub.version(game_id)
-                drawn = _drawn(game_id, newest) if newest > seen else None
-                if drawn is None and newest > seen:
-                    # Every viewer of the table wakes at once: the first draws the board, the others
-                    # wait for that drawing and send it, rather than all drawing the same board at once.
-                    with _drawing(game_id):
-                        drawn = _drawn(game_id, newest)
-                        found = from_database() if drawn is None else None
-                elif drawn is None:
-                    found = from_database()  # a change another process made arrives this way
-                if drawn is not None:
-                    seen = newest
-                    yield f"id: {seen}\nevent: board\ndata: {drawn}\n\n"
-                    continue
+                found: tuple[int, str | None] | None = (seen, None)
+                if newest > seen:
+                    # The newest version this process heard of, already drawn for another viewer: no
+                    # database. Every viewer of the table wakes at once: the first draws the board,
+                    # the others wait for that drawing and send it, rather than all drawing it at once.
+                    drawn = _drawn(game_id, newest)
+                    if drawn is None:
+                        with _drawing(game_id):
+                            drawn = _drawn(game_id, newest)
+                            found = from_database() if drawn is None else None
+                    if drawn is not None:
+                        seen = newest
+                        yield f"id: {seen}\nevent: board\ndata: {drawn}\n\n"
+                        continue
+                elif poll:
+                    found = from_database()
+                poll = False
                 if found is None:  # the match is gone
                     return
                 if found[1] is not None:
@@ -441,6 +447,7 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
                     yield f"id: {seen}\nevent: board\ndata: {found[1]}\n\n"
                     continue
                 if hub.wait(game_id, seen, min(heartbeat, max(0.0, ends - time.monotonic()))) <= seen:
+                    poll = True
                     yield ": still here\n\n"  # keeps proxies and waitress from closing an idle stream
         finally:
             slot.release()
