@@ -3,7 +3,15 @@ silent change, now a clear refusal (or the right answer)."""
 
 from __future__ import annotations
 
+import io
+import json
+import zipfile
+
 import pytest
+
+from tests.support.camera import photo
+from tests.support.records import hand, play, record
+from tests.support.web import Table
 
 
 def csrf_token(client) -> str:
@@ -20,3 +28,73 @@ def test_a_non_ascii_security_token_is_forbidden_not_a_500(client, where):
         response = client.post("/games", data={"variant": "partners"}, headers={"X-CSRF-Token": "é"})
     assert response.status_code == 403
     assert "security token" in response.text
+
+
+# -- an imported frame's proposal ------------------------------------------------------------------
+
+RUN_RECORD = record("partners", hand(play(2, "6-6"), play(3, "5-6", "west"), leader=2))
+A_PLAY = play(0, "5-5", "west")
+
+
+def archive_asking(proposal: dict) -> bytes:
+    """An archive whose one frame asks "did anyone pass?" with `proposal`."""
+    entry = {"file": "frames/1.jpg", "status": "confirm", "hand": 0, "proposal": proposal}
+    listing = {"format": "spinner-frames/1", "frames": [entry]}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("record.json", json.dumps(RUN_RECORD))
+        archive.writestr("frames.json", json.dumps(listing))
+        archive.writestr("frames/1.jpg", photo())
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "proposal, field",
+    [
+        ({"code": "passes_unsure", "params": "x"}, "proposal.params"),
+        ({"code": "passes_unsure", "params": [A_PLAY]}, "proposal.params"),
+        ({"code": "passes_unsure", "params": {"plays": [1]}}, "proposal.params.plays[0]"),
+        ({"code": "passes_unsure", "kept": 5, "params": {"plays": [A_PLAY]}}, "proposal.kept"),
+    ],
+)
+def test_an_imported_proposal_of_a_strange_shape_is_refused_naming_it(client, proposal, field):
+    response = client.post("/api/games", data=archive_asking(proposal), content_type="application/zip")
+    assert response.status_code == 400, response.get_json()
+    assert "frame 0" in response.get_json()["error"] and field in response.get_json()["error"]
+    assert client.get("/api/games").get_json()["games"] == []
+
+
+def strange_frame_kept(app, client, proposal: dict) -> tuple[Table, int]:
+    """A match whose frame asks with `proposal`, as an archive imported before proposals were checked left it."""
+    from webapp.db import db
+    from webapp.models import Frame
+
+    made = client.post("/api/games", data=archive_asking({"code": "passes_unsure"}), content_type="application/zip")
+    assert made.status_code == 201, made.get_json()
+    t = Table(client, made.get_json())
+    frame_id = t.get("/frames").get_json()["frames"][0]["id"]
+    with app.app_context():
+        db.session.get(Frame, frame_id).proposal = proposal
+        db.session.commit()
+    return t, frame_id
+
+
+@pytest.mark.parametrize(
+    "proposal",
+    [
+        {"code": "passes_unsure", "params": "x"},
+        {"code": "passes_unsure", "params": {"plays": [1]}},
+        {"code": "passes_unsure", "kept": 5, "params": {"plays": [A_PLAY]}},
+        {"code": "passes_unsure", "kept": [{"tile": "x"}], "params": {"plays": [A_PLAY]}},
+    ],
+)
+def test_accepting_a_strange_proposal_kept_earlier_records_nothing_or_all(app, client, proposal):
+    t, frame_id = strange_frame_kept(app, client, proposal)
+    accepted = t.post(f"/frames/{frame_id}/accept", {})
+    assert accepted.status_code < 500, accepted.get_json()
+    frame = t.get("/frames").get_json()["frames"][0]
+    if accepted.status_code >= 400:  # refused: nothing recorded, the frame still asks
+        assert t.version() == 1 and frame["status"] == "confirm"
+    else:  # recorded: the frame says so, and cannot be turned down after
+        assert t.version() == 2 and frame["status"] == "accepted"
+        assert t.post(f"/frames/{frame_id}/reject", {}).status_code == 409

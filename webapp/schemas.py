@@ -107,6 +107,21 @@ RECORD: dict[str, Any] = {
 }
 
 
+#: A frame's proposal as frames.json keeps it (`webapp.frames.proposal_of`, `run_proposal`): only
+#: the parts an answer records from are held to a shape; the rest is drawn only as far as it fits.
+PROPOSAL: dict[str, Any] = {
+    "title": "Proposal",
+    "type": "object",
+    "properties": {
+        "params": {
+            "type": "object",
+            "properties": {"plays": {"type": "array", "items": EVENT, "maxItems": MAX_EVENTS}},
+        },
+        "kept": {"type": "array", "items": EVENT, "maxItems": MAX_EVENTS},
+    },
+}
+
+
 def check_record(record: Any, what: str = "the record") -> dict[str, Any]:
     return validate.check(record, RECORD, what)
 
