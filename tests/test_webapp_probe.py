@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import json
+import struct
 import zipfile
+import zlib
 
 import pytest
 
@@ -98,3 +100,24 @@ def test_accepting_a_strange_proposal_kept_earlier_records_nothing_or_all(app, c
     else:  # recorded: the frame says so, and cannot be turned down after
         assert t.version() == 2 and frame["status"] == "accepted"
         assert t.post(f"/frames/{frame_id}/reject", {}).status_code == 409
+
+
+# -- a photo's size ----------------------------------------------------------------------------------
+
+
+def png_claiming(width: int, height: int) -> bytes:
+    """A PNG whose header says `width` x `height` (its pixels are not there: it is refused unread)."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    ihdr = struct.pack(">I", 13) + b"IHDR" + header + struct.pack(">I", zlib.crc32(b"IHDR" + header))
+    return b"\x89PNG\r\n\x1a\n" + ihdr
+
+
+def test_a_photo_larger_than_the_reader_reads_is_refused_at_the_door(table):
+    """The server took up to 60 MP and the reader refuses past 50: one limit now, the reader's."""
+    from vision.read.photo import MAX_PIXELS
+
+    response = table.post("/frames", data=png_claiming(8192, 6145), content_type="image/png")
+    assert response.status_code == 413
+    assert "8192x6145" in response.get_json()["error"] and "at most 50 megapixels" in response.get_json()["error"]
+    assert table.get("/frames").get_json()["frames"] == []
+    assert 8192 * 6145 > MAX_PIXELS
