@@ -26,10 +26,12 @@ from scorer.tournament import (
     ROUNDS,
     Round,
     Tournament,
+    TournamentError,
     bell,
 )
 
 from ..db import db
+from ..errors import ApiError
 from ..models import Game
 from ..store import Snapshot
 from . import results, words
@@ -42,13 +44,24 @@ def of_match(game: Game, snap: Snapshot) -> dict[str, Any] | None:
     row = _table_row(game.id)
     if row is None:
         return None
+    try:
+        return _of_table(row, snap)
+    except (TournamentError, ApiError) as error:
+        # The tournament cannot be read for this table (a rule its state or its match breaks):
+        # the table's match stays playable, its board without the tournament part, rather than a
+        # 500 on every look at it; the director settles the table from the tournament's pages.
+        current_app.logger.warning("match %s: its tournament part is left out: %s", game.id, error)
+        return None
+
+
+def _of_table(row: TableRow, snap: Snapshot) -> dict[str, Any]:
     now = clock()
     t, r, view = _read(row, snap, now)
     if _unrecorded(r is t.current_round, row, view):
         # The first page to see the bell or the deciding hand records it, as every read of the
         # tournament does (`results.sync`), so the table never shows a decision the standings lack.
         results.sync(row.tournament_id)
-        row = _table_row(game.id)
+        row = _table_row(row.game_id)
         assert row is not None
         t, r, view = _read(row, snap, now)
     return _shown(_tournament_of(row), r, view, len(snap.answer.get("hands", [])), now)
