@@ -68,3 +68,43 @@ def test_a_tournament_that_cannot_be_read_leaves_the_table_playable(app, client,
     board = client.get(f"/api/games/{table['game_id']}/board")
     assert board.status_code == 200 and board.get_json()["tournament"] is None
     assert client.get(f"/g/{table['game_id']}").status_code == 200
+
+
+# -- a recorded result and its match ---------------------------------------------------------------
+
+
+def test_a_recorded_result_cannot_be_undone_from_under_the_standings(app, client, director):
+    """The table's match reached 100, the tournament recorded the win; then the scorer undid the
+    winning play, and the standings kept a win the match no longer had. A recorded result is
+    final but for the director's correction: the undo is refused, saying so."""
+    table = started(director, TEAMS[:4])["rounds"][0]["tables"][0]
+    record, answer = simulated(3)
+    phone = TablePhone(app, client, table)
+    phone.play(record)
+    recorded = director.tables()[0]["result"]
+    assert recorded is not None and recorded["ended"] == "target"
+    auth = {"Authorization": f"Bearer {phone.token}"}
+    version = client.get(f"/api/games/{phone.game_id}").get_json()["version"]
+
+    undone = client.post(f"/api/games/{phone.game_id}/undo", json={}, headers=auth)
+    assert undone.status_code == 409
+    said = undone.get_json()["error"]
+    assert "round 1, table 1: the tournament has recorded this match's result" in said
+    assert "nothing was changed" in said and "the director corrects it" in said
+    last = len(record["hands"][-1]["events"]) - 1
+    removed = client.delete(
+        f"/api/games/{phone.game_id}/hands/{len(record['hands']) - 1}/events/{last}",
+        json={"why": "misread"},
+        headers=auth,
+    )
+    assert removed.status_code == 409
+    assert client.get(f"/api/games/{phone.game_id}").get_json()["version"] == version
+    assert director.tables()[0]["result"] == recorded
+
+    # the director's correction is the way to change it, and the table is then the director's
+    fixed = director.put(
+        "/rounds/1/tables/1/result",
+        {"points_a": 0, "points_b": 0, "winner": "a", "ended": "director", "reason": "misplayed last tile"},
+    )
+    assert fixed.status_code == 200, fixed.get_json()
+    assert client.post(f"/api/games/{phone.game_id}/undo", json={}, headers=auth).status_code == 200

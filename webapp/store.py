@@ -237,6 +237,12 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
 # -- changing ---------------------------------------------------------------------------------
 
 
+#: Checks a change must pass besides the scorer's, each given the match, the snapshot the change
+#: is made on and the record and `Match` it makes, raising an ApiError to refuse it: the
+#: tournament's (`tournament.table.hold_result`) keeps a table's recorded result its match's.
+GUARDS: list[Callable[[Game, Snapshot, dict[str, Any], Match], None]] = []
+
+
 @dataclass
 class Plan:
     """A change, worked out on the record as it stands: the record it makes and the rows to write."""
@@ -293,6 +299,8 @@ def _change_in_turn(
             match = Match.from_record(plan.record)
         except RecordError as error:
             raise _said(record_error(error, what=plan.what), error, plan.record) from None
+        for guard in GUARDS:
+            guard(game, current, plan.record, match)
         old = game.version
         new = old + 1
         moved = db.session.execute(
