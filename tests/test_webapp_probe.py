@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.camera import photo
 from tests.support.records import hand, play, record
-from tests.support.web import Table
+from tests.support.web import Table, new_table
 
 
 def csrf_token(client) -> str:
@@ -121,3 +121,57 @@ def test_a_photo_larger_than_the_reader_reads_is_refused_at_the_door(table):
     assert "8192x6145" in response.get_json()["error"] and "at most 50 megapixels" in response.get_json()["error"]
     assert table.get("/frames").get_json()["frames"] == []
     assert 8192 * 6145 > MAX_PIXELS
+
+
+# -- a dispute keeps what it disputed ------------------------------------------------------------------
+
+
+def disputed_then_taken_back(client) -> tuple[Table, int]:
+    """All-fives: 5-5, then 5-0 disputed and undone."""
+    t = new_table(client, "all-fives", ["A", "B", "C"])
+    assert t.event(play(0, "5-5")).status_code == 201
+    assert t.event(play(1, "5-0", "west")).status_code == 201
+    opened = t.post("/disputes", {"hand": 0, "event": 1, "why": "was it 5-0?"})
+    assert opened.status_code == 201
+    assert t.post("/undo", {}).status_code == 200
+    return t, opened.get_json()["version"]
+
+
+def test_a_dispute_shows_the_play_it_disputed_after_the_play_is_gone(client):
+    t, _ = disputed_then_taken_back(client)
+    [dispute] = t.get("/board").get_json()["disputes"]
+    assert "5-0" in dispute["what"]
+    assert t.event(play(1, "5-3", "east")).status_code == 201  # another play takes its place
+    [dispute] = t.get("/board").get_json()["disputes"]
+    assert "5-0" in dispute["what"] and "5-3" not in dispute["what"]
+
+
+def test_settling_with_a_correction_refuses_a_play_that_was_never_disputed(client):
+    t, version = disputed_then_taken_back(client)
+    assert t.event(play(1, "5-3", "east")).status_code == 201
+    at = t.version()
+    corrected = t.post(f"/disputes/{version}/settle", {"why": "agreed", "event": play(1, "5-1", "east")})
+    assert corrected.status_code == 409
+    said = corrected.get_json()["error"]
+    assert "5-0" in said and "5-3" in said and "nothing was corrected" in said
+    assert t.version() == at and t.record()["hands"][0]["events"][1] == play(1, "5-3", "east")
+    assert t.post(f"/disputes/{version}/settle", {"why": "it stands"}).status_code == 200
+    assert t.get("/board").get_json()["disputes"] == []
+
+
+def test_a_dispute_of_a_play_taken_back_can_still_be_settled_as_it_stands(client):
+    t, version = disputed_then_taken_back(client)
+    corrected = t.post(f"/disputes/{version}/settle", {"why": "agreed", "event": play(1, "5-1", "east")})
+    assert corrected.status_code == 409 and "nothing was corrected" in corrected.get_json()["error"]
+    assert t.post(f"/disputes/{version}/settle", {"why": "taken back"}).status_code == 200
+    assert t.get("/board").get_json()["disputes"] == []
+
+
+def test_settling_the_disputed_play_still_there_corrects_it(client):
+    t = new_table(client, "all-fives", ["A", "B", "C"])
+    t.event(play(0, "5-5"))
+    t.event(play(1, "5-0", "west"))
+    version = t.post("/disputes", {"hand": 0, "event": 1, "why": "was it 5-0?"}).get_json()["version"]
+    settled = t.post(f"/disputes/{version}/settle", {"why": "it was 5-1", "event": play(1, "5-1", "west")})
+    assert settled.status_code == 200, settled.get_json()
+    assert t.record()["hands"][0]["events"][1] == play(1, "5-1", "west")

@@ -459,13 +459,18 @@ def correct_event(
     who: str,
     why: str,
     source: str = "api",
+    disputed: tuple[int, dict[str, Any]] | None = None,
 ) -> Done:
+    """Put `event` in place of the one at (hand, index). `disputed`: the version of the dispute
+    this correction settles and the event it disputed, which must be the one there now."""
     event = _check_event(event)
     if not why:
         raise ApiError(400, "a correction needs its reason (why)")
 
     def plan(game: Game, snap: Snapshot) -> Plan:
         record = _copy(snap.record)
+        if disputed is not None:
+            _still_disputed(record, hand, index, *disputed)
         h, e = _locate(record, hand, index)
         before = record["hands"][h]["events"][e]
         record["hands"][h]["events"][e] = event
@@ -582,10 +587,14 @@ def note(
         if settles is not None:  # checked again on the version it is written on: another process may have settled it
             _not_settled(game.id, settles)
         h, e = (None, None)
-        if hand is not None:
+        if settles is not None:  # the dispute's own place, even where its event was taken back since
+            h, e = hand, index
+        elif hand is not None:
             h, e = _locate(snap.record, hand, index) if index is not None else (_locate_hand(snap.record, hand), None)
         after = {"settles": settles} if settles is not None else None
-        return Plan(snap.record, lambda version: None, action, action, hand=h, event=e, after=after)
+        # a dispute keeps the event as it was: the place may hold another one later (an undo, a play)
+        before = snap.record["hands"][h]["events"][e] if action == "dispute" and e is not None else None
+        return Plan(snap.record, lambda version: None, action, action, hand=h, event=e, before=before, after=after)
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
@@ -613,11 +622,32 @@ def settle(
         if correct:
             if opened.event is None:
                 raise ApiError(400, "this dispute is about a whole hand: correct one of its events instead")
-            done = correct_event(game_id, opened.hand, opened.event, event, expected, who=who, why=why, source=source)
+            # a dispute opened before disputes kept their event says nothing to hold the place to
+            was = (version, opened.before) if isinstance(opened.before, dict) else None
+            done = correct_event(
+                game_id, opened.hand, opened.event, event, expected, who=who, why=why, source=source, disputed=was
+            )
             expected = done.version
         return note(
             game_id, "settle", opened.hand, opened.event, expected, who=who, why=why, settles=version, source=source
         )
+
+
+def _still_disputed(record: dict[str, Any], hand: object, index: object, version: int, was: dict[str, Any]) -> None:
+    """Refuse to correct the event at (hand, index) unless it is the one the dispute opened at
+    `version` disputed: it may have been taken back since, and another play recorded there."""
+    hands = record["hands"]
+    events = hands[hand]["events"] if isinstance(hand, int) and 0 <= hand < len(hands) else []
+    now = events[index] if isinstance(index, int) and 0 <= index < len(events) else None
+    if now == was:
+        return
+    there = f"{_words(now)} is there now" if now is not None else "it was taken back"
+    raise ApiError(
+        409,
+        f"the dispute opened at version {version} is about hand {hand}, event {index} as it was then "
+        f"({_words(was)}), and {there}: nothing was corrected; settle the dispute without a correction, "
+        "and correct the event there by itself if need be",
+    )
 
 
 def _not_settled(game_id: str, version: int) -> None:
