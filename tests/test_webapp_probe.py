@@ -175,3 +175,42 @@ def test_settling_the_disputed_play_still_there_corrects_it(client):
     settled = t.post(f"/disputes/{version}/settle", {"why": "it was 5-1", "event": play(1, "5-1", "west")})
     assert settled.status_code == 200, settled.get_json()
     assert t.record()["hands"][0]["events"][1] == play(1, "5-1", "west")
+
+
+# -- cut short, or taken as something else ---------------------------------------------------------
+
+
+def test_a_why_or_title_too_long_is_refused_naming_the_limit(client, table):
+    long_why = table.post("/hands", {"why": "w" * 301})
+    assert long_why.status_code == 400 and "why" in long_why.get_json()["error"]
+    assert "at most 300 characters" in long_why.get_json()["error"]
+    spec = {"variant": "partners", "players": ["A", "B", "C", "D"], "title": "t" * 121}
+    long_title = client.post("/api/games", json=spec)
+    assert long_title.status_code == 400 and "title" in long_title.get_json()["error"]
+    assert "at most 120 characters" in long_title.get_json()["error"]
+    tournament = client.post("/api/tournaments", json={"title": "t" * 121})
+    assert tournament.status_code == 400 and "at most 120 characters" in tournament.get_json()["error"]
+    spec["title"] = "t" * 120
+    assert client.post("/api/games", json=spec).status_code == 201
+
+
+def scorer_page(client, table: Table) -> str:
+    client.get(f"/g/{table.id}/join?key={table.token}")
+    return client.get(f"/g/{table.id}/hands/0/replay").text.split('name="csrf_token" value="')[1].split('"')[0]
+
+
+def test_the_page_refuses_a_dispute_why_too_long_or_a_play_not_a_number(client, table):
+    table.event(play(0, "6-6"))
+    token = scorer_page(client, table)
+    at = table.version()
+    for form, words in (
+        ({"event": "0", "why": "w" * 301}, "at most 300 characters"),
+        ({"event": "x", "why": "wrong tile"}, "the play disputed must be a whole number"),
+    ):
+        page = client.post(
+            f"/g/{table.id}/hands/0/dispute", data={"csrf_token": token, **form}, follow_redirects=True
+        )
+        assert page.status_code == 200 and words in page.text, form
+    assert table.version() == at and table.get("/board").get_json()["disputes"] == []
+    page = client.post(f"/g/{table.id}/hands/0/dispute", data={"csrf_token": token, "event": "0", "why": "w" * 300})
+    assert page.status_code == 302 and len(table.get("/board").get_json()["disputes"]) == 1

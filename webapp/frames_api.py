@@ -20,7 +20,7 @@ import threading
 
 from flask import Blueprint, current_app, jsonify, request, send_file
 
-from . import auth, camera, camera_words, frames, uploads, validate
+from . import auth, camera, camera_words, frames, schemas, uploads, validate
 from .api import body, readable, scorer_game
 from .db import db
 from .errors import ApiError
@@ -165,7 +165,7 @@ def accept(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
         True,
         data.get("event"),
         who=auth.who(data),
-        why=auth.clean_text(data.get("why"), 300),
+        why=auth.whole_text(data.get("why"), schemas.WHY_LENGTH, "why"),
         passes=data.get("passes"),
     )
     return jsonify(frames.to_json(frame))
@@ -175,5 +175,5 @@ def accept(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
 def reject(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
     data = body()
     scorer_game(game_id)
-    frame = frames.answer(game_id, frame_id, False, None, who=auth.who(data), why=auth.clean_text(data.get("why"), 300))
+    frame = frames.answer(game_id, frame_id, False, None, who=auth.who(data), why=auth.whole_text(data.get("why"), schemas.WHY_LENGTH, "why"))
     return jsonify(frames.to_json(frame))
