@@ -207,16 +207,16 @@ def test_the_page_refuses_a_dispute_why_too_long_or_a_play_not_a_number(client, 
         ({"event": "0", "why": "w" * 301}, "at most 300 characters"),
         ({"event": "x", "why": "wrong tile"}, "the play disputed must be a whole number"),
     ):
-        page = client.post(
-            f"/g/{table.id}/hands/0/dispute", data={"csrf_token": token, **form}, follow_redirects=True
-        )
+        page = client.post(f"/g/{table.id}/hands/0/dispute", data={"csrf_token": token, **form}, follow_redirects=True)
         assert page.status_code == 200 and words in page.text, form
     assert table.version() == at and table.get("/board").get_json()["disputes"] == []
     page = client.post(f"/g/{table.id}/hands/0/dispute", data={"csrf_token": token, "event": "0", "why": "w" * 300})
     assert page.status_code == 302 and len(table.get("/board").get_json()["disputes"]) == 1
 
 
-@pytest.mark.parametrize("said, status", [("bytes=abc", 200), ("bytes=0-1,4-5", 200), ("pages=1", 200), ("bytes=0-9", 206)])
+@pytest.mark.parametrize(
+    "said, status", [("bytes=abc", 200), ("bytes=0-1,4-5", 200), ("pages=1", 200), ("bytes=0-9", 206)]
+)
 def test_a_range_it_cannot_follow_gets_the_whole_image(client, said, status):
     made = client.post("/api/games", data=archive_asking({}), content_type="application/zip")
     t = Table(client, made.get_json())

@@ -180,5 +180,12 @@ def accept(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
 def reject(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
     data = body()
     scorer_game(game_id)
-    frame = frames.answer(game_id, frame_id, False, None, who=auth.who(data), why=auth.whole_text(data.get("why"), schemas.WHY_LENGTH, "why"))
+    frame = frames.answer(
+        game_id,
+        frame_id,
+        False,
+        None,
+        who=auth.who(data),
+        why=auth.whole_text(data.get("why"), schemas.WHY_LENGTH, "why"),
+    )
     return jsonify(frames.to_json(frame))

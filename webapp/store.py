@@ -586,9 +586,10 @@ def note(
     def plan(game: Game, snap: Snapshot) -> Plan:
         if settles is not None:  # checked again on the version it is written on: another process may have settled it
             _not_settled(game.id, settles)
-        h, e = (None, None)
+        h: int | None = None
+        e: int | None = None
         if settles is not None:  # the dispute's own place, even where its event was taken back since
-            h, e = hand, index
+            h, e = (hand if isinstance(hand, int) else None), (index if isinstance(index, int) else None)
         elif hand is not None:
             h, e = _locate(snap.record, hand, index) if index is not None else (_locate_hand(snap.record, hand), None)
         after = {"settles": settles} if settles is not None else None

@@ -62,8 +62,9 @@ def _of_table(row: TableRow, snap: Snapshot) -> dict[str, Any]:
         # The first page to see the bell or the deciding hand records it, as every read of the
         # tournament does (`results.sync`), so the table never shows a decision the standings lack.
         results.sync(row.tournament_id)
-        row = _table_row(row.game_id)
-        assert row is not None
+        again = _table_row(row.game_id)
+        assert again is not None
+        row = again
         t, r, view = _read(row, snap, now)
     return _shown(_tournament_of(row), r, view, len(snap.answer.get("hands", [])), now)
 
