@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class RecordError(ValueError):
     """A match record that breaks a rule, or cannot be read.
@@ -24,6 +26,10 @@ class RecordError(ValueError):
         self.event = event
         self.code = code
         self.params = params
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled (a process pool sends errors back so) with all it says, not only its message
+        return _restore, (self.message, self.hand, self.event, self.code, self.params)
 
     def at(self, hand: int | None = None, event: int | None = None) -> RecordError:
         """The same error, placed in the record (only fills in what is not known yet)."""
@@ -53,3 +59,7 @@ class RecordError(ValueError):
         if coded:
             out.update(code=self.code, params=self.params)
         return out
+
+
+def _restore(message: str, hand: int | None, event: int | None, code: str, params: dict[str, Any]) -> RecordError:
+    return RecordError(message, hand, event, code=code, **params)

@@ -202,3 +202,31 @@ def test_a_photo_that_cannot_be_opened_is_named(tmp_path, monkeypatch):
     monkeypatch.setattr(Path, "read_bytes", refuse)
     with pytest.raises(PhotoError, match=r"locked.jpg: cannot be read \(Permission denied\)$"):
         load(path)
+
+
+# -- across the reader's processes -----------------------------------------------------------------
+
+
+def test_a_photo_error_survives_pickling_with_its_kind():
+    """The server's reader runs in a process pool, which sends an error back pickled: one that
+    could not be unpickled (PhotoError's `kind`) broke the pool for every table."""
+    import pickle
+
+    from scorer import RecordError
+
+    error = pickle.loads(pickle.dumps(PhotoError("frame 3: is 8192x6145 pixels", "too_large")))
+    assert isinstance(error, PhotoError) and str(error) == "frame 3: is 8192x6145 pixels" and error.kind == "too_large"
+    rule = pickle.loads(pickle.dumps(RecordError("not your turn", 1, 4, code="turn", seat=2)))
+    said = (str(rule), rule.message, rule.hand, rule.event, rule.code, rule.params)
+    assert said == ("hand 1, event 4: not your turn", "not your turn", 1, 4, "turn", {"seat": 2})
+
+
+def test_a_photo_refused_in_a_spawned_process_comes_back_as_itself():
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with pytest.raises(PhotoError, match="empty file") as refused:
+            pool.submit(decode, b"", "frame 1").result()
+        assert refused.value.kind == "empty"
+        assert pool.submit(reduction_for, 4080, 3072, READ_LEAST).result() == 2  # the pool still works

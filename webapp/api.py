@@ -19,7 +19,7 @@ from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 from sqlalchemy import select
 from werkzeug.wsgi import wrap_file
 
-from . import archive, auth, board, store, uploads, validate
+from . import archive, auth, board, schemas, store, uploads, validate
 from .db import db
 from .errors import ApiError
 from .live import hub
@@ -71,7 +71,7 @@ def expected_version(data: dict[str, Any]) -> int | None:
 
 
 def reason(data: dict[str, Any]) -> str:
-    return auth.clean_text(data.get("why"), 300)
+    return auth.whole_text(data.get("why"), schemas.WHY_LENGTH, "why")
 
 
 def source(data: dict[str, Any]) -> str:

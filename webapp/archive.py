@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from flask import current_app
 
-from . import camera, frames, imagesize, safezip, store, validate
+from . import camera, frames, imagesize, safezip, schemas, store, validate
 from .db import db
 from .errors import ApiError
 from .models import Frame, Game
@@ -34,6 +34,7 @@ MAX_FRAMES = 5000
 #: frames.json: each frame's reading is a few kilobytes.
 MAX_LISTING = 8 * 1024 * 1024
 _FRAME_NAME = re.compile(r"^frames/([0-9]{1,9})\.(jpg|png|webp|gif|bmp)$")
+_PROPOSAL = {"type": "object", "properties": {"proposal": schemas.PROPOSAL}}
 _STATUSES = {"recorded", "accepted", "rejected", "confirm", "nothing", "over", "no-reader", "unreadable"}
 
 
@@ -126,6 +127,8 @@ def read(file: IO[bytes], name: str, spool: Path) -> Contents:
         if file_name in named:  # one photo would become as many rows and files as it is named
             raise ApiError(400, f"{name}: frame {i} in frames.json names {file_name}, which an earlier frame names")
         named.add(file_name)
+        if isinstance(entry.get("proposal"), dict):  # an answer records the plays it holds
+            validate.check({"proposal": entry["proposal"]}, _PROPOSAL, f"{name}: frame {i} in frames.json")
         path = spool / f"{i}{Path(file_name).suffix}"
         with path.open("wb") as out:
             archive.extract(file_name, out, config["MAX_CONTENT_LENGTH"])

@@ -115,6 +115,14 @@ def clean_text(value: object, limit: int) -> str:
     return text[:limit]
 
 
+def whole_text(value: object, limit: int, field: str) -> str:
+    """`clean_text`, refused (400) past `limit` rather than cut short without a word."""
+    text = clean_text(value, limit + 1)
+    if len(text) > limit:
+        raise ApiError(400, f"{field}: at most {limit} characters; nothing was recorded", field=field)
+    return text
+
+
 def who(body: dict[str, object] | None = None) -> str:
     """Who made a change: what the phone says its player is called, else which link was used."""
     said = clean_text((body or {}).get("who") or request.headers.get("X-Spinner-Who") or session.get("who"), 60)

@@ -232,8 +232,14 @@ def _disputes(game: Game, snap: Snapshot, table: wording.Table) -> list[dict[str
             opened = snap.views.setdefault("disputes", open_disputes(game.id))
     out = []
     for change in opened:
-        event = None
-        if change.hand is not None and change.event is not None and change.hand < len(snap.record["hands"]):
+        # the event as it was disputed (kept with the dispute): the place may hold another one now
+        event = change.before if isinstance(change.before, dict) else None
+        if (
+            event is None
+            and change.hand is not None
+            and change.event is not None
+            and change.hand < len(snap.record["hands"])
+        ):
             events = snap.record["hands"][change.hand]["events"]
             event = events[change.event] if change.event < len(events) else None
         out.append(

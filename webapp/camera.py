@@ -14,8 +14,8 @@ from vision.follow.motion import THUMB_WIDTH, alike, thumbnail
 from . import imagesize
 from .errors import ApiError
 
-#: Larger photos are refused before decoding (a phone's photo is 12-50 megapixels).
-MAX_PIXELS = 60_000_000
+#: Larger photos are refused before decoding: the reader's own limit (`imagesize.MAX_PIXELS`).
+MAX_PIXELS = imagesize.MAX_PIXELS
 
 
 def check(data: bytes, name: str = "the upload") -> tuple[int, int]:
@@ -31,7 +31,9 @@ def check(data: bytes, name: str = "the upload") -> tuple[int, int]:
     if small is None:
         raise ApiError(415, f"{name} is not a photo this server can decode: send a JPEG, PNG or WebP image")
     width, height = small.shape[1] * 8, small.shape[0] * 8
-    if width * height > MAX_PIXELS:
+    # each side is known to 7 pixels: refused only when surely over (the header said how large,
+    # `imagesize.check`), so a photo just under the reader's limit is not refused for rounding
+    if (width - 7) * (height - 7) > MAX_PIXELS:
         raise ApiError(413, f"{name} is about {width}x{height} pixels: at most {MAX_PIXELS // 1_000_000} megapixels")
     return width, height
 

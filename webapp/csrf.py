@@ -25,5 +25,7 @@ def token() -> str:
 def check() -> None:
     expected = session.get("csrf")
     sent = request.headers.get("X-CSRF-Token") or (request.form.get("csrf_token") if request.form else None)
-    if not expected or not sent or not hmac.compare_digest(str(sent), str(expected)):
+    # compare_digest takes str only when ASCII (a non-ASCII one raised TypeError: a 500); the
+    # token we hand out is ASCII, so one that is not is simply wrong
+    if not expected or not sent or not sent.isascii() or not hmac.compare_digest(sent, str(expected)):
         raise ApiError(403, "the form's security token is missing or out of date: reload the page and try again")

@@ -613,7 +613,7 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
         # as the newest of their frames lists them
         here = follower.open_run() is not None
         newest = max(run, key=lambda f: f.id).proposal or {}
-        events = follower.run_events() if here else [dict(e) for e in (newest.get("params") or {}).get("plays") or []]
+        events = follower.run_events() if here else _kept_plays(newest)
         if not events:
             raise ApiError(409, f"frame {frame.id} keeps no play now: nothing was recorded")
         if not accept:
@@ -639,6 +639,9 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
             Match.from_record(record, open_last=True)  # checked whole before any of it is written
         except RecordError as error:
             raise record_error(error, what="these seats") from None
+        # everything that can fail is done before the first play is written: a refusal after it
+        # would leave the plays recorded and the frames still asking
+        shown = {kept.id: _laid_tile(kept.proposal) for kept in run}
         version = snap.version
         first = len(snap.record["hands"][-1]["events"])  # the index the first of them takes
         for event in events:
@@ -655,8 +658,8 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
                 unseen.append(kept)
             kept.status, kept.message, kept.version = "accepted", message, version
             kept.proposal = {**(kept.proposal or {}), "chosen": plays}
-            laid = [e for e in (kept.proposal.get("kept") or []) if isinstance(e, dict) and e.get("tile")]
-            kept.event = at.get(Tile.parse(laid[0]["tile"])) if laid else kept.event  # the frame that showed it
+            laid = shown.get(kept.id)
+            kept.event = at.get(laid) if laid is not None else kept.event  # the frame that showed it
         db.session.commit()
         answered = get(game_id, frame.id)
         for photo in unseen[-1:] if here else []:  # the newest: the table as it is now
@@ -664,6 +667,26 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
             if photo.id == frame.id:
                 answered = photo
         return answered
+
+
+def _kept_plays(proposal: dict[str, Any]) -> list[dict[str, Any]]:
+    """The plays a run's frame lists (`params.plays`). An archive imported before proposals were
+    checked may hold anything there: what is not a list of events is none."""
+    params = proposal.get("params")
+    plays = params.get("plays") if isinstance(params, dict) else None
+    if not isinstance(plays, list) or not all(isinstance(e, dict) for e in plays):
+        return []
+    return [dict(e) for e in plays]
+
+
+def _laid_tile(proposal: Any) -> Tile | None:
+    """The tile a kept play's frame showed laid first, where its proposal says one it can be."""
+    laid = proposal.get("kept") if isinstance(proposal, dict) else None
+    first = next((e for e in laid if isinstance(e, dict) and e.get("tile")), None) if isinstance(laid, list) else None
+    try:
+        return Tile.parse(first["tile"]) if first is not None else None
+    except ValueError:
+        return None
 
 
 def _passes(value: Any) -> list[tuple[int, int]]:

@@ -19,8 +19,9 @@ from __future__ import annotations
 import threading
 
 from flask import Blueprint, current_app, jsonify, request, send_file
+from werkzeug.http import parse_range_header
 
-from . import auth, camera, camera_words, frames, uploads, validate
+from . import auth, camera, camera_words, frames, schemas, uploads, validate
 from .api import body, readable, scorer_game
 from .db import db
 from .errors import ApiError
@@ -150,6 +151,10 @@ def image(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
     path = frames.file_of(frame)
     if path is None or not path.is_file():
         raise ApiError(404, f"frame {frame_id}'s photo was not kept")
+    said = request.headers.get("Range")
+    if said is not None and ((ranges := parse_range_header(said)) is None or len(ranges.ranges) != 1):
+        # RFC 9110 (14.2) lets a server ignore a Range it will not follow: the whole image, not a 416
+        request.environ.pop("HTTP_RANGE", None)
     response = send_file(path, mimetype=frames.MIMETYPES.get(path.suffix[1:], "application/octet-stream"), max_age=3600)
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
@@ -165,7 +170,7 @@ def accept(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
         True,
         data.get("event"),
         who=auth.who(data),
-        why=auth.clean_text(data.get("why"), 300),
+        why=auth.whole_text(data.get("why"), schemas.WHY_LENGTH, "why"),
         passes=data.get("passes"),
     )
     return jsonify(frames.to_json(frame))
@@ -175,5 +180,12 @@ def accept(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
 def reject(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
     data = body()
     scorer_game(game_id)
-    frame = frames.answer(game_id, frame_id, False, None, who=auth.who(data), why=auth.clean_text(data.get("why"), 300))
+    frame = frames.answer(
+        game_id,
+        frame_id,
+        False,
+        None,
+        who=auth.who(data),
+        why=auth.whole_text(data.get("why"), schemas.WHY_LENGTH, "why"),
+    )
     return jsonify(frames.to_json(frame))

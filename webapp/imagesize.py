@@ -12,14 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from vision.read.photo import MAX_PIXELS as READER_MAX_PIXELS
 from vision.read.photo import read_header
 
 from .errors import ApiError
 
 T = TypeVar("T")
 
-#: As `webapp.camera.MAX_PIXELS`: a phone's photo is 12 to 50 megapixels.
-MAX_PIXELS = 60_000_000
+#: The reader's own limit (a 50-megapixel phone's 8192 x 6144): the server took up to 60 MP, and
+#: a photo between the two was kept and then refused in the reader's process.
+MAX_PIXELS = READER_MAX_PIXELS
 #: the formats the server keeps (a TIFF is a scan, not a phone's photo: refused as unknown)
 FORMATS = ("jpeg", "png", "gif", "bmp", "webp")
 #: the least side of a photo: a tile's half is read at 32 px, and a photo smaller than this shows

@@ -30,10 +30,13 @@ VERSION = {
     "description": "the version the change was made on",
 }
 TEXT = {"type": "string", "maxLength": 1000}
+#: kept whole up to these lengths and refused beyond (they were cut short without a word)
+WHY = {"type": "string", "maxLength": schemas.WHY_LENGTH}
+TITLE = {"type": "string", "maxLength": schemas.TITLE_LENGTH}
 REF = {name: {"$ref": f"#/components/schemas/{name}"} for name in ("Record", "Hand", "Event", "Error")}
 
 #: Fields any change of a match may carry besides its own.
-CHANGE = {"version": VERSION, "who": TEXT, "why": TEXT, "source": {"type": "string", "maxLength": 16}}
+CHANGE = {"version": VERSION, "who": TEXT, "why": WHY, "source": {"type": "string", "maxLength": 16}}
 
 
 def _object(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -196,7 +199,7 @@ OPERATIONS: list[Operation] = [
                     },
                 },
                 "who": TEXT,
-                "why": TEXT,
+                "why": WHY,
             }
         ),
         {},
@@ -207,7 +210,7 @@ OPERATIONS: list[Operation] = [
         f"{G}/frames/{{frame_id}}/reject",
         "Turn the frame's proposal down",
         "scorer",
-        _object({"who": TEXT, "why": TEXT}),
+        _object({"who": TEXT, "why": WHY}),
         {},
         (),
     ),
@@ -216,7 +219,7 @@ OPERATIONS: list[Operation] = [
         "/api/tournaments",
         "Create a tournament (answers the director's token)",
         "anyone",
-        _object({"title": TEXT, "who": TEXT}),
+        _object({"title": TITLE, "who": TEXT}),
         {},
         (),
     ),
@@ -229,7 +232,7 @@ OPERATIONS: list[Operation] = [
             {
                 "format": {"type": "string", "maxLength": 64},
                 "version": INTEGER,
-                "title": TEXT,
+                "title": TITLE,
                 "tables": {
                     "type": "array",
                     "maxItems": 10_000,

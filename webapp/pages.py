@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from scorer.variants import _CHOICES, VARIANTS
 
-from . import archive, auth, board, csrf, frames, i18n, matches, picture, store, validate, wording
+from . import archive, auth, board, csrf, frames, i18n, matches, picture, schemas, store, validate, wording
 from .db import db
 from .errors import ApiError
 from .models import Game
@@ -351,8 +351,9 @@ def _back_to_replay(game_id: str, hand: int | None):  # type: ignore[no-untyped-
 def dispute(game_id: str, hand: int):  # type: ignore[no-untyped-def]
     game = store.get_game(game_id)
     auth.require_scorer(game)  # the session's scorer role, with the form's CSRF token
-    event = request.form.get("event", type=int)
     try:
+        # a play's number in ASCII digits, or none (the whole hand): "x" became a whole-hand dispute
+        event = validate.ascii_int(request.form.get("event"), "the play disputed")
         store.note(
             game.id,
             "dispute",
@@ -360,7 +361,7 @@ def dispute(game_id: str, hand: int):  # type: ignore[no-untyped-def]
             event,
             None,
             who=auth.who(),
-            why=auth.clean_text(request.form.get("why"), 300),
+            why=auth.whole_text(request.form.get("why"), schemas.WHY_LENGTH, "why"),
             source="pad",
         )
     except ApiError as error:
@@ -384,7 +385,7 @@ def settle(game_id: str, version: int):  # type: ignore[no-untyped-def]
             event,
             None,
             who=auth.who(),
-            why=auth.clean_text(request.form.get("why"), 300),
+            why=auth.whole_text(request.form.get("why"), schemas.WHY_LENGTH, "why"),
             source="pad",
             correct=bool(text),
         )

@@ -19,6 +19,9 @@ MAX_EVENTS = 500
 #: a player's name and an event's reason are kept whole up to these lengths, refused beyond
 NAME_LENGTH = 40
 REASON_LENGTH = 1000
+#: a change's `why` and a match's or tournament's title: what the pages keep and show
+WHY_LENGTH = 300
+TITLE_LENGTH = 120
 
 
 def _int(low: int, high: int, description: str) -> dict[str, Any]:
@@ -100,9 +103,24 @@ RECORD: dict[str, Any] = {
             "maxItems": MAX_PLAYERS,
         },
         "hands": {"type": "array", "items": HAND, "maxItems": MAX_HANDS},
-        "title": {"type": "string", "maxLength": 1000},
+        "title": {"type": "string", "maxLength": TITLE_LENGTH},
         "private": {"type": "boolean"},
         "who": {"type": "string", "maxLength": 1000},
+    },
+}
+
+
+#: A frame's proposal as frames.json keeps it (`webapp.frames.proposal_of`, `run_proposal`): only
+#: the parts an answer records from are held to a shape; the rest is drawn only as far as it fits.
+PROPOSAL: dict[str, Any] = {
+    "title": "Proposal",
+    "type": "object",
+    "properties": {
+        "params": {
+            "type": "object",
+            "properties": {"plays": {"type": "array", "items": EVENT, "maxItems": MAX_EVENTS}},
+        },
+        "kept": {"type": "array", "items": EVENT, "maxItems": MAX_EVENTS},
     },
 }
 

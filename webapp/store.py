@@ -237,6 +237,12 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
 # -- changing ---------------------------------------------------------------------------------
 
 
+#: Checks a change must pass besides the scorer's, each given the match, the snapshot the change
+#: is made on and the record and `Match` it makes, raising an ApiError to refuse it: the
+#: tournament's (`tournament.table.hold_result`) keeps a table's recorded result its match's.
+GUARDS: list[Callable[[Game, Snapshot, dict[str, Any], Match], None]] = []
+
+
 @dataclass
 class Plan:
     """A change, worked out on the record as it stands: the record it makes and the rows to write."""
@@ -293,6 +299,8 @@ def _change_in_turn(
             match = Match.from_record(plan.record)
         except RecordError as error:
             raise _said(record_error(error, what=plan.what), error, plan.record) from None
+        for guard in GUARDS:
+            guard(game, current, plan.record, match)
         old = game.version
         new = old + 1
         moved = db.session.execute(
@@ -451,13 +459,18 @@ def correct_event(
     who: str,
     why: str,
     source: str = "api",
+    disputed: tuple[int, dict[str, Any]] | None = None,
 ) -> Done:
+    """Put `event` in place of the one at (hand, index). `disputed`: the version of the dispute
+    this correction settles and the event it disputed, which must be the one there now."""
     event = _check_event(event)
     if not why:
         raise ApiError(400, "a correction needs its reason (why)")
 
     def plan(game: Game, snap: Snapshot) -> Plan:
         record = _copy(snap.record)
+        if disputed is not None:
+            _still_disputed(record, hand, index, *disputed)
         h, e = _locate(record, hand, index)
         before = record["hands"][h]["events"][e]
         record["hands"][h]["events"][e] = event
@@ -573,11 +586,16 @@ def note(
     def plan(game: Game, snap: Snapshot) -> Plan:
         if settles is not None:  # checked again on the version it is written on: another process may have settled it
             _not_settled(game.id, settles)
-        h, e = (None, None)
-        if hand is not None:
+        h: int | None = None
+        e: int | None = None
+        if settles is not None:  # the dispute's own place, even where its event was taken back since
+            h, e = (hand if isinstance(hand, int) else None), (index if isinstance(index, int) else None)
+        elif hand is not None:
             h, e = _locate(snap.record, hand, index) if index is not None else (_locate_hand(snap.record, hand), None)
         after = {"settles": settles} if settles is not None else None
-        return Plan(snap.record, lambda version: None, action, action, hand=h, event=e, after=after)
+        # a dispute keeps the event as it was: the place may hold another one later (an undo, a play)
+        before = snap.record["hands"][h]["events"][e] if action == "dispute" and e is not None else None
+        return Plan(snap.record, lambda version: None, action, action, hand=h, event=e, before=before, after=after)
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
@@ -605,11 +623,32 @@ def settle(
         if correct:
             if opened.event is None:
                 raise ApiError(400, "this dispute is about a whole hand: correct one of its events instead")
-            done = correct_event(game_id, opened.hand, opened.event, event, expected, who=who, why=why, source=source)
+            # a dispute opened before disputes kept their event says nothing to hold the place to
+            was = (version, opened.before) if isinstance(opened.before, dict) else None
+            done = correct_event(
+                game_id, opened.hand, opened.event, event, expected, who=who, why=why, source=source, disputed=was
+            )
             expected = done.version
         return note(
             game_id, "settle", opened.hand, opened.event, expected, who=who, why=why, settles=version, source=source
         )
+
+
+def _still_disputed(record: dict[str, Any], hand: object, index: object, version: int, was: dict[str, Any]) -> None:
+    """Refuse to correct the event at (hand, index) unless it is the one the dispute opened at
+    `version` disputed: it may have been taken back since, and another play recorded there."""
+    hands = record["hands"]
+    events = hands[hand]["events"] if isinstance(hand, int) and 0 <= hand < len(hands) else []
+    now = events[index] if isinstance(index, int) and 0 <= index < len(events) else None
+    if now == was:
+        return
+    there = f"{_words(now)} is there now" if now is not None else "it was taken back"
+    raise ApiError(
+        409,
+        f"the dispute opened at version {version} is about hand {hand}, event {index} as it was then "
+        f"({_words(was)}), and {there}: nothing was corrected; settle the dispute without a correction, "
+        "and correct the event there by itself if need be",
+    )
 
 
 def _not_settled(game_id: str, version: int) -> None:

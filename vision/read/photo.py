@@ -61,6 +61,11 @@ class PhotoError(ValueError):
         super().__init__(message)
         self.kind = kind
 
+    def __reduce__(self) -> tuple[type[PhotoError], tuple[str, str]]:
+        # the server's reader runs in a process pool, which pickles an error back; by default it is
+        # rebuilt from `args` alone, without `kind`, and the failed rebuild broke the whole pool
+        return type(self), (str(self), self.kind)
+
 
 @dataclass(frozen=True, slots=True)
 class Header:

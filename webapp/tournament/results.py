@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from flask import current_app
 from flask_babel import gettext as _
 
 from scorer.commands import replay
@@ -77,7 +78,14 @@ def read_table(
         rings_at = r.started_at + ROUND_LENGTH if r.started_at is not None else None
         if bell_hands is None and rings_at is not None and now >= rings_at and result is None:
             bell_hands = calls.counting_hands(_answer(game, _version_at(game, rings_at)))
-        call = calls.call(pairing, answer if answer is not None else _answer(game), r.started_at, now, bell_hands)
+        try:
+            call = calls.call(pairing, answer if answer is not None else _answer(game), r.started_at, now, bell_hands)
+        except TournamentError as error:
+            # the match decided something no tournament result can say (won at another target, in
+            # a table imported before its rules were checked): the director enters the result, and
+            # a read of the tournament, or the table's own page, must not fail on it
+            current_app.logger.warning("round %s, table %s: %s", r.number, pairing.table, error)
+            call = None
     return TableView(r.number, pairing, game, result, call, bell_hands)
 
 

@@ -21,15 +21,18 @@ from flask import current_app
 from flask_babel import force_locale
 from sqlalchemy import select
 
+from scorer import Match
 from scorer.tournament import (
     ROUND_LENGTH,
     ROUNDS,
     Round,
     Tournament,
+    TournamentError,
     bell,
 )
 
 from ..db import db
+from ..errors import ApiError
 from ..models import Game
 from ..store import Snapshot
 from . import results, words
@@ -42,16 +45,61 @@ def of_match(game: Game, snap: Snapshot) -> dict[str, Any] | None:
     row = _table_row(game.id)
     if row is None:
         return None
+    try:
+        return _of_table(row, snap)
+    except (TournamentError, ApiError) as error:
+        # The tournament cannot be read for this table (a rule its state or its match breaks):
+        # the table's match stays playable, its board without the tournament part, rather than a
+        # 500 on every look at it; the director settles the table from the tournament's pages.
+        current_app.logger.warning("match %s: its tournament part is left out: %s", game.id, error)
+        return None
+
+
+def _of_table(row: TableRow, snap: Snapshot) -> dict[str, Any]:
     now = clock()
     t, r, view = _read(row, snap, now)
     if _unrecorded(r is t.current_round, row, view):
         # The first page to see the bell or the deciding hand records it, as every read of the
         # tournament does (`results.sync`), so the table never shows a decision the standings lack.
         results.sync(row.tournament_id)
-        row = _table_row(game.id)
-        assert row is not None
+        again = _table_row(row.game_id)
+        assert again is not None
+        row = again
         t, r, view = _read(row, snap, now)
     return _shown(_tournament_of(row), r, view, len(snap.answer.get("hands", [])), now)
+
+
+def hold_result(game: Game, before: Snapshot, record: dict[str, Any], match: Match) -> None:
+    """Refuse a change (an undo, a correction) that takes back what decided a table's result the
+    tournament recorded from its match: the standings would keep a win the match no longer has.
+
+    A recorded result is final but for the director's correction, with its reason (`results`):
+    the director corrects it, and the next round may already be paired on it. A result the
+    director entered or corrected by hand is the director's, not the match's: not held here."""
+    row = _table_row(game.id)
+    if row is None:
+        return
+    try:
+        t = state_of(_tournament_of(row))
+        r = t.rounds[row.round - 1]
+        recorded = r.result(row.table)
+        if recorded is None:
+            return
+        now, pairing = clock(), r.pairing(row.table)
+        was = results.read_table(r, pairing, row, now, before.answer).call
+        if was is None or was.result != recorded:
+            return
+        will = results.read_table(r, pairing, row, now, match.answer()).call
+    except (TournamentError, ApiError):  # a tournament that cannot be read holds nothing back
+        return
+    if will is not None and will.result == recorded:
+        return
+    raise ApiError(
+        409,
+        f"round {r.number}, table {row.table}: the tournament has recorded this match's result ({recorded}), "
+        "and this change would take back what decided it: nothing was changed. If the result is wrong, "
+        "the director corrects it, with a reason, on the tournament's page (Correct the result)",
+    )
 
 
 def _table_row(game_id: str) -> TableRow | None:

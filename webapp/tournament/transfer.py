@@ -11,7 +11,7 @@
 Import checks everything before writing anything: the tournament by the scorer's
 `Tournament.from_dict`, each match record by the scorer's `Match.from_record`, and that each
 table's record is the `partners-block` match of that table's two teams, seated as the pairing
-seats them. Nothing is written unless the whole file passes.
+seats them, with no house rule of its own (a match won at another target is no tournament result). Nothing is written unless the whole file passes.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from scorer import Match, RecordError
-from scorer.tournament import Tournament, TournamentError
+from scorer.tournament import TARGET, Tournament, TournamentError
+from scorer.variants import json_text, make_rules
 
 from .. import schemas, store
 from ..auth import clean_text, digest, new_token
@@ -114,6 +115,20 @@ def _of_our_time(moment: datetime, where: str) -> None:
         raise ApiError(422, f"{where}: {moment.isoformat()} is not a time between 1970 and 9000")
 
 
+def _same_rules(record: dict[str, Any], where: str) -> None:
+    """Refuse a table's record whose house rules are not the tournament's: its match won at another
+    target is no tournament result, and every read of the tournament then failed on it."""
+    rules = make_rules(record["variant"], len(record["players"]), record.get("options"))
+    tournament = make_rules(VARIANT, len(record["players"]), {})
+    if rules == tournament:
+        return
+    name, value = next(iter(rules.options_dict().items()))
+    said = f"{name} {json_text(value)} (the tournament's is {json_text(getattr(tournament, name, None))})"
+    raise ApiError(
+        422, f"{where}: the record plays with {said}: a table plays {VARIANT} as the tournament does, to {TARGET}"
+    )
+
+
 def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any]]]:
     """The tournament and its tables from a file, or a 422 naming the first problem."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -169,6 +184,7 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
                 f"{where}: the record is not the {VARIANT} match of {pairing.team_a} v "
                 f"{pairing.team_b} seated {', '.join(expected)}",
             )
+        _same_rules(record, where)
         bell_hands = entry.get("bell_hands")
         if bell_hands is not None and (
             not isinstance(bell_hands, int) or isinstance(bell_hands, bool) or bell_hands < 0
