@@ -225,3 +225,32 @@ def test_a_range_it_cannot_follow_gets_the_whole_image(client, said, status):
     response = t.get(f"/frames/{frame}/image", headers={"Range": said})
     assert response.status_code == status
     assert response.data == (whole.data if status == 200 else whole.data[:10])
+
+
+# -- names and seats a table cannot tell apart ------------------------------------------------------
+
+
+@pytest.mark.parametrize("names", [["Ana", "Ben", "ana", "Dee"], ["Ana", " Ana ", "Cruz", "Dee"]])
+def test_two_players_of_one_name_are_refused(client, names):
+    """Four "Ana"s were accepted: the page's "who played?" buttons and the totals by name could not
+    tell them apart."""
+    response = client.post("/api/games", json={"variant": "partners", "players": names})
+    assert response.status_code == 400
+    said = response.get_json()["error"]
+    assert "players[0] and players[" in said and "tell apart" in said
+
+
+@pytest.mark.parametrize("seating", [["top", "top", "top", "top"], "garbage", ["top", "left", "bottom"]])
+def test_an_imported_seating_is_checked_as_a_seating_change_is(client, seating):
+    """PUT /seating refused these; an imported record kept them, and the camera trusted them."""
+    whole = {**record("partners", hand(play(2, "6-6"), leader=2)), "seating": seating}
+    response = client.post("/api/games", json=whole)
+    assert response.status_code == 400
+    assert "seating" in response.get_json()["error"]
+
+
+def test_an_imported_seating_that_makes_sense_is_kept(client):
+    sides = ["bottom", "right", "top", "left"]
+    whole = {**record("partners", hand(play(2, "6-6"), leader=2)), "seating": sides}
+    created = client.post("/api/games", json=whole).get_json()
+    assert client.get(f"/api/games/{created['id']}/record").get_json()["seating"] == sides

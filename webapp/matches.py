@@ -35,10 +35,6 @@ def rename(game_id: str, title: object, *, who: str) -> store.Done:
     return store._change(game_id, None, plan, who=who, why="", source="pad")
 
 
-#: The sides of the camera's picture a player may sit at (`vision.follow.seats.SIDES`).
-SIDES = ("top", "right", "bottom", "left")
-
-
 def seat(game_id: str, seating: object, expected: int | None, *, who: str) -> store.Done:
     """Where each player sits in the camera's picture, seat by seat (`"seating"` in the record:
     GAME_RECORD.md lets a record carry fields a reader may ignore), or None to forget it: the
@@ -47,7 +43,7 @@ def seat(game_id: str, seating: object, expected: int | None, *, who: str) -> st
     line in the history)."""
 
     def plan(game: Game, snap: store.Snapshot) -> store.Plan:
-        sides = _sides(seating, len(game.players))
+        sides = store.seating_of(seating, len(game.players))
         record = {k: v for k, v in snap.record.items() if k != "seating"}
         if sides is not None:
             record["seating"] = sides
@@ -66,23 +62,6 @@ def seat(game_id: str, seating: object, expected: int | None, *, who: str) -> st
         )
 
     return store._change(game_id, expected, plan, who=who, why="", source="pad")
-
-
-def _sides(value: object, players: int) -> list[str] | None:
-    if value is None:
-        return None
-    if (
-        not isinstance(value, list)
-        or len(value) != players
-        or not all(isinstance(v, str) and v in SIDES for v in value)
-        or len(set(value)) != players
-    ):
-        raise ApiError(
-            400,
-            f"seating: give each of the {players} players their own side of the camera's picture, in seat "
-            'order (top, right, bottom or left; e.g. ["bottom", "right", "top", "left"]), or null',
-        )
-    return list(value)
 
 
 def delete(game_id: str) -> None:

@@ -170,7 +170,39 @@ def _players(value: object) -> list[str]:
             raise ApiError(
                 400, f"players[{seat}]: a name is at most {NAME_LENGTH} characters ({name[:20]!r}... is longer)"
             )
+    first: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        # The page asks "who played?" by name, and totals are shown by name: two alike cannot be told apart.
+        other = first.setdefault(name.casefold(), seat)
+        if other != seat:
+            raise ApiError(
+                400,
+                f"players[{other}] and players[{seat}] are both called {name!r}: give each player a name "
+                f"the table can tell apart (an initial will do)",
+            )
     return names
+
+
+#: The sides of the camera's picture a player may sit at (`vision.follow.seats.SIDES`).
+SIDES = ("top", "right", "bottom", "left")
+
+
+def seating_of(value: object, players: int) -> list[str] | None:
+    """A record's `seating`, checked: each player's own side of the camera's picture, or None."""
+    if value is None:
+        return None
+    if (
+        not isinstance(value, list)
+        or len(value) != players
+        or not all(isinstance(v, str) and v in SIDES for v in value)
+        or len(set(value)) != players
+    ):
+        raise ApiError(
+            400,
+            f"seating: give each of the {players} players their own side of the camera's picture, in seat "
+            'order (top, right, bottom or left; e.g. ["bottom", "right", "top", "left"]), or null',
+        )
+    return list(value)
 
 
 def create(spec: object, *, who: str, source: str = "api") -> Created:
@@ -182,6 +214,10 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
     record: dict[str, Any] = {key: spec[key] for key in spec if key not in ("title", "private", "who")}
     record["format"] = record.get("format", RECORD_FORMAT)
     record["players"] = _players(record.get("players"))
+    if "seating" in record:  # as a seating change checks it: the camera trusts it
+        record["seating"] = seating_of(record["seating"], len(record["players"]))
+        if record["seating"] is None:
+            del record["seating"]
     record.setdefault("options", {})
     record.setdefault("hands", [])
     try:
