@@ -120,6 +120,14 @@ def test_a_small_photo_is_enlarged_up_to_the_bound_and_padded_the_rest_of_the_wa
     assert scale == 0.8  # a large photo is shrunk as ever
 
 
+def test_a_photo_a_pixel_thin_keeps_a_pixel_a_side_when_shrunk():
+    # 1 x 5000 shrunk to 896 long is 0.18 px wide: rounded to 0, cv2.resize refused it
+    canvas, scale, pad = letterbox(np.full((5000, 1, 3), 7, np.uint8), canvas_shape(5000, 1, 896))
+    assert canvas.shape == (896, 32, 3) and (canvas[:, pad[0]] == 7).all()
+    canvas, _, _ = letterbox(np.full((2, 4000, 3), 7, np.uint8), (32, 896))
+    assert (canvas == 7).any()
+
+
 def test_a_photo_fills_a_4_by_3_input_without_padding_and_a_square_one_is_padded_sideways():
     photo = np.full((960, 1280, 3), 7, np.uint8)
     canvas, scale, pad = letterbox(photo, (480, 640))

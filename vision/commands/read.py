@@ -227,18 +227,28 @@ def read(
         except OSError as error:
             raise click.ClickException(f"--annotate {folder}: cannot be made ({error.strerror or error})") from None
     failed = 0
+
+    def unread(photo: str, why: str) -> None:
+        nonlocal failed
+        failed += 1
+        click.echo(f"Error: {why}", err=True)
+        if as_json:
+            click.echo(json.dumps({"image": photo, "error": why}))
+
     for photo in photos:
         try:
             # upright, and a phone's 12-50 megapixels decoded at a half or a quarter (`vision.read.photo`)
             loaded = loader.load(photo)
         except ReadError as error:
-            failed += 1
-            click.echo(f"Error: {error}", err=True)
-            if as_json:
-                click.echo(json.dumps({"image": photo, "error": str(error)}))
+            unread(photo, str(error))
             continue
         image = loaded.image
-        reading = reader.read(image, photo)
+        try:
+            reading = reader.read(image, photo)
+        except Exception as error:  # one photo's surprise must not cost the rest of the batch
+            why = " ".join(str(error).split())  # OpenCV's messages run over several lines
+            unread(photo, f"{photo}: could not be read ({type(error).__name__}: {why})")
+            continue
         if as_json:
             # the points in the photo's own pixels, upright, whatever size it was decoded at
             click.echo(json.dumps(scaled(reading, loaded.scale, loaded.width, loaded.height).to_json()))

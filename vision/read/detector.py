@@ -51,7 +51,8 @@ def letterbox(
     out_h, out_w = (size, size) if isinstance(size, int) else size
     h, w = image.shape[:2]
     scale = min(out_h / h, out_w / w, max(enlarge, 1.0))
-    nh, nw = round(h * scale), round(w * scale)
+    # at least a pixel a side: a 1 x 5000 photo's short side rounded to 0, which cv2.resize refuses
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     # Shrinking by area averages every pixel in: bilinear samples only some, so a crisp phone
     # photo shrunk by more than two came out jagged, and the detector, which learnt softer
     # pictures, missed tiles in it.
