@@ -965,6 +965,43 @@ def test_a_zip_that_cannot_be_written_still_leaves_the_record(tmp_path, monkeypa
     assert json.loads((kept / "record.json").read_text()) == recorded
 
 
+def test_an_unforeseen_failure_part_way_still_writes_the_record_and_the_evidence(tmp_path, monkeypatch):
+    step, seen = Watcher.step, []
+
+    def fails_on_the_third(self, image, name):
+        seen.append(name)
+        if len(seen) == 3:
+            raise ValueError("no frame should do this")
+        return step(self, image, name)
+
+    monkeypatch.setattr(Watcher, "step", fails_on_the_third)
+    got, kept = tmp_path / "got.json", tmp_path / "kept"
+    result = _watch_written_game(tmp_path, "--record", str(got), "--evidence", str(kept))
+    assert result.exit_code == 1 and not isinstance(result.exception, ValueError), result.output
+    assert f"Error: {seen[2]}: could not be followed (ValueError: no frame should do this)" in result.output
+    assert "the record so far is written" in result.output
+    recorded = json.loads(got.read_text())
+    assert recorded["hands"][0]["events"]  # the play of the frames before it
+    (match,) = kept.iterdir()
+    assert json.loads((match / "record.json").read_text()) == recorded
+
+
+def test_a_record_write_cut_short_leaves_the_record_that_was_there(tmp_path, monkeypatch):
+    import os
+
+    got = tmp_path / "got.json"
+    got.write_text('{"a good": "record"}')
+
+    def disk_full(descriptor):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    result = _watch_written_game(tmp_path, "--record", str(got))
+    assert result.exit_code == 1 and f"Error: --record {got}: the record cannot be written" in result.output
+    assert got.read_text() == '{"a good": "record"}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game", "got.json"]  # no half-written file left
+
+
 def test_a_draw_recorded_that_did_not_happen_is_counted_against_the_follower():
     from vision.evaluate.games import over_drawn
 

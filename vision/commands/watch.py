@@ -330,13 +330,19 @@ def watch(
 
     failed: str | None = None
     last = None
+    at = "its first frame"
     try:
         for last in frames:
+            at = last.name
             take(last.image, last.name)
+            at = f"the frame after {last.name}"
     except SourceError as error:
         failed = str(error)
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
+    except Exception as error:  # unforeseen: what was followed up to it is still written
+        why = " ".join(str(error).split())  # OpenCV's messages run over several lines
+        failed = f"{at}: could not be followed ({type(error).__name__}: {why})"
     if ask and follower.unsure_seats:
         answer_run()
         if last is not None and failed is None:  # it may have asked before it was looked at
@@ -371,9 +377,11 @@ def watch(
 def _write_all(record: dict[str, Any], record_path: str | None, store: Any, export_path: str | None) -> int:
     """Write the record, the evidence's record and the zip, each whatever became of the others;
     one line on standard error for each that could not be written, and how many."""
+    from vision.follow.evidence import write_atomically
+
     writes: list[tuple[str, Any]] = []
     if record_path:
-        writes.append((f"--record {record_path}", lambda: Path(record_path).write_text(json.dumps(record, indent=1))))
+        writes.append((f"--record {record_path}", lambda: write_atomically(record_path, json.dumps(record, indent=1))))
     if store is not None:
         writes.append((f"the evidence in {store.folder}", lambda: store.save_record(record)))
         if export_path:
