@@ -480,6 +480,13 @@ def test_frame_sources_name_what_is_wrong(tmp_path):
         list(open_source(tmp_path / "bad.mp4"))
 
 
+def test_photo_names_sort_with_their_numbers_as_numbers_whatever_other_digits_they_hold():
+    from vision.follow.sources import natural_key
+
+    names = ["IMG_10.jpg", "4\u00b25.jpg", "IMG_9.jpg", "\u0663.jpg", "5.jpg"]  # a superscript 2, an Arabic-Indic 3
+    assert sorted(names, key=natural_key) == ["\u0663.jpg", "4\u00b25.jpg", "5.jpg", "IMG_9.jpg", "IMG_10.jpg"]
+
+
 def test_the_real_board_photos_as_a_sequence():
     from pathlib import Path
 
