@@ -955,6 +955,14 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_watch(tmp_path):
     assert evidence.exit_code == 1 and "the evidence cannot be kept there (Not a directory)" in evidence.output
 
 
+@pytest.mark.parametrize("leader, players, seats", [("9", "4", "the 4 seats are 0 to 3"), ("-1", "3", "the 3 seats are 0 to 2")])
+def test_a_leader_who_is_no_seat_is_refused_before_the_watch(tmp_path, leader, players, seats):
+    """--leader 9 was an IndexError traceback; -1 became the last seat unsaid."""
+    result = _watch_written_game(tmp_path, "--players", players, "--leader", leader)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for --leader: {leader} is no seat: {seats}, in the order of --players" in result.output
+
+
 def test_a_zip_that_cannot_be_written_still_leaves_the_record(tmp_path, monkeypatch):
     def full(self, zip_path, record):
         raise OSError(28, "No space left on device")

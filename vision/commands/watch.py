@@ -83,7 +83,7 @@ def _reveals(pairs: tuple[str, ...]) -> list[tuple[int, Path]]:
     type=int,
     default=0,
     show_default=True,
-    help="The seat that leads, where the rules leave it to the table.",
+    help="The seat that leads, where the rules leave it to the table (0: the first of --players).",
 )
 @click.option(
     "--reveal",
@@ -190,6 +190,12 @@ def watch(
         match = Match.new(variant, names, _options(options))
     except RecordError as error:
         raise click.UsageError(str(error)) from None
+    # checked here, not by its type: the seats are known once --players is read and the variant takes their count
+    if not 0 <= leader < len(names):
+        raise click.BadParameter(
+            f"{leader} is no seat: the {len(names)} seats are 0 to {len(names) - 1}, in the order of --players",
+            param_hint="--leader",
+        )
     try:
         frames = open_source(camera if camera is not None else source)  # type: ignore[arg-type]
     except SourceError as error:
