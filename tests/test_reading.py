@@ -225,6 +225,29 @@ def test_voting_leaves_out_boxes_that_overlap_too_little():
     assert alone[0] == pytest.approx(50.0) and together[0] == pytest.approx(60.0)
 
 
+def test_boxes_scored_zero_vote_alike_under_a_confidence_bar_of_zero():
+    """`spinner read --confidence 0` keeps boxes scored 0: their weights summed to 0 (ZeroDivisionError)."""
+    kept = np.array([[50.0, 50.0, 40.0, 20.0, 0.0]])
+    pool = np.array([[50.0, 50.0, 40.0, 20.0, 0.0], [52.0, 50.0, 40.0, 20.0, 0.0]])
+    (box,) = vote(kept, pool, np.array([0.0, 0.0]), overlap=0.5)
+    assert box[0] == pytest.approx(51.0) and box[2:4] == pytest.approx([40.0, 20.0])
+
+
+def test_a_confidence_bar_of_zero_reads_every_box_but_only_the_best_go_on_to_nms(monkeypatch):
+    import vision.read.detector as detector
+
+    monkeypatch.setattr(detector, "MAX_CANDIDATES", 2)
+    raw = np.zeros((4 + 1 + 1, 4), np.float32)
+    raw[0] = [100, 200, 300, 400]  # four boxes apart
+    raw[1] = 50
+    raw[2:4] = [[40], [20]]
+    raw[4] = [0.0, 0.3, 0.0, 0.2]  # two scored 0: kept by a bar of 0, and left out first
+    found = decode(raw, 1.0, (0, 0), conf=0.0, iou=0.5, max_det=10, voting=Voting())
+    assert [round(d.confidence, 2) for d in found] == [0.3, 0.2]
+    monkeypatch.setattr(detector, "MAX_CANDIDATES", 3000)
+    assert len(decode(raw, 1.0, (0, 0), conf=0.0, iou=0.5, max_det=10, voting=Voting())) == 4
+
+
 @pytest.mark.parametrize(
     "make, words",
     [
