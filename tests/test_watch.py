@@ -851,6 +851,34 @@ def test_watch_command_errors_name_the_bad_input(tmp_path):
     assert models.exit_code == 1 and "train and export the models first" in models.output
 
 
+@pytest.mark.parametrize(
+    "command, option, value, words",
+    [
+        ("watch-eval", "--size", "0x0", "the size must be at least 64x64"),
+        ("watch-eval", "--size", "640x-480", "the size must be at least 64x64"),
+        ("watch-eval", "--size", "5x5", "the size must be at least 64x64"),
+        ("watch-eval", "--size", "big", "write the size as WIDTHxHEIGHT"),
+        ("watch-eval", "--noise", "-5", "-5.0 is not in the range x>=0"),
+        ("watch-eval", "--shake", "-1", "-1.0 is not in the range x>=0"),
+        ("watch-eval", "--light", "-1", "-1.0 is not in the range 0<=x<=1"),
+        ("watch-eval", "--idle", "7", "7.0 is not in the range 0<=x<=1"),
+        ("watch-eval", "--seed", "-1", "-1 is not in the range x>=0"),
+        ("dataset video", "--seed", "-5", "-5 is not in the range x>=0"),
+        ("dataset video", "--shake", "-1", "-1.0 is not in the range x>=0"),
+        ("dataset synth", "--seed", "-1", "-1 is not in the range x>=0"),
+    ],
+)
+def test_synthetic_films_refuse_numbers_they_cannot_use_before_any_work(tmp_path, command, option, value, words):
+    from spinner.cli import main
+
+    out = ["--out", str(tmp_path / "out"), *(["--images", "1"] if command == "dataset synth" else [])]
+    arguments = [*command.split(), *(out if command.startswith("dataset") else ["--videos", "1"]), option, value]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '{option}': {words}" in result.output
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_photo_that_cannot_be_read_stops_the_watch_and_keeps_the_record(tmp_path):
     from spinner.cli import main
     from vision.synth.video import write_video

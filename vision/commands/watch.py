@@ -12,6 +12,7 @@ import click
 
 from vision.commands.read import LAYOUT_VARIANTS, named_failures, writable
 from vision.read.reader import DEFAULT_DETECTOR, DEFAULT_HALVES
+from vision.synth.commands import SEED, frame_size
 
 
 def _players(value: str) -> list[str]:
@@ -419,20 +420,38 @@ def _kept_to_confirm(outcome: Any) -> dict[str, Any]:
 
 @click.command("watch-eval")
 @click.option("--videos", type=click.IntRange(min=1), default=10, show_default=True, help="How many synthetic games.")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--size", default="640x480", show_default=True, help="Frame size, WIDTHxHEIGHT.")
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--size", default="640x480", show_default=True, callback=frame_size, help="Frame size, WIDTHxHEIGHT.")
 @click.option("--models", is_flag=True, help="Read with the ONNX models instead of the frames' truth.")
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
-@click.option("--shake", type=float, default=0.01, show_default=True, help="Camera shake between moves (world units).")
 @click.option(
-    "--noise", type=float, default=1.5, show_default=True, help="Sensor noise (grey levels, standard deviation)."
+    "--shake",
+    type=click.FloatRange(min=0),
+    default=0.01,
+    show_default=True,
+    help="Camera shake between moves (world units).",
 )
 @click.option(
-    "--light", type=float, default=0.06, show_default=True, help="Light drift between moves (share of brightness)."
+    "--noise",
+    type=click.FloatRange(min=0),
+    default=1.5,
+    show_default=True,
+    help="Sensor noise (grey levels, standard deviation).",
 )
 @click.option(
-    "--idle", type=float, default=0.15, show_default=True, help="Chance of an arm passing over the table between moves."
+    "--light",
+    type=click.FloatRange(0, 1),
+    default=0.06,
+    show_default=True,
+    help="Light drift between moves (share of brightness).",
+)
+@click.option(
+    "--idle",
+    type=click.FloatRange(0, 1),
+    default=0.15,
+    show_default=True,
+    help="Chance of an arm passing over the table between moves.",
 )
 @click.option("--clean", is_flag=True, help="No sensor noise, shake or light drift (arms still come and go).")
 @click.option(
@@ -486,7 +505,7 @@ def _kept_to_confirm(outcome: Any) -> dict[str, Any]:
 def watch_eval(
     videos: int,
     seed: int,
-    size: str,
+    size: tuple[int, int],
     models: bool,
     detector: str,
     halves: str,
@@ -508,7 +527,7 @@ def watch_eval(
     """Follow synthetic game videos; count moves right, asked and wrong against their true records."""
     from vision.evaluate.games import board_sequence, evaluate_videos
 
-    width, height = (int(v) for v in size.lower().split("x"))
+    width, height = size
     reader = None
     if models:
         from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, FOLLOWING_SLANT, Reader
