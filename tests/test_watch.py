@@ -983,12 +983,31 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_watch(tmp_path):
     assert evidence.exit_code == 1 and "the evidence cannot be kept there (Not a directory)" in evidence.output
 
 
-@pytest.mark.parametrize("leader, players, seats", [("9", "4", "the 4 seats are 0 to 3"), ("-1", "3", "the 3 seats are 0 to 2")])
+@pytest.mark.parametrize(
+    "leader, players, seats", [("9", "4", "the 4 seats are 0 to 3"), ("-1", "3", "the 3 seats are 0 to 2")]
+)
 def test_a_leader_who_is_no_seat_is_refused_before_the_watch(tmp_path, leader, players, seats):
     """--leader 9 was an IndexError traceback; -1 became the last seat unsaid."""
     result = _watch_written_game(tmp_path, "--players", players, "--leader", leader)
     assert result.exit_code == 2, result.output
     assert f"Invalid value for --leader: {leader} is no seat: {seats}, in the order of --players" in result.output
+
+
+@pytest.mark.parametrize(
+    "players, words",
+    [
+        ("1000000000", "1000000000 players: no game here seats more than 4"),
+        ("1" + "0" * 5000, "5001-digit players: no game here seats more than 4"),  # past int()'s 4,300
+        ("Ana,Bo,Ana,Cy", "lists player 'Ana' twice: give each seat its own name"),
+        ("Ana, bo,ANA,Cy", "lists player 'ANA' twice: give each seat its own name"),
+    ],
+)
+def test_players_too_many_or_named_twice_are_refused_before_the_watch(tmp_path, players, words):
+    """A billion players were a billion names made before the count was checked; names twice were
+    summed as one in the totals."""
+    result = _watch_written_game(tmp_path, "--players", players)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '--players': {words}" in result.output
 
 
 def test_a_zip_that_cannot_be_written_still_leaves_the_record(tmp_path, monkeypatch):

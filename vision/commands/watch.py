@@ -10,17 +10,32 @@ from typing import Any
 
 import click
 
+from scorer.variants import VARIANTS
 from vision.commands.read import LAYOUT_VARIANTS, named_failures, writable
 from vision.read.reader import DEFAULT_DETECTOR, DEFAULT_HALVES
 from vision.synth.commands import SEED, frame_size
 
+#: the most players any variant seats (`scorer.variants`)
+MOST_PLAYERS = max(n for variant in VARIANTS.values() for n in variant.players)
 
-def _players(value: str) -> list[str]:
-    if value.isdigit():
+
+def _players(_ctx: click.Context, _param: click.Parameter, value: str) -> list[str]:
+    """--players: the names in seat order, or P1, P2... for a count."""
+    if value.isdecimal():
+        # counted before any name is made: a billion players were a billion names, then refused
+        if len(value.lstrip("0")) > len(str(MOST_PLAYERS)) or int(value) > MOST_PLAYERS:
+            many = value if len(value) <= 12 else f"{len(value)}-digit"
+            raise click.BadParameter(f"{many} players: no game here seats more than {MOST_PLAYERS}")
         return [f"P{k + 1}" for k in range(int(value))]
     names = [n.strip() for n in value.split(",") if n.strip()]
     if not names:
         raise click.BadParameter("give the players' names in seat order, comma-separated, or how many there are")
+    seen: set[str] = set()
+    for name in names:
+        # one name, one seat: the totals are kept by name, so two of one name were summed as one
+        if name.casefold() in seen:
+            raise click.BadParameter(f"lists player {name!r} twice: give each seat its own name")
+        seen.add(name.casefold())
     return names
 
 
@@ -77,7 +92,13 @@ def _reveals(pairs: tuple[str, ...]) -> list[tuple[int, Path]]:
 @click.argument("source", required=False, type=click.Path())
 @click.option("--camera", type=int, default=None, help="Follow a webcam (its index) instead of a video or folder.")
 @click.option("--variant", default="partners", show_default=True, help="The game played (RULES.md).")
-@click.option("--players", default="4", show_default=True, help="Names in seat order (comma-separated), or how many.")
+@click.option(
+    "--players",
+    default="4",
+    show_default=True,
+    callback=_players,
+    help="Names in seat order (comma-separated), or how many.",
+)
 @click.option("--option", "options", multiple=True, help="A house rule option, NAME=VALUE (repeatable).")
 @click.option(
     "--leader",
@@ -135,7 +156,7 @@ def watch(
     source: str | None,
     camera: int | None,
     variant: str,
-    players: str,
+    players: list[str],
     options: tuple[str, ...],
     leader: int,
     reveals: tuple[str, ...],
@@ -177,7 +198,7 @@ def watch(
         ask = sys.stdin.isatty()
     if (source is None) == (camera is None):
         raise click.UsageError("give a video file or folder of photos, or --camera N (one of them)")
-    names = _players(players)
+    names = players
     shows = _reveals(reveals)
     writable(record_path, "--record")
     writable(export_path, "--export")
