@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from scorer.variants import VARIANTS
-from vision.read.detector import READ_ENLARGE, READ_SIDE
+from vision.read.detector import MOST_ENLARGE, MOST_READ_SIDE, READ_ENLARGE, READ_SIDE
 from vision.read.reader import (
     BOX_CONFIDENCE,
     DEFAULT_DETECTOR,
@@ -88,15 +88,17 @@ def _confidence_options(confidence_help: str) -> Option:
 _looking_options = _options(
     click.option(
         "--size",
-        type=click.IntRange(min=32),
+        type=click.IntRange(min=32, max=MOST_READ_SIDE),
         default=None,
-        help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).",
+        help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`; "
+        f"at most {MOST_READ_SIDE}, the longest a photo is decoded at).",
     ),
     click.option(
         "--enlarge",
-        type=click.FloatRange(min=1),
+        type=click.FloatRange(min=1, max=MOST_ENLARGE),
         default=None,
-        help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).",
+        help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`; "
+        f"at most {MOST_ENLARGE:g}: tiles enlarged further are larger than any the detector learnt).",
     ),
     click.option(
         "--zoom/--no-zoom",

@@ -95,6 +95,13 @@ ENLARGE_KEY = "spinner_enlarge"
 #: the detector learnt); enlarged further, tiles grow beyond anything it learnt (models/README.md,
 #: "Small photos enlarged")
 READ_ENLARGE = 2.0
+#: the largest reading size `spinner read --size` takes: no photo reaches the reader longer
+#: (`vision.read.photo` decodes a larger one at a half or a quarter, 1280 at least), and reading
+#: larger only costs memory (--size 30000 asked for gigabytes)
+MOST_READ_SIDE = 2560
+#: the most `spinner read --enlarge` takes: at 2.5 the real crops already read worse (tiles larger
+#: than any the detector learnt); past 4 it only enlarges what it cannot read
+MOST_ENLARGE = 4.0
 
 
 def canvas_shape(height: int, width: int, side: int = 640, stride: int = 32, enlarge: float = 1.0) -> tuple[int, int]:
