@@ -657,6 +657,7 @@ def _evaluate(
     calibrate_to: str | None,
     reader_options: ReaderOptions,
 ) -> None:
+    from vision.evaluate.photos import REAL_SETS
     from vision.evaluate.photos import evaluate as run
     from vision.read.reader import WIDEN
 
@@ -696,6 +697,12 @@ def _evaluate(
         if synthetic is None:
             raise click.UsageError("--true-boxes needs the synthetic truth: give --synthetic DIR")
         real_path = None  # type: ignore[assignment]  # the real photos have no true boxes
+    if real is not None and real_path is not None and not any((real_path / name).is_dir() for name in REAL_SETS):
+        # said "absent" for each and exited 0, as if measured
+        held = (
+            "holds none of the real sets" if real_path.is_dir() else "is no folder, so it holds none of the real sets"
+        )
+        raise click.BadParameter(f"{real}: {held}, the folders {' and '.join(REAL_SETS)}", param_hint="--real")
     judged: dict[str, list[tuple[float, bool]]] = {}
     report = run(reader, Path(synthetic) if synthetic else None, real_path, limit, true_boxes=true_boxes, judged=judged)
     if judged_to is not None:
