@@ -150,3 +150,32 @@ def test_demo_shows_a_scored_match(cli_runner):
     assert result.exit_code == 0
     assert "A simulated match of partners (seed 3)" in result.output
     assert "won by" in result.output.splitlines()[-1]
+
+
+def test_read_and_eval_refuse_a_reading_size_or_enlargement_past_their_bounds(cli_runner, tmp_path):
+    """`read --size 30000 --enlarge 30` asked for gigabytes before anything was said."""
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(b"")
+    for command in (["read", str(photo)], ["eval", "--synthetic", str(tmp_path)]):
+        size = cli_runner.invoke(main, [*command, "--size", "30000"])
+        assert (
+            size.exit_code == 2 and "Invalid value for '--size': 30000 is not in the range 32<=x<=2560" in size.output
+        )
+        enlarge = cli_runner.invoke(main, [*command, "--enlarge", "30"])
+        assert enlarge.exit_code == 2
+        assert "Invalid value for '--enlarge': 30.0 is not in the range 1<=x<=4.0" in enlarge.output
+    taken = cli_runner.invoke(main, ["read", str(photo), "--size", "2560", "--enlarge", "4"])
+    assert taken.exit_code == 1  # the bounds themselves are taken: it is the empty photo that is refused
+
+
+def test_eval_refuses_a_real_folder_that_holds_none_of_the_real_sets(cli_runner, tmp_path):
+    """It said "absent" for each set and exited 0, as if it had measured."""
+    (tmp_path / "holiday").mkdir()
+    empty = cli_runner.invoke(main, ["eval", "--real", str(tmp_path / "holiday")])
+    assert empty.exit_code == 2
+    assert (
+        f"Invalid value for --real: {tmp_path / 'holiday'}: holds none of the real sets, "
+        "the folders ddd-board and domibot-crops" in " ".join(empty.output.split())
+    )
+    missing = cli_runner.invoke(main, ["eval", "--real", str(tmp_path / "absent")])
+    assert missing.exit_code == 2 and "absent: is no folder, so it holds none of the real sets" in missing.output

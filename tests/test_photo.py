@@ -230,3 +230,26 @@ def test_a_photo_refused_in_a_spawned_process_comes_back_as_itself():
             pool.submit(decode, b"", "frame 1").result()
         assert refused.value.kind == "empty"
         assert pool.submit(reduction_for, 4080, 3072, READ_LEAST).result() == 2  # the pool still works
+
+
+@pytest.mark.parametrize("mode, words", [("F", "32-bit floating-point"), ("I", "32-bit signed integer")])
+def test_a_whole_tiff_of_samples_opencv_cannot_decode_is_said_so_not_called_damaged(mode, words):
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new(mode, (64, 48), 7).save(out, "TIFF")
+    with pytest.raises(PhotoError, match=f"photo.tif: the sample format is not supported \\({words} samples\\)"):
+        decode(out.getvalue(), "photo.tif")
+    eight = io.BytesIO()  # a TIFF of usual samples, cut short, is damaged still
+    Image.new("RGB", (64, 48)).save(eight, "TIFF")
+    with pytest.raises(PhotoError, match="is cut short or damaged"):
+        decode(eight.getvalue()[:200], "photo.tif")
+
+
+def test_the_readers_docs_give_the_photo_size_limit_the_code_keeps():
+    from pathlib import Path
+
+    from vision.read.photo import MAX_PIXELS
+
+    docs = " ".join((Path(__file__).parents[1] / "docs" / "reader.md").read_text().split())
+    assert f"more than {MAX_PIXELS / 1e6:.0f} megapixels, 8192x6144" in docs

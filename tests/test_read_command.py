@@ -220,6 +220,45 @@ def test_a_photo_whose_name_is_not_utf8_is_drawn_under_that_name(photo, tmp_path
     assert [p.name for p in drawn.iterdir()] == [named.name]
 
 
+def test_a_pixel_thin_photo_is_read_and_the_next_one_too(cli_runner, photo, tmp_path):
+    import numpy as np
+    from PIL import Image
+
+    thin = tmp_path / "thin.png"
+    Image.fromarray(np.zeros((5000, 1, 3), np.uint8)).save(thin)
+    result = cli_runner.invoke(main, ["read", "--json", str(thin), str(photo)])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["image"] for line in lines] == [str(thin), str(photo)] and lines[0]["tiles"] == []
+
+
+def test_a_photo_that_fails_unexpectedly_is_named_and_the_others_are_still_read(cli_runner, photo, monkeypatch):
+    from vision.read.reader import Reader
+
+    read = Reader.read
+    calls = []
+
+    def first_fails(self, image, name):
+        calls.append(name)
+        if len(calls) == 1:
+            raise ValueError("something no photo should do\nsecond line")
+        return read(self, image, name)
+
+    monkeypatch.setattr(Reader, "read", first_fails)
+    result = cli_runner.invoke(main, ["read", "--json", str(photo), str(photo)])
+    assert result.exit_code == 1
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[0] == {
+        "image": str(photo),
+        "error": f"{photo}: could not be read (ValueError: something no photo should do second line)",
+    }
+    assert "tiles" in lines[1]
+    assert f"Error: {photo}: could not be read" in result.stderr
+    calls.clear()
+    plain = cli_runner.invoke(main, ["read", str(photo)])  # without --json: the line on standard error alone
+    assert plain.exit_code == 1 and "could not be read (ValueError" in plain.stderr and plain.stdout == ""
+
+
 def test_an_annotate_folder_that_cannot_be_made_is_one_line(cli_runner, photo, tmp_path):
     result = cli_runner.invoke(main, ["read", str(photo), "--annotate", str(photo / "drawn")])
     assert result.exit_code == 1 and result.exception.__class__ is SystemExit

@@ -120,6 +120,14 @@ def test_a_small_photo_is_enlarged_up_to_the_bound_and_padded_the_rest_of_the_wa
     assert scale == 0.8  # a large photo is shrunk as ever
 
 
+def test_a_photo_a_pixel_thin_keeps_a_pixel_a_side_when_shrunk():
+    # 1 x 5000 shrunk to 896 long is 0.18 px wide: rounded to 0, cv2.resize refused it
+    canvas, scale, pad = letterbox(np.full((5000, 1, 3), 7, np.uint8), canvas_shape(5000, 1, 896))
+    assert canvas.shape == (896, 32, 3) and (canvas[:, pad[0]] == 7).all()
+    canvas, _, _ = letterbox(np.full((2, 4000, 3), 7, np.uint8), (32, 896))
+    assert (canvas == 7).any()
+
+
 def test_a_photo_fills_a_4_by_3_input_without_padding_and_a_square_one_is_padded_sideways():
     photo = np.full((960, 1280, 3), 7, np.uint8)
     canvas, scale, pad = letterbox(photo, (480, 640))
@@ -215,6 +223,29 @@ def test_voting_leaves_out_boxes_that_overlap_too_little():
     (alone,) = vote(kept, beside, np.array([1.0, 1.0]), overlap=0.9)
     (together,) = vote(kept, beside, np.array([1.0, 1.0]), overlap=0.1)
     assert alone[0] == pytest.approx(50.0) and together[0] == pytest.approx(60.0)
+
+
+def test_boxes_scored_zero_vote_alike_under_a_confidence_bar_of_zero():
+    """`spinner read --confidence 0` keeps boxes scored 0: their weights summed to 0 (ZeroDivisionError)."""
+    kept = np.array([[50.0, 50.0, 40.0, 20.0, 0.0]])
+    pool = np.array([[50.0, 50.0, 40.0, 20.0, 0.0], [52.0, 50.0, 40.0, 20.0, 0.0]])
+    (box,) = vote(kept, pool, np.array([0.0, 0.0]), overlap=0.5)
+    assert box[0] == pytest.approx(51.0) and box[2:4] == pytest.approx([40.0, 20.0])
+
+
+def test_a_confidence_bar_of_zero_reads_every_box_but_only_the_best_go_on_to_nms(monkeypatch):
+    import vision.read.detector as detector
+
+    monkeypatch.setattr(detector, "MAX_CANDIDATES", 2)
+    raw = np.zeros((4 + 1 + 1, 4), np.float32)
+    raw[0] = [100, 200, 300, 400]  # four boxes apart
+    raw[1] = 50
+    raw[2:4] = [[40], [20]]
+    raw[4] = [0.0, 0.3, 0.0, 0.2]  # two scored 0: kept by a bar of 0, and left out first
+    found = decode(raw, 1.0, (0, 0), conf=0.0, iou=0.5, max_det=10, voting=Voting())
+    assert [round(d.confidence, 2) for d in found] == [0.3, 0.2]
+    monkeypatch.setattr(detector, "MAX_CANDIDATES", 3000)
+    assert len(decode(raw, 1.0, (0, 0), conf=0.0, iou=0.5, max_det=10, voting=Voting())) == 4
 
 
 @pytest.mark.parametrize(

@@ -480,6 +480,13 @@ def test_frame_sources_name_what_is_wrong(tmp_path):
         list(open_source(tmp_path / "bad.mp4"))
 
 
+def test_photo_names_sort_with_their_numbers_as_numbers_whatever_other_digits_they_hold():
+    from vision.follow.sources import natural_key
+
+    names = ["IMG_10.jpg", "4\u00b25.jpg", "IMG_9.jpg", "\u0663.jpg", "5.jpg"]  # a superscript 2, an Arabic-Indic 3
+    assert sorted(names, key=natural_key) == ["\u0663.jpg", "4\u00b25.jpg", "5.jpg", "IMG_9.jpg", "IMG_10.jpg"]
+
+
 def test_the_real_board_photos_as_a_sequence():
     from pathlib import Path
 
@@ -844,6 +851,34 @@ def test_watch_command_errors_name_the_bad_input(tmp_path):
     assert models.exit_code == 1 and "train and export the models first" in models.output
 
 
+@pytest.mark.parametrize(
+    "command, option, value, words",
+    [
+        ("watch-eval", "--size", "0x0", "the size must be at least 64x64"),
+        ("watch-eval", "--size", "640x-480", "the size must be at least 64x64"),
+        ("watch-eval", "--size", "5x5", "the size must be at least 64x64"),
+        ("watch-eval", "--size", "big", "write the size as WIDTHxHEIGHT"),
+        ("watch-eval", "--noise", "-5", "-5.0 is not in the range x>=0"),
+        ("watch-eval", "--shake", "-1", "-1.0 is not in the range x>=0"),
+        ("watch-eval", "--light", "-1", "-1.0 is not in the range 0<=x<=1"),
+        ("watch-eval", "--idle", "7", "7.0 is not in the range 0<=x<=1"),
+        ("watch-eval", "--seed", "-1", "-1 is not in the range x>=0"),
+        ("dataset video", "--seed", "-5", "-5 is not in the range x>=0"),
+        ("dataset video", "--shake", "-1", "-1.0 is not in the range x>=0"),
+        ("dataset synth", "--seed", "-1", "-1 is not in the range x>=0"),
+    ],
+)
+def test_synthetic_films_refuse_numbers_they_cannot_use_before_any_work(tmp_path, command, option, value, words):
+    from spinner.cli import main
+
+    out = ["--out", str(tmp_path / "out"), *(["--images", "1"] if command == "dataset synth" else [])]
+    arguments = [*command.split(), *(out if command.startswith("dataset") else ["--videos", "1"]), option, value]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '{option}': {words}" in result.output
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_photo_that_cannot_be_read_stops_the_watch_and_keeps_the_record(tmp_path):
     from spinner.cli import main
     from vision.synth.video import write_video
@@ -948,6 +983,33 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_watch(tmp_path):
     assert evidence.exit_code == 1 and "the evidence cannot be kept there (Not a directory)" in evidence.output
 
 
+@pytest.mark.parametrize(
+    "leader, players, seats", [("9", "4", "the 4 seats are 0 to 3"), ("-1", "3", "the 3 seats are 0 to 2")]
+)
+def test_a_leader_who_is_no_seat_is_refused_before_the_watch(tmp_path, leader, players, seats):
+    """--leader 9 was an IndexError traceback; -1 became the last seat unsaid."""
+    result = _watch_written_game(tmp_path, "--players", players, "--leader", leader)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for --leader: {leader} is no seat: {seats}, in the order of --players" in result.output
+
+
+@pytest.mark.parametrize(
+    "players, words",
+    [
+        ("1000000000", "1000000000 players: no game here seats more than 4"),
+        ("1" + "0" * 5000, "5001-digit players: no game here seats more than 4"),  # past int()'s 4,300
+        ("Ana,Bo,Ana,Cy", "lists player 'Ana' twice: give each seat its own name"),
+        ("Ana, bo,ANA,Cy", "lists player 'ANA' twice: give each seat its own name"),
+    ],
+)
+def test_players_too_many_or_named_twice_are_refused_before_the_watch(tmp_path, players, words):
+    """A billion players were a billion names made before the count was checked; names twice were
+    summed as one in the totals."""
+    result = _watch_written_game(tmp_path, "--players", players)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '--players': {words}" in result.output
+
+
 def test_a_zip_that_cannot_be_written_still_leaves_the_record(tmp_path, monkeypatch):
     def full(self, zip_path, record):
         raise OSError(28, "No space left on device")
@@ -963,6 +1025,43 @@ def test_a_zip_that_cannot_be_written_still_leaves_the_record(tmp_path, monkeypa
     assert recorded["hands"][0]["events"]
     (kept,) = (tmp_path / "match").iterdir()
     assert json.loads((kept / "record.json").read_text()) == recorded
+
+
+def test_an_unforeseen_failure_part_way_still_writes_the_record_and_the_evidence(tmp_path, monkeypatch):
+    step, seen = Watcher.step, []
+
+    def fails_on_the_third(self, image, name):
+        seen.append(name)
+        if len(seen) == 3:
+            raise ValueError("no frame should do this")
+        return step(self, image, name)
+
+    monkeypatch.setattr(Watcher, "step", fails_on_the_third)
+    got, kept = tmp_path / "got.json", tmp_path / "kept"
+    result = _watch_written_game(tmp_path, "--record", str(got), "--evidence", str(kept))
+    assert result.exit_code == 1 and not isinstance(result.exception, ValueError), result.output
+    assert f"Error: {seen[2]}: could not be followed (ValueError: no frame should do this)" in result.output
+    assert "the record so far is written" in result.output
+    recorded = json.loads(got.read_text())
+    assert recorded["hands"][0]["events"]  # the play of the frames before it
+    (match,) = kept.iterdir()
+    assert json.loads((match / "record.json").read_text()) == recorded
+
+
+def test_a_record_write_cut_short_leaves_the_record_that_was_there(tmp_path, monkeypatch):
+    import os
+
+    got = tmp_path / "got.json"
+    got.write_text('{"a good": "record"}')
+
+    def disk_full(descriptor):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    result = _watch_written_game(tmp_path, "--record", str(got))
+    assert result.exit_code == 1 and f"Error: --record {got}: the record cannot be written" in result.output
+    assert got.read_text() == '{"a good": "record"}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game", "got.json"]  # no half-written file left
 
 
 def test_a_draw_recorded_that_did_not_happen_is_counted_against_the_follower():

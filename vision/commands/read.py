@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from scorer.variants import VARIANTS
-from vision.read.detector import READ_ENLARGE, READ_SIDE
+from vision.read.detector import MOST_ENLARGE, MOST_READ_SIDE, READ_ENLARGE, READ_SIDE
 from vision.read.reader import (
     BOX_CONFIDENCE,
     DEFAULT_DETECTOR,
@@ -88,15 +88,17 @@ def _confidence_options(confidence_help: str) -> Option:
 _looking_options = _options(
     click.option(
         "--size",
-        type=click.IntRange(min=32),
+        type=click.IntRange(min=32, max=MOST_READ_SIDE),
         default=None,
-        help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`).",
+        help="The long side a photo is read at (default: the detector's own, set by `spinner export --imgsz`; "
+        f"at most {MOST_READ_SIDE}, the longest a photo is decoded at).",
     ),
     click.option(
         "--enlarge",
-        type=click.FloatRange(min=1),
+        type=click.FloatRange(min=1, max=MOST_ENLARGE),
         default=None,
-        help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`).",
+        help="How much a photo smaller than that is enlarged at most (default: the detector's own, set by `spinner export --enlarge`; "
+        f"at most {MOST_ENLARGE:g}: tiles enlarged further are larger than any the detector learnt).",
     ),
     click.option(
         "--zoom/--no-zoom",
@@ -227,18 +229,28 @@ def read(
         except OSError as error:
             raise click.ClickException(f"--annotate {folder}: cannot be made ({error.strerror or error})") from None
     failed = 0
+
+    def unread(photo: str, why: str) -> None:
+        nonlocal failed
+        failed += 1
+        click.echo(f"Error: {why}", err=True)
+        if as_json:
+            click.echo(json.dumps({"image": photo, "error": why}))
+
     for photo in photos:
         try:
             # upright, and a phone's 12-50 megapixels decoded at a half or a quarter (`vision.read.photo`)
             loaded = loader.load(photo)
         except ReadError as error:
-            failed += 1
-            click.echo(f"Error: {error}", err=True)
-            if as_json:
-                click.echo(json.dumps({"image": photo, "error": str(error)}))
+            unread(photo, str(error))
             continue
         image = loaded.image
-        reading = reader.read(image, photo)
+        try:
+            reading = reader.read(image, photo)
+        except Exception as error:  # one photo's surprise must not cost the rest of the batch
+            why = " ".join(str(error).split())  # OpenCV's messages run over several lines
+            unread(photo, f"{photo}: could not be read ({type(error).__name__}: {why})")
+            continue
         if as_json:
             # the points in the photo's own pixels, upright, whatever size it was decoded at
             click.echo(json.dumps(scaled(reading, loaded.scale, loaded.width, loaded.height).to_json()))
@@ -645,6 +657,7 @@ def _evaluate(
     calibrate_to: str | None,
     reader_options: ReaderOptions,
 ) -> None:
+    from vision.evaluate.photos import REAL_SETS
     from vision.evaluate.photos import evaluate as run
     from vision.read.reader import WIDEN
 
@@ -684,6 +697,12 @@ def _evaluate(
         if synthetic is None:
             raise click.UsageError("--true-boxes needs the synthetic truth: give --synthetic DIR")
         real_path = None  # type: ignore[assignment]  # the real photos have no true boxes
+    if real is not None and real_path is not None and not any((real_path / name).is_dir() for name in REAL_SETS):
+        # said "absent" for each and exited 0, as if measured
+        held = (
+            "holds none of the real sets" if real_path.is_dir() else "is no folder, so it holds none of the real sets"
+        )
+        raise click.BadParameter(f"{real}: {held}, the folders {' and '.join(REAL_SETS)}", param_hint="--real")
     judged: dict[str, list[tuple[float, bool]]] = {}
     report = run(reader, Path(synthetic) if synthetic else None, real_path, limit, true_boxes=true_boxes, judged=judged)
     if judged_to is not None:

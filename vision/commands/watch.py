@@ -10,16 +10,32 @@ from typing import Any
 
 import click
 
+from scorer.variants import VARIANTS
 from vision.commands.read import LAYOUT_VARIANTS, named_failures, writable
 from vision.read.reader import DEFAULT_DETECTOR, DEFAULT_HALVES
+from vision.synth.commands import SEED, frame_size
+
+#: the most players any variant seats (`scorer.variants`)
+MOST_PLAYERS = max(n for variant in VARIANTS.values() for n in variant.players)
 
 
-def _players(value: str) -> list[str]:
-    if value.isdigit():
+def _players(_ctx: click.Context, _param: click.Parameter, value: str) -> list[str]:
+    """--players: the names in seat order, or P1, P2... for a count."""
+    if value.isdecimal():
+        # counted before any name is made: a billion players were a billion names, then refused
+        if len(value.lstrip("0")) > len(str(MOST_PLAYERS)) or int(value) > MOST_PLAYERS:
+            many = value if len(value) <= 12 else f"{len(value)}-digit"
+            raise click.BadParameter(f"{many} players: no game here seats more than {MOST_PLAYERS}")
         return [f"P{k + 1}" for k in range(int(value))]
     names = [n.strip() for n in value.split(",") if n.strip()]
     if not names:
         raise click.BadParameter("give the players' names in seat order, comma-separated, or how many there are")
+    seen: set[str] = set()
+    for name in names:
+        # one name, one seat: the totals are kept by name, so two of one name were summed as one
+        if name.casefold() in seen:
+            raise click.BadParameter(f"lists player {name!r} twice: give each seat its own name")
+        seen.add(name.casefold())
     return names
 
 
@@ -76,14 +92,20 @@ def _reveals(pairs: tuple[str, ...]) -> list[tuple[int, Path]]:
 @click.argument("source", required=False, type=click.Path())
 @click.option("--camera", type=int, default=None, help="Follow a webcam (its index) instead of a video or folder.")
 @click.option("--variant", default="partners", show_default=True, help="The game played (RULES.md).")
-@click.option("--players", default="4", show_default=True, help="Names in seat order (comma-separated), or how many.")
+@click.option(
+    "--players",
+    default="4",
+    show_default=True,
+    callback=_players,
+    help="Names in seat order (comma-separated), or how many.",
+)
 @click.option("--option", "options", multiple=True, help="A house rule option, NAME=VALUE (repeatable).")
 @click.option(
     "--leader",
     type=int,
     default=0,
     show_default=True,
-    help="The seat that leads, where the rules leave it to the table.",
+    help="The seat that leads, where the rules leave it to the table (0: the first of --players).",
 )
 @click.option(
     "--reveal",
@@ -134,7 +156,7 @@ def watch(
     source: str | None,
     camera: int | None,
     variant: str,
-    players: str,
+    players: list[str],
     options: tuple[str, ...],
     leader: int,
     reveals: tuple[str, ...],
@@ -176,7 +198,7 @@ def watch(
         ask = sys.stdin.isatty()
     if (source is None) == (camera is None):
         raise click.UsageError("give a video file or folder of photos, or --camera N (one of them)")
-    names = _players(players)
+    names = players
     shows = _reveals(reveals)
     writable(record_path, "--record")
     writable(export_path, "--export")
@@ -190,6 +212,12 @@ def watch(
         match = Match.new(variant, names, _options(options))
     except RecordError as error:
         raise click.UsageError(str(error)) from None
+    # checked here, not by its type: the seats are known once --players is read and the variant takes their count
+    if not 0 <= leader < len(names):
+        raise click.BadParameter(
+            f"{leader} is no seat: the {len(names)} seats are 0 to {len(names) - 1}, in the order of --players",
+            param_hint="--leader",
+        )
     try:
         frames = open_source(camera if camera is not None else source)  # type: ignore[arg-type]
     except SourceError as error:
@@ -330,13 +358,19 @@ def watch(
 
     failed: str | None = None
     last = None
+    at = "its first frame"
     try:
         for last in frames:
+            at = last.name
             take(last.image, last.name)
+            at = f"the frame after {last.name}"
     except SourceError as error:
         failed = str(error)
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
+    except Exception as error:  # unforeseen: what was followed up to it is still written
+        why = " ".join(str(error).split())  # OpenCV's messages run over several lines
+        failed = f"{at}: could not be followed ({type(error).__name__}: {why})"
     if ask and follower.unsure_seats:
         answer_run()
         if last is not None and failed is None:  # it may have asked before it was looked at
@@ -371,9 +405,11 @@ def watch(
 def _write_all(record: dict[str, Any], record_path: str | None, store: Any, export_path: str | None) -> int:
     """Write the record, the evidence's record and the zip, each whatever became of the others;
     one line on standard error for each that could not be written, and how many."""
+    from vision.follow.evidence import write_atomically
+
     writes: list[tuple[str, Any]] = []
     if record_path:
-        writes.append((f"--record {record_path}", lambda: Path(record_path).write_text(json.dumps(record, indent=1))))
+        writes.append((f"--record {record_path}", lambda: write_atomically(record_path, json.dumps(record, indent=1))))
     if store is not None:
         writes.append((f"the evidence in {store.folder}", lambda: store.save_record(record)))
         if export_path:
@@ -405,20 +441,38 @@ def _kept_to_confirm(outcome: Any) -> dict[str, Any]:
 
 @click.command("watch-eval")
 @click.option("--videos", type=click.IntRange(min=1), default=10, show_default=True, help="How many synthetic games.")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--size", default="640x480", show_default=True, help="Frame size, WIDTHxHEIGHT.")
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--size", default="640x480", show_default=True, callback=frame_size, help="Frame size, WIDTHxHEIGHT.")
 @click.option("--models", is_flag=True, help="Read with the ONNX models instead of the frames' truth.")
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
-@click.option("--shake", type=float, default=0.01, show_default=True, help="Camera shake between moves (world units).")
 @click.option(
-    "--noise", type=float, default=1.5, show_default=True, help="Sensor noise (grey levels, standard deviation)."
+    "--shake",
+    type=click.FloatRange(min=0),
+    default=0.01,
+    show_default=True,
+    help="Camera shake between moves (world units).",
 )
 @click.option(
-    "--light", type=float, default=0.06, show_default=True, help="Light drift between moves (share of brightness)."
+    "--noise",
+    type=click.FloatRange(min=0),
+    default=1.5,
+    show_default=True,
+    help="Sensor noise (grey levels, standard deviation).",
 )
 @click.option(
-    "--idle", type=float, default=0.15, show_default=True, help="Chance of an arm passing over the table between moves."
+    "--light",
+    type=click.FloatRange(0, 1),
+    default=0.06,
+    show_default=True,
+    help="Light drift between moves (share of brightness).",
+)
+@click.option(
+    "--idle",
+    type=click.FloatRange(0, 1),
+    default=0.15,
+    show_default=True,
+    help="Chance of an arm passing over the table between moves.",
 )
 @click.option("--clean", is_flag=True, help="No sensor noise, shake or light drift (arms still come and go).")
 @click.option(
@@ -472,7 +526,7 @@ def _kept_to_confirm(outcome: Any) -> dict[str, Any]:
 def watch_eval(
     videos: int,
     seed: int,
-    size: str,
+    size: tuple[int, int],
     models: bool,
     detector: str,
     halves: str,
@@ -494,7 +548,7 @@ def watch_eval(
     """Follow synthetic game videos; count moves right, asked and wrong against their true records."""
     from vision.evaluate.games import board_sequence, evaluate_videos
 
-    width, height = (int(v) for v in size.lower().split("x"))
+    width, height = size
     reader = None
     if models:
         from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, FOLLOWING_SLANT, Reader

@@ -271,6 +271,10 @@ def new_tiles(before: Reading, after: Reading) -> list[TileReading]:
     return sorted(out, key=lambda t: -t.confidence)
 
 
+#: the real sets `spinner eval --real DIR` measures, each a folder of that name in DIR
+REAL_SETS = ("ddd-board", "domibot-crops")
+
+
 def evaluate(
     reader: Reader,
     synthetic: Path | None,
@@ -346,6 +350,7 @@ __all__ = [
     "evaluate_styles",
     "styles_table",
     "evaluate",
+    "REAL_SETS",
     "evaluate_synthetic",
     "evaluate_domibot",
     "evaluate_board",

@@ -14,7 +14,10 @@ links each event of the record (hand, event) to its frame. One folder per match:
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import secrets
 import time
 import zipfile
 from dataclasses import dataclass, field
@@ -28,6 +31,28 @@ from vision.follow.follower import Outcome
 from vision.read.reading import Reading
 
 JPEG_QUALITY = 85
+
+
+def write_atomically(path: str | Path, text: str) -> None:
+    """Write `text` to `path` whole or not at all.
+
+    Written beside it and renamed over it: a write cut short (a full disk, a Ctrl-C) leaves the
+    record that was there, where writing in place had already truncated it.
+    """
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        # O_EXCL: never someone else's file; 0o666 less the umask, as a plain write would create it
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
 
 
 @dataclass
@@ -93,7 +118,7 @@ class EvidenceStore:
 
     def save_record(self, record: dict[str, Any]) -> Path:
         path = self.folder / "record.json"
-        path.write_text(json.dumps(record, indent=1))
+        write_atomically(path, json.dumps(record, indent=1))
         return path
 
     def export(self, zip_path: str | Path, record: dict[str, Any]) -> Path:

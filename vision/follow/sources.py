@@ -33,8 +33,11 @@ class SourceFrame:
 
 
 def natural_key(name: str) -> list[object]:
-    """`frame2` before `frame10`: digits compare as numbers."""
-    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)]
+    """`frame2` before `frame10`: digits compare as numbers.
+
+    `isdecimal`, the digits `\\d` splits at: `isdigit` is true of a superscript "²" too, which
+    `int` refuses (a photo named `4²5.jpg` stopped the watch)."""
+    return [int(part) if part.isdecimal() else part.lower() for part in re.split(r"(\d+)", name)]
 
 
 class FolderSource:

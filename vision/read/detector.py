@@ -51,7 +51,8 @@ def letterbox(
     out_h, out_w = (size, size) if isinstance(size, int) else size
     h, w = image.shape[:2]
     scale = min(out_h / h, out_w / w, max(enlarge, 1.0))
-    nh, nw = round(h * scale), round(w * scale)
+    # at least a pixel a side: a 1 x 5000 photo's short side rounded to 0, which cv2.resize refuses
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     # Shrinking by area averages every pixel in: bilinear samples only some, so a crisp phone
     # photo shrunk by more than two came out jagged, and the detector, which learnt softer
     # pictures, missed tiles in it.
@@ -94,6 +95,13 @@ ENLARGE_KEY = "spinner_enlarge"
 #: the detector learnt); enlarged further, tiles grow beyond anything it learnt (models/README.md,
 #: "Small photos enlarged")
 READ_ENLARGE = 2.0
+#: the largest reading size `spinner read --size` takes: no photo reaches the reader longer
+#: (`vision.read.photo` decodes a larger one at a half or a quarter, 1280 at least), and reading
+#: larger only costs memory (--size 30000 asked for gigabytes)
+MOST_READ_SIDE = 2560
+#: the most `spinner read --enlarge` takes: at 2.5 the real crops already read worse (tiles larger
+#: than any the detector learnt); past 4 it only enlarges what it cannot read
+MOST_ENLARGE = 4.0
 
 
 def canvas_shape(height: int, width: int, side: int = 640, stride: int = 32, enlarge: float = 1.0) -> tuple[int, int]:
@@ -187,6 +195,12 @@ class Voting:
     floor: float = 0.1
 
 
+#: the most boxes, the best-scoring, that go on to NMS and voting (ultralytics' `max_nms`): their
+#: overlaps make an N x N matrix, and a confidence bar of 0 lets every anchor through (12,000 for
+#: a photo read at 896: gigabytes, and 17 s); on real photos at most about 600 come through
+MAX_CANDIDATES = 3000
+
+
 def decode(
     raw: np.ndarray,
     scale: float,
@@ -205,6 +219,8 @@ def decode(
     keep = confidence >= (min(conf, voting.floor) if voting else conf)
     if not (confidence >= conf).any():
         return []
+    if keep.sum() > MAX_CANDIDATES:
+        keep[np.argsort(-confidence, kind="stable")[MAX_CANDIDATES:]] = False
     preds, scores, best, confidence = preds[keep], scores[keep], best[keep], confidence[keep]
     left, top = pad
     cx = (preds[:, 0] - left) / scale
@@ -290,6 +306,8 @@ def vote(kept: np.ndarray, pool: np.ndarray, weights: np.ndarray, overlap: float
             out[k] = (*box[:2], max(bw, bh), min(bw, bh), r if bw >= bh else r + np.pi / 2)
             continue
         w = weights[voters]
+        if not w.sum() > 0:  # boxes scored 0, kept by a confidence bar of 0: each counts alike
+            w = np.ones_like(w)
         doubled = np.sum(w * np.cos(2 * direction[voters])), np.sum(w * np.sin(2 * direction[voters]))
         out[k] = (
             np.average(pool[voters, 0], weights=w),

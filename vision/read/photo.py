@@ -165,6 +165,29 @@ def _tiff_size(data: bytes) -> tuple[int, int] | None:
     return (sides[256], sides[257]) if len(sides) == 2 else None
 
 
+def _tiff_samples(data: bytes) -> str | None:
+    """A TIFF's samples in words where they are of a kind OpenCV does not decode (more than 16
+    bits, or signed or floating-point: tags 258 and 339 of its first directory); None otherwise."""
+    order = "<" if data[:2] == b"II" else ">"
+    first: dict[int, int] = {}
+    try:
+        (ifd,) = struct.unpack(order + "I", data[4:8])
+        (count,) = struct.unpack(order + "H", data[ifd : ifd + 2])
+        for i in range(count):
+            entry = ifd + 2 + 12 * i
+            tag, kind, values = struct.unpack(order + "HHI", data[entry : entry + 8])
+            if tag in (258, 339) and kind == 3:  # SHORT, one per channel: the first is the rest's
+                at = entry + 8 if values <= 2 else struct.unpack(order + "I", data[entry + 8 : entry + 12])[0]
+                first[tag] = struct.unpack(order + "H", data[at : at + 2])[0]
+    except struct.error:  # a directory cut short: it is damaged, as said
+        return None
+    bits, sample_format = first.get(258, 8), first.get(339, 1)
+    if bits <= 16 and sample_format == 1:
+        return None
+    kind = {2: "signed integer", 3: "floating-point"}.get(sample_format, "unsigned integer")
+    return f"{bits}-bit {kind}"
+
+
 def _jpeg_header(data: bytes) -> Header | None:
     orientation, at = 1, 2
     while at + 4 <= len(data):
@@ -251,6 +274,13 @@ def decode(data: bytes, name: str = "the photo", least: int | None = READ_LEAST,
         image = cv2.imdecode(buffer, _REDUCED[reduction] | cv2.IMREAD_IGNORE_ORIENTATION)
     except cv2.error:  # OpenCV's own refusal of a header it cannot follow
         image = None
+    if image is None and header.format == "tiff" and (samples := _tiff_samples(data)) is not None:
+        # a whole, valid image all the same: "damaged" sent people looking for a fault in the file
+        raise PhotoError(
+            f"{name}: the sample format is not supported ({samples} samples): "
+            "save it with 8- or 16-bit samples, or as a JPEG or PNG",
+            "not_image",
+        )
     if image is None or image.shape[0] * image.shape[1] > max_pixels:  # a header that said less
         raise PhotoError(f"{name}: is cut short or damaged: it could not be decoded", "damaged")
     image = upright(image, header.orientation)

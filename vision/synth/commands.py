@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 
-def _size(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[int, int]:
+def frame_size(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[int, int]:
+    """A --size WIDTHxHEIGHT callback: the two numbers, or a usage error (`spinner dataset`,
+    `spinner watch-eval`)."""
     try:
         w, h = (int(v) for v in value.lower().split("x"))
     except ValueError:
@@ -13,6 +15,10 @@ def _size(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[int
     if w < 64 or h < 64:
         raise click.BadParameter("the size must be at least 64x64")
     return w, h
+
+
+#: a --seed: numpy's generators take no negative seed, and said so only once the work had begun
+SEED = click.IntRange(min=0)
 
 
 @click.group()
@@ -23,8 +29,8 @@ def dataset() -> None:
 @dataset.command()
 @click.option("--out", "out", required=True, type=click.Path(file_okay=False), help="Folder to write the dataset to.")
 @click.option("--images", type=click.IntRange(min=1), required=True, help="How many images (train and val together).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed and arguments give the same bytes.")
-@click.option("--size", default="1280x960", show_default=True, callback=_size, help="Image size, WIDTHxHEIGHT.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Same seed and arguments give the same bytes.")
+@click.option("--size", default="1280x960", show_default=True, callback=frame_size, help="Image size, WIDTHxHEIGHT.")
 @click.option(
     "--val-fraction",
     type=click.FloatRange(0, 1),
@@ -81,8 +87,8 @@ def synth(
 
 @dataset.command()
 @click.option("--out", "out", required=True, type=click.Path(file_okay=False), help="Folder to write the game to.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed and arguments give the same game.")
-@click.option("--size", default="1280x960", show_default=True, callback=_size, help="Frame size, WIDTHxHEIGHT.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Same seed and arguments give the same game.")
+@click.option("--size", default="1280x960", show_default=True, callback=frame_size, help="Frame size, WIDTHxHEIGHT.")
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
 @click.option(
     "--still",
@@ -92,7 +98,13 @@ def synth(
     show_default=True,
     help="Still frames between moves.",
 )
-@click.option("--shake", type=float, default=0.01, show_default=True, help="Camera shake between moves (world units).")
+@click.option(
+    "--shake",
+    type=click.FloatRange(min=0),
+    default=0.01,
+    show_default=True,
+    help="Camera shake between moves (world units).",
+)
 @click.option("--mp4", is_flag=True, help="Also write the frames as video.mp4.")
 @click.option(
     "--y4m",
