@@ -1,7 +1,7 @@
 """Load on a deployment past one laptop: PostgreSQL, N web processes, M reader workers (docs/deploy.md).
 
     .venv/bin/python bench/scale_load.py [--tables 500] [--viewers 4] [--seconds 60] [--event-every 1]
-        [--camera-tables 50] [--frame-every 2] [--servers 3] [--workers 1] [--models DIR] [--by-match] [--json]
+        [--camera-tables 50] [--frame-every 2] [--servers 3] [--workers 1] [--models DIR] [--by-match] [--hold 1] [--json]
 
 It starts a throwaway PostgreSQL (tests/support/postgres.py), `--servers` `spinner serve` processes
 with SPINNER_READERS=queue and one shared SPINNER_PHOTO_DIR, and `--workers` `spinner reader-worker`s
@@ -167,6 +167,7 @@ async def load(args: argparse.Namespace, ports: list[int], images: list[bytes]) 
             args.frame_every,
             ends,
             spread(t, args.frame_every, args.tables),
+            args.hold,
         )
         for t, (game, token) in enumerate(games[: args.camera_tables])
     ]

@@ -159,8 +159,19 @@ async def scorer(client: Client, run: Run, game: str, token: str, every: float, 
 
 
 async def camera(
-    client: Client, run: Run, game: str, token: str, photos: list[bytes], every: float, ends: float, offset: float
+    client: Client,
+    run: Run,
+    game: str,
+    token: str,
+    photos: list[bytes],
+    every: float,
+    ends: float,
+    offset: float,
+    hold: int = 1,
 ) -> None:
+    """A table's live camera: a frame every `every` seconds, each photo for `hold` frames running
+    (1: the picture changes every frame, never still, so the reader is never asked; a real camera
+    sees the table still between plays, and the reader reads the frame that settles a change)."""
     await asyncio.sleep(offset)
     i = 0
     while time.perf_counter() < ends:
@@ -168,7 +179,7 @@ async def camera(
         status, payload = await client.request(
             "POST",
             f"/api/games/{game}/frames?source=camera",
-            photos[i % len(photos)],
+            photos[(i // hold) % len(photos)],
             {"Content-Type": "image/jpeg", "Authorization": f"Bearer {token}"},
         )
         run.frame_times.append(time.perf_counter() - started)
@@ -330,7 +341,15 @@ async def main_async(args: argparse.Namespace, ports: list[int], images: list[by
     if args.frame_every > 0:
         workers += [
             camera(
-                server_of(t), run, game, token, images, args.frame_every, ends, spread(t, args.frame_every, args.tables)
+                server_of(t),
+                run,
+                game,
+                token,
+                images,
+                args.frame_every,
+                ends,
+                spread(t, args.frame_every, args.tables),
+                args.hold,
             )
             for t, (game, token) in enumerate(games)
         ]
@@ -383,6 +402,13 @@ def load_parser(description: str, tables: int, event_every: float, changes: str)
     parser.add_argument("--viewers", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--event-every", type=float, default=event_every, help=f"seconds between one table's {changes}")
+    parser.add_argument(
+        "--hold",
+        type=int,
+        default=1,
+        help="frames a camera sends of each photo before the next (1: never still, nothing read; "
+        "5 at a frame every 2 s: a play every 10 s, each read once settled)",
+    )
     return parser
 
 
