@@ -177,8 +177,9 @@ def _players(value: object) -> list[str]:
         if other != seat:
             raise ApiError(
                 400,
-                f"players[{other}] and players[{seat}] are both called {name!r}: give each player a name "
-                f"the table can tell apart (an initial will do)",
+                f"two players are called {names[other]!r} (seats {other + 1} and {seat + 1}): give each a name "
+                "the table can tell apart (an initial will do)",
+                field=f"players[{seat}]",
             )
     return names
 
