@@ -13,7 +13,7 @@ import click
 from scorer.variants import VARIANTS
 from vision.commands.read import LAYOUT_VARIANTS, named_failures, writable
 from vision.read.reader import DEFAULT_DETECTOR, DEFAULT_HALVES
-from vision.synth.commands import SEED, frame_size
+from vision.synth.commands import SEED, SHAKE, frame_size
 
 #: the most players any variant seats (`scorer.variants`)
 MOST_PLAYERS = max(n for variant in VARIANTS.values() for n in variant.players)
@@ -446,13 +446,7 @@ def _kept_to_confirm(outcome: Any) -> dict[str, Any]:
 @click.option("--models", is_flag=True, help="Read with the ONNX models instead of the frames' truth.")
 @click.option("--detector", type=click.Path(dir_okay=False), default=str(DEFAULT_DETECTOR), show_default=True)
 @click.option("--halves", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
-@click.option(
-    "--shake",
-    type=click.FloatRange(min=0),
-    default=0.01,
-    show_default=True,
-    help="Camera shake between moves (world units).",
-)
+@SHAKE
 @click.option(
     "--noise",
     type=click.FloatRange(min=0),

@@ -19,6 +19,14 @@ def frame_size(_ctx: click.Context, _param: click.Parameter, value: str) -> tupl
 
 #: a --seed: numpy's generators take no negative seed, and said so only once the work had begun
 SEED = click.IntRange(min=0)
+#: a film's --shake (`spinner dataset video`, `spinner watch-eval`)
+SHAKE = click.option(
+    "--shake",
+    type=click.FloatRange(min=0),
+    default=0.01,
+    show_default=True,
+    help="Camera shake between moves (world units).",
+)
 
 
 @click.group()
@@ -98,13 +106,7 @@ def synth(
     show_default=True,
     help="Still frames between moves.",
 )
-@click.option(
-    "--shake",
-    type=click.FloatRange(min=0),
-    default=0.01,
-    show_default=True,
-    help="Camera shake between moves (world units).",
-)
+@SHAKE
 @click.option("--mp4", is_flag=True, help="Also write the frames as video.mp4.")
 @click.option(
     "--y4m",
