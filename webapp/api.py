@@ -446,7 +446,10 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
                     seen = found[0]
                     yield f"id: {seen}\nevent: board\ndata: {found[1]}\n\n"
                     continue
-                if hub.wait(game_id, seen, min(heartbeat, max(0.0, ends - time.monotonic()))) <= seen:
+                # The hub ahead of the database (a version heard of that the database does not show
+                # yet): wait for a newer one or the heartbeat, rather than asking again at once.
+                waited_from = max(seen, newest)
+                if hub.wait(game_id, waited_from, min(heartbeat, max(0.0, ends - time.monotonic()))) <= waited_from:
                     poll = True
                     yield ": still here\n\n"  # keeps proxies and waitress from closing an idle stream
         finally:
