@@ -1,0 +1,70 @@
+"""A new player's phone (360 and 412 px wide): long names never make a page scroll sideways, the
+pad's player buttons tell two similar names apart, and every label fits its button."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.page import import_record
+from tests.support.records import SIX_BLOCK_PLAYS, hand, pass_, pips, record
+
+pytestmark = pytest.mark.slow
+
+#: The longest name a player may have (webapp/schemas.py NAME_LENGTH), without a space to wrap at.
+LONGEST = "Bartholomewmaximilianoalejandrofernandez"
+NAMES = ["Maximiliano Alejandro", "Guadalupe Fernández", LONGEST, "Christopher"]
+NARROW = {"360": {"width": 360, "height": 740}, "412": {"width": 412, "height": 915}}
+
+
+def phone(width: str) -> dict:
+    return {"viewport": NARROW[width], "has_touch": True, "is_mobile": True}
+
+
+def sideways(page) -> int:
+    """How far the page scrolls sideways (0: not at all). The phone's width, not innerWidth: a
+    mobile browser widens its layout viewport (zooming out) to fit a page that runs over."""
+    screen = page.viewport_size["width"]
+    return page.evaluate(f"Math.max(document.documentElement.scrollWidth, window.innerWidth) - {screen}")
+
+
+def long_names_match(page, url: str) -> None:
+    """A match with a scored hand (totals, the table, the chart's legend) and one in play."""
+    rec = record(
+        "partners",
+        hand(*SIX_BLOCK_PLAYS, pass_(2), pass_(3), pass_(0), pass_(1), pips(0, 20), pips(1, 25), pips(2, 20), pips(3, 25)),
+        hand(),
+    )
+    rec["players"] = NAMES
+    import_record(page, url, rec)
+    page.wait_for_selector("#pad[data-ready]")
+
+
+@pytest.mark.parametrize("width", list(NARROW))
+def test_long_names_never_scroll_the_page_sideways(live_server, open_page, width):
+    page = open_page(phone(width))
+    long_names_match(page, live_server.url)
+    assert page.locator(".side .name").first.is_visible()
+    assert sideways(page) <= 0, "the match page scrolls sideways"
+    page.click("#cam-seating summary")  # the seating's selects list every name
+    assert sideways(page) <= 0, "the camera's seating scrolls sideways"
+    page.goto(live_server.url + "/")  # the front page lists the match to resume
+    page.wait_for_selector(".games li")
+    assert sideways(page) <= 0, "the front page scrolls sideways"
+    start = page.locator("#new-match button[type=submit]").bounding_box()
+    assert start and start["x"] >= 0 and start["x"] + start["width"] <= NARROW[width]["width"]
+
+
+def test_two_similar_names_can_be_told_apart_on_the_pad(live_server, open_page):
+    page = open_page(phone("360"))
+    rec = record("partners", hand())
+    rec["players"] = ["Maria José", "Maria Luisa", "Ana", LONGEST]
+    import_record(page, live_server.url, rec)
+    page.wait_for_selector("#pad[data-ready]")
+    # Each name whole on its button (on two lines if need be): not clipped to "Maria…".
+    for seat in (0, 1):
+        clipped = page.eval_on_selector(
+            f'#pad .seat[data-seat="{seat}"] .nm',
+            "e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1",
+        )
+        assert not clipped, f"seat {seat}'s name is cut"
+    assert sideways(page) <= 0
