@@ -68,3 +68,24 @@ def test_two_similar_names_can_be_told_apart_on_the_pad(live_server, open_page):
         )
         assert not clipped, f"seat {seat}'s name is cut"
     assert sideways(page) <= 0
+
+
+@pytest.mark.parametrize("width", list(NARROW))
+def test_a_spanish_page_says_it_all_in_spanish_and_fits(live_server, open_page, width):
+    page = open_page(phone(width), locale="es-ES")
+    page.goto(live_server.url + "/")
+    # new.js's hint under the game, in the page's language
+    assert page.inner_text("#variant-hint") == "4 jugadores."
+    page.select_option("#variant", "all-fives")
+    assert page.inner_text("#variant-hint").startswith("De 2 a 4 jugadores")
+    for seat, name in enumerate(["Ana", "Ben"]):
+        page.fill(f'.player[data-seat="{seat}"] input', name)
+    page.click("#new-match button[type=submit]")
+    page.wait_for_selector("#pad[data-ready]")
+    assert page.inner_text("#board .picture") == "sal con cualquier ficha"
+    # every label of the pad's action buttons inside its button ("Deshacer" spilled at 412 px)
+    spilled = page.eval_on_selector_all(
+        "#pad .actions button:not([hidden])", "bs => bs.filter(b => b.scrollWidth > b.clientWidth).map(b => b.id)"
+    )
+    assert spilled == []
+    assert sideways(page) <= 0

@@ -425,6 +425,11 @@ def script_words() -> dict[str, str]:
         "photo_other_table": _(
             "This photo does not show this table: %(n)s tiles are new. Take it again, or score on the pad.", n="{n}"
         ),
+        # new.js: how many players the chosen game takes
+        "players_n": _("%(n)s players.", n="{n}"),
+        "players_range": _(
+            "%(least)s to %(most)s players: leave the last seats empty for fewer.", least="{least}", most="{most}"
+        ),
         # camera.js: the camera box's own words (the server's answers carry theirs: `say`)
         "cam_reading": _("Reading the photo…"),
         "cam_turned_down": _("Turned down: score this play on the pad."),

@@ -16,8 +16,9 @@
       input.disabled = seat >= most;
     });
     document.getElementById("teams-hint").hidden = option.dataset.teams !== "1";
+    const say = window.spinnerSay || ((key) => key); // words.js: the page's language
     document.getElementById("variant-hint").textContent =
-      counts.length > 1 ? `${least} to ${most} players: leave the last seats empty for fewer.` : `${most} players.`;
+      counts.length > 1 ? say("players_range", { least, most }) : say("players_n", { n: most });
     const options = option.dataset.options.split(",");
     document.querySelectorAll("[data-option]").forEach((label) => {
       const name = label.dataset.option;
