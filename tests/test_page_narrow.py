@@ -89,3 +89,47 @@ def test_a_spanish_page_says_it_all_in_spanish_and_fits(live_server, open_page, 
     )
     assert spilled == []
     assert sideways(page) <= 0
+
+
+def test_the_new_match_form_fits_and_says_what_opens(live_server, open_page):
+    page = open_page(phone("360"))
+    page.goto(live_server.url + "/")
+    # Each game's name fits the select (no "Partners (fives, spinner; 4 in te…"); the rest is said below.
+    too_wide = page.evaluate(
+        """() => {
+            const select = document.getElementById('variant');
+            const pen = document.createElement('canvas').getContext('2d');
+            pen.font = getComputedStyle(select).font;
+            const room = select.clientWidth - 40; // the arrow and the padding
+            return Array.from(select.options).filter(o => pen.measureText(o.text).width > room).map(o => o.text);
+        }"""
+    )
+    assert too_wide == []
+    assert page.inner_text("#variant-details") == "fives, spinner; 4 in teams, 250"
+    page.select_option("#variant", "draw")
+    assert page.inner_text("#variant-details") == "2–4 alone"
+    # The house rules show that they open: a marker before the summary, turned when open.
+    marker = "getComputedStyle(document.querySelector('details.options > summary'), '::before').content"
+    closed = page.evaluate(marker)
+    assert closed not in ("none", "normal", "")
+    page.click("details.options summary")
+    assert page.evaluate(marker) != closed
+    # Sniff, as RULES.md defines it: the spinner keeps counting while a side is open.
+    page.select_option("#variant", "partners")
+    sniff = page.inner_text('[data-option="sniff"]')
+    assert "spinner counts while a side is open" in sniff and "crosswise" not in sniff
+
+
+@pytest.mark.parametrize(("variant", "ends"), [("draw", ["west", "east"]), ("all-fives", ["west", "north", "south", "east"])])
+def test_only_a_game_with_a_spinner_shows_north_and_south(live_server, open_page, variant, ends):
+    page = open_page(phone("360"))
+    page.goto(live_server.url + "/")
+    page.select_option("#variant", variant)
+    for seat, name in enumerate(["Ana", "Ben"]):
+        page.fill(f'.player[data-seat="{seat}"] input', name)
+    page.click("#new-match button[type=submit]")
+    page.wait_for_selector("#pad[data-ready]")
+    shown = page.eval_on_selector_all("#pad .end", "bs => bs.filter(b => b.offsetParent).map(b => b.dataset.end)")
+    assert shown == ends
+    fix_ends = page.eval_on_selector_all("#fix-dialog [data-fix-end]", "bs => bs.map(b => b.dataset.fixEnd)")
+    assert fix_ends == ends

@@ -38,7 +38,8 @@ OPTIONS = {
     "preset": L("Preset"),
     "end_at_target": L("When a side reaches the target"),
     "spinner_order": L("The spinner's arms"),
-    "sniff": L("Sniff (the first double may be played crosswise)"),
+    # RULES.md: with sniff the spinner keeps counting while any of its sides is open
+    "sniff": L("Sniff (the spinner counts while a side is open)"),
     "round_each_hand": L("Round each hand's points to five"),
     "tie": L("A blocked hand with equal pips"),
     "winners_score": L("The winners of a blocked hand score"),

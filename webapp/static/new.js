@@ -16,6 +16,8 @@
       input.disabled = seat >= most;
     });
     document.getElementById("teams-hint").hidden = option.dataset.teams !== "1";
+    // The options name the game only (they fit a phone); what else it is goes under the select.
+    document.getElementById("variant-details").textContent = option.dataset.details || "";
     const say = window.spinnerSay || ((key) => key); // words.js: the page's language
     document.getElementById("variant-hint").textContent =
       counts.length > 1 ? say("players_range", { least, most }) : say("players_n", { n: most });

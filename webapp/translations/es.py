@@ -176,7 +176,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "Settle the dispute: %(where)s": "Resolver la disputa: %(where)s",
     "Show tiles": "Mostrar fichas",
     "Side": "Bando",
-    "Sniff (the first double may be played crosswise)": "Sniff (el primer doble puede ir atravesado)",
+    "Sniff (the spinner counts while a side is open)": "Sniff (el spinner cuenta mientras tenga un lado libre)",
     "Start the first hand": "Empieza la primera mano",
     "Start the hand": "Empieza la mano",
     "Start the match": "Empezar la partida",
