@@ -50,6 +50,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "%(who)s is out of the match and does not play.": "%(who)s está fuera de la partida y no juega.",
     "%(who)s leads %(tile)s": "%(who)s sale con la %(tile)s",
     "%(who)s passed": "%(who)s pasó",
+    "There is no such page here.": "Aquí no hay tal página.",
     "%(n)s players.": "%(n)s jugadores.",
     "%(least)s to %(most)s players: leave the last seats empty for fewer.": "De %(least)s a %(most)s jugadores: para menos, deja vacíos los últimos asientos.",
     "lead any tile": "sal con cualquier ficha",
