@@ -31,7 +31,9 @@ def long_names_match(page, url: str) -> None:
     """A match with a scored hand (totals, the table, the chart's legend) and one in play."""
     rec = record(
         "partners",
-        hand(*SIX_BLOCK_PLAYS, pass_(2), pass_(3), pass_(0), pass_(1), pips(0, 20), pips(1, 25), pips(2, 20), pips(3, 25)),
+        hand(
+            *SIX_BLOCK_PLAYS, pass_(2), pass_(3), pass_(0), pass_(1), pips(0, 20), pips(1, 25), pips(2, 20), pips(3, 25)
+        ),
         hand(),
     )
     rec["players"] = NAMES
@@ -120,7 +122,9 @@ def test_the_new_match_form_fits_and_says_what_opens(live_server, open_page):
     assert "spinner counts while a side is open" in sniff and "crosswise" not in sniff
 
 
-@pytest.mark.parametrize(("variant", "ends"), [("draw", ["west", "east"]), ("all-fives", ["west", "north", "south", "east"])])
+@pytest.mark.parametrize(
+    ("variant", "ends"), [("draw", ["west", "east"]), ("all-fives", ["west", "north", "south", "east"])]
+)
 def test_only_a_game_with_a_spinner_shows_north_and_south(live_server, open_page, variant, ends):
     page = open_page(phone("360"))
     page.goto(live_server.url + "/")

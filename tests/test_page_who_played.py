@@ -14,7 +14,16 @@ from __future__ import annotations
 import pytest
 
 from tests.support.camera import Asks, photo, seen, send, who_played
-from tests.support.page import PHONE, axe_findings, meant_taps, record_of, start_match, tap_and_wait, version, wait_version
+from tests.support.page import (
+    PHONE,
+    axe_findings,
+    meant_taps,
+    record_of,
+    start_match,
+    tap_and_wait,
+    version,
+    wait_version,
+)
 from tests.support.records import pass_, play
 from tests.support.web import PLAYERS
 

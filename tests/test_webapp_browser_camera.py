@@ -12,8 +12,8 @@ import re
 
 import pytest
 
-from tests.support.browser import expect, new_page, score_of, start_match, totals, wait_version
 from tests.support.browser import PHONE as PHONE_SCREEN
+from tests.support.browser import expect, new_page, score_of, start_match, totals, wait_version
 from tests.support.camera import photo, seen
 
 # The readings show no arm: each play is the turn seat's (who laid a tile: tests/test_follow_seats.py).
