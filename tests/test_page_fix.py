@@ -102,3 +102,23 @@ def test_a_dispute_shows_on_the_match_page_and_is_settled_by_tapping(live_server
     page.wait_for_selector("#open-disputes", state="detached")
     viewer.wait_for_selector("#open-disputes", state="detached")
     assert record_of(page, game)["hands"][0]["events"][1] == {"type": "play", "seat": 3, "tile": "3-6", "end": "west"}
+
+
+def test_the_chosen_player_shows_in_the_correction(live_server, open_page):
+    """The ✎ dialog's seats are radios (aria-checked): the chosen one must look chosen."""
+    page = open_page(SMALL)
+    two_plays(page, live_server.url)
+    open_fix(page, 2)
+
+    def backgrounds() -> list[str]:
+        return page.eval_on_selector_all(
+            "#fix-dialog [data-fix-seat]", "bs => bs.map(b => getComputedStyle(b).backgroundColor)"
+        )
+
+    seats = backgrounds()
+    assert page.get_attribute('[data-fix-seat="1"]', "aria-checked") == "true"
+    assert seats[1] != seats[0] and seats[0] == seats[2] == seats[3]
+    page.click('[data-fix-seat="3"]')  # re-assigned to Dee: the feedback moves with it
+    page.wait_for_selector('[data-fix-seat="3"][aria-checked="true"]')
+    seats = backgrounds()
+    assert seats[3] != seats[1] and seats[0] == seats[1] == seats[2]

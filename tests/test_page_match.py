@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.page import SCREENS, answer_of, start_match, tap_and_wait, version, wait_version
+from tests.support.page import SCREENS, answer_of, meant_taps, start_match, tap_and_wait, version, wait_version
 from tests.support.records import SIX_BLOCK_PLAYS
 
 pytestmark = pytest.mark.slow
@@ -47,6 +47,7 @@ def test_a_whole_partners_match_on_the_pad(live_server, open_page, screen):
             assert "Count 12" in " ".join(page.inner_text(".count-big").split())
     assert totals(page) == ["0", "10"]  # 6-4 made the count 10, for Ben & Dee
     assert "Dee 5" in page.inner_text(".left")  # tiles left per player
+    meant_taps(page)  # four passes in a row, one per player
     for _ in range(4):
         tap_and_wait(page, "#pass")
     assert status(page).startswith("Blocked: nobody can play. Tap the tiles left by Ana, Ben, Cruz, Dee")
@@ -79,6 +80,7 @@ def test_an_all_fives_hand_on_the_pad(live_server, open_page, screen):
         assert f"Boneyard {left}" in page.inner_text(".left")
     assert page.locator("#draw").is_disabled()
     assert "Finn 19" in page.inner_text(".left")
+    meant_taps(page)  # Finn passes, then Eve
     tap_and_wait(page, "#pass")
     tap_and_wait(page, "#pass")
     assert status(page).startswith("Blocked: nobody can play.")

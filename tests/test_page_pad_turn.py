@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.browser import expect
 from tests.support.page import PHONE, import_record, record_of, start_match, tap_and_wait, version, wait_version
 from tests.support.records import LOW_TEAM0, hand, six_block
 
@@ -60,3 +61,42 @@ def test_after_undo_the_undone_tile_is_not_left_chosen(live_server, open_page):
     page.wait_for_function("!document.querySelector('.tilebtn.chosen')")
     assert "0-1" not in page.inner_text("#tiles-hint")
     assert page.locator(".end.on").count() == 0
+
+
+def test_a_second_tap_on_pass_just_after_the_first_is_held_back(live_server, open_page):
+    """A stray second tap on Pass, once the first moved the turn on, would pass for the next seat."""
+    page = open_page(PHONE)
+    game = start_match(page, live_server.url, ["Ana", "Ben", "Cruz", "Dee"])
+    assert page.inner_text("#tiles-hint") == "Tap who leads, then the tile"
+    page.click('.seat[data-seat="0"]')
+    expect(page.locator("#tiles-hint")).to_have_text("Ana leads: tap the tile")
+    tap_and_wait(page, '[data-tile="6-6"]')
+    # What was recorded, and whose turn it is, without scrolling to the list of plays.
+    expect(page.locator("#tiles-hint")).to_have_text("Ana played 6-6. Ben: tap the tile played")
+    # The guard window, long: the second tap comes "soon" however loaded the machine is.
+    page.evaluate("document.getElementById('pad').dataset.guardMs = '600000'")
+    tap_and_wait(page, "#pass")
+    expect(page.locator("#tiles-hint")).to_have_text("Ben passed. Cruz: tap the tile played")
+    before = version(page)
+    page.click("#pass")
+    expect(page.locator("#tiles-hint")).to_have_text("Ben passed. Tap Pass again to pass for Cruz")
+    assert version(page) == before
+    tap_and_wait(page, "#pass")  # the next tap is meant: sent
+    expect(page.locator("#tiles-hint")).to_have_text("Cruz passed. Dee: tap the tile played")
+    events = record_of(page, game)["hands"][0]["events"]
+    assert [(e["type"], e["seat"]) for e in events] == [("play", 0), ("pass", 1), ("pass", 2)]
+
+
+def test_drawing_again_for_the_same_player_is_not_held_back(live_server, open_page):
+    page = open_page(PHONE)
+    game = start_match(page, live_server.url, ["Eve", "Finn"], variant="all-fives")
+    assert page.inner_text("#tiles-hint") == "Tap who leads, then the tile"
+    page.click('.seat[data-seat="0"]')
+    expect(page.locator("#tiles-hint")).to_have_text("Eve leads: tap the tile")
+    tap_and_wait(page, '[data-tile="6-6"]')
+    page.evaluate("document.getElementById('pad').dataset.guardMs = '600000'")
+    tap_and_wait(page, "#draw")
+    expect(page.locator("#tiles-hint")).to_have_text("Finn drew a tile. Finn: tap the tile played")
+    tap_and_wait(page, "#draw")  # Finn draws until a tile fits: the turn stayed, so nothing is held
+    draws = [e for e in record_of(page, game)["hands"][0]["events"] if e["type"] == "draw"]
+    assert [e["seat"] for e in draws] == [1, 1]

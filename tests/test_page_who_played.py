@@ -14,7 +14,16 @@ from __future__ import annotations
 import pytest
 
 from tests.support.camera import Asks, photo, seen, send, who_played
-from tests.support.page import PHONE, axe_findings, record_of, start_match, tap_and_wait, version, wait_version
+from tests.support.page import (
+    PHONE,
+    axe_findings,
+    meant_taps,
+    record_of,
+    start_match,
+    tap_and_wait,
+    version,
+    wait_version,
+)
 from tests.support.records import pass_, play
 from tests.support.web import PLAYERS
 
@@ -209,6 +218,7 @@ def test_one_tap_on_pass_records_a_pass_for_the_seat_whose_turn_it_is(live_serve
     page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Ben'")
     box = page.locator("#pass").bounding_box()
     assert box and box["height"] >= 44 and box["width"] >= 44
+    meant_taps(page)  # Ben's pass, then Cruz's: both meant, however soon
     tap_and_wait(page, "#pass")  # no seat tapped first: the pad follows the turn
     assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6"), pass_(1)]
     page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Cruz'")

@@ -168,7 +168,8 @@ def test_the_spanish_page_follows_the_browser_and_the_switch(live_server, open_p
     tap_and_wait(page, '[data-tile="6-6"]')
     page.wait_for_function("document.querySelector('.status').textContent.includes('Juega')")
     assert "Juega Cruz" in page.inner_text(".status")
-    assert page.inner_text("#tiles-hint") == "Toca la ficha jugada"
+    # what this phone recorded, then whose turn it is, by name
+    assert page.inner_text("#tiles-hint") == "Ben jugó la 6-6. Cruz: toca la ficha jugada"
     assert page.locator(".plays li .what").first.inner_text().startswith("6-6")
     page.wait_for_function("document.getElementById('live').textContent === 'en vivo'")
     page.click("text=English")

@@ -251,3 +251,17 @@ def test_a_stream_never_read_gives_its_place_back(app, table):
         assert response.status_code == 200, (method, response.get_json())
         response.close()  # as the server does after a HEAD, which Werkzeug answers without the body
         assert hub.streams == before, method
+
+
+def test_every_page_404_is_the_friendly_page(client, table):
+    """A match that is not there, a hand or a path that is not: the same page, with the way back."""
+    friendly = client.get("/g/doesnotexist")
+    assert friendly.status_code == 404 and "All matches" in friendly.text
+    for path in (f"/g/{table.id}/hands/99/replay", f"/g/{table.id}/replay/99", f"/g/{table.id}/nope", "/nope"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert "All matches" in response.text and "Sorry" in response.text, path
+        assert "Not Found" not in response.text, path
+    # The API still answers in JSON.
+    api = client.get("/api/nope")
+    assert api.status_code == 404 and api.json["status"] == 404

@@ -91,6 +91,14 @@ def init_app(app: Flask) -> None:
         if error.code == 413:
             drain_refused_body()
         if not _wants_json():
+            if error.code == 404:
+                # Any page that is not here (a mistyped path, a hand number not in the route) gets
+                # the friendly page a missing match gets (pages.refused), not the framework's.
+                from flask import render_template
+                from flask_babel import gettext as _
+
+                message = _("There is no such page here.")
+                return render_template("error.html", message=message, status=404), 404
             return error
         messages = {
             413: f"the upload is too large: at most {(request.max_content_length or 0) // (1024 * 1024)} MB",

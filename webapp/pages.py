@@ -53,6 +53,7 @@ def helpers() -> dict[str, Any]:
         "script_words": wording.script_words,
         "option_label": option_label,
         "variant_name": variant_name,
+        "has_spinner": has_spinner,
         "table_words": tournament_words.table,
     }
 
@@ -60,6 +61,19 @@ def helpers() -> dict[str, Any]:
 def variant_name(name: str) -> str:
     """A game's short name in the page's language ("Partners", "Todos cincos")."""
     return str(LABELS.get(name, name)).split(" (")[0]
+
+
+def variant_details(name: str) -> str:
+    """What a game's name leaves out, in the page's language ("fives, spinner; 4 in teams, 250"):
+    said under the new-match form's select, whose options keep to the short name (a phone's width)."""
+    label = str(LABELS.get(name, name))
+    return label[label.index(" (") + 2 : -1] if " (" in label and label.endswith(")") else ""
+
+
+def has_spinner(name: str) -> bool:
+    """Whether a game has a spinner, so north and south ends (RULES.md: not in draw or block)."""
+    found = VARIANTS.get(name)
+    return bool(found and found.spinner)
 
 
 def option_label(name: str, value: object = None) -> str:
@@ -135,7 +149,8 @@ def index():  # type: ignore[no-untyped-def]
     variants = [
         {
             "name": v.name,
-            "label": str(LABELS.get(v.name, v.name)),
+            "label": variant_name(v.name),
+            "details": variant_details(v.name),
             "players": v.players,
             "teams": v.teams,
             "options": sorted(v.options),

@@ -12,6 +12,8 @@ from functools import cache
 from html import escape
 from typing import Any
 
+from flask_babel import gettext as _
+
 from scorer.layout import LINE_ENDS, End, Layout
 from scorer.tiles import Tile, parse_halves
 
@@ -97,9 +99,12 @@ def layout_svg(layout: Layout | None, open_ends: dict[str, int] | None) -> str:
     """The layout around its centre, the last few tiles of each arm, and each open end's number."""
     centre, runs = _directions(layout) if layout is not None else (None, {})
     if centre is None:
+        # In the page's language: the board is built once per language (board.live, force_locale).
+        # (The words outside the f-strings, where Babel's extractor finds them.)
+        label, lead = escape(_("no tile played yet")), escape(_("lead any tile"))
         return (
-            '<svg class="layout" viewBox="-60 -30 120 60" role="img" aria-label="no tile played yet">'
-            '<text x="0" y="5" class="empty">lead any tile</text></svg>'
+            f'<svg class="layout" viewBox="-60 -30 120 60" role="img" aria-label="{label}">'
+            f'<text x="0" y="5" class="empty">{lead}</text></svg>'
         )
     parts: list[str] = []
     inner, outer, double = centre

@@ -38,7 +38,8 @@ OPTIONS = {
     "preset": L("Preset"),
     "end_at_target": L("When a side reaches the target"),
     "spinner_order": L("The spinner's arms"),
-    "sniff": L("Sniff (the first double may be played crosswise)"),
+    # RULES.md: with sniff the spinner keeps counting while any of its sides is open
+    "sniff": L("Sniff (the spinner counts while a side is open)"),
     "round_each_hand": L("Round each hand's points to five"),
     "tie": L("A blocked hand with equal pips"),
     "winners_score": L("The winners of a blocked hand score"),
@@ -388,8 +389,19 @@ def script_words() -> dict[str, str]:
     """What pad.js and board.js say, in the page's language (handed over as JSON data)."""
     return {
         "where": _("Where does %(tile)s go?", tile="{tile}"),
-        "tap_tile": _("Tap the tile played"),
+        "tap_tile_who": _("%(who)s: tap the tile played", who="{who}"),
+        "tap_lead_who": _("%(who)s leads: tap the tile", who="{who}"),
         "tap_leader": _("Tap who leads, then the tile"),
+        # what this phone just recorded (the msgids of event_words: one sentence in the catalogue)
+        "did_pass": _("%(who)s passed", who="{who}"),
+        "did_draw": ngettext("%(who)s drew a tile", "%(who)s drew %(num)s tiles", 1, who="{who}"),
+        "did_play": _("%(who)s played %(tile)s", who="{who}", tile="{tile}"),
+        "did_play_end": _("%(who)s played %(tile)s on the %(end)s", who="{who}", tile="{tile}", end="{end}"),
+        # what this phone just recorded, then what to tap next: "Cruz passed. Dee: tap the tile played"
+        "done_then": _("%(done)s. %(next)s", done="{done}", next="{next}"),
+        # a second tap on Pass/Draw just after the first moved the turn on: held back once
+        "again_pass": _("%(done)s. Tap Pass again to pass for %(who)s", done="{done}", who="{who}"),
+        "again_draw": _("%(done)s. Tap Draw again to draw for %(who)s", done="{done}", who="{who}"),
         "start_hand": _("Start the hand"),
         "tap_left": _("Tap the tiles left, then Show tiles"),
         "hand_over": _("Hand over"),
@@ -414,6 +426,11 @@ def script_words() -> dict[str, str]:
         "photo_other_table": _(
             "This photo does not show this table: %(n)s tiles are new. Take it again, or score on the pad.", n="{n}"
         ),
+        # new.js: how many players the chosen game takes
+        "players_n": _("%(n)s players.", n="{n}"),
+        "players_range": _(
+            "%(least)s to %(most)s players: leave the last seats empty for fewer.", least="{least}", most="{most}"
+        ),
         # camera.js: the camera box's own words (the server's answers carry theirs: `say`)
         "cam_reading": _("Reading the photo…"),
         "cam_turned_down": _("Turned down: score this play on the pad."),
@@ -432,9 +449,13 @@ def script_words() -> dict[str, str]:
         "cam_who_laid": _("Who laid %(tile)s?", tile="{tile}"),
         "cam_pass_marked": _("%(who)s laid %(tile)s after a pass.", who="{who}", tile="{tile}"),
         "cam_offline": _("No connection: the photo was not sent. Try again, or score on the pad."),
-        "cam_not_open": _(
-            "The camera did not open (%(name)s): allow it in the browser, or use “Take photo”.", name="{name}"
-        ),
+        # the live camera did not open: why, then what to do instead
+        "cam_none": _("No camera found on this device."),
+        "cam_denied": _("The camera is not allowed: allow it for this page in the browser’s settings."),
+        "cam_busy": _("The camera is in use by another app: close it and try again."),
+        "cam_failed": _("The camera did not open."),
+        "cam_instead": _("The score pad below does the same job."),
+        "cam_instead_photo": _("The score pad below does the same job, and so does “Take photo”."),
         "cam_live": _("Live camera"),
         "cam_stop": _("Stop camera"),
         "hand_n": _("Hand %(hand)s", hand="{n}"),

@@ -52,8 +52,9 @@ def start_match(page, url: str, players: list[str], variant: str | None = None) 
     for seat, name in enumerate(players):
         page.fill(f'.player[data-seat="{seat}"] input', name)
     page.click("text=Start the match")
-    page.wait_for_selector("#pad", timeout=PATIENCE_MS)
     page.wait_for_function("window.spinnerBoard !== undefined", timeout=PATIENCE_MS)
+    # pad.js has drawn its first board: the server's first hint ("Tap the tile played") is replaced
+    page.wait_for_selector("#pad[data-ready]", timeout=PATIENCE_MS)
 
 
 def score_of(page) -> dict[str, Any]:

@@ -299,12 +299,24 @@
     stream.getTracks().forEach((t) => t.stop());
     stream = null; clearInterval(timer); video.hidden = true; liveButton.textContent = words("cam_live");
   };
+  // Why the live camera did not open, in players' words: the browser's error names
+  // (getUserMedia's DOMException) are jargon, and each asks for something else. The pad below
+  // scores as well, and "Take photo" uses the phone's own camera app, so both are offered.
+  function cameraTrouble(name) {
+    const key = ["NotFoundError", "OverconstrainedError", "DevicesNotFoundError"].includes(name) ? "cam_none"
+      : ["NotAllowedError", "SecurityError", "PermissionDeniedError"].includes(name) ? "cam_denied"
+        : ["NotReadableError", "TrackStartError", "AbortError"].includes(name) ? "cam_busy" : "cam_failed";
+    const photo = document.getElementById("photo-label");
+    return `${words(key)} ${words(photo && !photo.hidden ? "cam_instead_photo" : "cam_instead")}`;
+  }
+  window.spinnerCameraTrouble = cameraTrouble; // for the page's tests: each error name's sentence
+
   liveButton.addEventListener("click", async () => {
     if (stream) { stopLive(); return; }
     try {
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1280 } }, audio: false });
     } catch (error) {
-      show(words("cam_not_open", { name: error.name }), "bad");
+      show(cameraTrouble(error && error.name), "bad");
       return;
     }
     video.srcObject = stream;

@@ -16,8 +16,11 @@
       input.disabled = seat >= most;
     });
     document.getElementById("teams-hint").hidden = option.dataset.teams !== "1";
+    // The options name the game only (they fit a phone); what else it is goes under the select.
+    document.getElementById("variant-details").textContent = option.dataset.details || "";
+    const say = window.spinnerSay || ((key) => key); // words.js: the page's language
     document.getElementById("variant-hint").textContent =
-      counts.length > 1 ? `${least} to ${most} players: leave the last seats empty for fewer.` : `${most} players.`;
+      counts.length > 1 ? say("players_range", { least, most }) : say("players_n", { n: most });
     const options = option.dataset.options.split(",");
     document.querySelectorAll("[data-option]").forEach((label) => {
       const name = label.dataset.option;

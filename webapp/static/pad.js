@@ -23,6 +23,14 @@
   // our own POST answers, so this is checked on every render, not only after `send`.
   let madeOn = null;
   let why = ""; // why the last tile tapped cannot be played, said next to the tiles
+  // What this phone's last pass, draw or play recorded ("Cruz passed"), said in the hint on the
+  // version it made, so the scorer sees it without scrolling to the list of plays.
+  let recorded = null; // {words, version}
+  // This phone's last Pass or Draw that was recorded, and when its answer came. A second tap on the
+  // same button soon after (a double tap, a tap the first answer overtook) would be sent for the
+  // NEXT seat, since the turn moved on: it is held back once, and the hint says so.
+  let last = null; // {kind, seat, version, at, words}
+  let held = ""; // the hint after a held-back tap
 
   const $ = (selector) => pad.querySelector(selector);
   const $$ = (selector) => Array.from(pad.querySelectorAll(selector));
@@ -66,6 +74,46 @@
   }
 
   function inPlay() { return live.board.pad.in_play; }
+
+  // How long after a recorded Pass/Draw a second tap on it is held back (ms); a test sets it long
+  // through #pad's data-guard-ms rather than racing the clock.
+  function guardMs() {
+    const ms = Number(pad.dataset.guardMs);
+    return Number.isFinite(ms) && ms >= 0 ? ms : 800;
+  }
+
+  // The words of an event this phone recorded ("Dee drew a tile"), in the page's language (the
+  // board's own list of plays comes as HTML per language; its JSON words are English).
+  function wordsOf(event) {
+    const who = live.board.players[event.seat];
+    if (event.type === "pass") return say("did_pass", { who });
+    if (event.type === "draw") return say("did_draw", { who });
+    if (event.end) return say("did_play_end", { who, tile: event.tile, end: say(`end_${event.end}`) });
+    return say("did_play", { who, tile: event.tile });
+  }
+
+  async function record(kind, event) {
+    const data = await send("/events", event);
+    if (!data) return data;
+    const words = wordsOf(event);
+    recorded = { words, version: data.version };
+    last = kind === "play" ? null : { kind, seat: event.seat, version: data.version, at: performance.now(), words };
+    render(live.board);
+    return data;
+  }
+
+  // Whether a tap on Pass/Draw is to be held back: it comes within the guard window after this
+  // phone's own tap on the same button moved the turn on to another seat, and nothing changed since.
+  // A draw that leaves the turn where it was (drawing until a tile fits) is never held back.
+  function holdBack(kind) {
+    const before = last;
+    last = null; // held back once at most: the next tap is sent
+    if (!before || before.kind !== kind) return false;
+    if (live.board.version !== before.version || seat === before.seat || seat === null) return false;
+    if (performance.now() - before.at > guardMs()) return false;
+    held = say(`again_${kind}`, { done: before.words, who: live.board.players[seat] });
+    return true;
+  }
 
   function forget() {
     why = "";
@@ -113,18 +161,28 @@
       b.disabled = !choices.includes(end);
       b.classList.toggle("on", choices.includes(end));
     });
-    if (why) hint.textContent = why;
-    else if (!cur) hint.textContent = say("start_hand");
+    let next;
+    if (!cur) next = say("start_hand");
     else if (inPlay()) {
-      hint.textContent = tile ? say("where", { tile })
-        : seat === null ? say("tap_leader") : say("tap_tile");
-    } else hint.textContent = (cur.awaiting_pips || []).length ? say("tap_left") : say("hand_over");
+      const who = seat === null ? "" : board.players[seat];
+      // Name the player, so a tap meant for someone else is caught before it is made.
+      next = tile ? say("where", { tile })
+        : seat === null ? say("tap_leader")
+          : cur.turn === null || cur.turn === undefined || board.pad.lead ? say("tap_lead_who", { who })
+            : say("tap_tile_who", { who });
+    } else next = (cur.awaiting_pips || []).length ? say("tap_left") : say("hand_over");
+    if (recorded && recorded.version !== board.version) recorded = null; // another change came since
+    if (why) hint.textContent = why;
+    else if (held) hint.textContent = held;
+    else if (recorded && !tile) hint.textContent = say("done_then", { done: recorded.words, next });
+    else hint.textContent = next;
     hint.classList.toggle("why", Boolean(why));
     $("#pass").disabled = !board.pad.can_pass;
     $("#draw").disabled = !board.pad.can_draw;
     $("#next-hand").hidden = !board.next_hand;
     $("#end-hand").open = Boolean(cur && cur.end !== null && (cur.awaiting_pips || []).length);
     pipsForEveryone(board);
+    pad.dataset.ready = "1"; // drawn from the board at least once: the server's first hint is replaced
   }
 
   // The pips of every player still to count, in one step: a box each, one button.
@@ -172,13 +230,16 @@
   function play(name, end) {
     const event = { type: "play", seat, tile: name };
     if (end && end !== "lead") event.end = end;
-    return send("/events", event);
+    return record("play", event);
   }
 
   pad.addEventListener("click", (event) => {
     const button = event.target.closest("button");
     if (!button || button.disabled) return;
     why = "";
+    held = "";
+    recorded = null;
+    if (button.id !== "pass" && button.id !== "draw") last = null; // any other tap: the next Pass is meant
     if (button.classList.contains("tilebtn") && button.getAttribute("aria-disabled") === "true") {
       why = whyNot(button.dataset.tile);
     } else if (button.classList.contains("seat")) {
@@ -192,15 +253,17 @@
         if (shown.has(name)) shown.delete(name); else shown.add(name);
       } else {
         const ends = live.board.pad.fits[name] || [];
-        if (ends.length === 1) { tile = null; play(name, ends[0]); return; } // one place only: one tap
+        if (ends.length === 1) { tile = null; render(live.board); play(name, ends[0]); return; } // one place only: one tap
         tile = tile === name ? null : name;
       }
     } else if (button.classList.contains("end")) {
-      if (tile) { play(tile, button.dataset.end); return; }
-    } else if (button.id === "pass") {
-      send("/events", { type: "pass", seat }); return;
-    } else if (button.id === "draw") {
-      send("/events", { type: "draw", seat, count: 1 }); return;
+      if (tile) { render(live.board); play(tile, button.dataset.end); return; }
+    } else if (button.id === "pass" || button.id === "draw") {
+      if (!holdBack(button.id)) {
+        render(live.board);
+        record(button.id, button.id === "pass" ? { type: "pass", seat } : { type: "draw", seat, count: 1 });
+        return;
+      }
     } else if (button.id === "undo") {
       send("/undo", { why: "undo on the pad" }); return;
     } else if (button.id === "next-hand") {
