@@ -510,3 +510,17 @@ def test_a_tile_turned_down_and_scored_on_the_pad_does_not_explain_a_later_chang
     outcome = follower.observe(_reading(LEAD, SIX_THREE, _tile(2, 6, 180, 200)), [Region(150, 185, 210, 215)])
     assert outcome.kind == "ask" and "missed" in outcome.reason
     assert follower.match.current.events == 3
+
+
+def test_a_first_frame_of_a_game_under_way_is_said_not_silently_taken_as_the_start():
+    """`spinner watch` takes its first frame as the table before the lead: a film begun mid-hand
+    (or photos in the wrong order) showed a layout that was never scored, and nothing said so."""
+    follower = Follower(Match.new("block", ["A", "B", "C", "D"]))
+    under_way = follower.observe(_reading(_tile(3, 5, 300, 200), _tile(5, 1, 360, 200), _tile(1, 1, 410, 200)))
+    assert under_way.kind == "nothing" and under_way.code == "table_start"
+    assert under_way.params == {"laid": 3} and "a game under way" in under_way.reason
+    assert follower.match.current.layout.placements == []  # said, not scored
+    apart = Follower(Match.new("block", ["A", "B", "C", "D"])).observe(
+        _reading(_tile(3, 5, 100, 100), _tile(2, 4, 500, 400))
+    )
+    assert apart.reason == "the table as it starts" and apart.params == {}

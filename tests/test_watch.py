@@ -1083,3 +1083,23 @@ def test_a_draw_recorded_that_did_not_happen_is_counted_against_the_follower():
         truth[3],
     ]
     assert over_drawn(truth, extra) == 2
+
+
+def test_watch_says_when_its_first_frame_shows_a_game_under_way(tmp_path):
+    """A folder whose first photo already shows plays (begun mid-hand, or sorted wrong): the
+    watch took them for the table's start and said nothing, and its record lacked them."""
+    from spinner.cli import main
+    from vision.synth.video import write_video
+
+    video = game_video(6, 320, 240, max_plays=4, still_frames=2, arm_frames=1, idle_passes=0.0)
+    write_video(video, tmp_path / "game")
+    frames = tmp_path / "game" / "frames"
+    for frame in video.frames():
+        if frame.state < 3:  # from the third play on
+            next(frames.glob(f"{frame.name}.*")).unlink()
+    result = CliRunner().invoke(
+        main, ["watch", str(frames), "--truth", str(tmp_path / "game"), "--variant", video.record["variant"]]
+    )
+    assert result.exit_code in (0, 2), result.output
+    first = result.output.splitlines()[0]
+    assert "NOTE the table as it starts already shows" in first and "a game under way" in first, result.output

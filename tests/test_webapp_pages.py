@@ -218,6 +218,50 @@ def test_a_stream_waits_for_the_next_change_without_asking_the_database(app, tab
         event.remove(engine, "before_cursor_execute", ran)
 
 
+def test_a_stream_outlives_a_database_too_busy_to_draw_its_board(app, table, monkeypatch):
+    """Every pooled connection taken (a server past its load): the stream's look at the match
+    raised, and the stream died with a traceback in the log. It now waits, and the next change
+    brings the board."""
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    from webapp import store
+
+    app.config.update(SSE_HEARTBEAT=60.0, SSE_LIFETIME=120.0)
+    snapshot = store.snapshot
+    busy, refused = threading.Event(), threading.Event()
+    boards: queue.Queue = queue.Queue()
+
+    def busy_for_the_stream(game):
+        if busy.is_set() and threading.current_thread() is follower:
+            busy.clear()
+            refused.set()
+            raise PoolTimeout("QueuePool limit reached")
+        return snapshot(game)
+
+    monkeypatch.setattr(store, "snapshot", busy_for_the_stream)
+    response = app.test_client().get(f"/api/games/{table.id}/stream")
+
+    def follow() -> None:
+        for chunk in response.response:
+            chunk = chunk.decode() if isinstance(chunk, bytes) else chunk
+            if chunk.startswith("id: "):
+                boards.put(json.loads(chunk.split("data: ", 1)[1])["version"])
+                if chunk.startswith("id: 4\n"):
+                    response.close()
+                    return
+
+    follower = threading.Thread(target=follow, daemon=True)
+    follower.start()
+    assert boards.get(timeout=PATIENCE_S) == 2
+    busy.set()
+    table.event(play(0, "6-6"))  # version 3: its board cannot be drawn
+    assert refused.wait(PATIENCE_S)
+    table.event(play(1, "6-1", "east"))  # version 4
+    assert boards.get(timeout=PATIENCE_S) == 4
+    follower.join(PATIENCE_S)
+    assert not follower.is_alive()
+
+
 def test_a_stream_asked_from_a_version_the_match_never_had_sends_the_board(app, table):
     """A Last-Event-ID past the match's version (a database put back from a backup, a made-up id)
     was taken as seen: the stream sent heartbeats and no board until the match got that far."""

@@ -17,6 +17,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.wsgi import wrap_file
 
 from . import archive, auth, board, schemas, store, uploads, validate
@@ -400,7 +402,9 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
     db.session.remove()  # hold no database connection while the stream waits
 
     def from_database() -> tuple[int, str | None] | None:
-        """The match's version and its board if newer than `seen` (None: the match is gone)."""
+        """The match's version and its board if newer than `seen` (None: the match is gone; the
+        version seen and no board when the database is too busy to answer: the next heartbeat asks
+        again, and the page keeps its board rather than losing its stream)."""
         with app.app_context():
             try:
                 current = db.session.get(Game, game_id)
@@ -410,6 +414,9 @@ def stream(game_id: str):  # type: ignore[no-untyped-def]
                     return current.version, None
                 snap = store.snapshot(current)
                 return current.version, board.live(current, snap, tournament_table.of_match(current, snap))[1]
+            except (OperationalError, PoolTimeout) as error:
+                app.logger.warning("a live stream could not read the match: %s", getattr(error, "orig", None) or error)
+                return seen, None
             finally:
                 db.session.remove()
 

@@ -348,6 +348,9 @@ def watch(
 
     def take(image: Any, name: str) -> None:
         outcome = watcher.step(image, name).outcome
+        if outcome is not None and outcome.code == "table_start" and outcome.params.get("laid"):
+            # a film begun mid-hand: nothing is asked, but the record misses what was laid before
+            click.echo(json.dumps(outcome.to_json()) if as_json else f"{name}: NOTE {outcome.reason}")
         if outcome is not None and outcome.kind != "nothing":
             show(outcome, name)
             if outcome.code == "passes_unsure" and ask:

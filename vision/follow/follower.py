@@ -1259,6 +1259,17 @@ class Follower:
                 self.furniture = list(reading.tiles)
                 self._accept(reading)
                 self._count_boneyard(reading)
+                if self._in_play(reading):  # said, not scored: the plays before the first frame were not seen
+                    laid = sum(t.confidence >= FAINT for t in reading.tiles)
+                    return Outcome(
+                        "nothing",
+                        f"the table as it starts already shows {laid} tiles, some joined as a layout (a game "
+                        "under way?): they are taken as lying there, not scored; start watching before the "
+                        "lead to score them",
+                        frame=reading.image,
+                        code="table_start",
+                        params={"laid": laid},
+                    )
                 return Outcome("nothing", "the table as it starts", frame=reading.image, code="table_start")
             self.reference = Reading(reading.image, reading.width, reading.height, ())
             self._count_boneyard(reading)
