@@ -255,3 +255,25 @@ def test_an_imported_seating_that_makes_sense_is_kept(client):
     whole = {**record("partners", hand(play(2, "6-6"), leader=2)), "seating": sides}
     created = client.post("/api/games", json=whole).get_json()
     assert client.get(f"/api/games/{created['id']}/record").get_json()["seating"] == sides
+
+
+# -- a match deleted as its photo arrives ------------------------------------------------------------
+
+
+def test_a_photo_of_a_match_deleted_as_it_arrives_is_a_404_and_leaves_no_file(app, table, monkeypatch):
+    """The match deleted between the photo's checks and its row: the row's foreign key failed, a 500,
+    and the photo's file stayed on disk with no row to find it by."""
+    from webapp import frames, matches
+
+    keep = frames.keep
+
+    def deleted_first(job, *args, **kwargs):
+        matches.delete(job.game_id)
+        return keep(job, *args, **kwargs)
+
+    monkeypatch.setattr(frames, "keep", deleted_first)
+    response = table.post("/frames", data=photo(640, 480), content_type="image/jpeg")
+    assert response.status_code == 404, response.get_json()
+    assert "deleted as the photo arrived" in response.get_json()["error"]
+    photos = frames.folder(app)
+    assert not (photos / table.id).exists() or not any((photos / table.id).iterdir())

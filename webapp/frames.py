@@ -16,6 +16,7 @@ deliberate look of its own and is decided at once.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections import OrderedDict
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 from flask import Flask, current_app
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 
 from scorer.errors import RecordError
 from scorer.match import Match
@@ -39,7 +41,7 @@ from vision.read.reading import Reading
 from . import camera, camera_words, imagesize, store, wording
 from .db import db
 from .errors import ApiError, record_error
-from .models import Frame
+from .models import Frame, Game
 from .readers import Readers, Unavailable, default_factory
 
 if TYPE_CHECKING:
@@ -193,6 +195,8 @@ class Queue:
                     frame_id = job.frame_id if job.frame_id is not None else keep(job).id
                     process(self.readers, frame_id, job.data, job.look)
                     db.session.remove()
+            except ApiError as refused:  # the match was deleted while its frame waited: nothing to read
+                log.info("frame of match %s not read: %s", job.game_id, refused.message)
             except Exception:  # one bad frame must not stop the reader
                 log.exception("reading frame %s failed", job.frame_id)
                 with self.app.app_context():
@@ -320,22 +324,33 @@ def keep(job: Job, status: str = "queued", message: str = "", also: Callable[[Fr
     """Write the job's row and its file; `also(frame)` runs in the same transaction."""
     spec = {k: v for k, v in job.spec.items() if k not in ("ext", "still")}
     frame = Frame(game_id=job.game_id, status=status, message=message, **spec)
-    db.session.add(frame)
-    db.session.flush()
-    relative = f"{job.game_id}/{frame.id}.{job.spec['ext']}"
-    path = folder(current_app) / relative
+    path: Path | None = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(job.data or b"")
-    except OSError as error:
+        db.session.add(frame)
+        db.session.flush()
+        relative = f"{job.game_id}/{frame.id}.{job.spec['ext']}"
+        path = folder(current_app) / relative
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(job.data or b"")
+        except OSError as error:
+            db.session.rollback()
+            raise ApiError(
+                507, f"the photo could not be kept on this server ({error.strerror}): nothing was recorded"
+            ) from None
+        frame.path = relative
+        if also is not None:
+            also(frame)
+        db.session.commit()
+    except IntegrityError:
         db.session.rollback()
-        raise ApiError(
-            507, f"the photo could not be kept on this server ({error.strerror}): nothing was recorded"
-        ) from None
-    frame.path = relative
-    if also is not None:
-        also(frame)
-    db.session.commit()
+        if path is not None:  # written for a row that never was: the match's delete cannot find it
+            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                path.parent.rmdir()  # the match's folder, if this photo was all it held
+        if db.session.get(Game, job.game_id) is not None:
+            raise
+        raise ApiError(404, f"no match {job.game_id!r} on this server: it was deleted as the photo arrived") from None
     job.frame_id = frame.id
     return frame
 
