@@ -524,3 +524,16 @@ def test_a_first_frame_of_a_game_under_way_is_said_not_silently_taken_as_the_sta
         _reading(_tile(3, 5, 100, 100), _tile(2, 4, 500, 400))
     )
     assert apart.reason == "the table as it starts" and apart.params == {}
+
+
+def test_a_frame_of_a_won_match_says_the_match_is_over_not_start_a_hand():
+    """A photo of a won match answered "start the next one on the pad", which the pad refused (the
+    match was already won)."""
+    from tests.support.records import SIX_BLOCK_PLAYS, hand, record
+
+    table = Table(record("partners", hand(*SIX_BLOCK_PLAYS[:8]), options={"target": 10}))
+    table.follower.starts_hands = False  # as the page's camera
+    assert table.follower.match.over
+    table.follower.observe(_reading())
+    outcome = table.follower.observe(_reading(_tile(2, 3, 100, 100)))
+    assert outcome.kind == "over" and outcome.code == "match_over" and "the match is over" in outcome.reason

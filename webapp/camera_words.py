@@ -121,6 +121,7 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
     ),
     "table_start": lambda p, t: _("the table as the camera first sees it"),
     "over_pad": lambda p, t: _("the hand is over: start the next one on the pad"),
+    "match_over": lambda p, t: _("the match is over: it is won (start a new match for another game)"),
     "next_hand_refused": lambda p, t: _(
         "the table is cleared, but the next hand cannot start: %(why)s", why=_refused(p, t)
     ),

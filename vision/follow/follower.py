@@ -1279,6 +1279,13 @@ class Follower:
             question.frame = reading.image
             return question
         if hand.over:
+            if self.match.over:  # no next hand to start: the match is won
+                return Outcome(
+                    "over",
+                    "the match is over: it is won (start a new match for another game)",
+                    frame=reading.image,
+                    code="match_over",
+                )
             if not self.starts_hands:
                 return Outcome(
                     "over", "the hand is over: start the next one on the pad", frame=reading.image, code="over_pad"

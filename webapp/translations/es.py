@@ -562,6 +562,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "no tiles": "ninguna ficha",
     "the hand is over: show each player's tiles, then clear the table": "la mano terminó: cada jugador muestra sus fichas, y luego se recoge la mesa",
     "the hand is over: start the next one on the pad": "la mano terminó: empieza la siguiente en el anotador",
+    "the match is over: it is won (start a new match for another game)": "la partida terminó: ya tiene ganador (empieza una partida nueva para otro juego)",
     "the photo is not clear enough": "la foto no es lo bastante clara",
     "the reader is not sure of it: it read %(read)s": "el lector no está seguro: leyó la %(read)s",
     "a tile drawn from the boneyard": "una ficha robada del pozo",
