@@ -80,6 +80,14 @@ def test_every_reason_of_the_follower_has_words_in_both_languages():
             assert "seat" not in said and "{" not in said and "%(" not in said, (code, said)
 
 
+def test_an_unsure_tile_is_named_by_what_the_rules_make_it():
+    """Asked "Was it P1, 0-1 on the north?", the note "the reader is not sure of it: it read 2-6"
+    was about another tile of the same frame: the note names the tile it is about."""
+    said = words_in("en", "unsure_tile")
+    assert said == "the reader is not sure of the tile the rules make 4-6: it read 6-6"
+    assert "4-6" in (words_in("es", "unsure_tile") or "")
+
+
 def test_the_follower_keeps_its_words_for_the_command_line_and_adds_the_code():
     from vision.follow.follower import Outcome, Reason
 
