@@ -410,6 +410,16 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
     game_id = frame.game_id
     seat = (frame.proposal or {}).get("seat")
     snap = store.snapshot(store.get_game(game_id))
+    if frame.source == "camera" and store.opens_counts(snap):
+        # the live camera does not see every draw: the hand it follows keeps its tile counts open
+        # (`unseen_draws`, as `spinner watch` does), so no count ends it that a draw could change
+        try:
+            store.counts_open(
+                game_id, None, who="camera", why=f"frame {frame.id}: the camera follows the hand", source="camera"
+            )
+            snap = store.snapshot(store.get_game(game_id))
+        except ApiError:  # refused (a guard): followed as it stands
+            db.session.rollback()
     frame.version = snap.version
     frame.hand = len(snap.record["hands"]) - 1 if snap.record["hands"] else None
     hand = snap.match.current if snap.match is not None else None

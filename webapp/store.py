@@ -454,6 +454,69 @@ def start_hand(
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
 
+def counts_open(game_id: str, expected: int | None, *, who: str, why: str = "", source: str = "api") -> Done | None:
+    """The current hand's draws are not all seen (a camera follows it): its record says
+    `"unseen_draws": true`, so its tile counts are only the least each seat holds and no count
+    ends it that an unseen draw could change (scorer/hand.py). Only an observed hand of a game
+    that draws, not over; None where there is nothing to change (already open, or no such hand)."""
+
+    def plan(game: Game, snap: Snapshot) -> Plan:
+        if not opens_counts(snap):
+            raise _Unchanged
+        record = _copy(snap.record)
+        h = len(record["hands"]) - 1
+        before = {k: v for k, v in record["hands"][h].items() if k != "events"}
+        record["hands"][h]["unseen_draws"] = True
+
+        def write(version: int) -> None:
+            row = db.session.scalars(_standing(HandRow, game.id, None).where(HandRow.number == h)).one()
+            row.removed_version = version
+            db.session.add(
+                HandRow(
+                    game_id=game.id,
+                    number=h,
+                    leader=row.leader,
+                    deal=row.deal,
+                    extra={**(row.extra or {}), "unseen_draws": True},
+                    created_version=version,
+                )
+            )
+
+        return Plan(
+            record,
+            write,
+            "counts_open",
+            f"hand {h} cannot keep its counts open",
+            hand=h,
+            before=before,
+            after={**before, "unseen_draws": True},
+        )
+
+    try:
+        return _change(game_id, expected, plan, who=who, why=why, source=source)
+    except _Unchanged:
+        return None
+
+
+class _Unchanged(Exception):
+    """`counts_open` has nothing to change."""
+
+
+def opens_counts(snap: Snapshot) -> bool:
+    """Whether a camera following the current hand keeps its tile counts open (`counts_open`):
+    an observed hand of a game that draws, under way, whose counts are not open yet."""
+    hands = snap.record.get("hands") or []
+    hand = snap.match.current if snap.match is not None else None
+    return bool(
+        hands
+        and hand is not None
+        and not hand.over
+        and not hand.unseen_draws
+        and hands[-1].get("deal") is None
+        and hand.rules.variant.leftovers == "boneyard"
+    )
+
+
 def append_event(
     game_id: str, event: object, expected: int | None, *, who: str, why: str = "", source: str = "api"
 ) -> Done:

@@ -360,6 +360,7 @@ ACTIONS = {
     "settle": L("Settled"),
     "rename": L("Renamed"),
     "seating": L("Seats set"),
+    "counts_open": L("Draws unseen: tile counts kept open"),
 }
 
 

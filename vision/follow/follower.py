@@ -889,6 +889,14 @@ class Follower:
         self.vouched = []
         self.reference = None
 
+    def open_counts(self) -> None:
+        """The current hand's draws are not all seen after all (the page's camera starts following
+        a hand a player started): its tile counts stay open (`unseen_draws`) from here on, and the
+        boneyard in view is watched for draws, as in a hand this follower started."""
+        hand = self.hand
+        if not hand.full and hand.rules.variant.leftovers == "boneyard":
+            hand.unseen_draws = True
+
     def record(self) -> dict[str, Any]:
         """The match record of GAME_RECORD.md, with what is still to confirm under `pending`."""
         record = self._followed()

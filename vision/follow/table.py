@@ -62,9 +62,22 @@ def _key(event: dict[str, Any]) -> tuple[Any, ...]:
     return (event.get("type"), event.get("seat"), event.get("tile"), event.get("end"), event.get("tiles"))
 
 
-def _heads(record: dict[str, Any]) -> list[tuple[Any, Any]]:
-    """What the record says of each hand besides its events (who leads, the deal)."""
-    return [(h.get("leader"), h.get("deal")) for h in record.get("hands") or []]
+def _heads(record: dict[str, Any]) -> list[tuple[Any, Any, bool]]:
+    """What the record says of each hand besides its events (who leads, the deal, whether its
+    draws are all seen)."""
+    return [(h.get("leader"), h.get("deal"), h.get("unseen_draws") is True) for h in record.get("hands") or []]
+
+
+def _opened(before: list[tuple[Any, Any, bool]], after: list[tuple[Any, Any, bool]]) -> bool:
+    """Whether the record's only change of heads is the last hand's counts kept open
+    (`unseen_draws`, as the page's camera starts following a hand of a game that draws)."""
+    return (
+        len(before) == len(after) > 0
+        and before[:-1] == after[:-1]
+        and before[-1][:2] == after[-1][:2]
+        and not before[-1][2]
+        and after[-1][2]
+    )
 
 
 class Table:
@@ -143,7 +156,12 @@ class Table:
             ):
                 done = [_key(e) for e in hands[-1]["events"]]
                 stored = list(theirs[-1].get("events") or [])
-                if [_key(e) for e in stored[: len(done)]] == done and _heads(record) == self.heads:
+                heads = _heads(record)
+                if [_key(e) for e in stored[: len(done)]] == done and _opened(self.heads, heads):
+                    # the camera follows this hand: its counts stay open, the follower goes on
+                    self.follower.open_counts()
+                    self.heads = heads
+                if [_key(e) for e in stored[: len(done)]] == done and heads == self.heads:
                     extra = stored[len(done) :]
                     if not extra:
                         return "same"

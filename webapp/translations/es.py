@@ -511,6 +511,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "the camera’s picture": "la imagen de la cámara",
     "Save where they sit": "Guardar dónde se sientan",
     "Seats set": "Asientos indicados",
+    "Draws unseen: tile counts kept open": "Robos no vistos: las cuentas de fichas quedan abiertas",
     "who played them: said by a player": "quién las jugó: lo dijo un jugador",
     "Recorded: %(plays)s": "Anotado: %(plays)s",
     "No other pass: record them": "Ningún otro pase: anotarlas",

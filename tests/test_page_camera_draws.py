@@ -1,0 +1,136 @@
+"""The page's live camera in a game that draws (the probe's "draw games end early"): a hand started
+with POST /hands (no deal) and followed by the camera keeps its tile counts open (`unseen_draws`),
+as `spinner watch` does, so no count ends it that a draw could change, and the boneyard in view is
+watched for draws. The pad alone scores as before: a scorer who taps Draw records the draws.
+
+The frames are a dealt `draw` film's, read from their truth (`OracleReader`'s readings) by a
+stand-in reader; the rest, from the upload to the record, is real.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.support.camera import make_app, seen
+from tests.support.web import Table
+from vision.synth.video import game_video, reading_from_truth
+
+#: seed 1, two players, 15 plays: seat 0 draws one tile, then lays its 7th (4-5) still holding one;
+#: seat 1 draws four and plays, seat 0 draws five and plays: nobody goes out
+SEED, PLAYS = 1, 15
+
+
+def _key(image: np.ndarray) -> str:
+    return hashlib.sha1(np.ascontiguousarray(image).tobytes()).hexdigest()
+
+
+class FilmReader:
+    """Reads each frame of the film from its truth (the frame found by its pixels: sent as PNG)."""
+
+    def __init__(self, video: Any) -> None:
+        self.video = video
+        self.state_of: dict[str, int] = {}
+
+    def __call__(self, variant: str) -> FilmReader:
+        return self
+
+    def read(self, image: np.ndarray, name: str = "") -> Any:
+        state = self.state_of.get(_key(image))
+        return seen() if state is None else reading_from_truth(self.video.truths[state], name)
+
+
+@pytest.fixture(scope="module")
+def film() -> tuple[Any, list[tuple[bytes, int]]]:
+    video = game_video(SEED, 320, 240, players=2, dealt="draw", max_plays=PLAYS)
+    frames = []
+    for frame in video.frames():
+        ok, data = cv2.imencode(".png", frame.image)
+        assert ok
+        frames.append((data.tobytes(), frame.state, _key(frame.image)))
+    return video, frames
+
+
+def _held(events: list[dict[str, Any]], dealt: int = 7) -> list[int]:
+    held = [dealt, dealt]
+    for e in events:
+        held[e["seat"]] += {"draw": 1, "play": -1}.get(e["type"], 0)
+    return held
+
+
+def _tile(name: str) -> str:
+    return "-".join(sorted(name.split("-")))
+
+
+def test_the_page_camera_keeps_a_drawing_hands_counts_open(tmp_path, film):
+    video, frames = film
+    truth = video.record["hands"][0]["events"]
+    true_plays = [(e["seat"], _tile(e["tile"])) for e in truth if e["type"] == "play"]
+    assert len(true_plays) == PLAYS and max(_held(truth)) > 0 and min(_held(truth)) > 0  # nobody goes out
+    reader = FilmReader(video)
+    for _data, state, key in frames:
+        reader.state_of[key] = state
+    app = make_app(tmp_path, SPINNER_READER=reader)
+    client = app.test_client()
+    made = client.post("/api/games", json={"variant": "draw", "players": video.record["players"]})
+    assert made.status_code == 201, made.get_json()
+    t = Table(client, made.get_json())
+    assert t.post("/hands", {"leader": 0}).status_code == 201  # the page's hand: no deal
+
+    def plays() -> tuple[list[tuple[int, str]], Any]:
+        hand = t.get("/score").get_json()["hands"][0]
+        return [(p["seat"], _tile(p["tile"])) for p in hand["plays"]], hand
+
+    for data, _state, _k in frames:
+        sent = t.client.post(
+            f"/api/games/{t.id}/frames?source=camera",
+            data={"photo": (io.BytesIO(data), "table.png")},
+            headers=t.auth,
+            content_type="multipart/form-data",
+        ).get_json()
+        if sent.get("status") == "confirm":  # a question: answered with the truth
+            done, _ = plays()
+            proposed = (sent["proposal"].get("events") or [{}])[0]
+            right = (
+                len(done) < PLAYS
+                and proposed.get("type") == "play"
+                and (proposed.get("seat"), _tile(proposed.get("tile", "0-0"))) == true_plays[len(done)]
+            )
+            verdict = "accept" if right else "reject"
+            body = {"event": proposed, "why": "the truth"} if right else {"why": "the truth"}
+            assert t.post(f"/frames/{sent['id']}/{verdict}", body).status_code == 200
+        done, hand = plays()
+        # never a play for a wrong seat, nor one that did not happen
+        assert done == true_plays[: len(done)], (sent.get("message"), done)
+        # a seat that laid its last counted tile may have drawn unseen: the record holds no end
+        # for it, and the next play goes on (the score's "out" is only the record's silence)
+        assert "reveal" not in {e["type"] for e in t.record()["hands"][0]["events"]}
+    done, hand = plays()
+    # seat 0's 7th play (4-5, one tile still in hand) ended nothing: the plays after it are recorded
+    seventh = [k for k, (seat, _tile) in enumerate(true_plays) if seat == 0][6]
+    assert len(done) > seventh + 1, done
+    assert t.record()["hands"][0].get("unseen_draws") is True
+
+
+def test_the_pad_alone_keeps_a_drawing_hands_counts_closed(tmp_path):
+    app = make_app(tmp_path, SPINNER_READER=FilmReader(None))
+    client = app.test_client()
+    t = Table(client, client.post("/api/games", json={"variant": "draw", "players": ["Ana", "Ben"]}).get_json())
+    assert t.post("/hands", {"leader": 0}).status_code == 201
+    assert t.event({"type": "play", "seat": 0, "tile": "6-6"}).status_code == 201
+    assert t.event({"type": "draw", "seat": 1}).status_code == 201  # the scorer taps Draw
+    assert "unseen_draws" not in t.record()["hands"][0]
+    # a photo taken on purpose is no live camera: the counts stay as the pad keeps them
+    ok, data = cv2.imencode(".png", np.full((240, 320, 3), 90, np.uint8))
+    t.client.post(
+        f"/api/games/{t.id}/frames",
+        data={"photo": (io.BytesIO(data.tobytes()), "table.png")},
+        headers=t.auth,
+        content_type="multipart/form-data",
+    )
+    assert "unseen_draws" not in t.record()["hands"][0]
