@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.camera import photo, seen, send
-from tests.support.records import play
+from tests.support.records import pass_, play
 
 ENGLISH = {"Accept-Language": "en"}
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
@@ -112,15 +112,46 @@ def test_turned_down_the_kept_plays_are_dropped_for_the_pad(cam):
     assert again.status_code == 409 and "asks nothing now (it is rejected)" in again.get_json()["error"]
 
 
-def test_a_play_scored_on_the_pad_meanwhile_drops_the_kept_plays(cam):
+@pytest.mark.parametrize("event", [pass_(1), play(1, "3-6", "west"), play(3, "4-5", "west")])
+def test_the_pad_cannot_score_over_plays_kept_to_confirm(cam, event):
+    # the board still shows Ben's turn (only the lead is recorded), but 6-3 and 3-4 were laid
+    # first: a pass tapped now would be recorded before them and drop them
+    _, second = kept_two(cam)
+    refused = cam.event(event)
+    assert refused.status_code == 409, refused.get_json()
+    said = refused.get_json()
+    assert said["error"].startswith(
+        "2 plays are kept to confirm, laid before this: answer the camera's question "
+        "'did anyone pass from 3-6 on?' first"
+    )
+    assert "version" not in said  # not "the match changed": the page shows the question itself
+    assert said["code"] == "kept_open" and said["asks"]["id"] == second["id"]
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6")]
+    assert cam.get(f"/frames/{second['id']}", headers=cam.auth).get_json()["status"] == "kept"
+    # answered, the pad scores on from the answered record
+    assert cam.post(f"/frames/{second['id']}/accept", {}, headers=ENGLISH).status_code == 200
+    assert cam.event(pass_(3)).status_code == 201
+    assert cam.record()["hands"][0]["events"][-1] == pass_(3)
+
+
+def test_a_play_scored_on_the_pad_in_place_of_the_kept_plays_drops_them(cam):
     first, _ = kept_two(cam)
-    assert cam.event(play(1, "3-6", "west")).status_code == 201  # scored on the pad instead
-    cam.script.readings.append(seen("6-6", "6-3", "3-4"))
-    send(cam, photo(), headers=ENGLISH)  # the table is followed from the record again
+    scored = cam.post("/events", {"event": play(1, "3-6", "west"), "drop_kept": True})
+    assert scored.status_code == 201, scored.get_json()
     dropped = cam.get(f"/frames/{first['id']}", headers={**cam.auth, **ENGLISH}).get_json()
     assert dropped["status"] == "rejected"
     assert dropped["say"] == "The plays kept to confirm were dropped (the record changed since): score them on the pad."
     assert cam.record()["hands"][0]["events"] == [play(0, "6-6"), play(1, "3-6", "west")]
+    cam.script.readings.append(seen("6-6", "6-3", "3-4"))
+    after = send(cam, photo(), headers=ENGLISH).get_json()  # followed on from the record
+    assert after["status"] == "kept" and after["proposal"]["kept"] == [play(2, "3-4", "west")]
+
+
+def test_kept_plays_dropped_by_an_undo_do_not_hold_the_pad(cam):
+    first, _ = kept_two(cam)
+    assert cam.post("/undo", {}).status_code == 200  # the lead taken back: the kept plays go with it
+    assert cam.event(play(0, "6-6")).status_code == 201
+    assert cam.get(f"/frames/{first['id']}", headers=cam.auth).get_json()["status"] == "rejected"
 
 
 # -- on the page -----------------------------------------------------------------------------------

@@ -500,6 +500,10 @@ def _drop_kept(game_id: str, table: Table) -> None:
     if not table.dropped:
         return
     table.dropped = False
+    _mark_dropped(game_id)
+
+
+def _mark_dropped(game_id: str) -> None:
     message = "the plays kept to confirm were dropped (the record changed): score them on the pad"
     for frame in _run_frames(game_id):
         frame.status, frame.message = "rejected", message
@@ -667,6 +671,52 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
             if photo.id == frame.id:
                 answered = photo
         return answered
+
+
+def kept_open(game_id: str) -> Frame | None:
+    """The newest frame of the plays kept to confirm, where some still wait for "did anyone pass?"
+    (this process's follower brought to the record first: a change since drops them)."""
+    table = tables(current_app).find(game_id)
+    if table is not None:
+        snap = store.snapshot(store.get_game(game_id))
+        with table.lock:
+            table.sync(snap.record)
+            _drop_kept(game_id, table)
+    run = _run_frames(game_id)
+    return max(run, key=lambda f: f.id) if run else None
+
+
+def refuse_over_kept(game_id: str) -> None:
+    """A play, pass or draw scored on the pad while plays are kept to confirm would be recorded
+    against the record's turn, before plays laid first, and drop them: refused (409), naming the
+    question to answer first."""
+    newest = kept_open(game_id)
+    if newest is None:
+        return
+    plays = [e for e in _kept_plays(newest.proposal or {}) if e.get("type") == "play"]
+    count = len(plays) or 1
+    first = plays[0].get("tile") if plays else None
+    question = f"did anyone pass from {first} on?" if first else "did anyone pass?"
+    kept = "1 play is" if count == 1 else f"{count} plays are"
+    raise ApiError(
+        409,
+        f"{kept} kept to confirm, laid before this: answer the camera's question "
+        f"'{question}' first (frame {newest.id}), or turn them down; nothing was recorded "
+        '(send "drop_kept": true to record this in their place and drop them)',
+        code="kept_open",
+        asks=to_json(newest, reading=False),
+    )
+
+
+def drop_kept_now(game_id: str) -> None:
+    """The plays kept to confirm are dropped for an event scored in their place (`drop_kept`):
+    their frames say so now, and this process's follower is followed from the record again."""
+    table = tables(current_app).find(game_id)
+    if table is not None:
+        with table.lock:
+            table.rebuild(store.snapshot(store.get_game(game_id)).record)
+            table.dropped = False
+    _mark_dropped(game_id)
 
 
 def _kept_plays(proposal: dict[str, Any]) -> list[dict[str, Any]]:

@@ -177,6 +177,9 @@
     return [response, await response.json().catch(() => ({ error: words("server_said", { status: response.status }) }))];
   }
 
+  // The pad refused a tap while plays are kept to confirm: their question is shown here.
+  window.spinnerCameraAsk = (frame) => { if (frame && (!asking || asking.id !== frame.id)) ask(frame); };
+
   yes.addEventListener("click", async () => {
     if (!asking) return;
     const event = { ...((asking.proposal.events || [])[0] || {}) };
