@@ -59,7 +59,18 @@ MIMETYPES = {"jpg": "image/jpeg", "png": "image/png", "gif": "image/gif", "bmp":
 #: plays followed, not recorded) and "confirm" with code "passes_unsure" (the question held).
 RUN = ("kept", "confirm")
 #: Statuses after which nothing more happens to a frame by itself.
-SETTLED = {"recorded", "accepted", "rejected", "nothing", "looking", "over", "skipped", "no-reader", "unreadable"}
+SETTLED = {
+    "recorded",
+    "accepted",
+    "rejected",
+    "superseded",
+    "nothing",
+    "looking",
+    "over",
+    "skipped",
+    "no-reader",
+    "unreadable",
+}
 
 
 def kind_of(data: bytes) -> str | None:
@@ -751,7 +762,18 @@ def _passes(value: Any) -> list[tuple[int, int]]:
 
 
 def _answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, why: str) -> Frame:
+    settle_passed(game_id)
     frame = get(game_id, frame_id, fresh=True)
+    if frame.status == "recorded" and (frame.proposal or {}).get("settled") == "recorded":
+        chosen = (frame.proposal or {}).get("chosen")
+        said = f" ({store.words(chosen).strip()}, event {frame.event})" if isinstance(chosen, dict) else ""
+        raise ApiError(409, f"frame {frame_id}'s play is already recorded{said}: nothing was recorded")
+    if frame.status == "superseded":
+        raise ApiError(
+            409,
+            f"frame {frame_id} asks nothing now: the match changed since its question "
+            f"(version {frame.version}); score the play on the pad: nothing was recorded",
+        )
     if frame.status != "confirm":
         raise ApiError(409, f"frame {frame_id} asks nothing now (it is {frame.status}): nothing was recorded")
     if not accept:
@@ -812,8 +834,70 @@ def get(game_id: str, frame_id: int, fresh: bool = False) -> Frame:
     return frame
 
 
+def settle_passed(game_id: str) -> list[Frame]:
+    """Questions the record moved past are settled: a frame asks about a play on the version it
+    was read on (its answer is recorded on that version), so once the match changed it can never be
+    answered. Its play recorded since (on the pad, or answering a newer frame) makes it
+    "recorded", with that event; anything else "superseded". The plays kept to confirm are not
+    such questions (`_drop_kept` settles them). Answers the frames settled."""
+    game = store.get_game(game_id)
+    waiting = db.session.scalars(
+        select(Frame).where(
+            Frame.game_id == game_id,
+            Frame.status == "confirm",
+            Frame.version.is_not(None),
+            Frame.version < game.version,
+        )
+    )
+    passed = [f for f in waiting if (f.proposal or {}).get("code") != "passes_unsure"]
+    if not passed:
+        return []
+    record = store.snapshot(game).record
+    for frame in passed:
+        proposal = frame.proposal if isinstance(frame.proposal, dict) else {}
+        at, event = _recorded_since(record, frame.hand, proposal.get("events"))
+        if at is not None and event is not None:
+            frame.status, frame.event = "recorded", at
+            frame.message = f"recorded meanwhile: {store.words(event)}"
+            frame.proposal = {**proposal, "chosen": event, "settled": "recorded"}
+        else:
+            frame.status = "superseded"
+            frame.message = (
+                f"the match changed since this question (version {frame.version}): it asks no more; "
+                "score this play on the pad"
+            )
+            frame.proposal = {**proposal, "settled": "superseded"}
+    db.session.commit()
+    table = tables(current_app).find(game_id)
+    if table is not None and table.asked in {f.id for f in passed}:
+        table.asked = None  # the follower's question was settled by the record (`Table.sync`)
+    return passed
+
+
+def _recorded_since(record: dict[str, Any], hand: int | None, proposed: Any) -> tuple[int | None, Any]:
+    """Where the frame's proposed tile was played in its hand of the record, and the event."""
+    first = next((e for e in proposed if isinstance(e, dict)), None) if isinstance(proposed, list) else None
+    hands = record.get("hands") or []
+    if first is None or not isinstance(first.get("tile"), str) or hand is None or not 0 <= hand < len(hands):
+        return None, None
+    try:
+        tile = Tile.parse(first["tile"])
+    except ValueError:
+        return None, None
+    for k, event in enumerate(hands[hand].get("events") or []):
+        if event.get("type") == "play" and isinstance(event.get("tile"), str):
+            try:
+                if Tile.parse(event["tile"]) is tile:
+                    return k, event
+            except ValueError:
+                continue
+    return None, None
+
+
 def asking(game_id: str) -> Frame | None:
-    """The newest frame of the match whose proposal still waits for the scorer's tap, if any."""
+    """The newest frame of the match whose proposal still waits for the scorer's tap, if any
+    (questions the record moved past settled first: `settle_passed`)."""
+    settle_passed(game_id)
     return db.session.scalars(
         select(Frame).where(Frame.game_id == game_id, Frame.status == "confirm").order_by(Frame.id.desc()).limit(1)
     ).first()
