@@ -92,6 +92,12 @@ def test_kept_plays_are_answered_where_another_process_keeps_them(cam):
         ([[5, 2]], "passes[0]: the plays kept to confirm are 2: there is no play 6"),
         ([[0, 7]], "passes[0]: there is no seat 7 (seats are 0 to 3)"),
         ("Ben", "passes"),
+        ([[0, 2], [0, 3]], "passes[1]: play 1 is named twice: one seat laid it"),
+        ([[1, 0], [0, 2]], "passes[1]: play 1 comes before play 2: name the plays in the order laid"),
+        # Ben laid 6-3 in turn: no pass comes before it so
+        ([[0, 1]], "passes[0]: seat 1 laid play 1 (3-6) in turn: no one passed before it"),
+        # after Ben passed, Cruz laid 6-3 and Dee 3-4 in turn
+        ([[0, 2], [1, 3]], "passes[1]: seat 3 laid play 2 (3-4) in turn: no one passed before it"),
     ],
 )
 def test_a_bad_answer_names_what_is_wrong_and_records_nothing(cam, passes, says):

@@ -643,9 +643,11 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
         hand = snap.match.current if snap.match is not None else None
         if hand is None:
             raise ApiError(409, "no hand is being played: nothing was recorded")
-        for k, said in enumerate(_passes(passes)):
+        marks = _passes(passes)
+        for k, (play, seat) in enumerate(marks):
+            _check_mark(k, play, seat, marks[k - 1][0] if k else None, events)
             try:
-                events = with_pass(events, *said, hand.next_seat, len(snap.record["players"]))
+                events = with_pass(events, play, seat, hand.next_seat, len(snap.record["players"]))
             except ValueError as error:
                 raise ApiError(400, f"passes[{k}]: {error}") from None
         record = {**snap.record, "hands": [dict(h) for h in snap.record["hands"]]}
@@ -748,6 +750,25 @@ def _laid_tile(proposal: Any) -> Tile | None:
         return Tile.parse(first["tile"]) if first is not None else None
     except ValueError:
         return None
+
+
+def _check_mark(k: int, play: int, seat: int, before: int | None, events: list[dict[str, Any]]) -> None:
+    """One [play, seat] of an answer to "did anyone pass?", with the plays as the marks before it
+    left them: each play laid after a pass is named once, in the order laid, and by a seat that a
+    pass before it makes its player (the turn seat laid it in turn: no one passed)."""
+    if before is not None and play == before:
+        raise ApiError(400, f"passes[{k}]: play {play + 1} is named twice: one seat laid it")
+    if before is not None and play < before:
+        raise ApiError(
+            400, f"passes[{k}]: play {play + 1} comes before play {before + 1}: name the plays in the order laid"
+        )
+    plays = [e for e in events if e.get("type") == "play"]
+    if 0 <= play < len(plays) and plays[play].get("seat") == seat:
+        raise ApiError(
+            400,
+            f"passes[{k}]: seat {seat} laid play {play + 1} ({plays[play].get('tile')}) in turn: "
+            "no one passed before it; name the seat that laid it after a pass",
+        )
 
 
 def _passes(value: Any) -> list[tuple[int, int]]:
