@@ -223,3 +223,35 @@ def test_a_photo_that_asked_for_the_kept_plays_first_is_looked_at_once_they_are_
     assert now["id"] == third["id"] and now["status"] == "confirm"  # its own question now
     assert now["proposal"]["events"] == [play(3, "4-5", "west")]
     assert cam.record()["hands"][0]["events"] == [play(0, "6-6"), play(1, "3-6", "west"), play(2, "3-4", "west")]
+
+
+@pytest.mark.slow
+def test_a_pass_tapped_on_the_pad_while_plays_are_kept_shows_their_question(scripted, open_page, tmp_path):
+    from tests.support.page import PHONE, record_of, start_match, tap_and_wait
+
+    page = open_page(PHONE)
+    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')  # Ana leads
+    tap_and_wait(page, '[data-tile="6-6"]')
+    shot = tmp_path / "table.jpg"
+    shot.write_bytes(photo())
+    for tiles in (("6-6", "6-3"), ("6-6", "6-3", "3-4")):
+        scripted.script.readings.append(seen(*tiles))
+        page.set_input_files("#photo-input", str(shot))
+        page.wait_for_function(
+            "t => document.getElementById('cam-say').textContent.includes(t)",
+            arg=f"Cruz, {tiles[-1]}" if len(tiles) > 2 else "Ben, 3-6",
+        )
+    page.reload()  # the camera box asks nothing now (another phone, or the page opened again)
+    page.wait_for_selector("#pad[data-ready]")
+    page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Ben'")
+    page.click("#pass")  # Ben's turn as the board shows it, but 6-3 and 3-4 were laid since
+    page.wait_for_function("document.getElementById('pad-error').textContent.includes('kept to confirm')")
+    assert "did anyone pass from 3-6 on?" in page.inner_text("#pad-error")
+    page.wait_for_function("document.getElementById('cam-say').textContent.includes('did anyone pass from 3-6 on?')")
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6")]
+    page.click("text=No one passed")
+    page.wait_for_function("document.getElementById('cam-say').textContent.startsWith('Recorded')")
+    page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Dee'")
+    tap_and_wait(page, "#pass")
+    assert record_of(page, game)["hands"][0]["events"][-1] == pass_(3)
