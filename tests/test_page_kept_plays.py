@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.camera import photo, seen, send
-from tests.support.records import play
+from tests.support.records import pass_, play
 
 ENGLISH = {"Accept-Language": "en"}
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9"}
@@ -92,6 +92,12 @@ def test_kept_plays_are_answered_where_another_process_keeps_them(cam):
         ([[5, 2]], "passes[0]: the plays kept to confirm are 2: there is no play 6"),
         ([[0, 7]], "passes[0]: there is no seat 7 (seats are 0 to 3)"),
         ("Ben", "passes"),
+        ([[0, 2], [0, 3]], "passes[1]: play 1 is named twice: one seat laid it"),
+        ([[1, 0], [0, 2]], "passes[1]: play 1 comes before play 2: name the plays in the order laid"),
+        # Ben laid 6-3 in turn: no pass comes before it so
+        ([[0, 1]], "passes[0]: seat 1 laid play 1 (3-6) in turn: no one passed before it"),
+        # after Ben passed, Cruz laid 6-3 and Dee 3-4 in turn
+        ([[0, 2], [1, 3]], "passes[1]: seat 3 laid play 2 (3-4) in turn: no one passed before it"),
     ],
 )
 def test_a_bad_answer_names_what_is_wrong_and_records_nothing(cam, passes, says):
@@ -112,15 +118,46 @@ def test_turned_down_the_kept_plays_are_dropped_for_the_pad(cam):
     assert again.status_code == 409 and "asks nothing now (it is rejected)" in again.get_json()["error"]
 
 
-def test_a_play_scored_on_the_pad_meanwhile_drops_the_kept_plays(cam):
+@pytest.mark.parametrize("event", [pass_(1), play(1, "3-6", "west"), play(3, "4-5", "west")])
+def test_the_pad_cannot_score_over_plays_kept_to_confirm(cam, event):
+    # the board still shows Ben's turn (only the lead is recorded), but 6-3 and 3-4 were laid
+    # first: a pass tapped now would be recorded before them and drop them
+    _, second = kept_two(cam)
+    refused = cam.event(event)
+    assert refused.status_code == 409, refused.get_json()
+    said = refused.get_json()
+    assert said["error"].startswith(
+        "2 plays are kept to confirm, laid before this: answer the camera's question "
+        "'did anyone pass from 3-6 on?' first"
+    )
+    assert "version" not in said  # not "the match changed": the page shows the question itself
+    assert said["code"] == "kept_open" and said["asks"]["id"] == second["id"]
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6")]
+    assert cam.get(f"/frames/{second['id']}", headers=cam.auth).get_json()["status"] == "kept"
+    # answered, the pad scores on from the answered record
+    assert cam.post(f"/frames/{second['id']}/accept", {}, headers=ENGLISH).status_code == 200
+    assert cam.event(pass_(3)).status_code == 201
+    assert cam.record()["hands"][0]["events"][-1] == pass_(3)
+
+
+def test_a_play_scored_on_the_pad_in_place_of_the_kept_plays_drops_them(cam):
     first, _ = kept_two(cam)
-    assert cam.event(play(1, "3-6", "west")).status_code == 201  # scored on the pad instead
-    cam.script.readings.append(seen("6-6", "6-3", "3-4"))
-    send(cam, photo(), headers=ENGLISH)  # the table is followed from the record again
+    scored = cam.post("/events", {"event": play(1, "3-6", "west"), "drop_kept": True})
+    assert scored.status_code == 201, scored.get_json()
     dropped = cam.get(f"/frames/{first['id']}", headers={**cam.auth, **ENGLISH}).get_json()
     assert dropped["status"] == "rejected"
     assert dropped["say"] == "The plays kept to confirm were dropped (the record changed since): score them on the pad."
     assert cam.record()["hands"][0]["events"] == [play(0, "6-6"), play(1, "3-6", "west")]
+    cam.script.readings.append(seen("6-6", "6-3", "3-4"))
+    after = send(cam, photo(), headers=ENGLISH).get_json()  # followed on from the record
+    assert after["status"] == "kept" and after["proposal"]["kept"] == [play(2, "3-4", "west")]
+
+
+def test_kept_plays_dropped_by_an_undo_do_not_hold_the_pad(cam):
+    first, _ = kept_two(cam)
+    assert cam.post("/undo", {}).status_code == 200  # the lead taken back: the kept plays go with it
+    assert cam.event(play(0, "6-6")).status_code == 201
+    assert cam.get(f"/frames/{first['id']}", headers=cam.auth).get_json()["status"] == "rejected"
 
 
 # -- on the page -----------------------------------------------------------------------------------
@@ -186,3 +223,35 @@ def test_a_photo_that_asked_for_the_kept_plays_first_is_looked_at_once_they_are_
     assert now["id"] == third["id"] and now["status"] == "confirm"  # its own question now
     assert now["proposal"]["events"] == [play(3, "4-5", "west")]
     assert cam.record()["hands"][0]["events"] == [play(0, "6-6"), play(1, "3-6", "west"), play(2, "3-4", "west")]
+
+
+@pytest.mark.slow
+def test_a_pass_tapped_on_the_pad_while_plays_are_kept_shows_their_question(scripted, open_page, tmp_path):
+    from tests.support.page import PHONE, record_of, start_match, tap_and_wait
+
+    page = open_page(PHONE)
+    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')  # Ana leads
+    tap_and_wait(page, '[data-tile="6-6"]')
+    shot = tmp_path / "table.jpg"
+    shot.write_bytes(photo())
+    for tiles in (("6-6", "6-3"), ("6-6", "6-3", "3-4")):
+        scripted.script.readings.append(seen(*tiles))
+        page.set_input_files("#photo-input", str(shot))
+        page.wait_for_function(
+            "t => document.getElementById('cam-say').textContent.includes(t)",
+            arg=f"Cruz, {tiles[-1]}" if len(tiles) > 2 else "Ben, 3-6",
+        )
+    page.reload()  # the camera box asks nothing now (another phone, or the page opened again)
+    page.wait_for_selector("#pad[data-ready]")
+    page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Ben'")
+    page.click("#pass")  # Ben's turn as the board shows it, but 6-3 and 3-4 were laid since
+    page.wait_for_function("document.getElementById('pad-error').textContent.includes('kept to confirm')")
+    assert "did anyone pass from 3-6 on?" in page.inner_text("#pad-error")
+    page.wait_for_function("document.getElementById('cam-say').textContent.includes('did anyone pass from 3-6 on?')")
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6")]
+    page.click("text=No one passed")
+    page.wait_for_function("document.getElementById('cam-say').textContent.startsWith('Recorded')")
+    page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Dee'")
+    tap_and_wait(page, "#pass")
+    assert record_of(page, game)["hands"][0]["events"][-1] == pass_(3)

@@ -16,6 +16,7 @@ import pytest
 from tests.support.camera import Asks, photo, seen, send, who_played
 from tests.support.page import (
     PHONE,
+    api,
     axe_findings,
     meant_taps,
     record_of,
@@ -224,3 +225,23 @@ def test_one_tap_on_pass_records_a_pass_for_the_seat_whose_turn_it_is(live_serve
     page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Cruz'")
     tap_and_wait(page, "#pass")
     assert record_of(page, game)["hands"][0]["events"][-1] == pass_(2)
+
+
+@pytest.mark.slow
+def test_a_question_whose_play_is_scored_on_the_pad_stops_asking_on_the_page(scripted, asks, open_page, tmp_path):
+    page = open_page(PHONE)
+    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')
+    tap_and_wait(page, '[data-tile="6-6"]')
+    shot = tmp_path / "table.jpg"
+    shot.write_bytes(photo())
+    scripted.script.readings.append(seen("6-6", "6-3"))
+    asks.outcomes.append(who_played("6-3", [1, 2], "east"))
+    page.set_input_files("#photo-input", str(shot))
+    page.wait_for_selector("#cam-seats:not([hidden]) button")
+    # scored on the pad instead (here through the API, as the pad sends it)
+    assert api(page, "POST", "/events", play(2, "6-3", "east"))["status"] == 201
+    page.wait_for_function("document.getElementById('cam-say').textContent.startsWith('Already recorded')")
+    assert page.inner_text("#cam-say") == "Already recorded: Cruz played 6-3 on the east"
+    assert page.locator("#cam-seats").is_hidden()
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6"), play(2, "6-3", "east")]

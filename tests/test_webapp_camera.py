@@ -323,3 +323,53 @@ def test_a_turn_down_never_lands_on_a_frame_answered_meanwhile_elsewhere(cam, sc
     assert refused.status_code == 409 and "it is accepted" in refused.get_json()["error"]
     with cam.app.app_context():
         assert db.session.get(Frame, frame["id"]).status == "accepted"
+
+
+def unsure_six_four(cam, script) -> dict:
+    """Ana leads 6-6 on the pad; a photo shows 6-4 read unsure: the camera asks."""
+    assert cam.event(play(0, "6-6")).status_code == 201
+    script.readings.append(seen("6-6", ("6-4", 0.5)))
+    frame = send(cam, photo()).get_json()
+    assert frame["status"] == "confirm" and frame["proposal"]["events"][0]["tile"] == "4-6"
+    return frame
+
+
+def test_a_question_whose_play_is_scored_on_the_pad_asks_no_more(cam, script):
+    frame = unsure_six_four(cam, script)
+    event = frame["proposal"]["events"][0]
+    assert cam.event(event).status_code == 201  # scored on the pad instead of tapping Yes
+    now = cam.get(f"/frames/{frame['id']}", headers={**cam.auth, "Accept-Language": "en"}).get_json()
+    assert now["status"] == "recorded" and now["event"] == 1
+    assert now["say"].startswith("Already recorded: ")
+    # the next photo's answer no longer carries the old question
+    script.readings.append(seen("6-6", "6-4"))
+    after = send(cam, photo()).get_json()
+    assert after["asks"] is None, after["asks"]
+    late = cam.post(f"/frames/{frame['id']}/accept", {})
+    assert late.status_code == 409
+    assert late.get_json()["error"].startswith(f"frame {frame['id']}'s play is already recorded (")
+    assert "reload" not in late.get_json()["error"]
+    assert len(cam.record()["hands"][0]["events"]) == 2
+
+
+def test_a_question_answered_on_a_newer_frame_is_settled_on_the_older_one(cam, script):
+    first = unsure_six_four(cam, script)
+    script.readings.append(seen("6-6", ("6-4", 0.5)))
+    second = send(cam, photo()).get_json()
+    assert second["status"] == "confirm", second["message"]
+    assert cam.post(f"/frames/{second['id']}/accept", {}).status_code == 200
+    listed = {f["id"]: f["status"] for f in cam.get("/frames", headers=cam.auth).get_json()["frames"]}
+    assert listed[first["id"]] == "recorded" and listed[second["id"]] == "accepted"
+    again = cam.post(f"/frames/{first['id']}/accept", {})
+    assert again.status_code == 409 and "already recorded" in again.get_json()["error"]
+    assert [e["tile"] for e in cam.record()["hands"][0]["events"]] == ["6-6", "4-6"]
+
+
+def test_a_question_the_record_moved_past_otherwise_is_superseded(cam, script):
+    frame = unsure_six_four(cam, script)
+    assert cam.event(play(1, "6-3", "west")).status_code == 201  # another play scored meanwhile
+    now = cam.get(f"/frames/{frame['id']}", headers=cam.auth).get_json()
+    assert now["status"] == "superseded"
+    late = cam.post(f"/frames/{frame['id']}/accept", {})
+    assert late.status_code == 409 and "the match changed since its question" in late.get_json()["error"]
+    assert cam.post(f"/frames/{frame['id']}/reject", {}).status_code == 409

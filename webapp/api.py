@@ -202,10 +202,20 @@ def add_event(game_id: str):  # type: ignore[no-untyped-def]
     # A bare event of GAME_RECORD.md, or {"event": {...}, "version": 7, "who": ..., "why": ...}.
     event = data if "type" in data else data.get("event")
     if "type" in data:
-        event = {k: v for k, v in data.items() if k not in ("version", "who", "why", "source")}
-    done = store.append_event(
-        game_id, event, expected_version(data), who=auth.who(data), why=reason(data), source=source(data)
-    )
+        event = {k: v for k, v in data.items() if k not in ("version", "who", "why", "source", "drop_kept")}
+    drop = data.get("drop_kept", False)
+    if type(drop) is not bool:
+        raise ApiError(400, "drop_kept is true (record this in place of the plays kept to confirm) or false")
+    from . import frames  # the camera's frames: plays kept to confirm come before this one
+
+    with store.in_turn(game_id):
+        if not drop:
+            frames.refuse_over_kept(game_id)
+        done = store.append_event(
+            game_id, event, expected_version(data), who=auth.who(data), why=reason(data), source=source(data)
+        )
+        if drop:
+            frames.drop_kept_now(game_id)
     return changed(done, 201)
 
 

@@ -231,6 +231,11 @@ def _frame_say(status: str | None, proposal: dict[str, Any], source: str | None,
         return _("Turned down: score this play on the pad.")
     if status in ("kept", "confirm") and code == "passes_unsure":
         return _run_words(status, proposal, params, table)
+    if status == "superseded":  # a question the record moved past (`frames.settle_passed`)
+        return _("The match changed since this question: it asks no more. Score the play on the pad if it is missing.")
+    if status == "recorded" and proposal.get("settled") == "recorded":  # its play scored meanwhile
+        chosen = proposal.get("chosen")
+        return _("Already recorded: %(play)s", play=event_words(chosen, table)) if isinstance(chosen, dict) else None
     if status == "accepted":
         chosen = proposal.get("chosen")
         if isinstance(chosen, list):  # the plays kept to confirm, answered at once

@@ -61,7 +61,18 @@ MIMETYPES = {"jpg": "image/jpeg", "png": "image/png", "gif": "image/gif", "bmp":
 #: plays followed, not recorded) and "confirm" with code "passes_unsure" (the question held).
 RUN = ("kept", "confirm")
 #: Statuses after which nothing more happens to a frame by itself.
-SETTLED = {"recorded", "accepted", "rejected", "nothing", "looking", "over", "skipped", "no-reader", "unreadable"}
+SETTLED = {
+    "recorded",
+    "accepted",
+    "rejected",
+    "superseded",
+    "nothing",
+    "looking",
+    "over",
+    "skipped",
+    "no-reader",
+    "unreadable",
+}
 
 
 def kind_of(data: bytes) -> str | None:
@@ -525,6 +536,10 @@ def _drop_kept(game_id: str, table: Table) -> None:
     if not table.dropped:
         return
     table.dropped = False
+    _mark_dropped(game_id)
+
+
+def _mark_dropped(game_id: str) -> None:
     message = "the plays kept to confirm were dropped (the record changed): score them on the pad"
     for frame in _run_frames(game_id):
         frame.status, frame.message = "rejected", message
@@ -653,9 +668,11 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
         hand = snap.match.current if snap.match is not None else None
         if hand is None:
             raise ApiError(409, "no hand is being played: nothing was recorded")
-        for k, said in enumerate(_passes(passes)):
+        marks = _passes(passes)
+        for k, (play, seat) in enumerate(marks):
+            _check_mark(k, play, seat, marks[k - 1][0] if k else None, events)
             try:
-                events = with_pass(events, *said, hand.next_seat, len(snap.record["players"]))
+                events = with_pass(events, play, seat, hand.next_seat, len(snap.record["players"]))
             except ValueError as error:
                 raise ApiError(400, f"passes[{k}]: {error}") from None
         record = {**snap.record, "hands": [dict(h) for h in snap.record["hands"]]}
@@ -694,6 +711,52 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
         return answered
 
 
+def kept_open(game_id: str) -> Frame | None:
+    """The newest frame of the plays kept to confirm, where some still wait for "did anyone pass?"
+    (this process's follower brought to the record first: a change since drops them)."""
+    table = tables(current_app).find(game_id)
+    if table is not None:
+        snap = store.snapshot(store.get_game(game_id))
+        with table.lock:
+            table.sync(snap.record)
+            _drop_kept(game_id, table)
+    run = _run_frames(game_id)
+    return max(run, key=lambda f: f.id) if run else None
+
+
+def refuse_over_kept(game_id: str) -> None:
+    """A play, pass or draw scored on the pad while plays are kept to confirm would be recorded
+    against the record's turn, before plays laid first, and drop them: refused (409), naming the
+    question to answer first."""
+    newest = kept_open(game_id)
+    if newest is None:
+        return
+    plays = [e for e in _kept_plays(newest.proposal or {}) if e.get("type") == "play"]
+    count = len(plays) or 1
+    first = plays[0].get("tile") if plays else None
+    question = f"did anyone pass from {first} on?" if first else "did anyone pass?"
+    kept = "1 play is" if count == 1 else f"{count} plays are"
+    raise ApiError(
+        409,
+        f"{kept} kept to confirm, laid before this: answer the camera's question "
+        f"'{question}' first (frame {newest.id}), or turn them down; nothing was recorded "
+        '(send "drop_kept": true to record this in their place and drop them)',
+        code="kept_open",
+        asks=to_json(newest, reading=False),
+    )
+
+
+def drop_kept_now(game_id: str) -> None:
+    """The plays kept to confirm are dropped for an event scored in their place (`drop_kept`):
+    their frames say so now, and this process's follower is followed from the record again."""
+    table = tables(current_app).find(game_id)
+    if table is not None:
+        with table.lock:
+            table.rebuild(store.snapshot(store.get_game(game_id)).record)
+            table.dropped = False
+    _mark_dropped(game_id)
+
+
 def _kept_plays(proposal: dict[str, Any]) -> list[dict[str, Any]]:
     """The plays a run's frame lists (`params.plays`). An archive imported before proposals were
     checked may hold anything there: what is not a list of events is none."""
@@ -714,6 +777,25 @@ def _laid_tile(proposal: Any) -> Tile | None:
         return None
 
 
+def _check_mark(k: int, play: int, seat: int, before: int | None, events: list[dict[str, Any]]) -> None:
+    """One [play, seat] of an answer to "did anyone pass?", with the plays as the marks before it
+    left them: each play laid after a pass is named once, in the order laid, and by a seat that a
+    pass before it makes its player (the turn seat laid it in turn: no one passed)."""
+    if before is not None and play == before:
+        raise ApiError(400, f"passes[{k}]: play {play + 1} is named twice: one seat laid it")
+    if before is not None and play < before:
+        raise ApiError(
+            400, f"passes[{k}]: play {play + 1} comes before play {before + 1}: name the plays in the order laid"
+        )
+    plays = [e for e in events if e.get("type") == "play"]
+    if 0 <= play < len(plays) and plays[play].get("seat") == seat:
+        raise ApiError(
+            400,
+            f"passes[{k}]: seat {seat} laid play {play + 1} ({plays[play].get('tile')}) in turn: "
+            "no one passed before it; name the seat that laid it after a pass",
+        )
+
+
 def _passes(value: Any) -> list[tuple[int, int]]:
     """`passes` as sent: a list of [play, seat] pairs of whole numbers."""
     if value is None:
@@ -726,7 +808,18 @@ def _passes(value: Any) -> list[tuple[int, int]]:
 
 
 def _answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, why: str) -> Frame:
+    settle_passed(game_id)
     frame = get(game_id, frame_id, fresh=True)
+    if frame.status == "recorded" and (frame.proposal or {}).get("settled") == "recorded":
+        chosen = (frame.proposal or {}).get("chosen")
+        said = f" ({store.words(chosen).strip()}, event {frame.event})" if isinstance(chosen, dict) else ""
+        raise ApiError(409, f"frame {frame_id}'s play is already recorded{said}: nothing was recorded")
+    if frame.status == "superseded":
+        raise ApiError(
+            409,
+            f"frame {frame_id} asks nothing now: the match changed since its question "
+            f"(version {frame.version}); score the play on the pad: nothing was recorded",
+        )
     if frame.status != "confirm":
         raise ApiError(409, f"frame {frame_id} asks nothing now (it is {frame.status}): nothing was recorded")
     if not accept:
@@ -787,8 +880,70 @@ def get(game_id: str, frame_id: int, fresh: bool = False) -> Frame:
     return frame
 
 
+def settle_passed(game_id: str) -> list[Frame]:
+    """Questions the record moved past are settled: a frame asks about a play on the version it
+    was read on (its answer is recorded on that version), so once the match changed it can never be
+    answered. Its play recorded since (on the pad, or answering a newer frame) makes it
+    "recorded", with that event; anything else "superseded". The plays kept to confirm are not
+    such questions (`_drop_kept` settles them). Answers the frames settled."""
+    game = store.get_game(game_id)
+    waiting = db.session.scalars(
+        select(Frame).where(
+            Frame.game_id == game_id,
+            Frame.status == "confirm",
+            Frame.version.is_not(None),
+            Frame.version < game.version,
+        )
+    )
+    passed = [f for f in waiting if (f.proposal or {}).get("code") != "passes_unsure"]
+    if not passed:
+        return []
+    record = store.snapshot(game).record
+    for frame in passed:
+        proposal = frame.proposal if isinstance(frame.proposal, dict) else {}
+        at, event = _recorded_since(record, frame.hand, proposal.get("events"))
+        if at is not None and event is not None:
+            frame.status, frame.event = "recorded", at
+            frame.message = f"recorded meanwhile: {store.words(event)}"
+            frame.proposal = {**proposal, "chosen": event, "settled": "recorded"}
+        else:
+            frame.status = "superseded"
+            frame.message = (
+                f"the match changed since this question (version {frame.version}): it asks no more; "
+                "score this play on the pad"
+            )
+            frame.proposal = {**proposal, "settled": "superseded"}
+    db.session.commit()
+    table = tables(current_app).find(game_id)
+    if table is not None and table.asked in {f.id for f in passed}:
+        table.asked = None  # the follower's question was settled by the record (`Table.sync`)
+    return passed
+
+
+def _recorded_since(record: dict[str, Any], hand: int | None, proposed: Any) -> tuple[int | None, Any]:
+    """Where the frame's proposed tile was played in its hand of the record, and the event."""
+    first = next((e for e in proposed if isinstance(e, dict)), None) if isinstance(proposed, list) else None
+    hands = record.get("hands") or []
+    if first is None or not isinstance(first.get("tile"), str) or hand is None or not 0 <= hand < len(hands):
+        return None, None
+    try:
+        tile = Tile.parse(first["tile"])
+    except ValueError:
+        return None, None
+    for k, event in enumerate(hands[hand].get("events") or []):
+        if event.get("type") == "play" and isinstance(event.get("tile"), str):
+            try:
+                if Tile.parse(event["tile"]) is tile:
+                    return k, event
+            except ValueError:
+                continue
+    return None, None
+
+
 def asking(game_id: str) -> Frame | None:
-    """The newest frame of the match whose proposal still waits for the scorer's tap, if any."""
+    """The newest frame of the match whose proposal still waits for the scorer's tap, if any
+    (questions the record moved past settled first: `settle_passed`)."""
+    settle_passed(game_id)
     return db.session.scalars(
         select(Frame).where(Frame.game_id == game_id, Frame.status == "confirm").order_by(Frame.id.desc()).limit(1)
     ).first()

@@ -9,8 +9,9 @@ waits two seconds at most and is kept only once the reader takes it: until then 
 page sends two small captures of its own (`before`, a second earlier, and `now`, as it took the
 frame): alike, the table was still, so the frame is no hand caught mid-move, however long ago
 the frame before it was sent. Every answer carries
-`asks`: the newest frame whose proposal still waits for a tap. A sure play is already recorded; an
-unsure one is recorded by `POST .../frames/N/accept` (optionally with a corrected `event`) or
+`asks`: the newest frame whose proposal still waits for a tap (a question the record moved
+past, its play scored on the pad or by answering a newer frame, is settled first:
+`frames.settle_passed`). A sure play is already recorded; an unsure one is recorded by `POST .../frames/N/accept` (optionally with a corrected `event`) or
 turned down by `POST .../frames/N/reject`.
 """
 
@@ -134,6 +135,7 @@ def send(game_id: str):  # type: ignore[no-untyped-def]
 def listing(game_id: str):  # type: ignore[no-untyped-def]
     readable(game_id)
     hand = validate.ascii_int(request.args.get("hand"), "hand")
+    frames.settle_passed(game_id)  # a question the record moved past is shown settled
     table = frames.table_of(game_id)
     return jsonify({"frames": [frames.to_json(f, reading=False, table=table) for f in frames.of_game(game_id, hand)]})
 
@@ -141,6 +143,7 @@ def listing(game_id: str):  # type: ignore[no-untyped-def]
 @bp.get("/<int:frame_id>")
 def one(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
     readable(game_id)
+    frames.settle_passed(game_id)
     return jsonify(frames.to_json(frames.get(game_id, frame_id)))
 
 

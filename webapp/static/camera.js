@@ -177,6 +177,28 @@
     return [response, await response.json().catch(() => ({ error: words("server_said", { status: response.status }) }))];
   }
 
+  // The pad refused a tap while plays are kept to confirm: their question is shown here.
+  window.spinnerCameraAsk = (frame) => { if (frame && (!asking || asking.id !== frame.id)) ask(frame); };
+
+  // A question the record moved past (its play scored on the pad, or answered on a newer frame)
+  // is settled by the server: once the board changes, it is looked up, and if it asks no more the
+  // box says so and the live camera films on.
+  let checkedAt = null;
+  live.onChange(async (board) => {
+    const open = asking;
+    if (!open || !board || recording || (open.proposal || {}).code === "passes_unsure") return;
+    if (open.version === undefined || open.version === null || board.version <= open.version || checkedAt === board.version) return;
+    checkedAt = board.version;
+    try {
+      const response = await fetch(`${url}/${open.id}`, { credentials: "same-origin", headers: headers() });
+      if (!response.ok) return;
+      const frame = await response.json();
+      if (asking === open && frame.status !== "confirm") { asking = null; show(said(frame)); }
+    } catch (error) {
+      // offline: the next change of the board looks again
+    }
+  });
+
   yes.addEventListener("click", async () => {
     if (!asking) return;
     const event = { ...((asking.proposal.events || [])[0] || {}) };

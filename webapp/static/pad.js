@@ -57,6 +57,8 @@
       const data = await response.json().catch(() => ({ error: say("server_said", { status: response.status }) }));
       if (!response.ok) {
         fail(response.status === 409 && data.version ? say("changed") : data.say || data.error);
+        // plays kept to confirm come first: the camera box shows their question
+        if (data.code === "kept_open" && data.asks && window.spinnerCameraAsk) window.spinnerCameraAsk(data.asks);
         await live.refresh();
         return null;
       }
