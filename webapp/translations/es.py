@@ -563,6 +563,8 @@ ES: dict[str, str | tuple[str, str]] = {
     "no tiles": "ninguna ficha",
     "the hand is over: show each player's tiles, then clear the table": "la mano terminó: cada jugador muestra sus fichas, y luego se recoge la mesa",
     "the hand is over: start the next one on the pad": "la mano terminó: empieza la siguiente en el anotador",
+    "Already recorded: %(play)s": "Ya anotado: %(play)s",
+    "The match changed since this question: it asks no more. Score the play on the pad if it is missing.": "La partida cambió desde esta pregunta: ya no pregunta nada. Anota la jugada en el anotador si falta.",
     "the match is over: it is won (start a new match for another game)": "la partida terminó: ya tiene ganador (empieza una partida nueva para otro juego)",
     "the photo is not clear enough": "la foto no es lo bastante clara",
     "the reader is not sure of the tile the rules make %(tile)s: it read %(read)s": "el lector no está seguro de la ficha que las reglas dan como %(tile)s: leyó la %(read)s",
