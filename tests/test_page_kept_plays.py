@@ -163,9 +163,10 @@ def test_kept_plays_dropped_by_an_undo_do_not_hold_the_pad(cam):
 # -- on the page -----------------------------------------------------------------------------------
 
 
-@pytest.mark.slow
-def test_the_camera_box_asks_once_for_the_kept_plays_and_a_pass_is_three_taps(scripted, open_page, tmp_path):
-    from tests.support.page import PHONE, axe_findings, record_of, start_match, tap_and_wait, version, wait_version
+def two_plays_kept(scripted, open_page, tmp_path):  # type: ignore[no-untyped-def]
+    """A phone's page: Ana leads 6-6 on the pad, then two photos show Ben's 3-6 and Cruz's 3-4, kept
+    to confirm (no photo shows a pass). The page and the match's id."""
+    from tests.support.page import PHONE, start_match, tap_and_wait
 
     page = open_page(PHONE)
     game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
@@ -180,6 +181,14 @@ def test_the_camera_box_asks_once_for_the_kept_plays_and_a_pass_is_three_taps(sc
             "t => document.getElementById('cam-say').textContent.includes(t)",
             arg=f"Cruz, {tiles[-1]}" if len(tiles) > 2 else "Ben, 3-6",
         )
+    return page, game
+
+
+@pytest.mark.slow
+def test_the_camera_box_asks_once_for_the_kept_plays_and_a_pass_is_three_taps(scripted, open_page, tmp_path):
+    from tests.support.page import axe_findings, record_of, version, wait_version
+
+    page, game = two_plays_kept(scripted, open_page, tmp_path)
     assert page.inner_text("#cam-say") == (
         "Kept to confirm: Cruz, 3-4 on the west. No photo shows a pass: did anyone pass from 3-6 on?"
     )
@@ -227,21 +236,9 @@ def test_a_photo_that_asked_for_the_kept_plays_first_is_looked_at_once_they_are_
 
 @pytest.mark.slow
 def test_a_pass_tapped_on_the_pad_while_plays_are_kept_shows_their_question(scripted, open_page, tmp_path):
-    from tests.support.page import PHONE, record_of, start_match, tap_and_wait
+    from tests.support.page import record_of, tap_and_wait
 
-    page = open_page(PHONE)
-    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
-    page.click('.seat[data-seat="0"]')  # Ana leads
-    tap_and_wait(page, '[data-tile="6-6"]')
-    shot = tmp_path / "table.jpg"
-    shot.write_bytes(photo())
-    for tiles in (("6-6", "6-3"), ("6-6", "6-3", "3-4")):
-        scripted.script.readings.append(seen(*tiles))
-        page.set_input_files("#photo-input", str(shot))
-        page.wait_for_function(
-            "t => document.getElementById('cam-say').textContent.includes(t)",
-            arg=f"Cruz, {tiles[-1]}" if len(tiles) > 2 else "Ben, 3-6",
-        )
+    page, game = two_plays_kept(scripted, open_page, tmp_path)
     page.reload()  # the camera box asks nothing now (another phone, or the page opened again)
     page.wait_for_selector("#pad[data-ready]")
     page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Ben'")
