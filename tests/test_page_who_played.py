@@ -192,8 +192,9 @@ def test_the_camera_box_asks_who_played_and_one_tap_on_a_seat_records_it(scripte
     assert record_of(page, game)["hands"][0]["events"][-1] == pass_(3)
 
 
-@pytest.mark.slow
-def test_no_turns_the_who_played_question_down(scripted, asks, open_page, tmp_path):
+def asked_who_laid_6_3(scripted, asks, open_page, tmp_path):  # type: ignore[no-untyped-def]
+    """A phone's page: Ana leads 6-6 on the pad, then a photo shows 6-3 that seat 1 or 2 laid, and
+    the camera box asks who. The page and the match's id."""
     page = open_page(PHONE)
     game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
     page.click('.seat[data-seat="0"]')
@@ -204,6 +205,12 @@ def test_no_turns_the_who_played_question_down(scripted, asks, open_page, tmp_pa
     asks.outcomes.append(who_played("6-3", [1, 2], "east"))
     page.set_input_files("#photo-input", str(shot))
     page.wait_for_selector("#cam-seats:not([hidden]) button")
+    return page, game
+
+
+@pytest.mark.slow
+def test_no_turns_the_who_played_question_down(scripted, asks, open_page, tmp_path):
+    page, game = asked_who_laid_6_3(scripted, asks, open_page, tmp_path)
     page.click("#cam-reject")
     page.wait_for_function("document.getElementById('cam-seats').hidden")
     assert page.inner_text("#cam-say") == "Turned down: score this play on the pad."
@@ -229,16 +236,7 @@ def test_one_tap_on_pass_records_a_pass_for_the_seat_whose_turn_it_is(live_serve
 
 @pytest.mark.slow
 def test_a_question_whose_play_is_scored_on_the_pad_stops_asking_on_the_page(scripted, asks, open_page, tmp_path):
-    page = open_page(PHONE)
-    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
-    page.click('.seat[data-seat="0"]')
-    tap_and_wait(page, '[data-tile="6-6"]')
-    shot = tmp_path / "table.jpg"
-    shot.write_bytes(photo())
-    scripted.script.readings.append(seen("6-6", "6-3"))
-    asks.outcomes.append(who_played("6-3", [1, 2], "east"))
-    page.set_input_files("#photo-input", str(shot))
-    page.wait_for_selector("#cam-seats:not([hidden]) button")
+    page, game = asked_who_laid_6_3(scripted, asks, open_page, tmp_path)
     # scored on the pad instead (here through the API, as the pad sends it)
     assert api(page, "POST", "/events", play(2, "6-3", "east"))["status"] == 201
     page.wait_for_function("document.getElementById('cam-say').textContent.startsWith('Already recorded')")
