@@ -132,6 +132,9 @@ def test_the_pad_cannot_score_over_plays_kept_to_confirm(cam, event):
     )
     assert "version" not in said  # not "the match changed": the page shows the question itself
     assert said["code"] == "kept_open" and said["asks"]["id"] == second["id"]
+    assert said["say"].startswith("2 plays are kept to confirm")  # what the pad shows, in the page's language
+    spanish = cam.event(event, headers=SPANISH).get_json()["say"]
+    assert spanish.startswith("2 jugadas esperan confirmación")
     assert cam.record()["hands"][0]["events"] == [play(0, "6-6")]
     assert cam.get(f"/frames/{second['id']}", headers=cam.auth).get_json()["status"] == "kept"
     # answered, the pad scores on from the answered record
@@ -244,7 +247,7 @@ def test_a_pass_tapped_on_the_pad_while_plays_are_kept_shows_their_question(scri
     page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Ben'")
     page.click("#pass")  # Ben's turn as the board shows it, but 6-3 and 3-4 were laid since
     page.wait_for_function("document.getElementById('pad-error').textContent.includes('kept to confirm')")
-    assert "did anyone pass from 3-6 on?" in page.inner_text("#pad-error")
+    assert "answer the camera's question first" in page.inner_text("#pad-error")  # which the camera box asks:
     page.wait_for_function("document.getElementById('cam-say').textContent.includes('did anyone pass from 3-6 on?')")
     assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6")]
     page.click("text=No one passed")

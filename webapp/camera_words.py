@@ -271,3 +271,15 @@ def _frame_say(status: str | None, proposal: dict[str, Any], source: str | None,
     if status == "nothing" and source != "camera":
         return _sentence(_("%(why)s: nothing to record.", why=why))
     return _sentence(why)
+
+
+def kept_open_words(count: int) -> str:
+    """The pad's refusal while plays are kept to confirm, in the page's language (the camera box
+    shows their question beside it)."""
+    return ngettext(
+        "%(num)s play is kept to confirm, laid before this: answer the camera's question first, or "
+        "turn it down. Nothing was recorded.",
+        "%(num)s plays are kept to confirm, laid before this: answer the camera's question first, or "
+        "turn them down. Nothing was recorded.",
+        count,
+    )

@@ -743,6 +743,7 @@ def refuse_over_kept(game_id: str) -> None:
         '(send "drop_kept": true to record this in their place and drop them)',
         code="kept_open",
         asks=to_json(newest, reading=False),
+        say=camera_words.kept_open_words(count),
     )
 
 

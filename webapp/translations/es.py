@@ -564,6 +564,10 @@ ES: dict[str, str | tuple[str, str]] = {
     "the hand is over: show each player's tiles, then clear the table": "la mano terminó: cada jugador muestra sus fichas, y luego se recoge la mesa",
     "the hand is over: start the next one on the pad": "la mano terminó: empieza la siguiente en el anotador",
     "Already recorded: %(play)s": "Ya anotado: %(play)s",
+    "%(num)s play is kept to confirm, laid before this: answer the camera's question first, or turn it down. Nothing was recorded.": (
+        "%(num)s jugada espera confirmación, hecha antes que esta: responde primero la pregunta de la cámara, o recházala. No se anotó nada.",
+        "%(num)s jugadas esperan confirmación, hechas antes que esta: responde primero la pregunta de la cámara, o recházalas. No se anotó nada.",
+    ),
     "The match changed since this question: it asks no more. Score the play on the pad if it is missing.": "La partida cambió desde esta pregunta: ya no pregunta nada. Anota la jugada en el anotador si falta.",
     "the match is over: it is won (start a new match for another game)": "la partida terminó: ya tiene ganador (empieza una partida nueva para otro juego)",
     "the photo is not clear enough": "la foto no es lo bastante clara",
