@@ -505,6 +505,16 @@ def test_spinner_watch_takes_the_seating_and_keeps_an_unanswered_question_with_i
     assert [(e["seat"], e["tile"]) for e in kept["hands"][0]["events"] if e["type"] == "play"] == [
         (e["seat"], e["tile"]) for e in truth
     ]
+    # naming the seat that laid the play in turn is no pass (the page refuses it): said, and asked again
+    k = next(k for k in range(first_kept, len(truth)) if truth[k]["seat"] != (truth[k - 1]["seat"] + 1) % 4)
+    in_turn = (truth[first_kept - 1]["seat"] + 1 + (k - first_kept)) % 4
+    wrong = f"{k - first_kept + 1}\n{in_turn + 1}\n"
+    again = CliRunner().invoke(
+        main, [*args, "--ask", "--record", str(tmp_path / "again.json")], input=wrong + told + "0\n" * 80
+    )
+    assert again.exit_code == 0, again.output
+    assert f"seat {in_turn + 1} laid {truth[k]['tile']} in turn: no one passed before it" in again.output
+    assert json.loads((tmp_path / "again.json").read_text())["hands"] == kept["hands"]
     bad = CliRunner().invoke(main, [*args, "--seating", "bottom,up,top,left"])
     assert bad.exit_code == 2 and "'up' is no side" in bad.output
 

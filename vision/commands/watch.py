@@ -331,6 +331,11 @@ def watch(
                 type=click.IntRange(1, len(names)),
                 err=as_json,
             )
+            if plays[first - 1].get("seat") == seat - 1:  # as the page refuses it: that is no pass
+                click.echo(
+                    f"  seat {seat} laid {plays[first - 1]['tile']} in turn: no one passed before it", err=as_json
+                )
+                continue
             events, after = follower.run_with_pass(first - 1, seat - 1, events), first
         try:
             show(watcher.settle_run(events), "answered")
