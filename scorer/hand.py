@@ -101,6 +101,7 @@ class Hand:
         "maybe_out",
         "unseen",
         "inferred_draws",
+        "drawn",
         "adjustments",
         "events",
     )
@@ -163,6 +164,8 @@ class Hand:
         #: each seat's draws in observed hands, with the layout it drew against (it could not play
         #: on it: RULES.md, Draw games), as `passes` keeps its passes (`scorer.chance` reads both)
         self.drew: list[list[_Pass]] = [[] for _ in range(n)]
+        #: beside each of those draws: its event, the tile drawn in sight (None: unseen), how many
+        self.drawn: list[list[tuple[int, Tile | None, int]]] = [[] for _ in range(n)]
         self.must_play: tuple[int, Tile] | None = None
         self.end: str | None = None  # "out", "blocked" or "target"; a new hand has not ended
         self.out_seat: int | None = None
@@ -270,7 +273,8 @@ class Hand:
         index = self.events if index is None else index
         if type(event) is not dict:
             raise RecordError("an event must be a JSON object with a 'type'", event=index, code="event_shape")
-        handler = EVENT_HANDLERS.get(event.get("type"))  # type: ignore[arg-type]
+        kind = event.get("type")
+        handler = EVENT_HANDLERS.get(kind) if type(kind) is str else None
         if handler is None:
             raise RecordError(
                 f"unknown event type {event.get('type')!r} (GAME_RECORD.md knows {', '.join(EVENT_TYPES)})",
@@ -814,6 +818,12 @@ class Hand:
         if has_tile:
             tile, _ = self._tile(event)
             count = 1
+            if event.get("count", 1) != 1:
+                raise RecordError(
+                    f"a draw names its 'tile' (one tile seen) or a 'count' of unseen tiles, not both "
+                    f"({tile} and a count of {event['count']!r})",
+                    code="draw_both",
+                )
         else:
             tile = None
             count = event.get("count", 1)
@@ -834,15 +844,16 @@ class Hand:
                 count=count,
                 boneyard=self.boneyard,
             )
+        # Every tile a full record deals is known; an observed record knows those drawn in sight.
+        playable = [t for t in sorted(self.held[seat]) if self.layout.fits(t)]
+        if playable:
+            raise RecordError(
+                f"seat {seat} drew while holding {playable[0]}, which fits: a player who can play must play",
+                code="draw_can_play",
+                seat=seat,
+                tile=str(playable[0]),
+            )
         if self.full:
-            playable = [t for t in sorted(self.held[seat]) if self.layout.fits(t)]
-            if playable:
-                raise RecordError(
-                    f"seat {seat} drew while holding {playable[0]}, which fits: a player who can play must play",
-                    code="draw_can_play",
-                    seat=seat,
-                    tile=str(playable[0]),
-                )
             assert self.boneyard_tiles is not None and tile is not None
             if tile not in self.boneyard_tiles:
                 if tile in self.held[seat]:
@@ -869,6 +880,7 @@ class Hand:
         self.counts[seat] += count
         if not self.full:
             self.drew[seat].append(_Pass(index, self.layout.copy()))
+            self.drawn[seat].append((index, tile, count))
         if tile is not None:
             self.held[seat].add(tile)
             self.owner[tile] = seat
@@ -940,6 +952,7 @@ class Hand:
                         tile=str(tile),
                         end=ends[0],
                     )
+        self._check_draws(seat, seen, max(extra, 0))
         self._check_pip_total(seat, sum(t.pips for t in tiles))
         if extra:  # drawn unseen: from those a pass took, else from what the boneyard was thought to hold
             taken = min(extra, self.unseen)
@@ -950,6 +963,42 @@ class Hand:
         self.owner.update(dict.fromkeys(seen, seat))
         self.revealed[seat] = index
         self.pips[seat] = sum(t.pips for t in tiles)
+
+    def _check_draws(self, seat: int, seen: set[Tile], extra: int) -> None:
+        """A seat drew because it could not play (RULES.md, Draw games): its revealed tiles must not
+        show that it held one that fitted when it drew.
+
+        Which revealed tiles it already held at a draw is known only so far: a tile drawn unseen at
+        that draw or later may be any of them, except the last of a turn that ended in a play (the
+        tile played: it fitted, so it was drawn then). So a draw is refused only where more revealed
+        tiles fitted then than the unseen tiles drawn since and kept (`extra`: drawn at a time
+        nobody recorded)."""
+        if not self.drawn[seat]:
+            return
+        played = {row["event"] for row in self.plays if row["seat"] == seat}
+        actions = sorted([*played, *(p.event for p in self.passes[seat]), *(at for at, _, _ in self.drawn[seat])])
+        after = dict(zip(actions, [*actions[1:], None], strict=True))  # each action's next one
+        kept = [
+            (at, tile, count - (after[at] in played if tile is None else 0)) for at, tile, count in self.drawn[seat]
+        ]
+        for (event, _, _), drew in zip(kept, self.drew[seat], strict=True):
+            assert drew.layout is not None
+            later = [(tile, count) for at, tile, count in kept if at >= event]
+            in_sight = {tile for tile, _ in later if tile is not None}
+            fitted = sorted(t for t in seen if t not in in_sight and drew.layout.fits(t))
+            unseen = extra + sum(count for tile, count in later if tile is None)
+            unseen += sum(d["count"] for d in self.inferred_draws if d["seat"] == seat and d["event"] >= event)
+            if len(fitted) > unseen:
+                tiles = str(fitted[0]) if len(fitted) == 1 else "one of " + " and ".join(str(t) for t in fitted)
+                raise RecordError(
+                    f"seat {seat} drew at event {event} while holding {tiles}, which fitted then "
+                    f"({len(fitted)} revealed against {unseen} drawn unseen and kept since): "
+                    "a player who can play must play (RULES.md, Draw games)",
+                    code="drew_holding",
+                    seat=seat,
+                    at=event,
+                    tile=str(fitted[0]),
+                )
 
     def _count_words(self, seat: int) -> str:
         played = sum(1 for row in self.plays if row["seat"] == seat)
@@ -1097,8 +1146,11 @@ def lead_rule(
     active: tuple[int, ...],
 ) -> LeadRule:
     """Who leads the next hand, and with what (RULES.md, Who leads)."""
+    # With every tile in the active players' hands (cross with four players: no boneyard, nothing
+    # set aside) the highest double is 6-6 whoever holds it, so an observed record is held to it.
+    everything_dealt = len(active) * rules.hand_size >= len(FULL_SET)
     if previous is None:
-        return _first_lead(rules.first_lead, deal, active, "in the first hand")
+        return _first_lead(rules.first_lead, deal, active, "in the first hand", everything_dealt)
     rule = rules.next_lead
     winner_side = previous.winner()
     if rule == "next_seat":
@@ -1124,7 +1176,7 @@ def lead_rule(
         return LeadRule(seat=_next_active(previous.leader, active), why="the lead passes to the next seat")
     # cross: the winner leads any double; with none, the duty passes on; no winner: highest double.
     if winner_side is None or winner_side not in active:
-        return _first_lead("highest_double", deal, active, "after a hand with no winner")
+        return _first_lead("highest_double", deal, active, "after a hand with no winner", everything_dealt)
     if deal is None:
         return LeadRule(doubles_only=True, why="the last hand's winner, or the next seat holding one, leads a double")
     seat = winner_side
@@ -1142,7 +1194,9 @@ def lead_rule(
     )
 
 
-def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...], when: str) -> LeadRule:
+def _first_lead(
+    kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...], when: str, everything_dealt: bool = False
+) -> LeadRule:
     if kind == "six_six":
         if deal is None:
             return _six_six_lead(None, when)
@@ -1157,6 +1211,8 @@ def _first_lead(kind: str, deal: list[list[Tile]] | None, active: tuple[int, ...
     if kind == "highest_double":
         why = f"the holder of the highest double leads it {when}"
         if deal is None:
+            if everything_dealt:
+                return LeadRule(tile=DOUBLES[-1], doubles_only=True, why=why)
             return LeadRule(doubles_only=True, why=why)
         for double in reversed(DOUBLES):
             for seat in active:

@@ -176,7 +176,8 @@ class Match:
                     break
             event = events[e]
             e += 1
-            handler = EVENT_HANDLERS.get(event.get("type", "")) if type(event) is dict else None
+            kind = event.get("type") if type(event) is dict else None
+            handler = EVENT_HANDLERS.get(kind) if type(kind) is str else None
             index = e - 1
             if handler is None or self.winner is not None:
                 self.apply(event, index)

@@ -83,7 +83,8 @@ def parse_halves(text: object) -> tuple[int, int]:
     if not isinstance(text, str):
         raise ValueError(f"a tile is written as text like '3-5', not {text!r}")
     parts = text.strip().split("-")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    # ASCII digits only: str.isdigit() also takes "６" and "²", which the web's schema refuses
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
         raise ValueError(f"{text!r} is not a tile: write it as two pip values like '3-5'")
     a, b = int(parts[0]), int(parts[1])
     if not (0 <= a <= MAX_PIP and 0 <= b <= MAX_PIP):

@@ -170,8 +170,12 @@ def _partnership_bonus(rounded: bool) -> Callable[[HandOutcome, Rules], list[int
 
 
 def _all_fives_bonus(outcome: HandOutcome, rules: Rules) -> list[int]:
-    # Every player loses their own pips, rounded to five; the player out loses nothing.
+    # Every player loses their own pips, rounded to five; the player out loses nothing. A blocked
+    # hand with equal lowest totals has no winner and no end-of-hand score (RULES.md, Who wins a
+    # hand): only `cross` says otherwise for itself.
     points = [0] * rules.sides
+    if outcome.winner is None and outcome.out_seat is None:
+        return points
     for seat in outcome.active:
         (own,) = outcome.pips_of([seat])
         points[seat] = -rules.rounded([own])
@@ -344,7 +348,7 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
 
 
 def get_variant(name: object) -> Variant:
-    if name not in VARIANTS:
+    if type(name) is not str or name not in VARIANTS:
         known = ", ".join(ALL_VARIANTS)
         raise OptionError(f"unknown variant {name!r}: RULES.md knows {known}")
     return VARIANTS[name]  # type: ignore[index]
@@ -379,9 +383,9 @@ def _make_rules(variant_name: object, players: int, options: Mapping[str, Any] |
     if players not in variant.players:
         allowed = " or ".join(str(n) for n in variant.players)
         raise OptionError(f"{variant.name} is played by {allowed} players, not {players}")
+    if options is not None and not isinstance(options, Mapping):
+        raise OptionError(f"options must be a JSON object of house rule options, not {options!r:.40}")
     options = dict(options or {})
-    if not isinstance(options, dict):
-        raise OptionError("options must be a JSON object of house rule options")
     values: dict[str, Any] = {
         "target": variant.target[players],
         "end_at_target": variant.end_at_target,

@@ -241,6 +241,7 @@ RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
         "It is %(turn)s's turn, not %(who)s's.", turn=t.seat(p.get("turn")), who=t.seat(p.get("seat"))
     ),
     "draw_count": lambda p, t: _("A draw is of one tile or more."),
+    "draw_both": lambda p, t: _("A draw is one tile seen or a number of tiles unseen, not both."),
     "draw_name": lambda p, t: _("This match names every tile drawn."),
     "boneyard_short": lambda p, t: ngettext(
         "The boneyard holds %(num)s tile.", "The boneyard holds %(num)s tiles.", p.get("boneyard") or 0
@@ -274,6 +275,12 @@ RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
         play=(p.get("at") or 0) + 1,
         tile=p.get("tile"),
         end=end(p.get("end")),
+    ),
+    "drew_holding": lambda p, t: _(
+        "%(who)s drew at play %(play)s, but the tiles shown say a tile that fitted was held then: "
+        "a player who can play must play.",
+        who=t.seat(p.get("seat")),
+        play=(p.get("at") or 0) + 1,
     ),
     "reveal_won": lambda p, t: _("The match was won in this hand: nothing more is shown."),
     "reveal_early": lambda p, t: _(
