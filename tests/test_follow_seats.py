@@ -654,3 +654,39 @@ def test_a_pass_where_the_boneyard_is_not_counted_leaves_the_passers_draws_to_th
     assert [(e["type"], e["seat"]) for e in played.events] == [("play", 2)]
     inferred = follower.match.current.inferred_draws
     assert inferred == [{"event": 1, "seat": 1, "count": 8, "at_most": True}]
+
+
+def test_watch_without_a_leader_takes_the_lead_from_its_arm_or_asks(tmp_path):
+    """Partners: the holder of 6-6 leads the first hand, and which seat holds it is for the camera
+    to see. `spinner watch` gave the lead to seat 0 unasked (the probe's film: seat 2 held 6-6, and
+    every later turn was off by two)."""
+    from click.testing import CliRunner
+
+    from spinner.cli import main
+    from vision.follow.seats import SIDES as NAMES
+    from vision.synth.video import write_video
+
+    video = game_video(301, 320, 240, dealt="partners", max_plays=3)
+    assert video.record["hands"][0]["leader"] == 2
+    write_video(video, tmp_path / "game")
+    args = ["watch", str(tmp_path / "game" / "frames"), "--truth", str(tmp_path / "game"), "--variant", "partners"]
+    args += ["--settle", "3", "--no-ask"]
+    seating = ",".join(NAMES[s] for s in video.sides)
+    seen = CliRunner().invoke(main, [*args, "--seating", seating, "--record", str(tmp_path / "arm.json")])
+    assert seen.exit_code in (0, 2), seen.output
+    first = json.loads((tmp_path / "arm.json").read_text())["hands"][0]["events"][0]
+    assert (first["seat"], first["tile"]) == (2, "6-6")
+    # no seating: nothing says who laid it, so the lead waits for a person, under "pending"
+    blind = CliRunner().invoke(main, [*args, "--json", "--record", str(tmp_path / "blind.json")])
+    assert blind.exit_code == 2, blind.output
+    said = [json.loads(line) for line in blind.output.splitlines() if line.startswith("{")]
+    assert said[0]["code"] == "leader_unknown"
+    recorded = json.loads((tmp_path / "blind.json").read_text())
+    assert recorded["hands"][0]["events"] == [] and recorded["pending"]
+    # at a terminal the lead is asked: the tile, then who led
+    asked = CliRunner().invoke(
+        main, [*args[:-1], "--ask", "--record", str(tmp_path / "asked.json")], input="1\n3\n" + "\n" * 20
+    )
+    assert "who led? seat number (1 to 4)" in asked.output, asked.output
+    first = json.loads((tmp_path / "asked.json").read_text())["hands"][0]["events"][0]
+    assert (first["seat"], first["tile"]) == (2, "6-6")

@@ -805,6 +805,8 @@ def test_watch_command_exports_the_record_with_its_frames(tmp_path):
             str(tmp_path / "game"),
             "--variant",
             video.record["variant"],
+            "--leader",
+            str(video.record["hands"][0]["leader"]),
             "--record",
             str(tmp_path / "got.json"),
             "--export",
@@ -896,6 +898,8 @@ def test_a_photo_that_cannot_be_read_stops_the_watch_and_keeps_the_record(tmp_pa
             str(tmp_path / "game"),
             "--variant",
             video.record["variant"],
+            "--leader",
+            str(video.record["hands"][0]["leader"]),
             "--record",
             str(tmp_path / "got.json"),
         ],
@@ -969,6 +973,8 @@ def _watch_written_game(tmp_path, *extra: str):
     video = game_video(6, 320, 240, max_plays=2, still_frames=1, arm_frames=1, idle_passes=0.0)
     write_video(video, tmp_path / "game")
     arguments = ["watch", str(tmp_path / "game" / "frames"), "--truth", str(tmp_path / "game")]
+    if "--leader" not in extra:  # the film's leader, as the table would say it
+        extra = ("--leader", str(video.record["hands"][0]["leader"]), *extra)
     return CliRunner().invoke(main, [*arguments, "--variant", video.record["variant"], *extra])
 
 

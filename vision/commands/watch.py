@@ -103,9 +103,9 @@ def _reveals(pairs: tuple[str, ...]) -> list[tuple[int, Path]]:
 @click.option(
     "--leader",
     type=int,
-    default=0,
-    show_default=True,
-    help="The seat that leads, where the rules leave it to the table (0: the first of --players).",
+    default=None,
+    help="The seat that leads the first hand (0: the first of --players). Left out, where the rules "
+    "do not name the seat (the holder of 6-6, a seat the table picks), the lead is asked about.",
 )
 @click.option(
     "--reveal",
@@ -158,7 +158,7 @@ def watch(
     variant: str,
     players: list[str],
     options: tuple[str, ...],
-    leader: int,
+    leader: int | None,
     reveals: tuple[str, ...],
     record_path: str | None,
     evidence: str | None,
@@ -213,7 +213,7 @@ def watch(
     except RecordError as error:
         raise click.UsageError(str(error)) from None
     # checked here, not by its type: the seats are known once --players is read and the variant takes their count
-    if not 0 <= leader < len(names):
+    if leader is not None and not 0 <= leader < len(names):
         raise click.BadParameter(
             f"{leader} is no seat: the {len(names)} seats are 0 to {len(names) - 1}, in the order of --players",
             param_hint="--leader",
@@ -241,7 +241,10 @@ def watch(
             )
         except FileNotFoundError as error:
             raise click.ClickException(f"{error}: train and export the models first (models/README.md)") from None
-    follower = Follower(match, leader=leader, seating=_seating(seating, len(names)))
+    follower = Follower(match, leader=leader or 0, seating=_seating(seating, len(names)))
+    # the rules may name the first hand's leader; where they name only the tile (6-6) or leave it
+    # to the table, the lead is asked about rather than given to seat 0
+    follower.leader_known = leader is not None or follower.hand.leader is not None
     # a play whose seat nothing settles is followed on, and the run of them asked about once (at
     # a terminal) or kept to confirm
     follower.carry_on, follower.ask_runs, follower.runs_first = True, ask, False
@@ -298,8 +301,14 @@ def watch(
         )
         if not pick:
             return
+        events = [c.event for c in options[pick - 1]]
+        if outcome.code == "leader_unknown":  # the candidates name the tile; the seat is asked
+            seat = click.prompt(
+                f"  who led? seat number (1 to {len(names)})", type=click.IntRange(1, len(names)), err=as_json
+            )
+            events = [{**e, "seat": seat - 1} if e.get("type") == "play" and "end" not in e else e for e in events]
         try:
-            show(watcher.confirm([c.event for c in options[pick - 1]]), "answered")
+            show(watcher.confirm(events), "answered")
         except (RecordError, ValueError) as error:
             click.echo(f"  not recorded: {error}", err=True)
 

@@ -62,7 +62,7 @@ from scorer.moves import Move, legal_moves, who_played
 from scorer.tiles import FULL_SET, Tile
 from vision.follow.boneyard import BoneyardWatch
 from vision.follow.motion import Region
-from vision.follow.seats import SIDES, ArmSighting, SeatKeeper
+from vision.follow.seats import SIDES, ArmSighting, SeatKeeper, seat_of_play
 from vision.geometry import long_side, share_over
 from vision.geometry import short_side as box_short_side
 from vision.read.reading import Reading, TileReading
@@ -1301,6 +1301,10 @@ class Follower:
             if not reading.tiles:  # the table is cleared: the next hand
                 try:
                     self.start_hand()
+                    # who leads it is the rules' (the next seat, the winner...) or, where they
+                    # leave it to the table (after a blocked hand: random), asked at its lead
+                    self.leader_known = self.hand.leader is not None
+                    self.leader = self.hand.leader if self.hand.leader is not None else self.leader
                 except RecordError as error:
                     return Outcome(
                         "ask",
@@ -1519,6 +1523,29 @@ class Follower:
                 orders.append(sequence)
         return orders
 
+    def _lead_by_arm(
+        self, reading: Reading, chosen: list[tuple[Candidate, TileReading]]
+    ) -> list[tuple[Candidate, TileReading]] | None:
+        """The lead given to the seat whose arm laid it, where the seating is given (asked once at
+        the start: no play has taught one yet) and the rules let that seat lead; None: ask."""
+        if not self.seats.given:
+            return None
+        arms = self.seats.arms_for([_point(t, reading) for _, t in chosen])
+        hand = self.hand
+        out = []
+        for (candidate, tile), arm in zip(chosen, arms, strict=True):
+            if candidate.move.end is None:
+                evidence = seat_of_play(self.seats.seating, arm, hand.active)
+                if evidence is None:
+                    return None
+                seat = evidence.seat
+                candidate = replace(
+                    candidate, move=replace(candidate.move, seat=seat), event={**candidate.event, "seat": seat}
+                )
+                self.leader, self.leader_known = seat, True
+            out.append((candidate, tile))
+        return out
+
     def _try_order(self, new: list[TileReading], order: Sequence[int], photo: PhotoLayout) -> list[Candidate] | None:
         match = copy.deepcopy(self.match)
         placed = list(self.placed)
@@ -1550,7 +1577,11 @@ class Follower:
         if doubted is None:
             doubted = _unsure(chosen)
         if doubted is None and not self.leader_known and any(c.move.end is None for c, _ in chosen):
-            doubted = Reason("who leads this hand is not known: choose the player", code="leader_unknown")
+            led = self._lead_by_arm(reading, chosen)
+            if led is None:
+                doubted = Reason("who leads this hand is not known: choose the player", code="leader_unknown")
+            else:
+                chosen = led
         if doubted is not None:
             return self._ask(reading, doubted, [t for _, t in chosen], [[c for c, _ in chosen]])
         seated = self._seated(reading, chosen)
