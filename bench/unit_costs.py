@@ -3,7 +3,8 @@
     .venv/bin/python bench/unit_costs.py [--changes 300] [--notes 5000] [--reads 20] [--jobs 500] [--json]
 
 - a change: one event posted through the app (Flask test client, no HTTP), one after another:
-  its wall time, its SQL statements and their time as the app sees them, and PostgreSQL's own CPU;
+  its wall time, this process's CPU (the app, its test client and its listening thread), its SQL
+  statements and their time as the app sees them, and PostgreSQL's own CPU;
 - a notification: `pg_notify` sent --notes times, each in its own transaction, and heard by one
   listening connection (`webapp.fanout.Listener`): how many a second one process takes in;
 - a frame's read on this CPU (`vision.read.reader.Reader`, one onnxruntime thread, 1280x960
@@ -51,6 +52,7 @@ def changes(app: Any, data: Path, count: int) -> dict[str, Any]:
 
     walls: list[float] = []
     cpu_before = postgres_cpu_s(data)
+    app_cpu_before = time.process_time()
     counted_before = len(statements)
     for step in range(count):
         if step % (5 * (len(HAND) + 1)) == 0:  # a new match every five hands, before one is won
@@ -67,12 +69,14 @@ def changes(app: Any, data: Path, count: int) -> dict[str, Any]:
         answer = client.post(path, json=body, headers=auth)
         walls.append(time.perf_counter() - began)
         assert answer.status_code in (200, 201), answer.get_json()
+    app_cpu = time.process_time() - app_cpu_before
     sql = statements[counted_before:]
     pg_cpu = postgres_cpu_s(data) - cpu_before
     return {
         "changes": count,
         "wall_ms_mean": round(1000 * statistics.fmean(walls), 2),
         "wall_ms_p95": round(1000 * sorted(walls)[int(0.95 * (len(walls) - 1))], 2),
+        "app_cpu_ms_per_change": round(1000 * app_cpu / count, 2),
         "statements_per_change": round(len(sql) / count, 1),
         "sql_ms_per_change": round(1000 * sum(sql) / count, 2),
         "postgresql_cpu_ms_per_change": round(1000 * pg_cpu / count, 2),
@@ -200,7 +204,8 @@ def main() -> None:
         return
     c, n, q, r = result["change"], result["notification"], result["queue"], result["read"]
     print(
-        f"a change     {c['wall_ms_mean']} ms in the app (p95 {c['wall_ms_p95']}), {c['statements_per_change']} SQL "
+        f"a change     {c['wall_ms_mean']} ms in the app (p95 {c['wall_ms_p95']}; {c['app_cpu_ms_per_change']} ms of its "
+        f"CPU), {c['statements_per_change']} SQL "
         f"statements taking {c['sql_ms_per_change']} ms, PostgreSQL CPU {c['postgresql_cpu_ms_per_change']} ms"
     )
     print(

@@ -82,7 +82,8 @@ def source(data: dict[str, Any]) -> str:
 
 
 def scorer_game(game_id: str) -> Game:
-    game = store.get_game(game_id)
+    """The match, if the caller holds its scorer link; read as for a change (`store.get_game`)."""
+    game = store.get_game(game_id, changing=True)
     auth.require_scorer(game)
     return game
 

@@ -23,7 +23,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, query_expression
 
 from .db import db
 
@@ -52,6 +52,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     viewer_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    #: Whether a guard of the store's changes (`store.GUARDS`) concerns this match: True or False
+    #: where the row was read for a change with the guards' conditions (`store.get_game(...,
+    #: changing=True)`), else None (not asked: every guard runs). No column: read with the row.
+    guarded: Mapped[bool | None] = query_expression()
 
 
 class HandRow(db.Model):  # type: ignore[name-defined,misc]

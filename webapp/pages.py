@@ -260,7 +260,7 @@ def import_record():  # type: ignore[no-untyped-def]
 
 @bp.post("/g/<game_id>/rename")
 def rename(game_id: str):  # type: ignore[no-untyped-def]
-    game = store.get_game(game_id)
+    game = store.get_game(game_id, changing=True)
     auth.require_scorer(game)  # the session's scorer role, with the form's CSRF token
     try:
         matches.rename(game.id, request.form.get("title", ""), who=auth.who())
@@ -364,7 +364,7 @@ def _back_to_replay(game_id: str, hand: int | None):  # type: ignore[no-untyped-
 
 @bp.post("/g/<game_id>/hands/<int:hand>/dispute")
 def dispute(game_id: str, hand: int):  # type: ignore[no-untyped-def]
-    game = store.get_game(game_id)
+    game = store.get_game(game_id, changing=True)
     auth.require_scorer(game)  # the session's scorer role, with the form's CSRF token
     try:
         # a play's number in ASCII digits, or none (the whole hand): "x" became a whole-hand dispute
@@ -386,7 +386,7 @@ def dispute(game_id: str, hand: int):  # type: ignore[no-untyped-def]
 
 @bp.post("/g/<game_id>/disputes/<int:version>/settle")
 def settle(game_id: str, version: int):  # type: ignore[no-untyped-def]
-    game = store.get_game(game_id)
+    game = store.get_game(game_id, changing=True)
     auth.require_scorer(game)
     text = request.form.get("event", "").strip()
     hand = request.form.get("hand", type=int)

@@ -9,6 +9,7 @@ of two phones that both built on version v, one wins and the other is told the m
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import secrets
@@ -19,8 +20,10 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import ColumnElement, false, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import with_expression
+from sqlalchemy.orm.interfaces import ORMOption
 
 from scorer import RECORD_FORMAT, Match, RecordError
 from scorer.commands import replay
@@ -89,11 +92,24 @@ cache = _Cache()
 # -- reading ----------------------------------------------------------------------------------
 
 
-def get_game(game_id: str) -> Game:
-    game = db.session.get(Game, game_id) if isinstance(game_id, str) and len(game_id) <= 32 else None
+def get_game(game_id: str, *, changing: bool = False) -> Game:
+    """The match's row. `changing`: read for a change about to be made (the scorer's check before
+    it), with whether a guard concerns the match (`Game.guarded`, in the same SELECT), so that the
+    change itself need not read the row again nor ask each guard (`_change_in_turn`)."""
+    if not isinstance(game_id, str) or len(game_id) > 32:
+        game = None
+    else:
+        game = db.session.get(Game, game_id, options=_guarded() if changing else None)
     if game is None:
         raise ApiError(404, f"no match {game_id!r} on this server")
+    if changing:
+        # The session's identity map holds its rows weakly: held here, the row is still there when
+        # the change asks for it, though the caller kept no reference (`_change_in_turn`).
+        db.session.info[_CHANGING] = game
     return game
+
+
+_CHANGING = "spinner.changing"
 
 
 def _standing(model: type[HandRow] | type[EventRow], game_id: str, version: int | None):  # type: ignore[no-untyped-def]
@@ -274,10 +290,37 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
 # -- changing ---------------------------------------------------------------------------------
 
 
-#: Checks a change must pass besides the scorer's, each given the match, the snapshot the change
-#: is made on and the record and `Match` it makes, raising an ApiError to refuse it: the
-#: tournament's (`tournament.table.hold_result`) keeps a table's recorded result its match's.
-GUARDS: list[Callable[[Game, Snapshot, dict[str, Any], Match], None]] = []
+@dataclass(frozen=True, eq=False)
+class Guard:
+    """A check a change must pass besides the scorer's: `check` is given the match, the snapshot the
+    change is made on and the record and `Match` it makes, and raises an ApiError to refuse it.
+
+    `concerns`: a SQL condition on the match's `games` row (a correlated EXISTS, say) that holds
+    for every match `check` could refuse a change of; it is read with the row (`Game.guarded`),
+    so a match no guard concerns costs no query of the guards' own. None: every match."""
+
+    check: Callable[[Game, Snapshot, dict[str, Any], Match], None]
+    concerns: ColumnElement[bool] | None = None
+
+
+#: The guards every change passes: the tournament's (`tournament.table.hold_result`) keeps a
+#: table's recorded result its match's.
+GUARDS: list[Guard] = []
+
+
+def _guarded() -> tuple[ORMOption, ...] | None:
+    """The loader option that reads `Game.guarded` with the row; None where there is nothing to
+    read (no guard, or one that concerns every match: then every change runs the guards)."""
+    return _guarded_by(tuple(GUARDS))
+
+
+@functools.lru_cache(maxsize=4)
+def _guarded_by(guards: tuple[Guard, ...]) -> tuple[ORMOption, ...] | None:
+    # made once for the guards there are (the option costs more to make than to use)
+    if any(guard.concerns is None for guard in guards):
+        return None
+    concerns = [guard.concerns for guard in guards if guard.concerns is not None]
+    return (with_expression(Game.guarded, or_(*concerns) if concerns else false()),)
 
 
 @dataclass
@@ -325,9 +368,18 @@ def _change_in_turn(
     game_id: str, expected: int | None, plan_for: Callable[[Game, Snapshot], Plan], *, who: str, why: str, source: str
 ) -> Done:
     for attempt in range(RETRIES):
-        game = db.session.get(Game, game_id, populate_existing=True)
+        # The row as this transaction read it already (the scorer's check, just before), if it did;
+        # else read now, with the guards' conditions. It may be older than the newest version: the
+        # guarded UPDATE below, not this read, keeps two changes from landing on one version, and
+        # its rollback expires the row, so a change that lost the race reads it afresh.
+        game = db.session.get(Game, game_id, options=_guarded())
         if game is None:
             raise ApiError(404, f"no match {game_id!r} on this server")
+        if live.hub.version(game_id) > game.version or (expected is not None and game.version != expected):
+            # read before a change this process has seen since (its turn came after another's), or
+            # not the version the caller names: read again, so that the change is not made on a
+            # version known to be gone, and the caller is told of the newest
+            db.session.refresh(game)
         if expected is not None and game.version != expected:
             raise Stale(expected, game.version)
         current = snapshot(game)
@@ -336,8 +388,9 @@ def _change_in_turn(
             match = Match.from_record(plan.record)
         except RecordError as error:
             raise _said(record_error(error, what=plan.what), error, plan.record) from None
-        for guard in GUARDS:
-            guard(game, current, plan.record, match)
+        if game.guarded is not False:  # None: not read with the row, so each guard asks for itself
+            for guard in GUARDS:
+                guard.check(game, current, plan.record, match)
         old = game.version
         new = old + 1
         moved = db.session.execute(
@@ -365,8 +418,13 @@ def _change_in_turn(
             source=source,
         )
         db.session.add(change)
-        fanout.announce(db.session, game_id, new)  # sent by PostgreSQL when this commits
         try:
+            db.session.flush()
+            # Kept out of the commit's expiry: every value of the change's row is known here (its
+            # id came back from the INSERT), and the answer shows it; expired, reading it would be
+            # one more SELECT per change.
+            db.session.expunge(change)
+            fanout.announce(db.session, game_id, new)  # sent by PostgreSQL when this commits
             db.session.commit()
         except IntegrityError:
             db.session.rollback()
@@ -531,16 +589,14 @@ def append_event(
         record["hands"][h]["events"].append(event)
 
         def write(version: int) -> None:
-            last = db.session.scalar(
-                select(func.max(EventRow.position)).where(EventRow.game_id == game.id, EventRow.hand == h)
+            # After the hand's last row, taken back ones too, worked out by the INSERT itself (a SQL
+            # expression in the flush): no SELECT of its own.
+            after_last = select(func.coalesce(func.max(EventRow.position) + 1, 0)).where(
+                EventRow.game_id == game.id, EventRow.hand == h
             )
             db.session.add(
                 EventRow(
-                    game_id=game.id,
-                    hand=h,
-                    position=(last if last is not None else -1) + 1,
-                    body=event,
-                    created_version=version,
+                    game_id=game.id, hand=h, position=after_last.scalar_subquery(), body=event, created_version=version
                 )
             )
 

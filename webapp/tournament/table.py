@@ -19,7 +19,7 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import force_locale
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, exists, select
 
 from scorer import Match
 from scorer.tournament import (
@@ -100,6 +100,12 @@ def hold_result(game: Game, before: Snapshot, record: dict[str, Any], match: Mat
         "and this change would take back what decided it: nothing was changed. If the result is wrong, "
         "the director corrects it, with a reason, on the tournament's page (Correct the result)",
     )
+
+
+def is_table() -> ColumnElement[bool]:
+    """Whether a match is a tournament table, as SQL on its `games` row: `hold_result` holds back
+    nothing of any other, and a change of one reads this with the row (`store.Guard`)."""
+    return exists().where(TableRow.game_id == Game.id)
 
 
 def _table_row(game_id: str) -> TableRow | None:
