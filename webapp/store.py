@@ -29,7 +29,7 @@ from . import fanout, live, schemas
 from .auth import clean_text, digest, new_token
 from .db import db
 from .errors import ApiError, Stale, record_error
-from .models import Change, EventRow, Game, HandRow, now
+from .models import Change, EventRow, Frame, Game, HandRow, now
 
 #: How often a change that named no version is replayed on a newer one before giving up.
 RETRIES = 20
@@ -292,6 +292,11 @@ class Plan:
     event: int | None = None
     before: Any = None
     after: Any = None
+    #: what the change does to the event at (hand, event), for the frames linked to it
+    #: (`_relink`): "made" (the frames `made_by` made it), "corrected", or "taken back" (the
+    #: events after it in the hand move up one place)
+    moves: str | None = None
+    made_by: tuple[int, ...] = ()
 
 
 @dataclass
@@ -352,6 +357,7 @@ def _change_in_turn(
             time.sleep(random.uniform(0, 0.005 * (attempt + 1)))  # another process: let it finish
             continue
         plan.write(new)
+        _relink(game_id, plan, new, who=who, why=why)
         change = Change(
             game_id=game_id,
             version=new,
@@ -378,6 +384,32 @@ def _change_in_turn(
         live.publish(game_id, new)
         return Done(new, change, snap)
     raise ApiError(409, "the match is changing too fast to keep up: nothing was recorded; try again")
+
+
+def _relink(game_id: str, plan: Plan, version: int, *, who: str, why: str) -> None:
+    """Keep each kept frame's link to the event it made right, in the change's own transaction:
+    the one place where events are added, corrected, removed or taken back. A frame whose event is
+    taken back (an undo, a removal) keeps no index (its `link` says what took it back, and where
+    it stood), and the frames of the events after it move up with them; a corrected event's
+    frames stay at its place, their `link` saying so; a new event's frames (`made_by`) name it."""
+    if plan.moves is None or plan.hand is None or plan.event is None:
+        return
+    h, e = plan.hand, plan.event
+    if plan.moves == "made":
+        if plan.made_by:
+            made = select(Frame).where(Frame.game_id == game_id, Frame.id.in_(plan.made_by))
+            for frame in db.session.scalars(made):
+                frame.hand, frame.event, frame.link = h, e, None
+        return
+    said = {"action": plan.action, "version": version, "event": e, "who": who, "why": why}
+    linked = db.session.scalars(select(Frame).where(Frame.game_id == game_id, Frame.hand == h, Frame.event >= e)).all()
+    for frame in linked:
+        if frame.event == e:
+            frame.link = {"state": "corrected" if plan.moves == "corrected" else "taken back", **said}
+            if plan.moves == "taken back":
+                frame.event = None
+        elif plan.moves == "taken back":
+            frame.event = (frame.event or 0) - 1
 
 
 def _said(refusal: ApiError, error: RecordError, record: dict[str, Any]) -> ApiError:
@@ -518,8 +550,17 @@ def opens_counts(snap: Snapshot) -> bool:
 
 
 def append_event(
-    game_id: str, event: object, expected: int | None, *, who: str, why: str = "", source: str = "api"
+    game_id: str,
+    event: object,
+    expected: int | None,
+    *,
+    who: str,
+    why: str = "",
+    source: str = "api",
+    made_by: tuple[int, ...] = (),
 ) -> Done:
+    """Add `event` at the end of the current hand; `made_by`: the kept frames that made it, linked
+    to it in the same transaction (`Frame.event`)."""
     event = _check_event(event)
 
     def plan(game: Game, snap: Snapshot) -> Plan:
@@ -544,7 +585,7 @@ def append_event(
                 )
             )
 
-        return Plan(record, write, "event", "", hand=h, event=e, after=event)
+        return Plan(record, write, "event", "", hand=h, event=e, after=event, moves="made", made_by=made_by)
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
@@ -591,6 +632,7 @@ def correct_event(
             event=e,
             before=before,
             after=event,
+            moves="corrected",
         )
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
@@ -623,6 +665,7 @@ def remove_event(
             hand=h,
             event=e,
             before=before,
+            moves="taken back",
         )
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
@@ -645,7 +688,14 @@ def undo(game_id: str, expected: int | None, *, who: str, why: str = "", source:
                 _event_rows(game.id, h)[e].removed_version = version
 
             return Plan(
-                record, write, "undo", f"undoing hand {h}, event {e} would break a rule", hand=h, event=e, before=before
+                record,
+                write,
+                "undo",
+                f"undoing hand {h}, event {e} would break a rule",
+                hand=h,
+                event=e,
+                before=before,
+                moves="taken back",
             )
         hand = record["hands"].pop()
 
