@@ -321,7 +321,7 @@ def history(game_id: str):  # type: ignore[no-untyped-def]
     auth.require_reader(game)
     table = board.table_of(store.snapshot(game))
     changes = [(c, wording.change_words(c, table)) for c in store.history(game.id)]
-    return render_template("history.html", game=game, changes=changes)
+    return render_template("history.html", game=game, changes=changes, kept_from=store.kept_from(game.id))
 
 
 @bp.get("/g/<game_id>/hands/<int:hand>/replay")

@@ -206,8 +206,20 @@ def seating_of(value: object, players: int) -> list[str] | None:
     return list(value)
 
 
-def create(spec: object, *, who: str, source: str = "api") -> Created:
-    """A new match from a whole record or just its variant and players (GAME_RECORD.md)."""
+def create(
+    spec: object,
+    *,
+    who: str,
+    source: str = "api",
+    history: list[dict[str, Any]] | None = None,
+    times: list[Any] | None = None,
+) -> Created:
+    """A new match from a whole record or just its variant and players (GAME_RECORD.md).
+
+    `history`: the changes that made the record, as an archive carries them (checked by
+    `webapp.archive`), with their times (`times`, None for now): kept with their versions, and the
+    import comes after them as a change of its own, at the version the match then takes. The
+    record as it stood before that version is not kept (`kept_from`)."""
     if not isinstance(spec, dict):
         raise ApiError(400, "a new match is a JSON object: a match record, or at least its variant and players")
     _players(spec.get("players"))  # its own words first: the commonest mistake
@@ -226,6 +238,7 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
     except RecordError as error:
         raise _said(record_error(error, what="this record cannot be scored"), error, record) from None
     hands = record["hands"]
+    version = history[-1]["version"] + 1 if history else 1
     scorer_token, viewer_token = new_token(), new_token()
     game = Game(
         id=secrets.token_urlsafe(9),
@@ -235,12 +248,29 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
         players=record["players"],
         extra={k: v for k, v in record.items() if k not in RECORD_KEYS},
         private=spec.get("private") is True,
-        version=1,
+        version=version,
         scorer_hash=digest(scorer_token),
         viewer_hash=digest(viewer_token),
     )
     db.session.add(game)
     db.session.flush()
+    for k, change in enumerate(history or []):
+        at = (times or [])[k] if k < len(times or []) else None
+        db.session.add(
+            Change(
+                game_id=game.id,
+                version=change["version"],
+                action=change["action"],
+                hand=change.get("hand"),
+                event=change.get("event"),
+                before=change.get("before"),
+                after=change.get("after"),
+                who=clean_text(change.get("who"), 60),
+                why=clean_text(change.get("why"), schemas.REASON_LENGTH),
+                source=change.get("source") or "import",
+                **({"at": at} if at is not None else {}),
+            )
+        )
     count = 0
     for number, hand in enumerate(hands):
         db.session.add(
@@ -250,21 +280,24 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
                 leader=hand.get("leader"),
                 deal=hand.get("deal"),
                 extra={k: v for k, v in hand.items() if k not in HAND_KEYS} or None,
-                created_version=1,
+                created_version=version,
             )
         )
         for position, event in enumerate(hand.get("events", [])):
-            db.session.add(EventRow(game_id=game.id, hand=number, position=position, body=event, created_version=1))
+            db.session.add(
+                EventRow(game_id=game.id, hand=number, position=position, body=event, created_version=version)
+            )
             count += 1
-    action = "import" if hands else "create"
+    action = "import" if hands or history else "create"
     db.session.add(
         Change(
             game_id=game.id,
-            version=1,
+            version=version,
             action=action,
             who=who,
             source=source,
-            after={"variant": game.variant, "players": game.players, "hands": len(hands), "events": count},
+            after={"variant": game.variant, "players": game.players, "hands": len(hands), "events": count}
+            | ({"changes": len(history)} if history else {}),
         )
     )
     db.session.commit()
@@ -817,6 +850,15 @@ def _locate_hand(record: dict[str, Any], hand: object) -> int:
     if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand < len(record["hands"]):
         raise ApiError(404, f"no hand {hand!r} in this match")
     return hand
+
+
+def kept_from(game_id: str) -> int:
+    """The first version whose record this server keeps: the match's import, where it came with
+    the history of the versions before it (`create`), else 1."""
+    imported = db.session.scalar(
+        select(func.max(Change.version)).where(Change.game_id == game_id, Change.action == "import")
+    )
+    return imported or 1
 
 
 def history(game_id: str, actions: tuple[str, ...] | None = None) -> list[Change]:
