@@ -256,3 +256,12 @@ def test_the_history_page_of_an_import_says_the_record_before_it_is_not_kept(tit
     links = re.findall(r'class="then" href="[^"]*version=(\d+)"', page)
     assert links == [str(copy.version())]  # the import's own: the versions before it are not kept
     assert "before the import: its record is not kept" in page
+
+
+def test_an_older_watch_archive_is_refused_saying_what_it_is(titled):
+    record = json.dumps({"variant": "partners", "players": PLAYERS, "hands": []}).encode()
+    old = zipped({"match-1/record.json": record, "match-1/index.json": b"[]", "match-1/frames/0000.jpg": photo()})
+    response = titled.client.post("/api/games", data=old, content_type="application/zip")
+    assert response.status_code == 400
+    assert "older `spinner watch --export`" in response.get_json()["error"]
+    assert "import its record.json by itself" in response.get_json()["error"]

@@ -9,8 +9,9 @@
                     on, its status, message, reading and proposal, and its "file"
     frames/N.ext    the photos, as they came (JPEG, PNG, WebP...)
 
-match.json and frames.json are optional: an archive without match.json (older ones) imports
-with a history of one "import".
+`spinner watch --export` writes the same archive (`vision.follow.evidence`), so a match followed
+at the terminal loads into the companion with its photos. match.json and frames.json are
+optional: an archive without match.json (older ones) imports with a history of one "import".
 
 Importing checks everything before keeping anything: the names in the archive, the sizes as
 they unpack (`webapp.safezip`: a small ZIP may unpack to gigabytes), the record (the scorer
@@ -136,6 +137,14 @@ def read(file: IO[bytes], name: str, spool: Path) -> Contents:
     archive = safezip.Archive(file, name, max_members=MAX_FRAMES + 3, max_total=MAX_UNPACKED)
     names = archive.names()
     if "record.json" not in archive:
+        old_watch = [n for n in names if n.count("/") == 1 and n.endswith("/index.json")]
+        if old_watch and f"{old_watch[0].split('/')[0]}/record.json" in archive:
+            raise ApiError(
+                400,
+                f"{name} is the archive of an older `spinner watch --export` (its files under "
+                f"{old_watch[0].split('/')[0]}/): import its record.json by itself, or follow the match "
+                "again with this version's `spinner watch --export`, whose archive brings the photos too",
+            )
         raise ApiError(400, f"{name} has no record.json: export a match from Spinner to get one")
     strange = sorted(
         n
