@@ -420,7 +420,7 @@ def test_the_migration_makes_the_tables_the_models_describe(app):
 
     with app.app_context(), db.engine.connect() as connection:
         context = MigrationContext.configure(connection)
-        assert context.get_current_revision() == "0006"  # the newest migration
+        assert context.get_current_revision() == "0007"  # the newest migration
         assert compare_metadata(context, db.metadata) == []
 
 

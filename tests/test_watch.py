@@ -417,7 +417,7 @@ def test_the_follower_keeps_evidence_linked_to_events(tmp_path, video_frames):
     archive = store.export(tmp_path / "m1.zip", follower.record())
     with zipfile.ZipFile(archive) as z:
         names_in = set(z.namelist())
-    assert {"m1/record.json", "m1/index.json", f"m1/frames/{frame_id}.jpg"} <= names_in
+    assert {"record.json", "frames.json", f"frames/{frame_id}.jpg"} <= names_in  # the companion's archive
 
 
 def test_follow_video_counts_right_asked_and_wrong(video_frames):
@@ -788,6 +788,14 @@ def test_an_asked_frame_is_kept_and_the_confirmed_events_point_to_it(tmp_path):
     detail = json.loads((tmp_path / "m2" / "frames" / f"{ask_frame}.json").read_text())
     assert detail["outcome"]["reason"] and len(detail["reading"]["tiles"]) == 2
     assert store.frame_of(0, 0) == store.index[0]["frame"]
+    # in the companion's archive: the frame that asked made the play confirmed
+    listing = store.listing(watcher.follower.record())
+    assert [(f["frame"], f["event"], f["status"]) for f in listing] == [
+        (store.index[0]["frame"], 0, "recorded"),
+        (ask_frame, 1, "accepted"),
+    ]
+    assert listing[1]["proposal"]["chosen"] == {"type": "play", "seat": 1, "tile": "5-1", "end": "east"}
+    assert (listing[1]["width"], listing[1]["height"]) == (640, 480)
 
 
 def test_watch_command_exports_the_record_with_its_frames(tmp_path):
@@ -821,12 +829,29 @@ def test_watch_command_exports_the_record_with_its_frames(tmp_path):
     assert all(same_play(t, g, ends) for t, g in zip(truth, got["hands"][0]["events"]))
     with zipfile.ZipFile(tmp_path / "match.zip") as z:
         names = z.namelist()
-        folder = names[0].split("/")[0]
-        assert json.loads(z.read(f"{folder}/record.json")) == got
-        index = json.loads(z.read(f"{folder}/index.json"))
+        assert json.loads(z.read("record.json")) == got
+        listing = json.loads(z.read("frames.json"))
         jpegs = [n for n in names if n.endswith(".jpg")]
-    assert len(index) == len(jpegs) == len(truth)  # one kept frame per play
-    assert sorted(tuple(e) for row in index for e in row["events"]) == [(0, k) for k in range(len(truth))]
+    assert listing["format"] == "spinner-frames/1"
+    assert len(listing["frames"]) == len(jpegs) == len(truth)  # one kept frame per play
+    assert [(f["hand"], f["event"], f["status"]) for f in listing["frames"]] == [
+        (0, k, "recorded") for k in range(len(truth))
+    ]
+    assert list((tmp_path / "match").glob("*/index.json"))  # the folder beside it keeps its own index
+
+    # the companion's import takes it: the match with its photos, each at the play it made
+    from tests.support.camera import make_app
+
+    client = make_app(tmp_path / "web").test_client()
+    loaded = client.post("/api/games", data=(tmp_path / "match.zip").read_bytes(), content_type="application/zip")
+    assert loaded.status_code == 201, loaded.get_json()
+    game = loaded.get_json()["id"]
+    assert client.get(f"/api/games/{game}/record").get_json()["hands"] == got["hands"]
+    frames = client.get(f"/api/games/{game}/frames").get_json()["frames"]
+    assert [(f["event"], f["status"], f["link"]) for f in frames] == [(k, "recorded", None) for k in range(len(truth))]
+    assert client.get(frames[0]["image"]).data[:3] == b"\xff\xd8\xff"
+    page = client.get(f"/g/{game}/hands/0/replay?at=2").text
+    assert "It made play 2:" in page and "<polygon" in page
 
 
 # -- bad input ---------------------------------------------------------------------------------

@@ -129,7 +129,7 @@ def test_export_and_import_carry_the_frames_and_their_readings(cam, script):
     with zipfile.ZipFile(io.BytesIO(exported.data)) as archive:
         names = sorted(archive.namelist())
         listing = json.loads(archive.read("frames.json"))
-    assert names == sorted(["record.json", "frames.json"] + [f"frames/{f['id']}.jpg" for f in sent])
+    assert names == sorted(["record.json", "match.json", "frames.json"] + [f"frames/{f['id']}.jpg" for f in sent])
     assert [f["event"] for f in listing["frames"]] == [0, 1, 2]
 
     imported = cam.client.post("/api/games", data=exported.data, content_type="application/zip")

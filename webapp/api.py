@@ -331,6 +331,12 @@ def record(game_id: str):  # type: ignore[no-untyped-def]
     version = validate.ascii_int(request.args.get("version"), "version")
     if version is not None and not 1 <= version <= found.version:
         raise ApiError(404, f"version {version} does not exist (the match is at {found.version})")
+    if version is not None and version < (first := store.kept_from(found.id)):
+        raise ApiError(
+            404,
+            f"the record as it stood at version {version} is not kept here: the match was imported at "
+            f"version {first} with the history of its changes, not each record before it",
+        )
     data = store.record_of(found, version) if version is not None else store.snapshot(found).record
     response = Response(json.dumps(data, indent=2, ensure_ascii=False) + "\n", mimetype="application/json")
     if request.args.get("download"):

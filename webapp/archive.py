@@ -1,13 +1,24 @@
-"""A match with its frames in one file: a ZIP of the record, the frames' readings and their photos.
+"""A match with its frames in one file: a ZIP of the record, its history, the frames' readings and photos.
 
     record.json     the match record (GAME_RECORD.md)
+    match.json      {"format": "spinner-match/1", "title", "version", "history": [...]}: the
+                    match's title and every change (who changed what, when and why: corrections,
+                    disputes and their settling), as GET /api/games/ID/history answers them
     frames.json     {"format": "spinner-frames/1", "frames": [...]}: each kept frame's hand, the
-                    event it made, its status, message, reading and proposal, and its "file"
+                    event it made and what became of it since (`link`), the version it was read
+                    on, its status, message, reading and proposal, and its "file"
     frames/N.ext    the photos, as they came (JPEG, PNG, WebP...)
 
+`spinner watch --export` writes the same archive (`vision.follow.evidence`), so a match followed
+at the terminal loads into the companion with its photos. match.json and frames.json are
+optional: an archive without match.json (older ones) imports with a history of one "import".
+
 Importing checks everything before keeping anything: the names in the archive, the sizes as
-they unpack (`webapp.safezip`: a small ZIP may unpack to gigabytes), the record (the scorer replays it) and that each
-photo decodes. Nothing of a refused archive is kept.
+they unpack (`webapp.safezip`: a small ZIP may unpack to gigabytes), the record (the scorer
+replays it), the history (each change's shape, versions rising, the events it names as events)
+and that each photo decodes. Nothing of a refused archive is kept. The imported match takes the
+history's versions, and its own "import" change comes after them: disputes left open are
+settled by their version as before, and the record as it stood before the import is not kept.
 """
 
 from __future__ import annotations
@@ -16,18 +27,23 @@ import json
 import re
 import tempfile
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
 from flask import current_app
 
-from . import camera, frames, imagesize, safezip, schemas, store, validate
+from scorer.tiles import Tile
+
+from . import camera, frames, imagesize, safezip, schemas, store, validate, wording
+from .auth import clean_text
 from .db import db
 from .errors import ApiError
 from .models import Frame, Game
 
 FORMAT = "spinner-frames/1"
+MATCH_FORMAT = "spinner-match/1"
 #: The most an archive may hold once unpacked, and the most frames.
 MAX_UNPACKED = 512 * 1024 * 1024
 MAX_FRAMES = 5000
@@ -35,7 +51,14 @@ MAX_FRAMES = 5000
 MAX_LISTING = 8 * 1024 * 1024
 _FRAME_NAME = re.compile(r"^frames/([0-9]{1,9})\.(jpg|png|webp|gif|bmp)$")
 _PROPOSAL = {"type": "object", "properties": {"proposal": schemas.PROPOSAL}}
-_STATUSES = {"recorded", "accepted", "rejected", "confirm", "nothing", "over", "no-reader", "unreadable"}
+#: a frame's statuses an archive may give (`webapp.models.Frame`); one still waiting for the
+#: reader when it was exported ("queued") is kept as "nothing": nothing reads it here
+_STATUSES = frames.SETTLED | set(frames.RUN)
+#: changes whose `before` and `after` are the event at their (hand, event)
+_EVENT_ACTIONS = {"event", "correct", "remove", "undo", "dispute"}
+#: the times a history may give (as a tournament file's: `webapp.tournament.transfer`)
+_EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 
 
 def export(game: Game) -> IO[bytes]:
@@ -55,10 +78,15 @@ def export(game: Game) -> IO[bytes]:
 
 
 def _write(game: Game, out: IO[bytes]) -> None:
+    from .api import change_json
+
     snap = store.snapshot(game)
     listing: list[dict[str, Any]] = []
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("record.json", json.dumps(snap.record, indent=2, ensure_ascii=False) + "\n")
+        history = [change_json(c) for c in store.history(game.id)]
+        about = {"format": MATCH_FORMAT, "title": game.title, "version": snap.version, "history": history}
+        archive.writestr("match.json", json.dumps(about, indent=1, ensure_ascii=False) + "\n")
         for frame in frames.of_game(game.id):
             path = frames.file_of(frame)
             if path is None or not path.is_file():
@@ -70,6 +98,8 @@ def _write(game: Game, out: IO[bytes]) -> None:
                     "file": name,
                     "hand": frame.hand,
                     "event": frame.event,
+                    "link": frame.link,
+                    "version": frame.version,
                     "source": frame.source,
                     "status": frame.status,
                     "message": frame.message,
@@ -94,6 +124,11 @@ class Contents:
 
     record: dict[str, Any]
     frames: list[tuple[dict[str, Any], Path]]
+    #: match.json's title and changes, checked (None: an archive without match.json)
+    title: str | None = None
+    history: list[dict[str, Any]] | None = None
+    #: each change's time, read
+    times: list[datetime | None] = field(default_factory=list)
 
 
 def read(file: IO[bytes], name: str, spool: Path) -> Contents:
@@ -102,9 +137,19 @@ def read(file: IO[bytes], name: str, spool: Path) -> Contents:
     archive = safezip.Archive(file, name, max_members=MAX_FRAMES + 3, max_total=MAX_UNPACKED)
     names = archive.names()
     if "record.json" not in archive:
+        old_watch = [n for n in names if n.count("/") == 1 and n.endswith("/index.json")]
+        if old_watch and f"{old_watch[0].split('/')[0]}/record.json" in archive:
+            raise ApiError(
+                400,
+                f"{name} is the archive of an older `spinner watch --export` (its files under "
+                f"{old_watch[0].split('/')[0]}/): import its record.json by itself, or follow the match "
+                "again with this version's `spinner watch --export`, whose archive brings the photos too",
+            )
         raise ApiError(400, f"{name} has no record.json: export a match from Spinner to get one")
     strange = sorted(
-        n for n in names if n not in ("record.json", "frames.json") and not _FRAME_NAME.match(n) and not n.endswith("/")
+        n
+        for n in names
+        if n not in ("record.json", "frames.json", "match.json") and not _FRAME_NAME.match(n) and not n.endswith("/")
     )
     if strange:
         raise ApiError(400, f"{name} holds files a Spinner archive does not: {', '.join(strange[:5])}")
@@ -129,6 +174,7 @@ def read(file: IO[bytes], name: str, spool: Path) -> Contents:
         named.add(file_name)
         if isinstance(entry.get("proposal"), dict):  # an answer records the plays it holds
             validate.check({"proposal": entry["proposal"]}, _PROPOSAL, f"{name}: frame {i} in frames.json")
+        _check_frame(entry, f"{name}: frame {i} in frames.json")
         path = spool / f"{i}{Path(file_name).suffix}"
         with path.open("wb") as out:
             archive.extract(file_name, out, config["MAX_CONTENT_LENGTH"])
@@ -136,7 +182,73 @@ def read(file: IO[bytes], name: str, spool: Path) -> Contents:
         imagesize.check(photo, f"{name}: {file_name}")
         imagesize.decodable(camera.check, photo, f"{name}: {file_name}")  # a photo that is not one is refused here
         kept.append((entry, path))
-    return Contents(record, kept)
+    contents = Contents(record, kept)
+    if "match.json" in archive:
+        about = validate.loads(archive.read("match.json", MAX_LISTING), f"{name}: match.json")
+        _check_match(about, f"{name}: match.json", contents)
+    return contents
+
+
+def _check_frame(entry: dict[str, Any], where: str) -> None:
+    """A frame's status and link, where it gives them: a status Spinner gives a frame, and a link
+    that says what became of its event (taken back: it names none; corrected: it names its place)."""
+    status = entry.get("status")
+    if status is not None and status != "queued" and status not in _STATUSES:
+        raise ApiError(400, f"{where}: {str(status)[:40]!r} is no status of a frame ({', '.join(sorted(_STATUSES))})")
+    link = entry.get("link")
+    validate.check({"link": link}, {"type": "object", "properties": {"link": schemas.LINK}}, where)
+    if isinstance(link, dict) and (link["state"] == "taken back") != (entry.get("event") is None):
+        said = "names no event" if entry.get("event") is None else f"names event {entry.get('event')!r}"
+        raise ApiError(400, f"{where}: its play was {link['state']}, and it {said}")
+
+
+def _moment(value: object, where: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise ApiError(400, f"{where}: {str(value)[:40]!r} is not a time with its time zone (ISO 8601)")
+    if not _EARLIEST <= moment < _LATEST:
+        raise ApiError(400, f"{where}: {moment.isoformat()} is not a time between 1970 and 9000")
+    return moment
+
+
+def _check_match(about: object, where: str, contents: Contents) -> None:
+    """match.json held to its shape: the title, and each change as the history has it, in the
+    order made (versions rising), what it says of an event an event of GAME_RECORD.md."""
+    if not isinstance(about, dict) or about.get("format") != MATCH_FORMAT:
+        raise ApiError(400, f"{where} is not a {MATCH_FORMAT} title and history")
+    title, history = about.get("title", ""), about.get("history", [])
+    if not isinstance(title, str) or len(title) > schemas.TITLE_LENGTH:
+        raise ApiError(400, f"{where}: title is text of at most {schemas.TITLE_LENGTH} characters")
+    if not isinstance(history, list):
+        raise ApiError(400, f"{where}: history is a list of changes")
+    if len(history) > schemas.MAX_CHANGES:
+        raise ApiError(413, f"{where} lists {len(history)} changes: at most {schemas.MAX_CHANGES}")
+    last = 0
+    times: list[datetime | None] = []
+    for i, change in enumerate(history):
+        said = f"{where}: history[{i}]"
+        validate.check(change, schemas.CHANGE, said)
+        action, version = change["action"], change["version"]
+        if action not in wording.ACTIONS:
+            raise ApiError(400, f"{said}: {action!r} is no change of a match ({', '.join(wording.ACTIONS)})")
+        if version <= last:
+            raise ApiError(400, f"{said}: version {version} after version {last}: the changes go in the order made")
+        last = version
+        for key in ("before", "after"):
+            note = change.get(key)
+            about_event = action in _EVENT_ACTIONS and change.get("event") is not None
+            if isinstance(note, dict) and ("type" in note or about_event):  # shown as an event
+                schemas.check_event(note, f"{said}.{key}")
+        settles = (change.get("after") or {}).get("settles")
+        if action == "settle" and (type(settles) is not int or not 1 <= settles < version):
+            raise ApiError(400, f"{said}: a settle names the version of the dispute it settles (after.settles)")
+        times.append(_moment(change.get("at"), f"{said}.at"))
+    contents.title, contents.history, contents.times = title, history, times
 
 
 def load(file: IO[bytes], *, who: str, name: str = "the archive") -> store.Created:
@@ -151,21 +263,50 @@ def load(file: IO[bytes], *, who: str, name: str = "the archive") -> store.Creat
 
 def _keep(contents: Contents, *, who: str) -> store.Created:
     record = contents.record
-    created = store.create(record, who=who, source="import")
+    spec = {**record, "title": contents.title} if contents.title is not None else record
+    created = store.create(spec, who=who, source="import", history=contents.history, times=contents.times)
     game = created.game
-    hands = len(record.get("hands") or [])
+    hands = [len(h.get("events") or []) if isinstance(h, dict) else 0 for h in record.get("hands") or []]
+    exported = contents.history[-1]["version"] if contents.history else None
     folder = frames.folder(current_app) / game.id
     folder.mkdir(parents=True, exist_ok=True)
     try:
         for entry, photo in contents.frames:
             hand = _int_or_none(entry.get("hand"))
+            hand = hand if hand is not None and hand < len(hands) else None
+            event = _int_or_none(entry.get("event"))
+            # an event the record does not hold is none (an archive of before links were kept right)
+            event = event if hand is not None and event is not None and event < hands[hand] else None
+            link = entry.get("link")
+            if isinstance(link, dict) and link["state"] == "corrected" and event is None:
+                link = None  # its place is not in the record: nothing to say it was corrected
+            if isinstance(link, dict):
+                link = {**link, "who": clean_text(link.get("who"), 60), "why": clean_text(link.get("why"), 1000)}
+            elif (
+                event is not None and hand is not None and not _same_play(entry, record["hands"][hand]["events"][event])
+            ):
+                # an archive of before links were kept right ties the photo to another play: a
+                # correction there, as the history has it, else it names none, and says so
+                link = _corrected(contents.history or [], hand, event, record["hands"][hand]["events"][event])
+                if link is None:
+                    link = {
+                        "state": "taken back",
+                        "action": "import",
+                        "version": game.version,
+                        "event": event,
+                        "who": who,
+                        "why": "the archive tied this photo to another play",
+                    }
+                    event = None
+            status = entry.get("status")
             frame = Frame(
                 game_id=game.id,
-                hand=hand if hand is not None and hand < hands else None,
-                version=1,
-                event=_int_or_none(entry.get("event")),
+                hand=hand,
+                version=_version(entry.get("version"), exported, game.version),
+                event=event,
+                link=link,
                 source="import",
-                status=entry.get("status") if entry.get("status") in _STATUSES else "nothing",
+                status=status if status in _STATUSES else "nothing",
                 message=str(entry.get("message") or "")[:500],
                 who=str(entry.get("who") or "")[:60],
                 width=_int_or_none(entry.get("width")) or 0,
@@ -183,3 +324,50 @@ def _keep(contents: Contents, *, who: str) -> store.Created:
         db.session.rollback()
         raise
     return created
+
+
+def _corrected(history: list[dict[str, Any]], hand: int, event: int, now: Any) -> dict[str, Any] | None:
+    """The frame's link for the last correction the history made at (hand, event) to the event
+    there now, if it made one."""
+    fixed = [c for c in history if c["action"] == "correct" and (c.get("hand"), c.get("event")) == (hand, event)]
+    if not fixed or fixed[-1].get("after") != now:
+        return None
+    change = fixed[-1]
+    return {
+        "state": "corrected",
+        "action": "correct",
+        "version": change["version"],
+        "event": event,
+        "who": clean_text(change.get("who"), 60),
+        "why": clean_text(change.get("why"), 1000),
+    }
+
+
+def _same_play(entry: dict[str, Any], recorded: Any) -> bool:
+    """Whether the event a frame's entry names is the play its proposal says it made (its tile),
+    where the proposal says one: the play chosen, the first it kept to confirm, or the last seen."""
+    proposal = entry.get("proposal")
+    if not isinstance(proposal, dict):
+        proposal = {}
+    chosen, kept, seen = proposal.get("chosen"), proposal.get("kept"), proposal.get("events")
+    made = chosen if isinstance(chosen, dict) else None
+    if made is None and isinstance(kept, list) and kept:
+        made = kept[0]
+    if made is None and isinstance(seen, list) and seen:
+        made = seen[-1]
+    if not isinstance(made, dict) or not isinstance(made.get("tile"), str):
+        return True  # nothing to tell it by
+    try:
+        tile = Tile.parse(made["tile"])
+        return isinstance(recorded, dict) and recorded.get("type") == "play" and Tile.parse(recorded["tile"]) is tile
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+def _version(value: object, exported: int | None, imported: int) -> int:
+    """The version a frame was read on, in the imported match: as it was, where the history came
+    with it; the version it was exported at is the import's (the same record); else the first."""
+    version = _int_or_none(value)
+    if exported is None or version is None or not 1 <= version <= exported:
+        return 1
+    return imported if version == exported else version

@@ -109,6 +109,8 @@ def to_json(frame: Frame, *, reading: bool = True, table: wording.Table | None =
         "id": frame.id,
         "hand": frame.hand,
         "event": frame.event,
+        # what became of the event it made: corrected since, or taken back (then `event` is null)
+        "link": frame.link,
         "version": frame.version,
         "source": frame.source,
         "status": frame.status,
@@ -475,7 +477,7 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
         try:
             for event in outcome.events:
                 done = store.append_event(
-                    game_id, event, version, who="camera", why=f"frame {frame_id}", source="camera"
+                    game_id, event, version, who="camera", why=f"frame {frame_id}", source="camera", made_by=(frame_id,)
                 )
                 version = done.version
         except ApiError as error:
@@ -499,7 +501,7 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
             return
         recorded = db.session.get(Frame, frame_id)
         assert done is not None and recorded is not None
-        recorded.event, recorded.version = done.change.event, done.version
+        recorded.version = done.version  # its event linked as it was recorded (`made_by`)
         if not kept:
             recorded.status = "recorded"
         db.session.commit()
@@ -685,23 +687,22 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
         # would leave the plays recorded and the frames still asking
         shown = {kept.id: _laid_tile(kept.proposal) for kept in run}
         version = snap.version
-        first = len(snap.record["hands"][-1]["events"])  # the index the first of them takes
         for event in events:
+            # each play linked to the frames that showed it laid, as it is recorded (`made_by`)
+            laid = Tile.parse(event["tile"]) if event.get("type") == "play" else None
+            made_by = tuple(i for i, tile in shown.items() if laid is not None and tile is laid)
             version = store.append_event(
-                game_id, event, version, who=who, why=why or "who played: answered", source="camera"
+                game_id, event, version, who=who, why=why or "who played: answered", source="camera", made_by=made_by
             ).version
         table.answered(store.snapshot(store.get_game(game_id)).record)
         plays = [e for e in events if e.get("type") == "play"]
         message = f"confirmed by {who}: " + "; ".join(store.words(e) for e in plays)
-        at = {Tile.parse(e["tile"]): first + k for k, e in enumerate(events) if e.get("type") == "play"}
         unseen = []  # photos that asked before they were looked at: looked at now
         for kept in _run_frames(game_id):
             if kept.status == "confirm" and "kept" not in (kept.proposal or {}) and kept.source != "camera":
                 unseen.append(kept)
             kept.status, kept.message, kept.version = "accepted", message, version
             kept.proposal = {**(kept.proposal or {}), "chosen": plays}
-            laid = shown.get(kept.id)
-            kept.event = at.get(laid) if laid is not None else kept.event  # the frame that showed it
         db.session.commit()
         answered = get(game_id, frame.id)
         for photo in unseen[-1:] if here else []:  # the newest: the table as it is now
@@ -848,13 +849,19 @@ def _answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, 
     if isinstance(chosen, dict) and chosen.get("seat") is None:
         raise ApiError(400, "say who played it: the event needs its seat")
     done = store.append_event(
-        game_id, chosen, frame.version, who=who, why=why or f"frame {frame_id}, confirmed", source="camera"
+        game_id,
+        chosen,
+        frame.version,
+        who=who,
+        why=why or f"frame {frame_id}, confirmed",
+        source="camera",
+        made_by=(frame_id,),
     )
     table = tables(current_app).find(game_id)
     if table is not None and table.asked == frame_id:  # the follower's open question: settled
         table.answered(store.snapshot(store.get_game(game_id)).record)
     frame = get(game_id, frame_id)
-    frame.status, frame.event, frame.version = "accepted", done.change.event, done.version
+    frame.status, frame.version = "accepted", done.version  # its event linked as it was recorded
     frame.message = f"confirmed by {who}: {store.words(chosen)}"
     frame.proposal = {**(frame.proposal or {}), "chosen": chosen}  # a new dict: the JSON column sees the change
     db.session.commit()

@@ -119,7 +119,12 @@ class Frame(db.Model):  # type: ignore[name-defined,misc]
     (no new tile), over
     (the hand was over), skipped (a newer frame of the same table came first), no-reader
     (the server has no reader) or unreadable. `event` is the index in `hand` of the event it
-    produced, so a replay can show the frame with that event and its points.
+    produced, so a replay can show the frame with that event and its points. Every change that
+    moves events keeps it right in the change's own transaction (`webapp.store`): an event removed
+    before it shifts it with its event, and once its event is corrected or taken back `link` says
+    so (`{"state": "corrected" | "taken back", "action", "version", "event", "who", "why"}`: the
+    change that did it and the index the event had then); a frame taken back has no `event`, so
+    it never names another event.
     """
 
     __tablename__ = "frames"
@@ -131,6 +136,8 @@ class Frame(db.Model):  # type: ignore[name-defined,misc]
     #: The match's version when the frame was read (what the proposal was made against).
     version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     event: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: None while the event it made stands as made; else what became of it (see above)
+    link: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     #: photo (one shot from the page), camera (a live camera's frame), import
     source: Mapped[str] = mapped_column(String(16), default="photo")
     status: Mapped[str] = mapped_column(String(16), default="queued")

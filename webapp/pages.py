@@ -321,7 +321,7 @@ def history(game_id: str):  # type: ignore[no-untyped-def]
     auth.require_reader(game)
     table = board.table_of(store.snapshot(game))
     changes = [(c, wording.change_words(c, table)) for c in store.history(game.id)]
-    return render_template("history.html", game=game, changes=changes)
+    return render_template("history.html", game=game, changes=changes, kept_from=store.kept_from(game.id))
 
 
 @bp.get("/g/<game_id>/hands/<int:hand>/replay")
@@ -338,6 +338,8 @@ def replay(game_id: str, hand: int):  # type: ignore[no-untyped-def]
     frame = kept[at] if kept else None
     events = board.hand_events(snap, hand)
     made = next((e for e in events if frame is not None and e["event"] is not None and e["event"] == frame.event), None)
+    # what became of the play it made: corrected since, or taken back (then `made` is None)
+    link = frame.link if frame is not None and isinstance(frame.link, dict) else None
     disputes = [c for c in store.open_disputes(game.id) if c.hand == hand]
     return render_template(
         "replay.html",
@@ -349,6 +351,7 @@ def replay(game_id: str, hand: int):  # type: ignore[no-untyped-def]
         at=at,
         frame=frame,
         made=made,
+        link=link,
         events=events,
         disputes=disputes,
         overlay=picture.reading_svg(frame.reading, frame.width, frame.height, frame.proposal) if frame else "",

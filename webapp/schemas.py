@@ -125,6 +125,53 @@ PROPOSAL: dict[str, Any] = {
 }
 
 
+#: the most changes an archive's history may hold, and the highest version it may name
+MAX_CHANGES = 50_000
+MAX_VERSION = 2**31 - 2
+_NULL = {"type": "null"}
+_NOTE = {"anyOf": [_NULL, {"type": "object", "maxProperties": 64}]}
+
+#: One change of a match's history as an archive carries it (`webapp.archive`, match.json): what
+#: `GET /api/games/ID/history` answers. What it says of events is held to EVENT by `archive`.
+CHANGE: dict[str, Any] = {
+    "title": "Change",
+    "type": "object",
+    "required": ["version", "action"],
+    "properties": {
+        "version": _int(1, MAX_VERSION, "the version of the match the change made"),
+        "action": {"type": "string", "maxLength": 16},
+        "hand": {"anyOf": [_int(0, MAX_HANDS - 1, "a hand (from 0)"), _NULL]},
+        "event": {"anyOf": [_int(0, MAX_EVENTS - 1, "an event of the hand (from 0)"), _NULL]},
+        "before": _NOTE,
+        "after": _NOTE,
+        "who": {"type": "string", "maxLength": 60},
+        "why": {"type": "string", "maxLength": REASON_LENGTH},
+        "source": {"enum": ["pad", "camera", "api", "import"]},
+        "at": {"anyOf": [{"type": "string", "maxLength": 40}, _NULL]},
+    },
+}
+
+#: What became of the event a kept frame made (`webapp.models.Frame.link`), as frames.json keeps it.
+LINK: dict[str, Any] = {
+    "anyOf": [
+        _NULL,
+        {
+            "type": "object",
+            "required": ["state", "action", "version"],
+            "additionalProperties": False,
+            "properties": {
+                "state": {"enum": ["corrected", "taken back"]},
+                "action": {"type": "string", "maxLength": 16},
+                "version": _int(1, MAX_VERSION, "the version of the change that did it"),
+                "event": {"anyOf": [_int(0, MAX_EVENTS - 1, "where the event stood then"), _NULL]},
+                "who": {"type": "string", "maxLength": 60},
+                "why": {"type": "string", "maxLength": REASON_LENGTH},
+            },
+        },
+    ]
+}
+
+
 def check_record(record: Any, what: str = "the record") -> dict[str, Any]:
     return validate.check(record, RECORD, what)
 

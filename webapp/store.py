@@ -32,7 +32,7 @@ from . import fanout, live, schemas
 from .auth import clean_text, digest, new_token
 from .db import db
 from .errors import ApiError, Stale, record_error
-from .models import Change, EventRow, Game, HandRow, now
+from .models import Change, EventRow, Frame, Game, HandRow, now
 
 #: How often a change that named no version is replayed on a newer one before giving up.
 RETRIES = 20
@@ -222,8 +222,20 @@ def seating_of(value: object, players: int) -> list[str] | None:
     return list(value)
 
 
-def create(spec: object, *, who: str, source: str = "api") -> Created:
-    """A new match from a whole record or just its variant and players (GAME_RECORD.md)."""
+def create(
+    spec: object,
+    *,
+    who: str,
+    source: str = "api",
+    history: list[dict[str, Any]] | None = None,
+    times: list[Any] | None = None,
+) -> Created:
+    """A new match from a whole record or just its variant and players (GAME_RECORD.md).
+
+    `history`: the changes that made the record, as an archive carries them (checked by
+    `webapp.archive`), with their times (`times`, None for now): kept with their versions, and the
+    import comes after them as a change of its own, at the version the match then takes. The
+    record as it stood before that version is not kept (`kept_from`)."""
     if not isinstance(spec, dict):
         raise ApiError(400, "a new match is a JSON object: a match record, or at least its variant and players")
     _players(spec.get("players"))  # its own words first: the commonest mistake
@@ -242,6 +254,7 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
     except RecordError as error:
         raise _said(record_error(error, what="this record cannot be scored"), error, record) from None
     hands = record["hands"]
+    version = history[-1]["version"] + 1 if history else 1
     scorer_token, viewer_token = new_token(), new_token()
     game = Game(
         id=secrets.token_urlsafe(9),
@@ -251,12 +264,29 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
         players=record["players"],
         extra={k: v for k, v in record.items() if k not in RECORD_KEYS},
         private=spec.get("private") is True,
-        version=1,
+        version=version,
         scorer_hash=digest(scorer_token),
         viewer_hash=digest(viewer_token),
     )
     db.session.add(game)
     db.session.flush()
+    for k, change in enumerate(history or []):
+        at = (times or [])[k] if k < len(times or []) else None
+        db.session.add(
+            Change(
+                game_id=game.id,
+                version=change["version"],
+                action=change["action"],
+                hand=change.get("hand"),
+                event=change.get("event"),
+                before=change.get("before"),
+                after=change.get("after"),
+                who=clean_text(change.get("who"), 60),
+                why=clean_text(change.get("why"), schemas.REASON_LENGTH),
+                source=change.get("source") or "import",
+                **({"at": at} if at is not None else {}),
+            )
+        )
     count = 0
     for number, hand in enumerate(hands):
         db.session.add(
@@ -266,21 +296,24 @@ def create(spec: object, *, who: str, source: str = "api") -> Created:
                 leader=hand.get("leader"),
                 deal=hand.get("deal"),
                 extra={k: v for k, v in hand.items() if k not in HAND_KEYS} or None,
-                created_version=1,
+                created_version=version,
             )
         )
         for position, event in enumerate(hand.get("events", [])):
-            db.session.add(EventRow(game_id=game.id, hand=number, position=position, body=event, created_version=1))
+            db.session.add(
+                EventRow(game_id=game.id, hand=number, position=position, body=event, created_version=version)
+            )
             count += 1
-    action = "import" if hands else "create"
+    action = "import" if hands or history else "create"
     db.session.add(
         Change(
             game_id=game.id,
-            version=1,
+            version=version,
             action=action,
             who=who,
             source=source,
-            after={"variant": game.variant, "players": game.players, "hands": len(hands), "events": count},
+            after={"variant": game.variant, "players": game.players, "hands": len(hands), "events": count}
+            | ({"changes": len(history)} if history else {}),
         )
     )
     db.session.commit()
@@ -335,6 +368,11 @@ class Plan:
     event: int | None = None
     before: Any = None
     after: Any = None
+    #: what the change does to the event at (hand, event), for the frames linked to it
+    #: (`_relink`): "made" (the frames `made_by` made it), "corrected", or "taken back" (the
+    #: events after it in the hand move up one place)
+    moves: str | None = None
+    made_by: tuple[int, ...] = ()
 
 
 @dataclass
@@ -405,6 +443,7 @@ def _change_in_turn(
             time.sleep(random.uniform(0, 0.005 * (attempt + 1)))  # another process: let it finish
             continue
         plan.write(new)
+        _relink(game_id, plan, new, who=who, why=why)
         change = Change(
             game_id=game_id,
             version=new,
@@ -436,6 +475,32 @@ def _change_in_turn(
         live.publish(game_id, new)
         return Done(new, change, snap)
     raise ApiError(409, "the match is changing too fast to keep up: nothing was recorded; try again")
+
+
+def _relink(game_id: str, plan: Plan, version: int, *, who: str, why: str) -> None:
+    """Keep each kept frame's link to the event it made right, in the change's own transaction:
+    the one place where events are added, corrected, removed or taken back. A frame whose event is
+    taken back (an undo, a removal) keeps no index (its `link` says what took it back, and where
+    it stood), and the frames of the events after it move up with them; a corrected event's
+    frames stay at its place, their `link` saying so; a new event's frames (`made_by`) name it."""
+    if plan.moves is None or plan.hand is None or plan.event is None:
+        return
+    h, e = plan.hand, plan.event
+    if plan.moves == "made":
+        if plan.made_by:
+            made = select(Frame).where(Frame.game_id == game_id, Frame.id.in_(plan.made_by))
+            for frame in db.session.scalars(made):
+                frame.hand, frame.event, frame.link = h, e, None
+        return
+    said = {"action": plan.action, "version": version, "event": e, "who": who, "why": why}
+    linked = db.session.scalars(select(Frame).where(Frame.game_id == game_id, Frame.hand == h, Frame.event >= e)).all()
+    for frame in linked:
+        if frame.event == e:
+            frame.link = {"state": "corrected" if plan.moves == "corrected" else "taken back", **said}
+            if plan.moves == "taken back":
+                frame.event = None
+        elif plan.moves == "taken back":
+            frame.event = (frame.event or 0) - 1
 
 
 def _said(refusal: ApiError, error: RecordError, record: dict[str, Any]) -> ApiError:
@@ -576,8 +641,17 @@ def opens_counts(snap: Snapshot) -> bool:
 
 
 def append_event(
-    game_id: str, event: object, expected: int | None, *, who: str, why: str = "", source: str = "api"
+    game_id: str,
+    event: object,
+    expected: int | None,
+    *,
+    who: str,
+    why: str = "",
+    source: str = "api",
+    made_by: tuple[int, ...] = (),
 ) -> Done:
+    """Add `event` at the end of the current hand; `made_by`: the kept frames that made it, linked
+    to it in the same transaction (`Frame.event`)."""
     event = _check_event(event)
 
     def plan(game: Game, snap: Snapshot) -> Plan:
@@ -600,7 +674,7 @@ def append_event(
                 )
             )
 
-        return Plan(record, write, "event", "", hand=h, event=e, after=event)
+        return Plan(record, write, "event", "", hand=h, event=e, after=event, moves="made", made_by=made_by)
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
@@ -647,6 +721,7 @@ def correct_event(
             event=e,
             before=before,
             after=event,
+            moves="corrected",
         )
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
@@ -679,6 +754,7 @@ def remove_event(
             hand=h,
             event=e,
             before=before,
+            moves="taken back",
         )
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
@@ -701,7 +777,14 @@ def undo(game_id: str, expected: int | None, *, who: str, why: str = "", source:
                 _event_rows(game.id, h)[e].removed_version = version
 
             return Plan(
-                record, write, "undo", f"undoing hand {h}, event {e} would break a rule", hand=h, event=e, before=before
+                record,
+                write,
+                "undo",
+                f"undoing hand {h}, event {e} would break a rule",
+                hand=h,
+                event=e,
+                before=before,
+                moves="taken back",
             )
         hand = record["hands"].pop()
 
@@ -823,6 +906,15 @@ def _locate_hand(record: dict[str, Any], hand: object) -> int:
     if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand < len(record["hands"]):
         raise ApiError(404, f"no hand {hand!r} in this match")
     return hand
+
+
+def kept_from(game_id: str) -> int:
+    """The first version whose record this server keeps: the match's import, where it came with
+    the history of the versions before it (`create`), else 1."""
+    imported = db.session.scalar(
+        select(func.max(Change.version)).where(Change.game_id == game_id, Change.action == "import")
+    )
+    return imported or 1
 
 
 def history(game_id: str, actions: tuple[str, ...] | None = None) -> list[Change]:

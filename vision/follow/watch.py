@@ -75,7 +75,7 @@ class Watcher:
         if outcome.settled:
             self.motion.accept(thumb)
         if self.evidence is not None and outcome.kind in ("play", "ask"):
-            frame_id = self.evidence.keep(image, reading, outcome, _motion_json(motion))
+            frame_id = self.evidence.keep(image, reading, outcome, _motion_json(motion), self._hand())
             self._ask_frame = frame_id if outcome.kind == "ask" else None
         return Step(motion, outcome, reading, 1000 * (time.perf_counter() - started))
 
@@ -101,8 +101,13 @@ class Watcher:
         reading = self.reader.read(image, name)
         outcome = self.follower.reveal(seat, reading)
         if self.evidence is not None:
-            self.evidence.keep(image, reading, outcome)
+            self.evidence.keep(image, reading, outcome, hand=self._hand())
         return outcome
+
+    def _hand(self) -> int | None:
+        """The hand being followed (from 0), None before the first."""
+        hands = len(self.follower.match.hands)
+        return hands - 1 if hands else None
 
 
 def _motion_json(motion: Motion) -> dict[str, Any]:
