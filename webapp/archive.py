@@ -1,6 +1,7 @@
 """A match with its frames in one file: a ZIP of the record, the frames' readings and their photos.
 
-    record.json     the match record (GAME_RECORD.md)
+    record.json     the match record (GAME_RECORD.md), with the draws a camera did not see written
+                    out where it can be (`scorer.explicit`), so any reader scores it as we do
     frames.json     {"format": "spinner-frames/1", "frames": [...]}: each kept frame's hand, the
                     event it made, its status, message, reading and proposal, and its "file"
     frames/N.ext    the photos, as they came (JPEG, PNG, WebP...)
@@ -21,6 +22,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from flask import current_app
+
+from scorer.explicit import explicit_record
 
 from . import camera, frames, imagesize, safezip, schemas, store, validate
 from .db import db
@@ -56,9 +59,11 @@ def export(game: Game) -> IO[bytes]:
 
 def _write(game: Game, out: IO[bytes]) -> None:
     snap = store.snapshot(game)
+    # for any reader: the draws the camera did not see written out, each frame's event moved with it
+    shared = explicit_record(snap.record)
     listing: list[dict[str, Any]] = []
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("record.json", json.dumps(snap.record, indent=2, ensure_ascii=False) + "\n")
+        archive.writestr("record.json", json.dumps(shared.record, indent=2, ensure_ascii=False) + "\n")
         for frame in frames.of_game(game.id):
             path = frames.file_of(frame)
             if path is None or not path.is_file():
@@ -69,7 +74,9 @@ def _write(game: Game, out: IO[bytes]) -> None:
                 {
                     "file": name,
                     "hand": frame.hand,
-                    "event": frame.event,
+                    "event": shared.where(frame.hand, frame.event)
+                    if frame.hand is not None and frame.event is not None
+                    else frame.event,
                     "source": frame.source,
                     "status": frame.status,
                     "message": frame.message,
