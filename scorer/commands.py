@@ -12,13 +12,17 @@ import click
 
 from .errors import RecordError
 from .match import Match
+from .schema import ShapeError, check_record, loads
 from .simulate import observe, simulate_match
 from .twelve import score_twelve, simulate_twelve
 from .variants import ALL_VARIANTS, VARIANTS
 
 
 def read_record(path: str) -> Any:
-    """The JSON of a record file ('-' for standard input), or a ClickException naming the problem."""
+    """The JSON of a record file ('-' for standard input), or a ClickException naming the problem.
+
+    Read as the web app reads a body (`scorer.schema.loads`): no NaN, no integer past 2^53, nothing
+    nested deeper than a record, no half of a character; the same words."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as error:
@@ -26,15 +30,9 @@ def read_record(path: str) -> Any:
     except UnicodeDecodeError:
         raise click.ClickException(f"{path}: is not a text file (a match record is JSON)") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise click.ClickException(
-            f"{path}: not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
-        ) from None
-    except RecursionError:  # arrays or objects nested thousands deep
-        raise click.ClickException(f"{path}: nests too deep to be a match record") from None
-    except ValueError:  # Python reads no integer of more than 4,300 digits
-        raise click.ClickException(f"{path}: holds a number of more than 4,300 digits") from None
+        return loads(text, path)
+    except ShapeError as error:
+        raise click.ClickException(error.said_of(path)) from None
 
 
 def replay(record: Any) -> tuple[Match | None, RecordError | None]:
@@ -46,11 +44,11 @@ def replay(record: Any) -> tuple[Match | None, RecordError | None]:
             return None, error
         # Replay again, stopping before the broken event, so the caller can show what stands.
         partial = dict(record)
-        hands = [dict(h) for h in record["hands"][: error.hand + 1]]
-        last = hands[-1]
-        if error.event is None:
+        hands = list(record["hands"][: error.hand + 1])
+        if error.event is None or not isinstance(hands[-1], dict):
             hands.pop()
         else:
+            last = hands[-1] = dict(hands[-1])
             last["events"] = list(last.get("events", []))[: error.event]
         partial["hands"] = hands
         try:
@@ -67,10 +65,16 @@ def score(record: str, partial: bool, indent: int) -> None:
     """Score a match record (GAME_RECORD.md) and print the scorer's answer as JSON.
 
     A record that breaks a rule exits with status 1 and says which hand, which event and
-    which rule; nothing after it is scored.
+    which rule; nothing after it is scored. A record of the wrong shape is refused first, in
+    the words the web import uses (a field that is null is read as left out).
     """
     data = read_record(record)
-    if isinstance(data, dict) and data.get("variant") == "twelve":
+    try:
+        # the web's check (`scorer.schema`): the same records refused, in the same words
+        data = check_record(data, record)
+    except ShapeError as refused:
+        raise click.ClickException(refused.said_of(record)) from None
+    if data.get("variant") == "twelve":
         try:
             answer = score_twelve(data)
         except RecordError as broken:

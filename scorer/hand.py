@@ -814,11 +814,11 @@ class Hand:
                 seat=seat,
                 tile=str(self.must_play[1]),
             )
-        has_tile = "tile" in event
+        has_tile = event.get("tile") is not None  # (null is left out: GAME_RECORD.md, `scorer.schema`)
         if has_tile:
             tile, _ = self._tile(event)
             count = 1
-            if event.get("count", 1) != 1:
+            if event.get("count") not in (None, 1):
                 raise RecordError(
                     f"a draw names its 'tile' (one tile seen) or a 'count' of unseen tiles, not both "
                     f"({tile} and a count of {event['count']!r})",
@@ -827,6 +827,8 @@ class Hand:
         else:
             tile = None
             count = event.get("count", 1)
+            if count is None:  # (null is left out)
+                count = 1
             if not isinstance(count, int) or isinstance(count, bool) or count < 1:
                 raise RecordError(
                     f"a draw names its 'tile' or a 'count' of unseen tiles of at least 1, not {count!r}",

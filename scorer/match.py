@@ -52,24 +52,24 @@ class Match:
         record's silence about it ends nothing (`close_hand` is not applied to it)."""
         if not isinstance(record, dict):
             raise RecordError("a match record is a JSON object (GAME_RECORD.md)")
-        fmt = record.get("format", RECORD_FORMAT)
+        fmt = _given(record, "format", RECORD_FORMAT)
         if fmt != RECORD_FORMAT:
             raise RecordError(f"unknown record format {fmt!r}: this scorer reads {RECORD_FORMAT}")
         if record.get("variant") == "twelve":
             raise RecordError("twelve is a one-player memory game: score it with scorer.twelve")
         match = cls.new(record.get("variant"), record.get("players"), record.get("options"))  # type: ignore[arg-type]
-        hands = record.get("hands", [])
+        hands = _given(record, "hands", [])
         if not isinstance(hands, list):
             raise RecordError("hands must be a list")
         for h, hand in enumerate(hands):
             if not isinstance(hand, dict):
                 raise RecordError("a hand must be a JSON object", hand=h)
-            events = hand.get("events", [])
+            events = _given(hand, "events", [])
             if not isinstance(events, list):
                 raise RecordError("events must be a list", hand=h)
             try:
                 match.start_hand(
-                    leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=hand.get("unseen_draws", False)
+                    leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=_given(hand, "unseen_draws", False)
                 )
                 match.replay_events(events)
                 if not (open_last and h == len(hands) - 1):
@@ -378,6 +378,12 @@ class Match:
             "target": self.rules.target,
             "scoring": self.rules.variant.scoring,
         }
+
+
+def _given(part: dict[str, Any], name: str, default: Any) -> Any:
+    """`part[name]`, or `default` where it is left out or null (GAME_RECORD.md; `scorer.schema`)."""
+    value = part.get(name)
+    return default if value is None else value
 
 
 def _read_dealt(text: object) -> tuple[Tile, tuple[int, int]]:

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from scorer import score_record
+from scorer import RecordError, score_record
 from scorer.tiles import Tile
 from vision.follow.motion import thumbnail
 from vision.follow.seats import LEAST_SURE, ArmWatch, Seating, arrangements, laying_arm, seat_of_play, sighting
@@ -211,3 +211,56 @@ def test_watch_eval_counts_wrong_seats_wrong_tiles_and_missed_plays_apart():
     assert len(report.mistakes) >= report.wrong
     # the score is the truth's exactly when every play went to its seat
     assert report.score_equal == (report.wrong == 0 and report.not_reached == 0)
+
+
+# -- the record written for any reader -----------------------------------------------------------
+
+
+def _without_unseen_draws(record: dict) -> dict:
+    """The record as a reader of GAME_RECORD.md reads it: `unseen_draws` is not a field it knows."""
+    record = json.loads(json.dumps(record))
+    record.pop("pending", None)
+    for hand in record["hands"]:
+        hand.pop("unseen_draws", None)
+    return record
+
+
+def _scores(answer: dict) -> tuple:
+    """The answer but for the events' indexes and what the scorer inferred (written out instead)."""
+    hands = [
+        {
+            **{k: v for k, v in h.items() if k not in ("plays", "inferred_draws", "inferred_passes", "maybe_out")},
+            "plays": [{k: v for k, v in p.items() if k != "event"} for p in h["plays"]],
+        }
+        for h in answer["hands"]
+    ]
+    return hands, answer["totals"], answer["winner"]
+
+
+@pytest.mark.parametrize(
+    "variant, players, seed, unseen",
+    [
+        ("draw", 4, 1, True),  # a seat passes while tiles may be left: it drew the rest unseen
+        ("draw", 4, 11, True),
+        ("all-fives", 2, 2, False),  # every draw seen leaving the boneyard
+    ],
+)
+def test_a_drawing_film_followed_to_the_end_is_written_so_any_reader_scores_it_alike(variant, players, seed, unseen):
+    """The camera counts no draw it did not see (`unseen_draws`); `spinner watch` writes the record
+    with those draws written out (`scorer.explicit`), which without the field scores as the
+    follower's own record does (the page's camera: tests/test_page_camera_draws.py)."""
+    from vision.commands.watch import _shared
+    from vision.evaluate.games import follow_video
+
+    video = game_video(seed, 320, 240, players=players, dealt=variant)
+    report = follow_video(video)
+    assert report.score_equal and report.record is not None and "pending" not in report.record
+    followed = report.record
+    assert followed["hands"][0]["unseen_draws"] is True
+    written, shared = _shared(followed)  # what `spinner watch` writes (--record, --evidence, --export)
+    assert shared.kept_open == [] and "unseen_draws" not in written["hands"][0]
+    assert _scores(score_record(_without_unseen_draws(written))) == _scores(score_record(followed))
+    assert bool(shared.added.get(0)) is unseen
+    if unseen:  # the follower's record as it is: such a reader refuses it
+        with pytest.raises(RecordError, match="boneyard"):
+            score_record(_without_unseen_draws(followed))

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
+import zipfile
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
+from scorer.match import score_record
 from tests.support.camera import make_app, seen
 from tests.support.web import Table
 from vision.synth.video import game_video, reading_from_truth
@@ -115,6 +118,38 @@ def test_the_page_camera_keeps_a_drawing_hands_counts_open(tmp_path, film):
     seventh = [k for k, (seat, _tile) in enumerate(true_plays) if seat == 0][6]
     assert len(done) > seventh + 1, done
     assert t.record()["hands"][0].get("unseen_draws") is True
+    # what is handed out is for any reader (`scorer.explicit`): the draws the camera did not see
+    # written out, so that without `unseen_draws` (GAME_RECORD.md does not know it) the record
+    # scores as the page does; the photos still point at their plays
+    kept = t.get("/score").get_json()
+    for shared in (json.loads(t.get("/record?download=1").data), _exported(t)[0]):
+        assert "unseen_draws" not in shared["hands"][0], shared["hands"][0]
+        answer = score_record(shared)
+        assert _scores(answer) == _scores(kept)
+    shared, listing = _exported(t)
+    events = shared["hands"][0]["events"]
+    for frame in listing:
+        if frame["status"] in ("recorded", "accepted") and frame["event"] is not None:
+            proposed = [e for e in (frame["proposal"] or {}).get("events") or [] if e.get("type") == "play"]
+            assert events[frame["event"]]["type"] == "play"
+            assert not proposed or _tile(events[frame["event"]]["tile"]) in {_tile(e["tile"]) for e in proposed}
+
+
+def _exported(t: Table) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    with zipfile.ZipFile(io.BytesIO(t.get("/export").data)) as archive:
+        return json.loads(archive.read("record.json")), json.loads(archive.read("frames.json"))["frames"]
+
+
+def _scores(answer: dict[str, Any]) -> Any:
+    """The answer but for the events' indexes and what the scorer inferred (written out instead)."""
+    hands = [
+        {
+            **{k: v for k, v in h.items() if k not in ("plays", "inferred_draws", "inferred_passes", "maybe_out")},
+            "plays": [{k: v for k, v in p.items() if k != "event"} for p in h["plays"]],
+        }
+        for h in answer["hands"]
+    ]
+    return hands, answer["totals"], answer["winner"]
 
 
 def test_the_pad_alone_keeps_a_drawing_hands_counts_closed(tmp_path):

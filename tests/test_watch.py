@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from scorer.errors import RecordError
 from scorer.match import Match, score_record
 from scorer.moves import legal_moves
 from tests.support.readings import reading as _reading
@@ -1134,3 +1135,119 @@ def test_watch_says_when_its_first_frame_shows_a_game_under_way(tmp_path):
     assert result.exit_code in (0, 2), result.output
     first = result.output.splitlines()[0]
     assert "NOTE the table as it starts already shows" in first and "a game under way" in first, result.output
+
+
+def _camera_record(_follower) -> dict:
+    """A followed record of a game that draws: seat 1's pass, which no photo shows, came while the
+    boneyard still held tiles, and a play is still to confirm."""
+    return {
+        "format": "domino-record/1",
+        "variant": "all-fives",
+        "players": ["P1", "P2", "P3", "P4"],
+        "hands": [
+            {
+                "leader": 0,
+                "unseen_draws": True,
+                "events": [
+                    {"type": "play", "seat": 0, "tile": "6-6"},
+                    {"type": "play", "seat": 2, "tile": "6-5", "end": "east"},
+                    {"type": "play", "seat": 3, "tile": "5-5", "end": "east"},
+                ],
+            }
+        ],
+        "pending": {
+            "kind": "ask",
+            "where": [[0, 3]],
+            "unconfirmed": [{"hand": 0, "event": 3, "type": "play", "seat": 0, "tile": "5-4", "seats": [0, 1]}],
+        },
+    }
+
+
+def test_watch_writes_the_draws_it_did_not_see_and_moves_the_evidence_with_them(tmp_path, monkeypatch):
+    """A reader of GAME_RECORD.md ignores `unseen_draws` and then refuses the follower's record (seat
+    1 passed "with 8 tiles in the boneyard"): what `spinner watch` writes says the draw instead."""
+    from spinner.cli import main
+    from vision.follow.follower import Follower
+    from vision.synth.video import write_video
+
+    video = game_video(6, 320, 240, max_plays=3, still_frames=3, arm_frames=1, idle_passes=0.0)
+    write_video(video, tmp_path / "game", mp4=True)
+    monkeypatch.setattr(Follower, "record", _camera_record)
+    result = CliRunner().invoke(
+        main,
+        [
+            "watch",
+            str(tmp_path / "game" / "video.mp4"),
+            "--truth",
+            str(tmp_path / "game"),
+            "--variant",
+            video.record["variant"],
+            "--leader",
+            str(video.record["hands"][0]["leader"]),
+            "--record",
+            str(tmp_path / "got.json"),
+            "--export",
+            str(tmp_path / "match.zip"),
+        ],
+    )
+    assert result.exit_code == 2, result.output  # a play still to confirm
+    got = json.loads((tmp_path / "got.json").read_text())
+    events = got["hands"][0]["events"]
+    assert "unseen_draws" not in got["hands"][0]
+    assert events[1:3] == [{"type": "draw", "seat": 1, "count": 8}, {"type": "pass", "seat": 1}]
+    plain = {k: v for k, v in got.items() if k != "pending"}
+    camera = {k: v for k, v in _camera_record(None).items() if k != "pending"}
+    assert score_record(plain)["totals"] == score_record(camera)["totals"]
+    with pytest.raises(RecordError, match="boneyard"):
+        score_record({**camera, "hands": [{k: v for k, v in camera["hands"][0].items() if k != "unseen_draws"}]})
+    # what is still to confirm comes after the events written out
+    assert got["pending"]["where"] == [[0, 5]] and got["pending"]["unconfirmed"][0]["event"] == 5
+    with zipfile.ZipFile(tmp_path / "match.zip") as z:
+        assert json.loads(z.read("record.json")) == got
+    # the evidence beside the zip: the film's three plays were kept as events 0, 1 and 2; they now
+    # stand at 0, 3 and 4 (the zip's frames.json links each photo by its tile: this record's are made up)
+    (kept,) = (tmp_path / "match").iterdir()
+    index = json.loads((kept / "index.json").read_text())
+    assert sorted(tuple(e) for row in index for e in row["events"]) == [(0, 0), (0, 3), (0, 4)]
+    assert "unseen_draws" not in result.stderr
+
+
+def test_watch_says_which_hand_keeps_its_draws_unseen(tmp_path, monkeypatch):
+    """Seat 1's pass emptied the boneyard at once, yet seat 0, whose only turn before it was the
+    lead, plays a sixth tile: no draws written out can say that, so the hand keeps the field."""
+    from spinner.cli import main
+    from vision.follow.follower import Follower
+    from vision.synth.video import write_video
+
+    line = "6-5 5-5 5-4 4-4 4-3 3-3 3-2 2-2 2-1 1-1 1-0 0-0 0-6 6-4 4-1 1-5".split()
+    events = [{"type": "play", "seat": 0, "tile": "6-6"}, {"type": "pass", "seat": 1}]
+    for k, tile in enumerate(line):
+        seat = [2, 3, 0][k % 3]
+        events.append({"type": "play", "seat": seat, "tile": tile, "end": "east"})
+        if seat == 0:
+            events.append({"type": "pass", "seat": 1})
+    followed = {
+        "format": "domino-record/1",
+        "variant": "all-fives",
+        "players": ["P1", "P2", "P3", "P4"],
+        "hands": [{"leader": 0, "unseen_draws": True, "events": events}],
+    }
+    video = game_video(6, 320, 240, max_plays=2, still_frames=3, arm_frames=1, idle_passes=0.0)
+    write_video(video, tmp_path / "game")
+    monkeypatch.setattr(Follower, "record", lambda _self: json.loads(json.dumps(followed)))
+    result = CliRunner().invoke(
+        main,
+        [
+            "watch",
+            str(tmp_path / "game" / "frames"),
+            "--truth",
+            str(tmp_path / "game"),
+            "--record",
+            str(tmp_path / "got.json"),
+        ],
+    )
+    assert json.loads((tmp_path / "got.json").read_text()) == followed
+    assert (
+        'hand 0: its unseen draws cannot be written out as draws that score the same, so it keeps "unseen_draws": true'
+        in result.stderr
+    )

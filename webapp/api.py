@@ -21,6 +21,8 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.wsgi import wrap_file
 
+from scorer.explicit import explicit_record
+
 from . import archive, auth, board, schemas, store, uploads, validate
 from .db import db
 from .errors import ApiError
@@ -326,7 +328,11 @@ def score(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/games/<game_id>/record")
 def record(game_id: str):  # type: ignore[no-untyped-def]
-    """The match record (GAME_RECORD.md); `?version=N` as it stood then; `?download=1` as a file."""
+    """The match record (GAME_RECORD.md); `?version=N` as it stood then; `?download=1` as a file.
+
+    As kept, the record is the one the events API indexes: a hand the camera follows in a game
+    that draws says `"unseen_draws": true` (its counts stay open for the camera). A download is
+    for any reader: those hands' draws written out (`scorer.explicit`), where they can be."""
     found = readable(game_id)
     version = validate.ascii_int(request.args.get("version"), "version")
     if version is not None and not 1 <= version <= found.version:
@@ -338,6 +344,8 @@ def record(game_id: str):  # type: ignore[no-untyped-def]
             f"version {first} with the history of its changes, not each record before it",
         )
     data = store.record_of(found, version) if version is not None else store.snapshot(found).record
+    if request.args.get("download"):
+        data = explicit_record(data).record
     response = Response(json.dumps(data, indent=2, ensure_ascii=False) + "\n", mimetype="application/json")
     if request.args.get("download"):
         response.headers["Content-Disposition"] = f'attachment; filename="spinner-{found.id}.json"'

@@ -1,9 +1,12 @@
 """A match with its frames in one file: a ZIP of the record, its history, the frames' readings and photos.
 
-    record.json     the match record (GAME_RECORD.md)
+    record.json     the match record (GAME_RECORD.md), with the draws a camera did not see written
+                    out where it can be (`scorer.explicit`), so any reader scores it as we do
     match.json      {"format": "spinner-match/1", "title", "version", "history": [...]}: the
                     match's title and every change (who changed what, when and why: corrections,
-                    disputes and their settling), as GET /api/games/ID/history answers them
+                    disputes and their settling), as GET /api/games/ID/history answers them; and,
+                    where record.json had draws written out, "record": the record as kept, which
+                    the history's events (and each frame's "kept_event") index
     frames.json     {"format": "spinner-frames/1", "frames": [...]}: each kept frame's hand, the
                     event it made and what became of it since (`link`), the version it was read
                     on, its status, message, reading and proposal, and its "file"
@@ -34,6 +37,7 @@ from typing import IO, Any
 
 from flask import current_app
 
+from scorer.explicit import explicit_record
 from scorer.tiles import Tile
 
 from . import camera, frames, imagesize, safezip, schemas, store, validate, wording
@@ -81,11 +85,16 @@ def _write(game: Game, out: IO[bytes]) -> None:
     from .api import change_json
 
     snap = store.snapshot(game)
+    # for any reader: the draws the camera did not see written out, each frame's event moved with it
+    shared = explicit_record(snap.record)
+    rewritten = shared.record != snap.record
     listing: list[dict[str, Any]] = []
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("record.json", json.dumps(snap.record, indent=2, ensure_ascii=False) + "\n")
+        archive.writestr("record.json", json.dumps(shared.record, indent=2, ensure_ascii=False) + "\n")
         history = [change_json(c) for c in store.history(game.id)]
         about = {"format": MATCH_FORMAT, "title": game.title, "version": snap.version, "history": history}
+        if rewritten:  # the record the history indexes, for an import back into Spinner
+            about["record"] = snap.record
         archive.writestr("match.json", json.dumps(about, indent=1, ensure_ascii=False) + "\n")
         for frame in frames.of_game(game.id):
             path = frames.file_of(frame)
@@ -97,7 +106,10 @@ def _write(game: Game, out: IO[bytes]) -> None:
                 {
                     "file": name,
                     "hand": frame.hand,
-                    "event": frame.event,
+                    "event": shared.where(frame.hand, frame.event)
+                    if frame.hand is not None and frame.event is not None
+                    else frame.event,
+                    **({"kept_event": frame.event} if rewritten else {}),
                     "link": frame.link,
                     "version": frame.version,
                     "source": frame.source,
@@ -129,6 +141,9 @@ class Contents:
     history: list[dict[str, Any]] | None = None
     #: each change's time, read
     times: list[datetime | None] = field(default_factory=list)
+    #: the record is match.json's (as kept: record.json has draws written out), which the frames'
+    #: "kept_event" index
+    as_kept: bool = False
 
 
 def read(file: IO[bytes], name: str, spool: Path) -> Contents:
@@ -249,6 +264,10 @@ def _check_match(about: object, where: str, contents: Contents) -> None:
             raise ApiError(400, f"{said}: a settle names the version of the dispute it settles (after.settles)")
         times.append(_moment(change.get("at"), f"{said}.at"))
     contents.title, contents.history, contents.times = title, history, times
+    if "record" in about:  # record.json had its unseen draws written out: the record as kept
+        if not isinstance(about["record"], dict):
+            raise ApiError(400, f"{where}: record is the match record as kept, a JSON object")
+        contents.record, contents.as_kept = about["record"], True
 
 
 def load(file: IO[bytes], *, who: str, name: str = "the archive") -> store.Created:
@@ -274,7 +293,7 @@ def _keep(contents: Contents, *, who: str) -> store.Created:
         for entry, photo in contents.frames:
             hand = _int_or_none(entry.get("hand"))
             hand = hand if hand is not None and hand < len(hands) else None
-            event = _int_or_none(entry.get("event"))
+            event = _int_or_none(entry.get("kept_event" if contents.as_kept else "event"))
             # an event the record does not hold is none (an archive of before links were kept right)
             event = event if hand is not None and event is not None and event < hands[hand] else None
             link = entry.get("link")

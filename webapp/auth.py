@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import secrets
 from typing import Literal
 
 from flask import request, session
+
+from scorer import schema
 
 from . import csrf
 from .errors import ApiError
@@ -104,15 +105,9 @@ def require_scorer(game: Game) -> None:
     raise ApiError(401, "changing a match needs its scorer token: Authorization: Bearer TOKEN")
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
-
-
-def clean_text(value: object, limit: int) -> str:
-    """Text a player typed, made safe to keep: no control or direction characters, trimmed."""
-    if not isinstance(value, str):
-        return ""
-    text = " ".join(_CONTROL.sub(" ", value).split())
-    return text[:limit]
+#: Text a player typed, made safe to keep: no control or direction characters, trimmed (the
+#: scorer's, which cleans the players' names of a record the same way for `spinner score`).
+clean_text = schema.clean_text
 
 
 def whole_text(value: object, limit: int, field: str) -> str:

@@ -25,10 +25,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import with_expression
 from sqlalchemy.orm.interfaces import ORMOption
 
-from scorer import RECORD_FORMAT, Match, RecordError
+from scorer import RECORD_FORMAT, Match, RecordError, schema
 from scorer.commands import replay
+from scorer.schema import check_players
 
-from . import fanout, live, schemas
+from . import fanout, live, schemas, validate
 from .auth import clean_text, digest, new_token
 from .db import db
 from .errors import ApiError, Stale, record_error
@@ -176,50 +177,19 @@ NAME_LENGTH = schemas.NAME_LENGTH
 
 
 def _players(value: object) -> list[str]:
-    if not isinstance(value, list) or not value:
-        raise ApiError(400, "players must be a list of names, one per seat in play order")
-    names = [clean_text(name, NAME_LENGTH + 1) for name in value]
-    if not all(names):
-        raise ApiError(400, "every player needs a name (the list runs over the seats in play order)")
-    for seat, name in enumerate(names):
-        if len(name) > NAME_LENGTH:  # refused, not cut short: the match would show another name
-            raise ApiError(
-                400, f"players[{seat}]: a name is at most {NAME_LENGTH} characters ({name[:20]!r}... is longer)"
-            )
-    first: dict[str, int] = {}
-    for seat, name in enumerate(names):
-        # The page asks "who played?" by name, and totals are shown by name: two alike cannot be told apart.
-        other = first.setdefault(name.casefold(), seat)
-        if other != seat:
-            raise ApiError(
-                400,
-                f"two players are called {names[other]!r} (seats {other + 1} and {seat + 1}): give each a name "
-                "the table can tell apart (an initial will do)",
-                field=f"players[{seat}]",
-            )
-    return names
+    """The players' names, cleaned, or a 400 (`scorer.schema.check_players`: the words `spinner score` says)."""
+    with validate.refused():
+        return check_players(value)
 
 
 #: The sides of the camera's picture a player may sit at (`vision.follow.seats.SIDES`).
-SIDES = ("top", "right", "bottom", "left")
+SIDES = schema.SIDES
 
 
 def seating_of(value: object, players: int) -> list[str] | None:
     """A record's `seating`, checked: each player's own side of the camera's picture, or None."""
-    if value is None:
-        return None
-    if (
-        not isinstance(value, list)
-        or len(value) != players
-        or not all(isinstance(v, str) and v in SIDES for v in value)
-        or len(set(value)) != players
-    ):
-        raise ApiError(
-            400,
-            f"seating: give each of the {players} players their own side of the camera's picture, in seat "
-            'order (top, right, bottom or left; e.g. ["bottom", "right", "top", "left"]), or null',
-        )
-    return list(value)
+    with validate.refused():
+        return schema.check_seating(value, players)
 
 
 def create(
@@ -238,8 +208,8 @@ def create(
     record as it stood before that version is not kept (`kept_from`)."""
     if not isinstance(spec, dict):
         raise ApiError(400, "a new match is a JSON object: a match record, or at least its variant and players")
-    _players(spec.get("players"))  # its own words first: the commonest mistake
-    schemas.check_record(spec, "this record")
+    # the check `spinner score` makes, in its words: null fields are left out from here on
+    spec = schemas.check_record(spec, "this record")
     record: dict[str, Any] = {key: spec[key] for key in spec if key not in ("title", "private", "who")}
     record["format"] = record.get("format", RECORD_FORMAT)
     record["players"] = _players(record.get("players"))
@@ -522,7 +492,7 @@ def _check_event(event: object) -> dict[str, Any]:
         raise ApiError(
             400, 'an event is a JSON object such as {"type": "play", "seat": 0, "tile": "6-6"} (GAME_RECORD.md)'
         )
-    schemas.check_event(event)
+    event = schemas.check_event(event)  # null fields left out, as in an imported record
     if len(json.dumps(event)) > MAX_EVENT_BYTES:
         raise ApiError(413, f"an event is at most {MAX_EVENT_BYTES} bytes of JSON")
     event = dict(event)

@@ -396,9 +396,20 @@ def watch(
     reveal_all()
     if shows:
         click.echo(f"the hand is not over: {len(shows)} --reveal photo(s) not used", err=True)
-    record = follower.record()
+    followed = follower.record()
+    # what is written is for any reader of GAME_RECORD.md: the draws the camera did not see written
+    # out (`scorer.explicit`), the evidence's links moved with the events
+    record, shared = _shared(followed)
+    if store is not None:
+        store.relink(shared.where)
     unwritten = _write_all(record, record_path, store, export_path)
-    answer = score_record({k: v for k, v in record.items() if k != "pending"})  # what is recorded, not what is kept
+    answer = score_record({k: v for k, v in followed.items() if k != "pending"})  # what is recorded, not what is kept
+    for h in shared.kept_open:
+        click.echo(
+            f"hand {h}: its unseen draws cannot be written out as draws that score the same, so it keeps "
+            '"unseen_draws": true (a reader that ignores it scores that hand otherwise)',
+            err=True,
+        )
     click.echo(
         f"{watcher.frames} frames, {watcher.reads} read; totals {dict(zip(answer['sides'], answer['totals']))}",
         err=as_json,
@@ -417,6 +428,24 @@ def watch(
     if follower.pending is not None or kept:
         click.echo("a move is still waiting to be confirmed (see 'pending' in the record)", err=True)
         sys.exit(2)
+
+
+def _shared(followed: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    """The follower's record with its unseen draws written out (`scorer.explicit.explicit_record`),
+    and the `Explicit` that says where each event went; what is still to confirm ("pending") points
+    at the events as they are there."""
+    from scorer.explicit import explicit_record
+
+    shared = explicit_record({k: v for k, v in followed.items() if k != "pending"})
+    record = shared.record
+    if "pending" in followed:
+        pending = json.loads(json.dumps(followed["pending"]))
+        if isinstance(pending.get("where"), list):
+            pending["where"] = [[h, shared.where(h, e)] for h, e in pending["where"]]
+        for kept in pending.get("unconfirmed", []):
+            kept["event"] = shared.where(kept["hand"], kept["event"])
+        record["pending"] = pending
+    return record, shared
 
 
 def _write_all(record: dict[str, Any], record_path: str | None, store: Any, export_path: str | None) -> int:

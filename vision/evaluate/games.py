@@ -122,9 +122,11 @@ class VideoReport:
     asks: list[str] = field(default_factory=list)
     mistakes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: the follower's record at the end (left out of `to_json`)
+    record: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {k: (round(v, 2) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
+        return {k: (round(v, 2) if isinstance(v, float) else v) for k, v in self.__dict__.items() if k != "record"}
 
 
 def follow_video(
@@ -289,7 +291,7 @@ def follow_video(
         settle_run()
     report.not_reached = len(truth_events) - done
     report.frames, report.reads = watcher.frames, watcher.reads
-    got = follower.record()
+    got = report.record = follower.record()
     report.wrong_draws = over_drawn(all_events, got["hands"][0]["events"] if got["hands"] else [])
     report.score_equal = not stopped and done == len(truth_events) and _same_scores(video.record, got)
     report.seconds = time.perf_counter() - started

@@ -23,6 +23,7 @@ import os
 import secrets
 import time
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,6 +156,13 @@ class EvidenceStore:
                 "reason": outcome.reason,
             }
         )
+        (self.folder / "index.json").write_text(json.dumps(self.index, indent=1))
+
+    def relink(self, where: Callable[[int, int], int]) -> None:
+        """The record's events moved (`where(hand, event)`: where each now stands, as in a record
+        whose unseen draws are written out, `scorer.explicit`): the index follows them."""
+        for row in self.index:
+            row["events"] = [[hand, where(hand, event)] for hand, event in row["events"]]
         (self.folder / "index.json").write_text(json.dumps(self.index, indent=1))
 
     def frame_of(self, hand: int, event: int) -> str | None:

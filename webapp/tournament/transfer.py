@@ -171,7 +171,7 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
         except TournamentError as error:
             raise ApiError(422, str(error)) from None
         record = entry.get("record")
-        schemas.check_record(record, f"{where}: the match record")
+        record = schemas.check_record(record, f"{where}: the match record")
         try:
             Match.from_record(record)
         except RecordError as error:
@@ -191,7 +191,7 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
         ):
             raise ApiError(422, f"{where}: bell_hands must be a count of hands")
         _moment(entry.get("result_at"), f"{where}: result_at")
-        found[key] = entry
+        found[key] = {**entry, "record": record}  # its null fields left out
     missing = [
         f"round {r.number}, table {p.table}" for r in t.rounds for p in r.pairings if (r.number, p.table) not in found
     ]
