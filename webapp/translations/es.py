@@ -568,6 +568,11 @@ ES: dict[str, str | tuple[str, str]] = {
         "%(num)s jugada espera confirmación, hecha antes que esta: responde primero la pregunta de la cámara, o recházala. No se anotó nada.",
         "%(num)s jugadas esperan confirmación, hechas antes que esta: responde primero la pregunta de la cámara, o recházalas. No se anotó nada.",
     ),
+    "%(num)s play is kept to confirm, laid after the last one recorded: changing the record now would drop it. Answer the camera's question first, or turn it down. Nothing was changed.": (
+        "%(num)s jugada espera confirmación, hecha después de la última anotada: cambiar el registro ahora la descartaría. Responde primero la pregunta de la cámara, o recházala. No se cambió nada.",
+        "%(num)s jugadas esperan confirmación, hechas después de la última anotada: cambiar el registro ahora las descartaría. Responde primero la pregunta de la cámara, o recházalas. No se cambió nada.",
+    ),
+    "Drop the plays kept to confirm, and go ahead": "Descartar las jugadas pendientes de confirmar, y seguir",
     "The match changed since this question: it asks no more. Score the play on the pad if it is missing.": "La partida cambió desde esta pregunta: ya no pregunta nada. Anota la jugada en el anotador si falta.",
     "the match is over: it is won (start a new match for another game)": "la partida terminó: ya tiene ganador (empieza una partida nueva para otro juego)",
     "the photo is not clear enough": "la foto no es lo bastante clara",
