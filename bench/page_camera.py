@@ -12,7 +12,11 @@ ONNX models, in this process). `--every 7` is a slow reader: no still table is s
 `--irregular N`: a busy server instead, the gap to the next frame sent drawn anew each time (1 to
 5 frames, seeded by N and the film), so a still table may be sent once, the frame before it being
 the arm itself.
-`--dealt VARIANT`: dealt films, with the passes a real deal makes (`game_video(dealt=...)`).
+`--dealt VARIANT`: dealt films, with the passes a real deal makes (`game_video(dealt=...)`); in the
+variants that draw (`draw`, `all-fives`) with its draws too, the boneyard in view: the page's hand
+keeps its tile counts open (`unseen_draws`), and the truth's draws are unseen ones (`as_seen`).
+With `--photos` the counts stay closed (photos leave them as the pad keeps them) and this player
+taps no Draw: a play after an unseen draw is missed, a limit of the bench, not of the page.
 `--photos`: a player's photos instead (the last still frame of each state of the table, sent as
 "Take photo" sends it): no arm in view, so who laid a tile comes from the rules or a question. A
 question the camera asks is answered as a player at the table would: "yes" when it proposes the
@@ -26,6 +30,9 @@ otherwise "no", and the player scores the true play on the pad (`padded`). Figur
 - asked_run: questions for plays kept with their seat open (no arm said who laid them: "did anyone
   pass from 4-5 on?"), answered with the true seats of the `kept` plays, one question for them all;
 - padded: plays a player scored on the pad after turning a question down;
+- draws (the games that draw): draws recorded, of the truth's, and **draws wrong**: recorded where
+  the truth has none (by that seat, between the same two plays); a draw not seen is not recorded
+  (the hand's counts stay open and the scorer infers it);
 - scores equal: videos whose recorded plays, counts, points and totals equal the truth's.
 """
 
@@ -101,6 +108,19 @@ def answer_run(client, base: str, auth: dict, frame: dict, truth: list[tuple]) -
         expected = (seat + 1) % players
     response = client.post(f"{base}/frames/{frame['id']}/accept", json={"passes": passes}, headers=auth)
     return (len(plays) if response.status_code == 200 else 0), response.get_json()
+
+
+def draws_between(events: list[dict]) -> dict[tuple[int, int], int]:
+    """Tiles drawn by each seat after each number of plays: {(plays before, seat): tiles}."""
+    out: dict[tuple[int, int], int] = {}
+    plays = 0
+    for event in events:
+        if event["type"] == "play":
+            plays += 1
+        elif event["type"] == "draw":
+            key = (plays, event["seat"])
+            out[key] = out.get(key, 0) + int(event.get("count", 1))
+    return out
 
 
 def small(image) -> bytes:  # type: ignore[no-untyped-def]
@@ -256,6 +276,11 @@ def follow(
         1 for i in range(right, min(len(got), len(truth))) if got[i][1] == truth[i][1] and got[i][0] != truth[i][0]
     )
     equal = got == truth and got_answer["totals"] == seen["totals"]
+    # draws (the games that draw): each recorded draw against the truth's between the same two plays
+    # (the boneyard counted in view; one not seen is the scorer's to infer, never recorded)
+    recorded = client.get(f"{base}/record").get_json()["hands"][0]["events"]
+    drawn, true_drawn = draws_between(recorded), draws_between(video.record["hands"][0]["events"])
+    draws_wrong = sum(max(0, n - true_drawn.get(key, 0)) for key, n in drawn.items() if key[0] <= right)
     return {
         "seed": seed,
         "variant": video.record["variant"],
@@ -271,6 +296,9 @@ def follow(
         "kept": kept_plays,
         "confirmed": confirmed,
         "padded": padded,
+        "draws": sum(drawn.values()),
+        "true_draws": sum(true_drawn.values()),
+        "draws_wrong": draws_wrong,
         "frames_sent": sent,
         "score_equal": equal,
         "seconds": round(time.perf_counter() - started, 1),
@@ -298,9 +326,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--dealt",
-        choices=["partners", "partners-block", "block"],
+        choices=["partners", "partners-block", "block", "draw", "all-fives", "any"],
         default=None,
-        help="dealt films with passes (the variants that do not draw: the pad here scores no draws)",
+        help="dealt films with passes, and draws in draw and all-fives (the live camera keeps a drawing "
+        "hand's counts open: the pad here scores no draws); any: a variant drawn from each film's seed",
     )
     parser.add_argument(
         "--photos",
@@ -329,7 +358,12 @@ def main() -> None:
                     f"{row['asked']} asked ({row['asked_seat']} who played, {row['confirmed']} confirmed, "
                     f"{row['asked_run']} for {row['kept']} plays kept, "
                     f"{row['padded']} padded); "
-                    f"score {'equal' if row['score_equal'] else 'DIFFERENT'}"
+                    + (
+                        f"draws {row['draws']} of {row['true_draws']} ({row['draws_wrong']} wrong); "
+                        if row["true_draws"]
+                        else ""
+                    )
+                    + f"score {'equal' if row['score_equal'] else 'DIFFERENT'}"
                     f" ({row['seconds']} s)",
                     flush=True,
                 )
@@ -348,6 +382,9 @@ def main() -> None:
             "kept",
             "confirmed",
             "padded",
+            "draws",
+            "true_draws",
+            "draws_wrong",
         )
     }
     total["scores_equal"] = sum(r["score_equal"] for r in rows)
@@ -360,7 +397,12 @@ def main() -> None:
             f"{total['asked']} asked ({total['asked_seat']} who played, {total['confirmed']} confirmed, "
             f"{total['asked_run']} for {total['kept']} plays kept, "
             f"{total['padded']} padded); "
-            f"scores equal {total['scores_equal']}/{args.videos}"
+            + (
+                f"draws {total['draws']} of {total['true_draws']} recorded ({total['draws_wrong']} wrong); "
+                if total["true_draws"]
+                else ""
+            )
+            + f"scores equal {total['scores_equal']}/{args.videos}"
         )
 
 

@@ -35,10 +35,11 @@ def read_record(path: str) -> Any:
         raise click.ClickException(error.said_of(path)) from None
 
 
-def replay(record: Any) -> tuple[Match | None, RecordError | None]:
-    """Replay as far as the record is legal: the match up to the first broken rule, and that error."""
+def replay(record: Any, live: bool = False) -> tuple[Match | None, RecordError | None]:
+    """Replay as far as the record is legal: the match up to the first broken rule, and that error.
+    `live`: the record is kept as its last hand is played (`Match.from_record`)."""
     try:
-        return Match.from_record(record), None
+        return Match.from_record(record, live=live), None
     except RecordError as error:
         if error.hand is None:
             return None, error
@@ -52,7 +53,7 @@ def replay(record: Any) -> tuple[Match | None, RecordError | None]:
             last["events"] = list(last.get("events", []))[: error.event]
         partial["hands"] = hands
         try:
-            return Match.from_record(partial), error
+            return Match.from_record(partial, live=live), error
         except RecordError:
             return None, error
 

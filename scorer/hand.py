@@ -1119,10 +1119,12 @@ class Hand:
             for seat in self.active:
                 self.pips[seat] = sum(map(TILE_PIPS.__getitem__, self.held[seat]))
 
-    def finish_record(self) -> None:
+    def finish_record(self, settle_out: bool = True) -> None:
         """The record says no more about this hand. A full-information hand nobody can move in is blocked;
-        a seat that perhaps went out (unseen draws) did."""
-        self.settle_out()
+        a seat that perhaps went out (unseen draws) did, unless `settle_out` is False (the record is
+        kept as the hand is played: the next event says whether it drew unseen)."""
+        if settle_out:
+            self.settle_out()
         if not self.full or self.end is not None or not self.layout.placements or self.must_play:
             return
         if self.boneyard > 0 or any(self.can_play(s) for s in self.active):

@@ -47,9 +47,12 @@ class Match:
         return cls(rules, names)
 
     @classmethod
-    def from_record(cls, record: object, open_last: bool = False) -> Match:
+    def from_record(cls, record: object, open_last: bool = False, live: bool = False) -> Match:
         """The match a record describes. `open_last`: the last hand is still being played, so the
-        record's silence about it ends nothing (`close_hand` is not applied to it)."""
+        record's silence about it ends nothing (`close_hand` is not applied to it). `live`: the
+        record is kept as the last hand is played (the companion page): that hand is closed where
+        the rules settle it (a full hand nobody can move in is blocked), but a seat that perhaps
+        went out (`Hand.maybe_out`: unseen draws) is left so until the record says more."""
         if not isinstance(record, dict):
             raise RecordError("a match record is a JSON object (GAME_RECORD.md)")
         fmt = _given(record, "format", RECORD_FORMAT)
@@ -73,7 +76,7 @@ class Match:
                 )
                 match.replay_events(events)
                 if not (open_last and h == len(hands) - 1):
-                    match.close_hand()
+                    match.close_hand(settle_out=not (live and h == len(hands) - 1))
             except RecordError as error:
                 raise error.at(hand=h) from None
         return match
@@ -204,13 +207,13 @@ class Match:
             if hand.end in ("out", "blocked") and self.bonuses[h] is None and self.winner is None:
                 self._try_bonus(h, hand)
 
-    def close_hand(self) -> None:
+    def close_hand(self, settle_out: bool = True) -> None:
         """The record says nothing more about the current hand (see `Hand.finish_record`)."""
         hand = self.current
         if hand is None:
             return
         h = len(self.hands) - 1
-        hand.finish_record()
+        hand.finish_record(settle_out)
         if hand.end in ("out", "blocked") and self.bonuses[h] is None and not self.over:
             self._try_bonus(h, hand)
 

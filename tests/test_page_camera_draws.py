@@ -9,6 +9,7 @@ stand-in reader; the rest, from the upload to the record, is real.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -121,7 +122,9 @@ def test_the_page_camera_keeps_a_drawing_hands_counts_open(tmp_path, film):
     # what is handed out is for any reader (`scorer.explicit`): the draws the camera did not see
     # written out, so that without `unseen_draws` (GAME_RECORD.md does not know it) the record
     # scores as the page does; the photos still point at their plays
-    kept = t.get("/score").get_json()
+    # (the record's own answer: the page's /score shows a seat that laid its last counted tile as
+    # perhaps out, where a record that ends there says it went out)
+    kept = score_record(t.record())
     for shared in (json.loads(t.get("/record?download=1").data), _exported(t)[0]):
         assert "unseen_draws" not in shared["hands"][0], shared["hands"][0]
         answer = score_record(shared)
@@ -169,3 +172,114 @@ def test_the_pad_alone_keeps_a_drawing_hands_counts_closed(tmp_path):
         content_type="multipart/form-data",
     )
     assert "unseen_draws" not in t.record()["hands"][0]
+
+
+class UnseenDraws(FilmReader):
+    """The film read with its boneyard out of view (its backs not read): every draw is unseen."""
+
+    def read(self, image: np.ndarray, name: str = "") -> Any:
+        return dataclasses.replace(super().read(image, name), ignored=())
+
+
+def test_a_seat_that_laid_its_last_counted_tile_is_not_shown_out(tmp_path, film):
+    # seat 0 (Ana) draws 1-5 unseen and lays her 7th tile, 4-5, still holding one: the record is
+    # right to end nothing there, and the page must not show her out ("0", "Hand over") meanwhile
+    video, frames = film
+    truth = video.record["hands"][0]["events"]
+    true_plays = [(e["seat"], _tile(e["tile"])) for e in truth if e["type"] == "play"]
+    reader = UnseenDraws(video)
+    for _data, state, key in frames:
+        reader.state_of[key] = state
+    client = make_app(tmp_path, SPINNER_READER=reader).test_client()
+    t = Table(client, client.post("/api/games", json={"variant": "draw", "players": ["Ana", "Ben"]}).get_json())
+    assert t.post("/hands", {"leader": 0}).status_code == 201
+
+    def plays() -> list[tuple[int, str]]:
+        return [(p["seat"], _tile(p["tile"])) for p in t.get("/score").get_json()["hands"][0]["plays"]]
+
+    perhaps_out = []  # (seat, plays recorded) where the board showed a seat perhaps out
+    for data, _state, _k in frames:
+        sent = t.client.post(
+            f"/api/games/{t.id}/frames?source=camera",
+            data={"photo": (io.BytesIO(data), "table.png")},
+            headers=t.auth,
+            content_type="multipart/form-data",
+        ).get_json()
+        if sent.get("status") == "confirm":  # a question: answered with the truth
+            done = plays()
+            proposed = (sent["proposal"].get("events") or [{}])[0]
+            right = (
+                len(done) < PLAYS
+                and (proposed.get("seat"), _tile(proposed.get("tile", "0-0"))) == true_plays[len(done)]
+            )
+            body = {"event": proposed, "why": "the truth"} if right else {"why": "the truth"}
+            assert t.post(f"/frames/{sent['id']}/{'accept' if right else 'reject'}", body).status_code == 200
+        done = plays()
+        assert done == true_plays[: len(done)]
+        board = t.get("/board").get_json()
+        cur = board["current"]
+        assert cur["end"] is None and not board["next_hand"] and board["pad"]["in_play"], cur  # no domino announced
+        assert "Hand over" not in board["html"]["top"]
+        for s, row in enumerate(cur["tiles_left"]):
+            assert row["tiles"] != 0, cur["tiles_left"]  # nobody is shown holding nothing
+            if row.get("maybe_out"):
+                assert row["tiles"] is None
+                assert f'<li class="maybe-out">{row["name"]} <b>?</b></li>' in board["html"]["top"]
+                assert f"{row['name']} has laid every tile counted: out, unless they drew" in board["html"]["top"]
+                perhaps_out.append((s, len(done)))
+            else:  # the least it holds, once the camera keeps the counts open
+                shown = f"{row['tiles']}+" if row.get("at_least") else str(row["tiles"])
+                assert f"<li>{row['name']} <b>{shown}</b></li>" in board["html"]["top"]
+    seventh = [k for k, (seat, _tile) in enumerate(true_plays) if seat == 0][6]
+    assert (0, seventh + 1) in perhaps_out, perhaps_out  # Ana, after her 4-5
+    assert len(plays()) == PLAYS  # the next play re-opened her count: the hand went on
+    assert t.record()["hands"][0].get("unseen_draws") is True
+
+
+def spanish_top(app: Any, game_id: str) -> str:
+    """The top of the match's board as a page in Spanish draws it."""
+    from flask import render_template
+    from flask_babel import force_locale
+
+    from webapp import board, store
+
+    with app.test_request_context(), force_locale("es"):
+        game = store.get_game(game_id)
+        return render_template("_board_top.html", b=board.build(game, store.snapshot(game)))
+
+
+def test_a_seat_perhaps_out_goes_out_once_the_pips_are_counted(tmp_path):
+    # a followed hand (draws not all seen) where Ana lays her 7th tile: perhaps out, shown so; the
+    # scorer says the hand is over by counting Ben's pips on the pad, and only then is she out
+    line = ["6-6", "6-5", "5-5", "5-4", "4-4", "4-3", "3-3", "3-2", "2-2", "2-1", "1-1", "1-0", "0-0"]
+    events = [
+        {"type": "play", "seat": k % 2, "tile": tile, **({"end": "east"} if k else {})} for k, tile in enumerate(line)
+    ]
+    record = {
+        "variant": "draw",
+        "players": ["Ana", "Ben"],
+        "hands": [{"leader": 0, "unseen_draws": True, "events": events}],
+    }
+    app = make_app(tmp_path, SPINNER_READER=FilmReader(None))
+    client = app.test_client()
+    made = client.post("/api/games", json=record)
+    assert made.status_code == 201, made.get_json()
+    t = Table(client, made.get_json())
+    board = t.get("/board").get_json()
+    assert board["current"]["end"] is None and board["current"]["turn"] == 1 and not board["next_hand"]
+    assert board["current"]["tiles_left"] == [
+        {"name": "Ana", "tiles": None, "at_least": False, "maybe_out": True},
+        {"name": "Ben", "tiles": 1, "at_least": True, "maybe_out": False},
+    ]
+    top = board["html"]["top"]
+    assert '<li class="maybe-out">Ana <b>?</b></li>' in top and "<li>Ben <b>1+</b></li>" in top
+    assert '<li class="boneyard">Boneyard <b>≤14</b></li>' in top
+    assert "Ben</strong> to play" in top and "Hand over" not in top
+    assert "Ana ya jugó todas las fichas contadas: dominó, salvo que robara fichas sin que nadie lo viera" in (
+        spanish_top(app, t.id)
+    )
+    counted = t.event({"type": "pips", "seat": 1, "pips": 5})
+    assert counted.status_code == 201, counted.get_json()
+    hand = t.get("/score").get_json()["hands"][0]
+    assert hand["end"] == "out" and hand["winner"] == 0 and hand["pips"] == [0, 5]
+    assert "Hand over" in t.get("/board").get_json()["html"]["top"]

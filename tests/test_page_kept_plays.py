@@ -158,9 +158,87 @@ def test_a_play_scored_on_the_pad_in_place_of_the_kept_plays_drops_them(cam):
 
 def test_kept_plays_dropped_by_an_undo_do_not_hold_the_pad(cam):
     first, _ = kept_two(cam)
-    assert cam.post("/undo", {}).status_code == 200  # the lead taken back: the kept plays go with it
+    # the lead taken back in their place ("drop_kept"): the kept plays go with it
+    assert cam.post("/undo", {"drop_kept": True}).status_code == 200
     assert cam.event(play(0, "6-6")).status_code == 201
     assert cam.get(f"/frames/{first['id']}", headers=cam.auth).get_json()["status"] == "rejected"
+
+
+def _rewrite(cam, how: str, drop: bool = False, lang: dict[str, str] = ENGLISH):  # type: ignore[no-untyped-def]
+    """One change that rewrites the record under the kept plays, as the page sends it."""
+    extra = {"drop_kept": True} if drop else {}
+    headers = {**cam.auth, **lang}  # the page's language
+    path = f"/api/games/{cam.id}/hands/0/events/0"
+    if how == "undo":
+        return cam.post("/undo", {"why": "undo on the pad", **extra}, headers=lang)
+    if how == "correct":
+        return cam.client.put(path, json={"event": play(1, "6-6"), "why": "Ben led it", **extra}, headers=headers)
+    if how == "remove":
+        return cam.client.delete(path, json={"why": "no lead yet", **extra}, headers=headers)
+    if how == "settle":  # a dispute of the lead settled with a correction
+        opened = cam.post("/disputes", {"hand": 0, "event": 0, "why": "who led?"})
+        assert opened.status_code == 201, opened.get_json()  # a note: the kept plays stay
+        body = {"event": play(1, "6-6"), "why": "Ben led it", **extra}
+        return cam.post(f"/disputes/{opened.get_json()['version']}/settle", body, headers=lang)
+    assert how == "hand"
+    return cam.post("/hands", {"leader": 1, **extra}, headers=lang)
+
+
+@pytest.mark.parametrize("how", ["undo", "correct", "remove", "settle", "hand"])
+def test_a_change_of_the_record_waits_for_plays_kept_to_confirm(cam, how):
+    # an undo, a correction (the fix dialog), a removal or a new hand would rebuild the follower
+    # from the record and drop 6-3 and 3-4 without a word: refused as the pad's Pass is
+    first, second = kept_two(cam)
+    refused = _rewrite(cam, how)
+    assert refused.status_code == 409, refused.get_json()
+    said = refused.get_json()
+    assert said["code"] == "kept_open" and said["asks"]["id"] == second["id"]
+    assert "version" not in said  # not "the match changed": the page shows the question itself
+    assert "'did anyone pass from 3-6 on?' first" in said["error"]
+    assert '"drop_kept": true' in said["error"] and "nothing was changed" in said["error"]
+    assert said["say"] == (
+        "2 plays are kept to confirm, laid after the last one recorded: changing the record now would "
+        "drop them. Answer the camera's question first, or turn them down. Nothing was changed."
+    )
+    spanish = _rewrite(cam, how, lang=SPANISH).get_json()["say"]  # what the page shows, in its language
+    assert spanish.startswith("2 jugadas esperan confirmación, hechas después de la última anotada")
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6")] and len(cam.record()["hands"]) == 1
+    for frame in (first, second):
+        assert cam.get(f"/frames/{frame['id']}", headers=cam.auth).get_json()["status"] == "kept"
+    # "drop_kept": the change is made and the kept plays are dropped at once, their frames say so
+    dropped = _rewrite(cam, how, drop=True)
+    if how == "hand":  # the hand is not over: a new one cannot start, and nothing is dropped
+        assert dropped.status_code == 422, dropped.get_json()
+        assert cam.get(f"/frames/{second['id']}", headers=cam.auth).get_json()["status"] == "kept"
+        return
+    assert dropped.status_code == 200, dropped.get_json()
+    assert cam.record()["hands"][0]["events"] != [play(0, "6-6")]
+    now = cam.get(f"/frames/{first['id']}", headers={**cam.auth, **ENGLISH}).get_json()
+    assert now["status"] == "rejected"
+    assert now["say"] == "The plays kept to confirm were dropped (the record changed since): score them on the pad."
+
+
+def test_notes_and_seating_leave_the_kept_plays_asking(cam):
+    # a dispute marked, a dispute settled as it stands, the seating said: the record's plays stay
+    _, second = kept_two(cam)
+    opened = cam.post("/disputes", {"hand": 0, "event": 0, "why": "who led?"})
+    assert opened.status_code == 201, opened.get_json()
+    settled = cam.post(f"/disputes/{opened.get_json()['version']}/settle", {"why": "Ana did"})
+    assert settled.status_code == 200, settled.get_json()
+    seated = cam.client.put(
+        f"/api/games/{cam.id}/seating", json={"seating": ["top", "left", "bottom", "right"]}, headers=cam.auth
+    )
+    assert seated.status_code == 200, seated.get_json()
+    assert cam.get(f"/frames/{second['id']}", headers=cam.auth).get_json()["status"] == "kept"
+    answered = cam.post(f"/frames/{second['id']}/accept", {}, headers=ENGLISH)
+    assert answered.status_code == 200, answered.get_json()
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6"), play(1, "3-6", "west"), play(2, "3-4", "west")]
+
+
+def test_a_bad_drop_kept_is_refused(cam):
+    kept_two(cam)
+    refused = cam.post("/undo", {"drop_kept": "yes"})
+    assert refused.status_code == 400 and "drop_kept is true" in refused.get_json()["error"]
 
 
 # -- on the page -----------------------------------------------------------------------------------
@@ -255,3 +333,36 @@ def test_a_pass_tapped_on_the_pad_while_plays_are_kept_shows_their_question(scri
     page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Dee'")
     tap_and_wait(page, "#pass")
     assert record_of(page, game)["hands"][0]["events"][-1] == pass_(3)
+
+
+@pytest.mark.slow
+def test_an_undo_or_a_correction_over_kept_plays_offers_to_drop_them(scripted, open_page, tmp_path):
+    from tests.support.page import record_of, tap_and_wait
+
+    page, game = two_plays_kept(scripted, open_page, tmp_path)
+    # the fix dialog: Ben led, not Ana; correcting the lead now would drop 6-3 and 3-4
+    page.click('#board-bottom .fix[data-event="0"]')
+    page.wait_for_selector("#fix-dialog[open]")
+    assert page.locator("#fix-drop-kept").is_hidden()
+    page.click('#fix-dialog [data-fix-seat="1"]')
+    page.fill("#fix-why", "Ben led it")
+    page.click("#fix-save")
+    page.wait_for_selector("#fix-drop-kept", state="visible")
+    assert page.inner_text("#fix-error").startswith(
+        "2 plays are kept to confirm, laid after the last one recorded: changing the record now would drop them."
+    )
+    assert page.inner_text("#fix-drop-kept") == "Drop the plays kept to confirm, and go ahead"
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6")]
+    page.click("#fix-cancel")
+    # Undo on the pad: refused the same way, the camera box asking, the pad offering to drop them
+    page.click("#undo")
+    page.wait_for_selector("#pad-drop-kept", state="visible")
+    assert "Answer the camera's question first, or turn them down." in page.inner_text("#pad-error")
+    assert "did anyone pass from 3-6 on?" in page.inner_text("#cam-say")
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6")]
+    tap_and_wait(page, "#pad-drop-kept")  # the player chose: the lead taken back, the kept plays dropped
+    assert record_of(page, game)["hands"][0]["events"] == []
+    page.wait_for_selector("#pad-drop-kept", state="hidden")
+    assert page.inner_text("#pad-error") == ""
+    frames = page.evaluate(f"fetch('/api/games/{game}/frames').then(r => r.json())")["frames"]
+    assert [f["status"] for f in frames] == ["rejected", "rejected"]  # their photos say so

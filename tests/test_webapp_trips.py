@@ -89,10 +89,12 @@ def test_a_new_hand_and_an_undo_cost_no_more(app, table, database):
     notify = ["NOTIFY"] if database == "postgresql" else []
     with counted(app) as sent:
         assert table.post("/undo", {"why": "wrong tile"}).status_code == 200
-    # the undo's event row is looked up to mark it taken back, and the photos linked to it or
-    # after it (`store._relink`), which flushes the event's update first
+    # the plays kept to confirm (an undo waits for them), the undo's event row looked up to mark it
+    # taken back, and the photos linked to it or after it (`store._relink`), which flushes the
+    # event's update first
     assert sent == [
         "SELECT games",
+        "SELECT frames",
         "UPDATE games",
         "SELECT events",
         "UPDATE events",

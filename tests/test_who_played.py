@@ -183,6 +183,19 @@ def test_a_hand_whose_record_ends_on_a_last_counted_tile_was_won_by_that_seat():
     assert score_record(rec)["hands"][0]["end"] == "out"
 
 
+def test_a_live_record_leaves_a_seat_perhaps_out_until_the_record_says_more():
+    # the companion page keeps the record as the hand is played: its silence after seat 0's fifth
+    # tile is not the end of the hand (the next play may show an unseen draw)
+    rec = record("all-fives", {"leader": 0, "unseen_draws": True, "events": line(17)})
+    live = Match.from_record(rec, live=True)
+    assert live.current.maybe_out is not None and live.current.maybe_out[0] == 0 and live.current.end is None
+    answer = live.answer()["hands"][0]
+    assert answer["end"] is None and answer["maybe_out"] == 0 and answer["turn"] == 1
+    assert Match.from_record(rec).current.end == "out"  # the record as a whole: it ends there
+    live.apply(pips(1, 3))  # the players count what is left: the hand is over, seat 0 out
+    assert live.current.end == "out" and live.current.out_seat == 0
+
+
 def test_a_pass_with_unseen_draws_means_the_passer_took_the_rest_of_the_boneyard():
     events = [play(0, "6-6"), pass_(1)]
     with pytest.raises(RecordError, match="boneyard"):

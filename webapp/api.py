@@ -8,10 +8,12 @@ on any other version it is refused with 409 and nothing is recorded.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from datetime import UTC
 from typing import Any
 
@@ -81,6 +83,19 @@ def reason(data: dict[str, Any]) -> str:
 def source(data: dict[str, Any]) -> str:
     value = data.get("source")
     return value if value in ("pad", "camera", "api") else "api"
+
+
+def over_kept(game_id: str, data: dict[str, Any], change: str | None = None) -> AbstractContextManager[None]:
+    """Around a change of the match's record: refused with 409 (`kept_open`) while the camera keeps
+    plays to confirm, which it would drop, unless the body says `"drop_kept": true` (made, and they
+    are dropped). `change`: what it is, for the refusal ("undoing the last event"); None for a play,
+    pass or draw scored on the pad (`webapp.frames.over_kept`)."""
+    from . import frames  # the camera's frames: plays kept to confirm come before this change
+
+    drop = data.get("drop_kept", False)
+    if type(drop) is not bool:
+        raise ApiError(400, "drop_kept is true (make this change and drop the plays kept to confirm) or false")
+    return frames.over_kept(game_id, drop, change)
 
 
 def scorer_game(game_id: str) -> Game:
@@ -186,15 +201,16 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
 def start_hand(game_id: str):  # type: ignore[no-untyped-def]
     data = body()
     scorer_game(game_id)
-    done = store.start_hand(
-        game_id,
-        data.get("leader"),
-        data.get("deal"),
-        expected_version(data),
-        who=auth.who(data),
-        why=reason(data),
-        source=source(data),
-    )
+    with over_kept(game_id, data, "starting the next hand"):
+        done = store.start_hand(
+            game_id,
+            data.get("leader"),
+            data.get("deal"),
+            expected_version(data),
+            who=auth.who(data),
+            why=reason(data),
+            source=source(data),
+        )
     return changed(done, 201)
 
 
@@ -206,19 +222,10 @@ def add_event(game_id: str):  # type: ignore[no-untyped-def]
     event = data if "type" in data else data.get("event")
     if "type" in data:
         event = {k: v for k, v in data.items() if k not in ("version", "who", "why", "source", "drop_kept")}
-    drop = data.get("drop_kept", False)
-    if type(drop) is not bool:
-        raise ApiError(400, "drop_kept is true (record this in place of the plays kept to confirm) or false")
-    from . import frames  # the camera's frames: plays kept to confirm come before this one
-
-    with store.in_turn(game_id):
-        if not drop:
-            frames.refuse_over_kept(game_id)
+    with over_kept(game_id, data):  # plays kept to confirm were laid before this one
         done = store.append_event(
             game_id, event, expected_version(data), who=auth.who(data), why=reason(data), source=source(data)
         )
-        if drop:
-            frames.drop_kept_now(game_id)
     return changed(done, 201)
 
 
@@ -226,16 +233,17 @@ def add_event(game_id: str):  # type: ignore[no-untyped-def]
 def correct_event(game_id: str, hand: int, index: int):  # type: ignore[no-untyped-def]
     data = body()
     scorer_game(game_id)
-    done = store.correct_event(
-        game_id,
-        hand,
-        index,
-        data.get("event"),
-        expected_version(data),
-        who=auth.who(data),
-        why=reason(data),
-        source=source(data),
-    )
+    with over_kept(game_id, data, f"correcting hand {hand}, event {index}"):
+        done = store.correct_event(
+            game_id,
+            hand,
+            index,
+            data.get("event"),
+            expected_version(data),
+            who=auth.who(data),
+            why=reason(data),
+            source=source(data),
+        )
     return changed(done)
 
 
@@ -246,9 +254,10 @@ def remove_event(game_id: str, hand: int, index: int):  # type: ignore[no-untype
     why = reason(data)
     if not why:
         raise ApiError(400, "removing an event needs its reason (why)")
-    done = store.remove_event(
-        game_id, hand, index, expected_version(data), who=auth.who(data), why=why, source=source(data)
-    )
+    with over_kept(game_id, data, f"removing hand {hand}, event {index}"):
+        done = store.remove_event(
+            game_id, hand, index, expected_version(data), who=auth.who(data), why=why, source=source(data)
+        )
     return changed(done)
 
 
@@ -256,7 +265,8 @@ def remove_event(game_id: str, hand: int, index: int):  # type: ignore[no-untype
 def undo(game_id: str):  # type: ignore[no-untyped-def]
     data = body()
     scorer_game(game_id)
-    done = store.undo(game_id, expected_version(data), who=auth.who(data), why=reason(data), source=source(data))
+    with over_kept(game_id, data, "undoing the last event"):
+        done = store.undo(game_id, expected_version(data), who=auth.who(data), why=reason(data), source=source(data))
     return changed(done)
 
 
@@ -290,19 +300,22 @@ def dispute(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/games/<game_id>/disputes/<int:version>/settle")
 def settle(game_id: str, version: int):  # type: ignore[no-untyped-def]
-    """Settle a dispute, with a correction of the disputed event when the table agreed on one."""
+    """Settle a dispute, with a correction of the disputed event when the table agreed on one (which,
+    like any correction, waits for plays kept to confirm: settled as it stands, the record stays)."""
     data = body()
     scorer_game(game_id)
-    done = store.settle(
-        game_id,
-        version,
-        data.get("event"),
-        expected_version(data),
-        who=auth.who(data),
-        why=reason(data),
-        source=source(data),
-        correct="event" in data,
-    )
+    correct = "event" in data
+    with over_kept(game_id, data, "correcting the disputed event") if correct else contextlib.nullcontext():
+        done = store.settle(
+            game_id,
+            version,
+            data.get("event"),
+            expected_version(data),
+            who=auth.who(data),
+            why=reason(data),
+            source=source(data),
+            correct=correct,
+        )
     return changed(done)
 
 

@@ -90,7 +90,16 @@ def _pad(snap: Snapshot) -> dict[str, Any]:
     layout), what the lead must be, and whether there is a boneyard to draw from."""
     hand = snap.match.current if snap.match is not None else None
     if hand is None:
-        return {"on_table": [], "fits": {}, "in_play": False, "lead": None, "can_draw": False, "boneyard": None}
+        return {
+            "on_table": [],
+            "fits": {},
+            "in_play": False,
+            "lead": None,
+            "can_draw": False,
+            "boneyard": None,
+            "counts_open": False,
+            "maybe_out": None,
+        }
     layout = hand.layout
     on_table = {str(t) for t in layout.tiles}
     fits: dict[str, list[str]] = {}
@@ -123,7 +132,28 @@ def _pad(snap: Snapshot) -> dict[str, Any]:
         "can_pass": in_play and not leading and not (has_boneyard and hand.boneyard > 0),
         "boneyard": hand.boneyard if has_boneyard else None,
         "counts": [hand.counts[s] if s in hand.active else None for s in range(len(hand.counts))],
+        # a hand a camera follows (`unseen_draws`) while tiles may still be drawn unseen: each count
+        # is the least that seat holds, the boneyard's the most it holds
+        "counts_open": bool(in_play and hand.unseen_draws and (hand.boneyard > 0 or hand.unseen > 0)),
+        # the seat that laid its last counted tile there: out, unless it drew unseen (the next event says)
+        "maybe_out": hand.maybe_out[0] if in_play and hand.maybe_out is not None else None,
     }
+
+
+def _tiles_left(players: list[str], pad: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each seat's tiles in hand, as far as they are known: with counts open (`counts_open`) a count
+    is the least the seat holds (`at_least`), and a seat that laid its last counted tile there
+    (`maybe_out`) holds a number nobody knows (`tiles` None): out, unless it drew unseen. The page
+    never shows it holding nothing before the hand says it went out."""
+    rows = []
+    for s, n in enumerate(pad.get("counts") or []):
+        if n is None:
+            continue
+        if s == pad.get("maybe_out"):
+            rows.append({"name": players[s], "tiles": None, "at_least": False, "maybe_out": True})
+        else:
+            rows.append({"name": players[s], "tiles": n, "at_least": bool(pad.get("counts_open")), "maybe_out": False})
+    return rows
 
 
 def build(game: Game, snap: Snapshot, tournament: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -164,10 +194,11 @@ def _match_board(game: Game, snap: Snapshot) -> dict[str, Any]:
             # The count after the last play (fives games), shown big: what the table argues about.
             "count": plays[-1].get("count") if plays else None,
             "lead": pad.get("lead"),
-            "tiles_left": [
-                {"name": players[s], "tiles": n} for s, n in enumerate(pad.get("counts") or []) if n is not None
-            ],
+            "tiles_left": _tiles_left(players, pad),
             "boneyard": pad.get("boneyard"),
+            # the counts are lower bounds (draws not all seen), the boneyard an upper one
+            "counts_open": pad.get("counts_open", False),
+            "maybe_out_name": _name(players, pad.get("maybe_out")),
         }
         hand = snap.match.current if snap.match is not None else None
         layout_svg = picture.layout_svg(hand.layout if hand is not None else None, last.get("open_ends"))

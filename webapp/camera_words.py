@@ -273,9 +273,18 @@ def _frame_say(status: str | None, proposal: dict[str, Any], source: str | None,
     return _sentence(why)
 
 
-def kept_open_words(count: int) -> str:
-    """The pad's refusal while plays are kept to confirm, in the page's language (the camera box
-    shows their question beside it)."""
+def kept_open_words(count: int, rewrite: bool = False) -> str:
+    """The refusal of a change while plays are kept to confirm, in the page's language (the camera
+    box shows their question beside it): a play, pass or draw scored on the pad, or (`rewrite`) an
+    undo, a correction or another change of the record, which would drop them."""
+    if rewrite:
+        return ngettext(
+            "%(num)s play is kept to confirm, laid after the last one recorded: changing the record now "
+            "would drop it. Answer the camera's question first, or turn it down. Nothing was changed.",
+            "%(num)s plays are kept to confirm, laid after the last one recorded: changing the record now "
+            "would drop them. Answer the camera's question first, or turn them down. Nothing was changed.",
+            count,
+        )
     return ngettext(
         "%(num)s play is kept to confirm, laid before this: answer the camera's question first, or "
         "turn it down. Nothing was recorded.",

@@ -20,7 +20,7 @@ import contextlib
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -725,10 +725,11 @@ def kept_open(game_id: str) -> Frame | None:
     return max(run, key=lambda f: f.id) if run else None
 
 
-def refuse_over_kept(game_id: str) -> None:
-    """A play, pass or draw scored on the pad while plays are kept to confirm would be recorded
-    against the record's turn, before plays laid first, and drop them: refused (409), naming the
-    question to answer first."""
+def refuse_over_kept(game_id: str, change: str | None = None) -> None:
+    """A change of the record while plays are kept to confirm would drop them: refused (409,
+    `kept_open`), naming the question to answer first. `change`: None for a play, pass or draw
+    scored on the pad (recorded against the record's turn, before plays laid first); else what
+    would rewrite the record ("undoing the last event", "correcting hand 0, event 2"...)."""
     newest = kept_open(game_id)
     if newest is None:
         return
@@ -737,15 +738,40 @@ def refuse_over_kept(game_id: str) -> None:
     first = plays[0].get("tile") if plays else None
     question = f"did anyone pass from {first} on?" if first else "did anyone pass?"
     kept = "1 play is" if count == 1 else f"{count} plays are"
+    them = "it" if count == 1 else "them"
+    if change is None:
+        error = (
+            f"{kept} kept to confirm, laid before this: answer the camera's question "
+            f"'{question}' first (frame {newest.id}), or turn {them} down; nothing was recorded "
+            f'(send "drop_kept": true to record this in their place and drop {them})'
+        )
+    else:
+        error = (
+            f"{kept} kept to confirm, laid after the last play recorded: {change} now would drop {them}; "
+            f"answer the camera's question '{question}' first (frame {newest.id}), or turn {them} down; "
+            f'nothing was changed (send "drop_kept": true to make this change and drop {them})'
+        )
     raise ApiError(
         409,
-        f"{kept} kept to confirm, laid before this: answer the camera's question "
-        f"'{question}' first (frame {newest.id}), or turn them down; nothing was recorded "
-        '(send "drop_kept": true to record this in their place and drop them)',
+        error,
         code="kept_open",
         asks=to_json(newest, reading=False),
-        say=camera_words.kept_open_words(count),
+        say=camera_words.kept_open_words(count, rewrite=change is not None),
     )
+
+
+@contextlib.contextmanager
+def over_kept(game_id: str, drop: bool, change: str | None = None) -> Iterator[None]:
+    """Around a change of the record (`store`), in the match's turn: while plays are kept to
+    confirm it is refused (`refuse_over_kept`), unless `drop` ("drop_kept": true): then it is made
+    and they are dropped at once (`drop_kept_now`). Every route that changes a match's record
+    takes its turn here, so none drops the camera's kept plays without asking."""
+    with store.in_turn(game_id):
+        if not drop:
+            refuse_over_kept(game_id, change)
+        yield
+        if drop:
+            drop_kept_now(game_id)
 
 
 def drop_kept_now(game_id: str) -> None:

@@ -7,6 +7,7 @@ way in for every change and the scorer checks each one.
 
 from __future__ import annotations
 
+import contextlib
 from functools import lru_cache
 from typing import Any
 
@@ -397,16 +398,19 @@ def settle(game_id: str, version: int):  # type: ignore[no-untyped-def]
         event = None
         if text:
             event = validate.loads(text, "the corrected event")
-        store.settle(
-            game.id,
-            version,
-            event,
-            None,
-            who=auth.who(),
-            why=auth.whole_text(request.form.get("why"), schemas.WHY_LENGTH, "why"),
-            source="pad",
-            correct=bool(text),
-        )
+        # a correction waits for plays the camera keeps to confirm, as on the match page
+        kept = frames.over_kept(game.id, False, "correcting the disputed event") if text else contextlib.nullcontext()
+        with kept:
+            store.settle(
+                game.id,
+                version,
+                event,
+                None,
+                who=auth.who(),
+                why=auth.whole_text(request.form.get("why"), schemas.WHY_LENGTH, "why"),
+                source="pad",
+                correct=bool(text),
+            )
     except ApiError as error:
         flash(said(error))
     return _back_to_replay(game.id, hand)

@@ -149,8 +149,16 @@ def record_of(game: Game, version: int | None = None) -> dict[str, Any]:
     }
 
 
+def live_match(record: dict[str, Any]) -> Match:
+    """The match a stored record describes, its last hand as it is being played: a seat that laid
+    its last counted tile in a hand whose draws are not all seen (a camera follows it) has perhaps
+    gone out, and the board says so (`maybe_out`) rather than ending the hand on the record's
+    silence; the next event says which (a play goes on, pips or tiles shown end it)."""
+    return Match.from_record(record, live=True)
+
+
 def _replayed(game_id: str, version: int, record: dict[str, Any]) -> Snapshot:
-    match, error = replay(record)
+    match, error = replay(record, live=True)  # the last hand as it is being played (`live_match`)
     if error is None and match is not None:
         return Snapshot(game_id, version, record, match, match.answer())
     answer = match.answer() if match is not None else {"hands": [], "totals": [], "winner": None}
@@ -393,7 +401,7 @@ def _change_in_turn(
         current = snapshot(game)
         plan = plan_for(game, current)
         try:
-            match = Match.from_record(plan.record)
+            match = live_match(plan.record)
         except RecordError as error:
             raise _said(record_error(error, what=plan.what), error, plan.record) from None
         if game.guarded is not False:  # None: not read with the row, so each guard asks for itself

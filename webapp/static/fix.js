@@ -11,6 +11,10 @@
   const $ = (selector) => dialog.querySelector(selector);
   const $$ = (selector) => Array.from(dialog.querySelectorAll(selector));
   const errorBox = $("#fix-error");
+  // Refused while the camera keeps plays to confirm (409 kept_open): make the change anyway,
+  // dropping them ("drop_kept": true), or cancel and answer the camera's question first.
+  const dropButton = $("#fix-drop-kept");
+  let dropRetry = null;
   // What is being fixed: {mode: "correct" | "settle", hand, index, version (a dispute's)}, and the event as tapped.
   let target = null;
   let draft = null;
@@ -88,6 +92,8 @@
     $("#fix-now").textContent = found ? say("now_recorded", { what: found.words }) : "";
     $("#fix-why").value = "";
     errorBox.textContent = "";
+    dropButton.hidden = true;
+    dropRetry = null;
     render();
     dialog.showModal();
   }
@@ -114,6 +120,7 @@
       else draft.tile = draft.tile === name ? null : name;
     } else if (button.dataset.fixEnd) draft.end = draft.end === button.dataset.fixEnd ? null : button.dataset.fixEnd;
     else if (button.value === "cancel") { dialog.close(); return; }
+    else if (button === dropButton) { if (dropRetry) await dropRetry(); return; }
     else if (button.value) { await submit(button.value); return; }
     render();
   });
@@ -123,19 +130,31 @@
     const why = $("#fix-why").value.trim();
     if (!why) { errorBox.textContent = say("why_needed"); $("#fix-why").focus(); return; }
     const { hand, index } = target;
-    let done;
+    let request = null; // [path, body, method]
     if (action === "correct" && target.mode === "settle") {
-      done = await pad.send(`/disputes/${target.version}/settle`, { event: built(), why });
+      request = [`/disputes/${target.version}/settle`, { event: built(), why }, "POST"];
     } else if (action === "stands") {
-      done = await pad.send(`/disputes/${target.version}/settle`, { why });
+      request = [`/disputes/${target.version}/settle`, { why }, "POST"];
     } else if (action === "correct") {
-      done = await pad.send(`/hands/${hand}/events/${index}`, { event: built(), why }, "PUT");
+      request = [`/hands/${hand}/events/${index}`, { event: built(), why }, "PUT"];
     } else if (action === "remove") {
-      done = await pad.send(`/hands/${hand}/events/${index}`, { why }, "DELETE");
+      request = [`/hands/${hand}/events/${index}`, { why }, "DELETE"];
     } else if (action === "dispute") {
-      done = await pad.send("/disputes", { hand, event: index, why });
+      request = ["/disputes", { hand, event: index, why }, "POST"];
     }
-    if (done) dialog.close();
-    else errorBox.textContent = document.getElementById("pad-error").textContent;
+    if (request) await sent(...request);
+  }
+
+  async function sent(path, body, method) {
+    dropButton.hidden = true;
+    dropRetry = null;
+    const done = await pad.send(path, body, method, false);
+    if (done) { dialog.close(); return; }
+    errorBox.textContent = document.getElementById("pad-error").textContent;
+    const refused = pad.refused;
+    if (refused && refused.code === "kept_open") { // the camera box behind asks their question
+      dropRetry = () => sent(path, { ...body, drop_kept: true }, method);
+      dropButton.hidden = false;
+    }
   }
 })();

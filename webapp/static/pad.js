@@ -11,6 +11,10 @@
   const api = root.dataset.api;
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const errorBox = document.getElementById("pad-error");
+  // Refused while the camera keeps plays to confirm (409 kept_open): the camera box asks their
+  // question, and this button makes the change anyway, dropping them ("drop_kept": true).
+  const dropButton = document.getElementById("pad-drop-kept");
+  let dropRetry = null;
   const hint = document.getElementById("tiles-hint");
   let seat = null;
   let chosenSeat = false; // the scorer tapped a seat: keep it until the next event lands
@@ -35,13 +39,21 @@
   const $ = (selector) => pad.querySelector(selector);
   const $$ = (selector) => Array.from(pad.querySelectorAll(selector));
 
-  function fail(message) { errorBox.textContent = message || ""; }
+  function fail(message) {
+    errorBox.textContent = message || "";
+    dropButton.hidden = true;
+    dropRetry = null;
+  }
 
-  async function send(path, body, method = "POST") {
+  // `offerDrop`: a refusal over plays kept to confirm offers the button beside the pad's error (the
+  // fix dialog offers its own: `refused` is the last refusal's answer).
+  let refused = null;
+  async function send(path, body, method = "POST", offerDrop = true) {
     if (busy) return null;
     busy = true;
     pad.classList.add("busy");
     fail("");
+    refused = null;
     try {
       const response = await fetch(api + path, {
         method,
@@ -56,9 +68,14 @@
       });
       const data = await response.json().catch(() => ({ error: say("server_said", { status: response.status }) }));
       if (!response.ok) {
+        refused = data;
         fail(response.status === 409 && data.version ? say("changed") : data.say || data.error);
-        // plays kept to confirm come first: the camera box shows their question
+        // plays kept to confirm come first: the camera box shows their question; or drop them
         if (data.code === "kept_open" && data.asks && window.spinnerCameraAsk) window.spinnerCameraAsk(data.asks);
+        if (data.code === "kept_open" && offerDrop) {
+          dropRetry = () => send(path, { ...body, drop_kept: true }, method);
+          dropButton.hidden = false;
+        }
         await live.refresh();
         return null;
       }
@@ -128,6 +145,7 @@
     const cur = board.current;
     if (madeOn !== board.version) {
       if (madeOn !== null) forget();
+      if (madeOn !== null && dropRetry) fail(""); // the question answered (or the match changed): the refusal is past
       madeOn = board.version;
     }
     if (!chosenSeat) {
@@ -266,6 +284,9 @@
         record(button.id, button.id === "pass" ? { type: "pass", seat } : { type: "draw", seat, count: 1 });
         return;
       }
+    } else if (button.id === "pad-drop-kept") {
+      if (dropRetry) dropRetry();
+      return;
     } else if (button.id === "undo") {
       send("/undo", { why: "undo on the pad" }); return;
     } else if (button.id === "next-hand") {
@@ -300,6 +321,6 @@
   }
 
   // The camera (camera.js) asks which seat the scorer chose, when the board does not know whose turn it is.
-  window.spinnerPad = { get seat() { return chosenSeat ? seat : null; }, fail, send };
+  window.spinnerPad = { get seat() { return chosenSeat ? seat : null; }, get refused() { return refused; }, fail, send };
   live.onChange(render);
 })();

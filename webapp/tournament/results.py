@@ -41,7 +41,7 @@ from .service import BY_MATCH, Plan, apply_change, aware, clock, refusal, tables
 def _answer(game: Game, version: int | None = None) -> dict[str, Any]:
     if version is None:
         return store.snapshot(game).answer
-    match, _steps = replay(store.record_of(game, version))
+    match, _steps = replay(store.record_of(game, version), live=True)  # as the match stood then (`store.live_match`)
     return match.answer() if match is not None else {"hands": [], "totals": [0, 0], "winner": None}
 
 

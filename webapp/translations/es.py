@@ -576,6 +576,13 @@ ES: dict[str, str | tuple[str, str]] = {
         "%(num)s jugada espera confirmación, hecha antes que esta: responde primero la pregunta de la cámara, o recházala. No se anotó nada.",
         "%(num)s jugadas esperan confirmación, hechas antes que esta: responde primero la pregunta de la cámara, o recházalas. No se anotó nada.",
     ),
+    "%(num)s play is kept to confirm, laid after the last one recorded: changing the record now would drop it. Answer the camera's question first, or turn it down. Nothing was changed.": (
+        "%(num)s jugada espera confirmación, hecha después de la última anotada: cambiar el registro ahora la descartaría. Responde primero la pregunta de la cámara, o recházala. No se cambió nada.",
+        "%(num)s jugadas esperan confirmación, hechas después de la última anotada: cambiar el registro ahora las descartaría. Responde primero la pregunta de la cámara, o recházalas. No se cambió nada.",
+    ),
+    "Drop the plays kept to confirm, and go ahead": "Descartar las jugadas pendientes de confirmar, y seguir",
+    "Tiles left (at least: draws not all seen)": "Fichas que quedan (como mínimo: no se vieron todos los robos)",
+    "%(who)s has laid every tile counted: out, unless they drew tiles nobody saw. The next play goes on; if the hand is over, count the pips left.": "%(who)s ya jugó todas las fichas contadas: dominó, salvo que robara fichas sin que nadie lo viera. La siguiente jugada sigue; si la mano terminó, cuenta los puntos que quedan.",
     "The match changed since this question: it asks no more. Score the play on the pad if it is missing.": "La partida cambió desde esta pregunta: ya no pregunta nada. Anota la jugada en el anotador si falta.",
     "the match is over: it is won (start a new match for another game)": "la partida terminó: ya tiene ganador (empieza una partida nueva para otro juego)",
     "the photo is not clear enough": "la foto no es lo bastante clara",
