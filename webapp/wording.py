@@ -180,6 +180,7 @@ def _passer(p: dict[str, Any], t: Table) -> str:
 
 #: Each code of scorer.errors.RecordError: its words for players, from its params and the table.
 RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
+    "shape": lambda p, t: _("%(field)s is not written as the game record says.", field=p.get("field") or "?"),
     "event_shape": lambda p, t: _("That is not an event the score keeps."),
     "event_type": lambda p, t: _("That is not an event the score keeps."),
     "seat_field": lambda p, t: _("Choose who played."),
