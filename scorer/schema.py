@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from typing import Any
 
 from .errors import RecordError
@@ -352,6 +353,12 @@ def clean_text(value: object, limit: int) -> str:
     return text[:limit]
 
 
+def name_key(name: str) -> str:
+    """A name as names are compared: one Unicode form (NFC: "Jose\u0301" is "Jos\u00e9"), stripped,
+    case-insensitive; NFC again after casefolding, which may decompose."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).strip().casefold())
+
+
 def check_players(value: object) -> list[str]:
     """The players' names, cleaned (`clean_text`): one per seat, none blank, none too long, no two
     alike (the page asks "who played?" by name and shows totals by name). Its words are sentences
@@ -372,7 +379,7 @@ def check_players(value: object) -> list[str]:
             )
     first: dict[str, int] = {}
     for seat, name in enumerate(names):
-        other = first.setdefault(name.casefold(), seat)
+        other = first.setdefault(name_key(name), seat)  # "Jose\u0301" is "Jos\u00e9" (NFC)
         if other != seat:
             raise ShapeError(
                 f"two players are called {names[other]!r} (seats {other + 1} and {seat + 1}): give each a "

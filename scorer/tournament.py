@@ -10,12 +10,20 @@ page can keep the old value for "undo" and the file export is just `to_dict()`.
 
 Where RULES.md is silent, this module decides as a club director would:
 
-- Registration: team names are compared stripped and case-insensitively; a player (also compared
-  stripped and case-insensitively) may not be in two teams, nor twice in one. Registration closes
-  by itself with the eighth team. The director may close it earlier with an even number of at
-  least four teams: there are no byes (every team plays every round) and with two teams there is
-  nothing to pair. Fewer than eight teams may meet again in later rounds when it cannot be
-  avoided (four teams have only three possible opponents).
+- Registration: team names are compared in one Unicode form (NFC: "Capicúa" typed with a
+  combining accent is the same name), stripped and case-insensitively; a player (compared the
+  same way) may not be in two teams, nor twice in one. Registration closes by itself with the
+  eighth team. The director may close it earlier with an even number of at least four teams:
+  every team plays every round, and with two teams there is nothing to pair. Fewer than eight
+  teams may meet again in later rounds when it cannot be avoided (four teams have only three
+  possible opponents).
+- Withdrawal: once registration has closed, the director may withdraw a team that leaves (with a
+  reason), until the tournament is over, as long as two teams stay in. It keeps its results so
+  far and is listed after the teams still in, marked withdrawn (it gave up its remaining games,
+  so it places below every team that played them, and cannot be champion). It is paired in no
+  later round; a table of the round in play keeps it, and the director records that table's
+  result (a forfeit, "director's decision"). With an odd number of teams left, one team has a
+  bye each round: it counts as a win by `BYE_POINTS` to 0, the points of a win at the target.
 - Pairing after round one: teams are ranked as in the standings (wins, then points, then name)
   and the pairing is the one that, in this order of importance, (1) repeats fewest earlier
   meetings, (2) keeps teams closest in wins (the sum of squared win differences, so an odd team
@@ -23,7 +31,13 @@ Where RULES.md is silent, this module decides as a club director would:
   meet the next-highest it can (1 v 2, 3 v 4: winners play winners). The search is exhaustive
   (backtracking with pruning; 105 pairings for eight teams), so "never twice where avoidable"
   holds for each round. Table 1 is the pairing with the highest-ranked team.
-- Only round one uses a seed; passing one for a later round is refused rather than ignored.
+- Round one with an odd number of teams (a withdrawal before it): the last team drawn has the
+  bye. Later rounds: the bye goes, in this order of importance, where it (1) leaves fewest
+  repeat meetings, (2) falls to a team that has had no bye, (3) keeps the others closest in wins,
+  (4) falls to the lowest-ranked team.
+- Only round one uses a seed; passing one for a later round is refused rather than ignored. A
+  seed of text made of digits ("42", as a form or a JSON string gives it) is that number, so the
+  same draw number gives the same draw however it was sent.
 - Results: a result `ended` by `target` has the winner at 100 or more and the loser below (the
   match stops at once); by `bell` both are below 100 and the winner is higher (if the hand that
   finishes after the bell takes a team to 100, the match ended at the target). A result by
@@ -32,7 +46,8 @@ Where RULES.md is silent, this module decides as a club director would:
 - The bell: at 30 minutes the hand in play is finished; if the scores are then equal, one more
   hand is played, and again while a hand leaves them equal (a tied blocked hand scores nothing).
 - Corrections: the director may correct any recorded result of any round with a reason and a
-  name; each correction keeps the result before and after. Standings follow the corrected
+  name; each correction keeps the result before and after, and must change the result (its
+  points, winner or ending: a new reason alone is no correction). Standings follow the corrected
   results; pairings already made stand (they were right for what was known then).
 - Standings count every recorded result, also those of an unfinished round; the champions are
   known once every table of round four has a result. Teams sharing first place share the title.
@@ -50,8 +65,11 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from .schema import name_key
+
 __all__ = [
     "BREAKS",
+    "BYE_POINTS",
     "FORMAT_VERSION",
     "MAX_TEAMS",
     "MIN_TEAMS",
@@ -69,9 +87,12 @@ __all__ = [
     "Team",
     "Tournament",
     "TournamentError",
+    "Withdrawal",
     "bell",
+    "draw_with_bye",
     "pair_at_random",
     "pair_by_wins",
+    "pair_with_bye",
     "schedule",
 ]
 
@@ -83,8 +104,13 @@ TARGET = 100
 ROUND_LENGTH = timedelta(minutes=30)
 #: rest after a round, by round number: "a ten-minute break follows round two".
 BREAKS: Mapping[int, timedelta] = {2: timedelta(minutes=10)}
-#: bumped when `to_dict` changes shape, so an old export is refused rather than misread.
-FORMAT_VERSION = 1
+#: A bye counts as a win by these points to none: what a win at the target is worth at least.
+BYE_POINTS = TARGET
+#: bumped when `to_dict` changes shape, so an old export is refused rather than misread. Version 2
+#: adds withdrawals and byes; a tournament without either is still written as version 1, which
+#: every reader of this module reads.
+FORMAT_VERSION = 2
+READ_VERSIONS = (1, 2)
 
 
 class TournamentError(ValueError):
@@ -134,7 +160,19 @@ def _count(value: object, what: str) -> int:
 
 
 def _key(name: str) -> str:
-    return name.strip().casefold()
+    """A name as registration compares it (`schema.name_key`, as a match's players are): one
+    Unicode form, so "Capicu\u0301a" (a combining accent) is "Capic\u00faa", stripped and
+    case-insensitive."""
+    return name_key(name)
+
+
+def _seed(seed: int | str) -> int | str:
+    """A draw number in one type: text of ASCII digits is that number ("42" draws as 42 does)."""
+    if isinstance(seed, str):
+        text = seed.strip()
+        if text.isascii() and text.isdigit() and len(text) <= 40:
+            return int(text)
+    return seed
 
 
 def _check_times(*times: datetime) -> None:
@@ -421,6 +459,32 @@ class Correction:
 
 
 @dataclass(frozen=True, slots=True)
+class Withdrawal:
+    """A team that left: it plays no round after `round_number` (0: it left before round one)."""
+
+    team: str
+    round_number: int
+    reason: str
+    by: str
+
+    def __post_init__(self) -> None:
+        team = _required_text(self.team, "a withdrawn team's name")
+        number = _count(self.round_number, f"the round team {team!r} withdrew in")
+        if number < 0:
+            raise TournamentError(f"team {team!r} cannot withdraw in round {number}")
+        object.__setattr__(self, "team", team)
+        object.__setattr__(self, "reason", _required_text(self.reason, f"team {team!r}: a withdrawal's reason"))
+        object.__setattr__(self, "by", _required_text(self.by, f"team {team!r}: who withdrew it"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"team": self.team, "round": self.round_number, "reason": self.reason, "by": self.by}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Withdrawal:
+        return cls(team=data["team"], round_number=data["round"], reason=data["reason"], by=data["by"])
+
+
+@dataclass(frozen=True, slots=True)
 class Round:
     """One round: its pairings and the results recorded so far (in table order)."""
 
@@ -430,6 +494,8 @@ class Round:
     #: the seed round one was drawn from, kept so the draw can be shown to be fair.
     seed: int | str | None = None
     started_at: datetime | None = None
+    #: the team left without a table when an odd number of teams play (after a withdrawal).
+    bye: str | None = None
 
     def __post_init__(self) -> None:
         # Lists from a caller would make equal rounds compare unequal and the round mutable.
@@ -465,36 +531,53 @@ class Round:
     def complete(self) -> bool:
         return not self.missing
 
+    @property
+    def teams(self) -> tuple[str, ...]:
+        """Every team in the round: at its tables, then the bye."""
+        playing = tuple(n for p in self.pairings for n in p.teams)
+        return playing + ((self.bye,) if self.bye is not None else ())
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "number": self.number,
             "seed": self.seed,
             "started_at": None if self.started_at is None else self.started_at.isoformat(),
             "pairings": [p.to_dict() for p in self.pairings],
             "results": [r.to_dict() for r in self.results],
         }
+        if self.bye is not None:  # version 2; a round without a bye is written as version 1 wrote it
+            data["bye"] = self.bye
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Round:
         started = data.get("started_at")
+        bye = data.get("bye")
         return cls(
             number=_count(data["number"], "a round number"),
             pairings=tuple(Pairing.from_dict(p) for p in data["pairings"]),
             results=tuple(MatchResult.from_dict(r) for r in data["results"]),
             seed=data.get("seed"),
             started_at=None if started is None else datetime.fromisoformat(started),
+            bye=None if bye is None else _required_text(bye, f"round {data['number']}: the team with the bye"),
         )
 
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """One line of the standings; `place` is shared by teams equal on wins and points."""
+    """One line of the standings; `place` is shared by teams equal on wins and points.
+
+    `wins` and `points` count the team's byes (each a win by `BYE_POINTS`); a withdrawn team is
+    listed after the teams still in.
+    """
 
     place: int
     team: str
     wins: int
     losses: int
     points: int
+    byes: int = 0
+    withdrawn: bool = False
 
     @property
     def played(self) -> int:
@@ -560,6 +643,50 @@ def pair_by_wins(
 
     search(list(range(n)), [], 0, 0)
     return tuple(Pairing(table=t, team_a=names[i], team_b=names[j]) for t, (i, j) in enumerate(best, 1))
+
+
+def draw_with_bye(teams: Sequence[str], seed: int | str) -> tuple[tuple[Pairing, ...], str | None]:
+    """Round one: `pair_at_random`'s draw; with an odd number of teams the last one drawn has the bye."""
+    names = list(teams)
+    if len(names) % 2 == 0:
+        return pair_at_random(names, seed), None
+    if len(names) < 3:
+        raise TournamentError(f"pairing needs at least two teams, not {len(names)}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise TournamentError(f"round 1 needs a seed that is a whole number or text, not {seed!r}")
+    random.Random(seed).shuffle(names)
+    bye = names.pop()
+    pairs = tuple(Pairing(table=i // 2 + 1, team_a=names[i], team_b=names[i + 1]) for i in range(0, len(names), 2))
+    return pairs, bye
+
+
+def pair_with_bye(
+    ranking: Sequence[str],
+    wins: Mapping[str, int],
+    met: Collection[frozenset[str]],
+    had_bye: Collection[str] = (),
+) -> tuple[tuple[Pairing, ...], str | None]:
+    """`pair_by_wins`, and with an odd number of teams the team left out this round (the bye).
+
+    Every team is tried as the bye, and the one kept, in this order of importance, leaves the
+    fewest repeat meetings among the others, has had no bye yet (`had_bye`), leaves the others
+    closest in wins, and is the lowest-ranked.
+    """
+    names = list(ranking)
+    if len(names) % 2 == 0:
+        return pair_by_wins(names, wins, met), None
+    if len(names) < 3:
+        raise TournamentError(f"pairing needs at least two teams, not {len(names)}")
+    best: tuple[tuple[int, bool, int], tuple[Pairing, ...], str] | None = None
+    for bye in reversed(names):  # the lowest-ranked first: a tie keeps it
+        pairings = pair_by_wins([n for n in names if n != bye], wins, met)
+        rematches = sum(frozenset(p.teams) in met for p in pairings)
+        cost = sum((wins[p.team_a] - wins[p.team_b]) ** 2 for p in pairings)
+        key = (rematches, bye in had_bye, cost)
+        if best is None or key < best[0]:
+            best = (key, pairings, bye)
+    assert best is not None  # three teams or more
+    return best[1], best[2]
 
 
 def _check_pairable(names: list[str]) -> None:
@@ -655,9 +782,10 @@ class Tournament:
     registration_closed: bool = False
     rounds: tuple[Round, ...] = ()
     corrections: tuple[Correction, ...] = ()
+    withdrawals: tuple[Withdrawal, ...] = ()
 
     def __post_init__(self) -> None:
-        for name in ("teams", "rounds", "corrections"):
+        for name in ("teams", "rounds", "corrections", "withdrawals"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         self._check()
 
@@ -694,6 +822,44 @@ class Tournament:
             raise TournamentError("registration is already closed", code="already_closed")
         _check_closable(len(self.teams))
         return replace(self, registration_closed=True)
+
+    # -- withdrawal
+
+    def withdrawal(self, name: str) -> Withdrawal | None:
+        """The team's withdrawal, or None while it is still in."""
+        key = _key(_text(name, "a team name"))
+        return next((w for w in self.withdrawals if _key(w.team) == key), None)
+
+    def in_play(self, number: int | None = None) -> tuple[str, ...]:
+        """The teams round `number` pairs (default: the next round), in registration order."""
+        number = len(self.rounds) + 1 if number is None else number
+        gone = {w.team for w in self.withdrawals if w.round_number < number}
+        return tuple(t.name for t in self.teams if t.name not in gone)
+
+    def withdraw(self, name: str, *, reason: str, by: str) -> Tournament:
+        """A team leaves: it keeps its results and plays no later round (see the module's rules)."""
+        team = self.team(name)
+        if not self.registration_closed:
+            raise TournamentError(
+                f"registration is still open: team {team.name!r} can withdraw once it has closed",
+                code="withdraw_open",
+                team=team.name,
+            )
+        if self.withdrawal(team.name) is not None:
+            raise TournamentError(f"team {team.name!r} has withdrawn already", code="withdrawn_already", team=team.name)
+        if self.finished:
+            raise TournamentError(
+                f"the tournament is over; team {team.name!r} cannot withdraw", code="withdraw_over", team=team.name
+            )
+        staying = [n for n in self.in_play() if n != team.name]
+        if len(staying) < 2:
+            raise TournamentError(
+                f"team {team.name!r} cannot withdraw: two teams at least must stay in to play",
+                code="withdraw_last",
+                team=team.name,
+            )
+        withdrawal = Withdrawal(team.name, self.round_number, reason, by)
+        return replace(self, withdrawals=self.withdrawals + (withdrawal,))
 
     # -- rounds
 
@@ -740,19 +906,21 @@ class Tournament:
                     raise TournamentError(
                         f"round {number} cannot start at {at}, before an earlier round started ({max(earlier)})"
                     )
-        names = [t.name for t in self.teams]
+        names = list(self.in_play(number))
         if number == 1:
             if seed is None:
                 raise TournamentError("round 1 is paired at random and needs a seed")
-            pairings = pair_at_random(names, seed)
+            seed = _seed(seed)
+            pairings, bye = draw_with_bye(names, seed)
         else:
             if seed is not None:
                 raise TournamentError(f"round {number} is paired by wins, not at random; it takes no seed")
-            table = self.standings()
+            table = [line for line in self.standings() if line.team in names]
             ranking = [line.team for line in table]
             wins = {line.team: line.wins for line in table}
-            pairings = pair_by_wins(ranking, wins, self.met())
-        new_round = Round(number=number, pairings=pairings, seed=seed, started_at=at)
+            had_bye = {r.bye for r in self.rounds if r.bye is not None}
+            pairings, bye = pair_with_bye(ranking, wins, self.met(), had_bye)
+        new_round = Round(number=number, pairings=pairings, seed=seed, started_at=at, bye=bye)
         return replace(self, rounds=self.rounds + (new_round,))
 
     def met(self) -> frozenset[frozenset[str]]:
@@ -812,9 +980,11 @@ class Tournament:
                 round=number,
                 table=table,
             )
-        if existing == result:
+        if _standing_part(existing) == _standing_part(result):
+            # A new reason alone changes no standing: the correction's own reason says why it was made.
             raise TournamentError(
-                f"round {number}, table {table}: the correction is the result already recorded",
+                f"round {number}, table {table}: the correction is the result already recorded "
+                "(the same points, winner and ending; a new reason alone is no correction)",
                 code="same_result",
                 round=number,
                 table=table,
@@ -837,22 +1007,31 @@ class Tournament:
     # -- standings
 
     def standings(self) -> tuple[Standing, ...]:
-        """Most wins, then most points; equal on both shares the place (1, 2, 2, 4)."""
-        tally = {t.name: [0, 0, 0] for t in self.teams}  # wins, losses, points
+        """Most wins, then most points; equal on both shares the place (1, 2, 2, 4).
+
+        A bye is a win by `BYE_POINTS`; withdrawn teams follow the teams still in, ranked alike.
+        """
+        tally = {t.name: [0, 0, 0, 0] for t in self.teams}  # wins, losses, points, byes
         for r in self.rounds:
             for result in r.results:
                 tally[result.winner][0] += 1
                 tally[result.loser][1] += 1
                 tally[result.team_a][2] += result.points_a
                 tally[result.team_b][2] += result.points_b
-        order = sorted(tally, key=lambda n: (-tally[n][0], -tally[n][2], n.casefold(), n))
+            if r.bye is not None:
+                tally[r.bye][0] += 1
+                tally[r.bye][2] += BYE_POINTS
+                tally[r.bye][3] += 1
+        gone = {w.team for w in self.withdrawals}
+        order = sorted(tally, key=lambda n: (n in gone, -tally[n][0], -tally[n][2], n.casefold(), n))
         lines: list[Standing] = []
         for i, name in enumerate(order):
-            wins, losses, points = tally[name]
+            wins, losses, points, byes = tally[name]
             place = i + 1
-            if lines and (lines[-1].wins, lines[-1].points) == (wins, points):
-                place = lines[-1].place
-            lines.append(Standing(place, name, wins, losses, points))
+            last = lines[-1] if lines else None
+            if last is not None and (last.withdrawn, last.wins, last.points) == (name in gone, wins, points):
+                place = last.place
+            lines.append(Standing(place, name, wins, losses, points, byes, name in gone))
         return tuple(lines)
 
     def champions(self) -> tuple[str, ...]:
@@ -862,19 +1041,24 @@ class Tournament:
                 raise TournamentError(f"no champion yet: {len(self.rounds)} of {ROUNDS} rounds have started")
             tables = ", ".join(str(t) for t in self.rounds[-1].missing)
             raise TournamentError(f"no champion yet: round {ROUNDS}, table(s) {tables} have no result")
-        return tuple(s.team for s in self.standings() if s.place == 1)
+        return tuple(s.team for s in self.standings() if s.place == 1 and not s.withdrawn)
 
     # -- serialisation
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        # Version 1's shape while no team has withdrawn: a reader of version 1 still reads the night.
+        later = bool(self.withdrawals) or any(r.bye is not None for r in self.rounds)
+        data = {
             "format": "spinner-tournament",
-            "version": FORMAT_VERSION,
+            "version": FORMAT_VERSION if later else 1,
             "teams": [t.to_dict() for t in self.teams],
             "registration_closed": self.registration_closed,
             "rounds": [r.to_dict() for r in self.rounds],
             "corrections": [c.to_dict() for c in self.corrections],
         }
+        if later:
+            data["withdrawals"] = [w.to_dict() for w in self.withdrawals]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tournament:
@@ -884,11 +1068,15 @@ class Tournament:
                 raise TournamentError("a tournament file must hold a mapping")
             if data.get("format") != "spinner-tournament":
                 raise TournamentError("this is not a tournament file (format is not 'spinner-tournament')")
-            if data.get("version") != FORMAT_VERSION:
+            version = data.get("version")
+            if isinstance(version, bool) or version not in READ_VERSIONS:
                 raise TournamentError(
-                    f"tournament file version {data.get('version')!r} is not supported "
-                    f"(this program reads version {FORMAT_VERSION})"
+                    f"tournament file version {version!r} is not supported "
+                    f"(this program reads versions {', '.join(map(str, READ_VERSIONS))})"
                 )
+            withdrawals = data.get("withdrawals", []) if version >= 2 else []
+            if version < 2 and any("bye" in r for r in data["rounds"] if isinstance(r, Mapping)):
+                raise TournamentError("a version 1 tournament file has no byes")
             closed = data["registration_closed"]
             if not isinstance(closed, bool):
                 raise TournamentError("'registration_closed' must be true or false")
@@ -897,6 +1085,7 @@ class Tournament:
                 registration_closed=closed,
                 rounds=tuple(Round.from_dict(r) for r in data["rounds"]),
                 corrections=tuple(Correction.from_dict(c) for c in data["corrections"]),
+                withdrawals=tuple(Withdrawal.from_dict(w) for w in withdrawals),
             )
         except TournamentError:
             raise
@@ -924,15 +1113,34 @@ class Tournament:
             raise TournamentError("rounds cannot be played while registration is open")
         if len(self.rounds) > ROUNDS:
             raise TournamentError(f"the tournament has {ROUNDS} rounds, not {len(self.rounds)}")
-        names = {t.name for t in self.teams}
+        self._check_withdrawals()
         for index, r in enumerate(self.rounds):
-            _check_round(r, index + 1, names)
+            _check_round(r, index + 1, set(self.in_play(index + 1)))
             if index + 1 < len(self.rounds) and not r.complete:
                 raise TournamentError(
                     f"round {r.number} lacks results at table(s) "
                     f"{', '.join(map(str, r.missing))} but round {r.number + 1} has started"
                 )
         self._check_corrections()
+
+    def _check_withdrawals(self) -> None:
+        names = {t.name for t in self.teams}
+        seen: set[str] = set()
+        for w in self.withdrawals:
+            if not isinstance(w, Withdrawal):
+                raise TournamentError(f"a withdrawal must be a Withdrawal, not {w!r}")
+            if w.team not in names:
+                raise TournamentError(f"team {w.team!r} withdrew but is not registered")
+            if w.team in seen:
+                raise TournamentError(f"team {w.team!r} withdrew twice")
+            seen.add(w.team)
+            if not self.registration_closed:
+                raise TournamentError(f"team {w.team!r} withdrew while registration was open")
+            if w.round_number > len(self.rounds):
+                raise TournamentError(f"team {w.team!r} withdrew in round {w.round_number}, which has not started")
+        for number in range(1, min(len(self.rounds) + 1, ROUNDS) + 1) if self.withdrawals else ():
+            if len(self.in_play(number)) < 2:
+                raise TournamentError(f"round {number} would have fewer than two teams to play")
 
     def _check_corrections(self) -> None:
         last: dict[tuple[int, int], MatchResult] = {}
@@ -1007,10 +1215,15 @@ def _check_round(r: Round, number: int, names: set[str]) -> None:
     tables = [p.table for p in r.pairings]
     if tables != list(range(1, len(names) // 2 + 1)):
         raise TournamentError(f"round {number} must have tables 1 to {len(names) // 2} in order, not {tables}")
-    playing = [n for p in r.pairings for n in p.teams]
+    if (r.bye is not None) != (len(names) % 2 == 1):
+        raise TournamentError(
+            f"round {number} has {len(names)} teams to play: "
+            + ("one of them has a bye" if len(names) % 2 else "none has a bye")
+        )
+    playing = list(r.teams)
     for name in playing:
         if name not in names:
-            raise TournamentError(f"round {number}: team {name!r} is not registered")
+            raise TournamentError(f"round {number}: team {name!r} is not registered, or withdrew before it")
     if len(set(playing)) != len(playing):
         twice = sorted({n for n in playing if playing.count(n) > 1})
         raise TournamentError(f"round {number}: team(s) {', '.join(twice)} play at two tables")
@@ -1032,6 +1245,11 @@ def _check_round(r: Round, number: int, names: set[str]) -> None:
                 f"round {number}, table {result.table}: the result is for {result.team_a} v "
                 f"{result.team_b}, but the table is {pairing.team_a} v {pairing.team_b}"
             )
+
+
+def _standing_part(result: MatchResult) -> tuple[object, ...]:
+    """What a result says for the standings: all of it but its reason."""
+    return (result.table, result.teams, result.points_a, result.points_b, result.winner, result.ended)
 
 
 def _as_paired(number: int, pairing: Pairing, result: MatchResult) -> MatchResult:

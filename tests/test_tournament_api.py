@@ -112,10 +112,10 @@ def test_registration_closes_early_only_with_an_even_number_from_four(director):
 
 def test_a_change_made_on_an_old_version_is_refused(director):
     version = director.view()["version"]
-    assert director.post("/teams", {"name": "A", "players": ["a1", "a2"], "version": version}).status_code == 201
-    response = director.post("/teams", {"name": "B", "players": ["b1", "b2"], "version": version})
+    assert director.post("/teams", {"name": "Ases", "players": ["a1", "a2"], "version": version}).status_code == 201
+    response = director.post("/teams", {"name": "Bravos", "players": ["b1", "b2"], "version": version})
     assert response.status_code == 409 and "nothing was recorded" in response.get_json()["error"]
-    assert [t["name"] for t in director.view()["teams"]] == ["A"]
+    assert [t["name"] for t in director.view()["teams"]] == ["Ases"]
 
 
 # -- results ----------------------------------------------------------------------------------
@@ -328,7 +328,7 @@ def test_the_director_page_needs_the_director_link(app, client, director):
     cards = stranger.get(f"/t/{director.id}/cards").text
     first = view["rounds"][0]["tables"][0]
     assert cards.count('class="table-sheet"') == 4 and "<svg" in cards
-    assert f"<span>Seat 2</span> {first['players_b'][0]}" in cards
+    assert f"<span>Seat 2</span> <bdi>{first['players_b'][0]}</bdi>" in cards
     assert app.test_client().get(f"/t/{director.id}/cards").status_code == 401
 
 
@@ -345,7 +345,8 @@ def test_the_forms_register_and_say_what_is_wrong(client):
     )
     assert client.post(f"{page_url}/teams", data=form).status_code == 302
     page = client.post(f"{page_url}/teams", data={**form, "name": "Otros"}, follow_redirects=True).text
-    assert "Ana of Otros already plays for Los Primos." in page  # names, not quoted ids
+    # names, not quoted ids, each isolated in its own direction
+    assert "<bdi>Ana</bdi> of <bdi>Otros</bdi> already plays for <bdi>Los Primos</bdi>." in page
     assert "Registration: 1 of 8 teams" in page
 
 
@@ -521,10 +522,13 @@ def test_round_three_in_the_break_is_refused_unless_the_director_confirms(clock,
     clock.advance(minutes=4)
     response = director.post("/rounds")
     assert response.status_code == 409
-    assert response.get_json()["error"] == (
-        f"the ten-minute break after round 2 runs to {until[11:16]} UTC (6 min left): round 3 starts then, "
+    refused = response.get_json()
+    # the end as an instant with its zone (a page shows it in its own time), the minutes left in words
+    assert refused["error"] == (
+        f"the ten-minute break after round 2 has 6 min left (it ends at {until}): round 3 starts then, "
         "unless you confirm starting it during the break; nothing was recorded"
     )
+    assert (refused["break_until"], refused["minutes_left"]) == (until, 6) and "UTC" not in refused["say"]
     unchanged(director, before)
     response = director.post("/rounds", {"during_break": "yes"})
     assert response.status_code == 400 and "during_break is true or false" in response.get_json()["error"]
@@ -533,7 +537,7 @@ def test_round_three_in_the_break_is_refused_unless_the_director_confirms(clock,
     assert response.get_json()["round"] == 3
     (last,) = director.client.get(director.url("/history"), headers=director.auth).get_json()["changes"][-1:]
     assert (last["action"], last["who"]) == ("round", "Rosa")
-    assert last["why"] == f"started during the break (it ran to {until[11:16]} UTC)"
+    assert last["why"] == "started during the break, 6 min before its end"
     assert last["after"]["break_until"] == until
 
 
@@ -556,6 +560,10 @@ def test_the_page_asks_the_director_to_confirm_a_round_in_the_break(app, directo
     form = {"csrf_token": csrf_of(text), "who": "Rosa"}
     refused = page.post(f"/t/{director.id}/rounds", data=form, follow_redirects=True).text
     assert "runs to" in refused and "unless you tick the box to start it during the break" in refused
+    # the break's end as the page shows its clock: a <time> its script writes in the director's own time
+    until = director.view()["clock"]["break_until"]
+    flash = re.search(r'<p class="flash" role="alert">(.*?)</p>', refused, re.S).group(1)
+    assert f'runs to <time datetime="{until}">{until[11:16]} UTC</time> (10 min left)' in flash
     assert director.view()["round"] == 2
     assert page.post(f"/t/{director.id}/rounds", data={**form, "during_break": "1"}).status_code == 302
     assert director.view()["round"] == 3

@@ -136,3 +136,69 @@ def test_the_director_runs_a_round_from_the_page(tournament_server, browser):
         board.emulate_media(media="screen")
         board.screenshot(path=f"{SHOTS}/board.png", full_page=True)
         page.screenshot(path=f"{SHOTS}/director.png", full_page=True)
+
+
+#: The probe's projector board: table 4 was ドミノ v الدومينو at 74–36 and read "ドミノ v 36–74 · الدومينو".
+RIGHT_TO_LEFT = [
+    ("ドミノ", ("Haruto", "Yui")),
+    ("الدومينو", ("سامي", "ليلى")),
+    ("Capicúa", ("Elena", "Fito")),
+    ("La Tranca", ("Gina", "Hugo")),
+]
+
+#: Where, on the screen, the first character of each side of the live score "a–b" lies, left to right.
+SCORE_XS = """([a, b]) => {
+  const li = [...document.querySelectorAll('.board-tables li')].find((el) => el.textContent.includes('الدومينو'));
+  const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+  const score = `${a}–${b}`;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.textContent.indexOf(score);
+    if (at < 0) continue;
+    const range = document.createRange();
+    const x = (i) => { range.setStart(node, i); range.setEnd(node, i + 1); return range.getBoundingClientRect().left; };
+    return [x(at), x(at + String(a).length + 1)];
+  }
+  return null;
+}"""
+
+
+def _uneven_start() -> tuple[dict, int, tuple[int, int]]:
+    """A simulated match and a number of hands after which both teams have points, unequal, below 100."""
+    for seed in range(40):
+        record, answer = simulated(seed)
+        for k, hand in enumerate(answer["hands"], 1):
+            a, b = hand["totals"]
+            if 0 < min(a, b) and a != b and max(a, b) < 100:
+                return record, k, (a, b)
+    raise AssertionError("no simulated match with both teams on points")
+
+
+def test_a_right_to_left_name_keeps_the_score_beside_it_in_order(tournament_server, browser):
+    """Finding 2 of the director's probe: every name a player typed is its own <bdi>, so the live
+    score after an Arabic team name reads in its own order on the projector."""
+    from tests.support.tournament import Director
+
+    app, _clock, url = tournament_server
+    client = app.test_client()
+    director = Director(client, client.post("/api/tournaments", json={"title": "ليلة الدومينو"}).get_json())
+    director.register_all(RIGHT_TO_LEFT)
+    assert director.post("/close").status_code == 200
+    assert director.post("/rounds", {"seed": 1}).status_code == 201
+    table = next(t for t in director.tables() if "الدومينو" in (t["team_a"], t["team_b"]))
+    record, hands, totals = _uneven_start()
+    TablePhone(app, client, table).play(record, hands=hands)
+    assert director.tables()[table["table"] - 1]["score"] == list(totals)
+
+    board = new_page(browser, viewport={"width": 1600, "height": 900})
+    board.goto(url + f"/t/{director.id}/board")
+    line = board.locator(".board-tables li").nth(table["table"] - 1)
+    # the DOM: each team name its own <bdi>, and the title too
+    assert line.locator("bdi").all_inner_texts() == [table["team_a"], table["team_b"]]
+    assert board.locator("h1.board-title bdi").inner_text() == "ليلة الدومينو"
+    assert "الدومينو" in board.locator(".standings bdi").all_inner_texts()
+    # the rendering: the first team's points are drawn left of the second's, as in the score's own text
+    a, b = totals
+    left_a, left_b = board.evaluate(SCORE_XS, [a, b])
+    assert left_a < left_b, f"the board draws {a}–{b} as {b}–{a}"
+    if SHOTS:
+        board.screenshot(path=f"{SHOTS}/board-right-to-left.png", full_page=True)

@@ -54,6 +54,7 @@ ENGLISH = [
 def shown(page: str) -> str:
     """The words a player sees: no scripts' data, no tags, entities read."""
     page = re.sub(r"<script\b.*?</script>", " ", page, flags=re.S)
+    page = re.sub(r"</?bdi>", "", page)  # a name's own element, inside the sentence (webapp/bidi.py)
     page = re.sub(r"<[^>]+>", " ", page)
     return re.sub(r"\s+", " ", html.unescape(page))
 

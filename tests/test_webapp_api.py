@@ -374,3 +374,12 @@ def test_a_dispute_settled_from_two_phones_at_once_is_settled_once(monkeypatch, 
     assert answer.status_code == 409 and "settled already" in answer.get_json()["error"], answer.get_json()
     changes = table.get("/history").get_json()["changes"]
     assert [c["who"] for c in changes if c["action"] == "settle"] == ["Ben"]
+
+
+def test_two_players_whose_names_differ_only_in_unicode_form_are_refused(client):
+    """ "José" typed with the accented letter and with a combining accent is one name: the table's
+    "who played?" buttons could not tell the two apart (the director's probe found it in the tournament)."""
+    players = ["Jos\u00e9", "Ben", "Jose\u0301", "Dee"]
+    response = client.post("/api/games", json={"variant": "partners", "players": players})
+    assert response.status_code == 400
+    assert response.get_json()["error"].startswith("two players are called 'José' (seats 1 and 3)")

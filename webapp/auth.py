@@ -110,6 +110,9 @@ def require_scorer(game: Game) -> None:
 clean_text = schema.clean_text
 
 
+name_key = schema.name_key
+
+
 def whole_text(value: object, limit: int, field: str) -> str:
     """`clean_text`, refused (400) past `limit` rather than cut short without a word."""
     text = clean_text(value, limit + 1)

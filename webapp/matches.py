@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import current_app
+from flask_babel import gettext as _
 from sqlalchemy import delete as sql_delete
 from sqlalchemy import select
 
@@ -22,6 +23,13 @@ from .models import Change, EventRow, Frame, Game, HandRow
 
 
 def rename(game_id: str, title: object, *, who: str) -> store.Done:
+    if _in_tournament(store.get_game(game_id).id):
+        # Its title names the tournament, the round, the table and its teams: the director's, not the table's.
+        raise ApiError(
+            409,
+            "this match is a tournament table: its name is the tournament's (round, table and teams)",
+            say=_("This match is a tournament table: its name is the tournament’s (round, table and teams)."),
+        )
     name = clean_text(title, 120)
 
     def plan(game: Game, snap: store.Snapshot) -> store.Plan:

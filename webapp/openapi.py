@@ -267,6 +267,15 @@ OPERATIONS: list[Operation] = [
     ("post", f"{T}/close", "Close registration", "director", _object({"version": VERSION, "who": TEXT}), {}, ()),
     (
         "post",
+        f"{T}/withdrawals",
+        "Withdraw a team (needs reason): it keeps its results and is paired in no later round",
+        "director",
+        _object({"version": VERSION, "who": TEXT, "team": TEXT, "reason": TEXT}),
+        {},
+        (),
+    ),
+    (
+        "post",
         f"{T}/rounds",
         "Pair and start the next round",
         "director",

@@ -19,7 +19,7 @@ from sqlalchemy import select
 
 from scorer.variants import _CHOICES, VARIANTS
 
-from . import archive, auth, board, csrf, frames, i18n, matches, picture, schemas, store, validate, wording
+from . import archive, auth, bidi, board, csrf, frames, i18n, matches, picture, schemas, store, validate, wording
 from .db import db
 from .errors import ApiError
 from .models import Game
@@ -55,8 +55,21 @@ def helpers() -> dict[str, Any]:
         "option_label": option_label,
         "variant_name": variant_name,
         "has_spinner": has_spinner,
-        "table_words": tournament_words.table,
+        "table_words": table_words,
     }
+
+
+def table_words(t: dict[str, Any]) -> dict[str, Any]:
+    """A tournament table's banner and note in the page's language, with the team names isolated."""
+    with bidi.isolating():
+        said = tournament_words.table(t)
+    return {key: bidi.isolated(value) if value else value for key, value in said.items()}
+
+
+# Every name a player typed, isolated on the page (webapp.bidi): `{{ name|bdi }}`, `{{ said|isolated }}`.
+bp.add_app_template_filter(bidi.bdi, "bdi")
+bp.add_app_template_filter(bidi.bdi_join, "bdi_join")
+bp.add_app_template_filter(bidi.isolated, "isolated")
 
 
 def variant_name(name: str) -> str:

@@ -12,6 +12,8 @@
   if (!box || !window.spinnerBoard) return;
   const live = window.spinnerBoard;
   const words = window.spinnerSay || ((key) => key);
+  const named = window.spinnerName || ((n) => n);
+  const shown = window.spinnerShow || ((el, text) => { el.textContent = text; });
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const url = box.dataset.frames;
   const result = document.getElementById("cam-result");
@@ -38,7 +40,7 @@
   function show(text, kind) {
     result.hidden = false;
     result.className = "cam-result " + (kind || "");
-    say.textContent = text;
+    shown(say, text);
     yes.hidden = no.hidden = true;
     ends.replaceChildren();
     seatsBox.replaceChildren();
@@ -93,8 +95,8 @@
       b.type = "button";
       b.className = "big cam-seat" + (i === 0 ? " primary likely" : "");
       b.dataset.seat = String(seat);
-      const name = players[seat] || String(seat + 1);
-      b.textContent = i === 0 && event.end ? words("cam_seat_turn", { who: name }) : name; // a lead has no turn yet
+      const name = named(players[seat] || String(seat + 1));
+      shown(b, i === 0 && event.end ? words("cam_seat_turn", { who: name }) : name); // a lead has no turn yet
       b.addEventListener("click", () => record(playOf(proposal, event, seat)));
       seatsBox.append(b);
     });
@@ -106,7 +108,7 @@
     const b = document.createElement("button");
     b.type = "button";
     b.className = className;
-    b.textContent = text;
+    shown(b, text);
     b.addEventListener("click", onClick);
     return b;
   }
@@ -118,7 +120,7 @@
     const proposal = frame.proposal || {};
     const plays = (proposal.params || {}).plays || [];
     const players = (live.board && live.board.players) || [];
-    const marked = marks.map(([i, seat]) => words("cam_pass_marked", { who: players[seat] || String(seat + 1), tile: (plays[i] || {}).tile })).join(" ");
+    const marked = marks.map(([i, seat]) => words("cam_pass_marked", { who: named(players[seat] || String(seat + 1)), tile: (plays[i] || {}).tile })).join(" ");
     show(marked ? `${said(frame)} ${marked}` : said(frame), "ask");
     asking = frame;
     const after = marks.length ? marks[marks.length - 1][0] : -1;
@@ -132,7 +134,7 @@
           seatsBox.append(button(play.tile, "cam-play", () => {
             seatsBox.replaceChildren();
             say.textContent = words("cam_who_laid", { tile: play.tile });
-            players.forEach((name, seat) => seatsBox.append(button(name, "big cam-seat", () => askRun(frame, [...marks, [i, seat]]))));
+            players.forEach((name, seat) => seatsBox.append(button(named(name), "big cam-seat", () => askRun(frame, [...marks, [i, seat]]))));
           }));
         });
       }));

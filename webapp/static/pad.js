@@ -8,6 +8,8 @@
   if (!pad || !root || !window.spinnerBoard) return;
   const live = window.spinnerBoard;
   const say = window.spinnerSay || ((key) => key);
+  const name = window.spinnerName || ((n) => n);
+  const show = window.spinnerShow || ((el, text) => { el.textContent = text; });
   const api = root.dataset.api;
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const errorBox = document.getElementById("pad-error");
@@ -104,7 +106,7 @@
   // The words of an event this phone recorded ("Dee drew a tile"), in the page's language (the
   // board's own list of plays comes as HTML per language; its JSON words are English).
   function wordsOf(event) {
-    const who = live.board.players[event.seat];
+    const who = name(live.board.players[event.seat]);
     if (event.type === "pass") return say("did_pass", { who });
     if (event.type === "draw") return say("did_draw", { who });
     if (event.end) return say("did_play_end", { who, tile: event.tile, end: say(`end_${event.end}`) });
@@ -130,7 +132,7 @@
     if (!before || before.kind !== kind) return false;
     if (live.board.version !== before.version || seat === before.seat || seat === null) return false;
     if (performance.now() - before.at > guardMs()) return false;
-    held = say(`again_${kind}`, { done: before.words, who: live.board.players[seat] });
+    held = say(`again_${kind}`, { done: before.words, who: name(live.board.players[seat]) });
     return true;
   }
 
@@ -184,7 +186,7 @@
     let next;
     if (!cur) next = say("start_hand");
     else if (inPlay()) {
-      const who = seat === null ? "" : board.players[seat];
+      const who = seat === null ? "" : name(board.players[seat]);
       // Name the player, so a tap meant for someone else is caught before it is made.
       next = tile ? say("where", { tile })
         : seat === null ? say("tap_leader")
@@ -193,9 +195,9 @@
     } else next = (cur.awaiting_pips || []).length ? say("tap_left") : say("hand_over");
     if (recorded && recorded.version !== board.version) recorded = null; // another change came since
     if (why) hint.textContent = why;
-    else if (held) hint.textContent = held;
-    else if (recorded && !tile) hint.textContent = say("done_then", { done: recorded.words, next });
-    else hint.textContent = next;
+    else if (held) show(hint, held);
+    else if (recorded && !tile) show(hint, say("done_then", { done: recorded.words, next }));
+    else show(hint, next);
     hint.classList.toggle("why", Boolean(why));
     $("#pass").disabled = !board.pad.can_pass;
     $("#draw").disabled = !board.pad.can_draw;
@@ -216,7 +218,7 @@
     box.dataset.key = key;
     box.replaceChildren(...(waiting.length < 2 ? [] : waiting.map((s) => {
       const label = document.createElement("label");
-      label.textContent = board.players[s];
+      show(label, name(board.players[s]));
       const input = document.createElement("input");
       input.inputMode = "numeric";
       input.maxLength = 3;

@@ -7,4 +7,21 @@
   // say("where", {tile: "3-5"}): the sentence with its {names} filled in.
   window.spinnerSay = (key, values = {}) =>
     (words[key] || key).replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
+  // A player's name in a sentence, kept in its own direction (webapp/bidi.py): marked with the
+  // Unicode isolates here, made a <bdi> by spinnerShow, so "الدومينو 74" never reads "74 الدومينو".
+  const FSI = "\u2068";
+  const PDI = "\u2069";
+  window.spinnerName = (name) => (name ? `${FSI}${name}${PDI}` : name);
+  // Sets el's text to the sentence, each marked name a <bdi> (the element's text reads the same).
+  window.spinnerShow = (el, text) => {
+    const parts = String(text === undefined || text === null ? "" : text).split(/(\u2068[^\u2068\u2069]*\u2069)/);
+    el.replaceChildren(...parts.filter(Boolean).map((part) => {
+      if (part.startsWith(FSI) && part.endsWith(PDI)) {
+        const bdi = document.createElement("bdi");
+        bdi.textContent = part.slice(1, -1);
+        return bdi;
+      }
+      return document.createTextNode(part.replace(/[\u2068\u2069]/g, ""));
+    }));
+  };
 })();

@@ -97,6 +97,15 @@ def close(tournament_id: str):  # type: ignore[no-untyped-def]
     return shown(service.close(tournament_id, expected_version(data), who=who(data)))
 
 
+@bp.post("/<tournament_id>/withdrawals")
+def withdraw(tournament_id: str):  # type: ignore[no-untyped-def]
+    data = body()
+    director_row(tournament_id)
+    results.sync(tournament_id)  # a table that ended a moment ago keeps its result
+    row = service.withdraw(tournament_id, data, expected_version(data), who=who(data))
+    return shown(row, 201)
+
+
 @bp.post("/<tournament_id>/rounds")
 def start_round(tournament_id: str):  # type: ignore[no-untyped-def]
     data = body()

@@ -22,9 +22,10 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import csrf, validate
+from .. import bidi, csrf, validate
 from ..auth import clean_text
 from ..db import db
 from ..errors import ApiError
@@ -56,7 +57,15 @@ ANCHOR = re.compile(r"#[A-Za-z0-9_-]{1,40}")
 
 
 def said(error: ApiError) -> str:
-    """A refusal in the director's words: the scorer's worded by its code (`say`), else the message."""
+    """A refusal in the director's words: the scorer's worded by its code (`say`), else the message.
+
+    The break's refusal gives its end as a `<time>` the page's script shows in the director's own
+    time, as it shows the round clock (the flash keeps the markup: Flask's session keeps `Markup`).
+    """
+    until, left, number = (error.extra.get(key) for key in ("break_until", "minutes_left", "after_round"))
+    if isinstance(until, str) and isinstance(left, int) and isinstance(number, int):
+        moment = Markup('<time datetime="%s">%s UTC</time>') % (until, until[11:16])
+        return service.break_words(number, left, moment)
     return str(error.extra.get("say") or error.message)
 
 
@@ -88,7 +97,8 @@ def _acting(tournament_id: str, action: Callable[[TournamentRow, str], Any]) -> 
     row = service.get(tournament_id)
     try:
         token = access.require_director(row)
-        action(row, token)
+        with bidi.isolating():  # the refusal's names, for the flash's |isolated
+            action(row, token)
     except ApiError as error:
         if error.status in (401, 403):  # who may act, or a stale form: a page of its own
             raise
@@ -158,7 +168,8 @@ def director(tournament_id: str):  # type: ignore[no-untyped-def]
     row = service.get(tournament_id)
     token = access.require_director(row)
     row = results.sync(row.id)
-    data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), token)
+    with bidi.isolating():  # the page's sentences mark the names they hold (`|isolated`)
+        data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), token)
     fresh = session.get("new_director_link", {}).get(row.id)
     if fresh:
         session.pop("new_director_link", None)
@@ -173,7 +184,8 @@ def cards(tournament_id: str):  # type: ignore[no-untyped-def]
     """A card per table of the current round: its seats and its scorer link as a code (director only)."""
     row = service.get(tournament_id)
     token = access.require_director(row)
-    data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), token)
+    with bidi.isolating():
+        data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), token)
     if not data["rounds"]:
         raise ApiError(404, _("No round has started: the table cards come with round 1."))
     return render_template("tournament/cards.html", v=data, r=data["rounds"][-1])
@@ -182,7 +194,8 @@ def cards(tournament_id: str):  # type: ignore[no-untyped-def]
 @bp.get("/<tournament_id>/board")
 def board(tournament_id: str):  # type: ignore[no-untyped-def]
     row = results.sync(service.get(tournament_id).id)
-    data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), None)
+    with bidi.isolating():
+        data = view.build(row, service.state_of(row), service.tables_of(row.id), service.clock(), None)
     return render_template("tournament/board.html", v=data)
 
 
@@ -198,10 +211,22 @@ def close(tournament_id: str):  # type: ignore[no-untyped-def]
     return _acting(tournament_id, lambda row, token: service.close(row.id, None, who=_who()))
 
 
+@bp.post("/<tournament_id>/withdrawals")
+def withdraw(tournament_id: str):  # type: ignore[no-untyped-def]
+    form = request.form
+    data = {"team": form.get("team", ""), "reason": form.get("reason", "")}
+
+    def act(row: TournamentRow, token: str) -> None:
+        results.sync(row.id)
+        service.withdraw(row.id, data, None, who=_who())
+
+    return _acting(tournament_id, act)
+
+
 @bp.post("/<tournament_id>/rounds")
 def start_round(tournament_id: str):  # type: ignore[no-untyped-def]
-    seed = request.form.get("seed", "").strip() or None
-    seed_value: Any = int(seed) if seed is not None and seed.isascii() and seed.isdigit() and len(seed) <= 15 else seed
+    # As typed: the scorer reads a draw number of digits as that number, whoever sends it.
+    seed_value = request.form.get("seed", "").strip() or None
 
     # Ticked on the page only while the break runs: the director starts the round during it knowingly.
     during_break = request.form.get("during_break") == "1"

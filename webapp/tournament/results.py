@@ -29,7 +29,8 @@ from scorer.tournament import (
 )
 
 from .. import store
-from ..auth import clean_text
+from ..auth import clean_text, name_key
+from ..bidi import name as _n
 from ..db import db
 from ..errors import ApiError
 from ..models import Game
@@ -167,13 +168,13 @@ def result_from(data: dict[str, Any], t: Tournament, number: int, table: int, *,
                 400,
                 f"table {table}: the points of {team!r} must be a whole number, not {value!r}",
                 say=_(
-                    "Table %(table)s: the points of %(team)s are a whole number, such as 85.", table=table, team=team
+                    "Table %(table)s: the points of %(team)s are a whole number, such as 85.",
+                    table=table,
+                    team=_n(team),
                 ),
             )
         points.append(value)
-    winner = data.get("winner")
-    if winner in ("a", "b"):
-        winner = pairing.team_a if winner == "a" else pairing.team_b
+    winner = _winner(data.get("winner"), pairing)
     if not isinstance(winner, str) or not winner.strip():
         raise ApiError(
             400,
@@ -181,8 +182,8 @@ def result_from(data: dict[str, Any], t: Tournament, number: int, table: int, *,
             say=_(
                 "Table %(table)s: say which team won (%(team_a)s or %(team_b)s).",
                 table=table,
-                team_a=pairing.team_a,
-                team_b=pairing.team_b,
+                team_a=_n(pairing.team_a),
+                team_b=_n(pairing.team_b),
             ),
         )
     ended = data.get("ended") or default_ending
@@ -191,6 +192,31 @@ def result_from(data: dict[str, Any], t: Tournament, number: int, table: int, *,
         return MatchResult(table, pairing.team_a, pairing.team_b, points[0], points[1], winner, ended, reason)
     except TournamentError as error:
         raise refusal(error) from None
+
+
+def _winner(value: object, pairing: Pairing) -> object:
+    """The winner a director's result names: a team at the table by name, else `a` or `b` for its first
+    or second team. No team registers as "a" or "b" (`service.SIDE_LETTERS`); a tournament stored
+    before that rule where the letter is the other team's name is refused, not guessed."""
+    if not isinstance(value, str):
+        return value
+    by_name = {name_key(pairing.team_a): pairing.team_a, name_key(pairing.team_b): pairing.team_b}.get(name_key(value))
+    by_letter = {"a": pairing.team_a, "b": pairing.team_b}.get(value.strip())
+    if by_name is not None and by_letter is not None and by_name != by_letter:
+        raise ApiError(
+            422,
+            f"table {pairing.table} ({pairing.team_a} v {pairing.team_b}): the winner {value.strip()!r} is both a "
+            f"team's name and the letter of the other team; nothing was recorded",
+            say=_(
+                "Table %(table)s (%(team_a)s v %(team_b)s): the winner %(winner)s is both a team's name and the "
+                "letter of the other team. Nothing was recorded.",
+                table=pairing.table,
+                team_a=_n(pairing.team_a),
+                team_b=_n(pairing.team_b),
+                winner=_n(value.strip()),
+            ),
+        )
+    return by_name or by_letter or value
 
 
 def enter_result(

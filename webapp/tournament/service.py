@@ -21,6 +21,7 @@ from typing import Any, overload
 
 from flask import current_app
 from flask_babel import gettext as _
+from markupsafe import Markup
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -34,7 +35,8 @@ from scorer.tournament import (
 )
 
 from .. import store
-from ..auth import clean_text, digest, new_token
+from ..auth import clean_text, digest, name_key, new_token
+from ..bidi import name as _n
 from ..db import db
 from ..errors import ApiError
 from ..models import Game
@@ -297,6 +299,33 @@ def create(title: object, *, who: str) -> tuple[TournamentRow, str]:
 # -- registration -----------------------------------------------------------------------------
 
 
+#: The longest team or player name kept (the director's form holds as many; the table's match
+#: keeps player names as long, `schemas.NAME_LENGTH`). A longer one is refused, not cut short.
+NAME_LENGTH = 40
+#: A director's result names its winner by team name or by these letters for the table's first and
+#: second team (`results.result_from`): no team may be called one of them.
+SIDE_LETTERS = ("a", "b")
+
+
+def _whole_name(value: str, what: str, said: str) -> str:
+    """A name as typed (`clean_text`), refused past `NAME_LENGTH` rather than cut short."""
+    text = clean_text(value, NAME_LENGTH + 1_000)
+    if len(text) > NAME_LENGTH:
+        raise ApiError(
+            400,
+            f"{what} is at most {NAME_LENGTH} characters, and {text[:NAME_LENGTH] + '…'!r} has {len(text)}: "
+            "nothing was recorded; shorten it",
+            say=_(
+                "%(what)s is at most %(most)s characters, and %(name)s has %(n)s: shorten it.",
+                what=said,
+                most=NAME_LENGTH,
+                name=_n(text[:NAME_LENGTH] + "…"),
+                n=len(text),
+            ),
+        )
+    return text
+
+
 def team_from(data: dict[str, Any]) -> Team:
     name = data.get("name")
     players = data.get("players")
@@ -305,11 +334,24 @@ def team_from(data: dict[str, Any]) -> Team:
     if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) and p.strip() for p in players):
         raise ApiError(
             400,
-            f"team {clean_text(name, 40)!r} needs exactly two players, each with a name",
-            say=_("%(team)s needs two players, each with a name.", team=clean_text(name, 40)),
+            f"team {clean_text(name, NAME_LENGTH)!r} needs exactly two players, each with a name",
+            say=_("%(team)s needs two players, each with a name.", team=_n(clean_text(name, NAME_LENGTH))),
         )
+    team = _whole_name(name, "a team's name", _("A team's name"))
+    if name_key(team) in SIDE_LETTERS:
+        raise ApiError(
+            422,
+            f"a team cannot be called {team!r}: a result names its winner 'a' or 'b' for the table's first or "
+            "second team; choose another name (such as 'Team A')",
+            say=_(
+                "A team cannot be called %(team)s: a result's winner may be given as a or b, for the first or "
+                "second team at the table. Choose another name, such as “Team A”.",
+                team=_n(team),
+            ),
+        )
+    first, second = (_whole_name(p, "a player's name", _("A player's name")) for p in players)
     try:
-        return Team(clean_text(name, 40), (clean_text(players[0], 40), clean_text(players[1], 40)))
+        return Team(team, (first, second))
     except TournamentError as error:
         raise refusal(error, 400) from None
 
@@ -325,7 +367,7 @@ def register(tournament_id: str, data: dict[str, Any], expected: int | None, *, 
                 say=_(
                     "Registration is closed (%(teams)s teams): %(team)s cannot register.",
                     teams=len(t.teams),
-                    team=team.name,
+                    team=_n(team.name),
                 ),
             )
         new = t.register(team)
@@ -341,6 +383,45 @@ def close(tournament_id: str, expected: int | None, *, who: str) -> TournamentRo
         return Plan(t.close_registration(), "close", after={"teams": len(t.teams)})
 
     return apply_change(tournament_id, expected, plan, who=who, why="")[0]
+
+
+# -- withdrawal -------------------------------------------------------------------------------
+
+
+def withdraw(tournament_id: str, data: dict[str, Any], expected: int | None, *, who: str) -> TournamentRow:
+    """A team leaves (the scorer's `Tournament.withdraw`): it keeps its results, is paired in no later
+    round, and its table of the round in play, if any, waits for the director's result (a forfeit)."""
+    team = data.get("team")
+    if not isinstance(team, str) or not team.strip():
+        raise ApiError(400, "say which team withdraws (its name)", say=_("Say which team withdraws."))
+    why = clean_text(data.get("reason"), 300)
+    if not why:
+        raise ApiError(
+            400,
+            f"team {clean_text(team, NAME_LENGTH)!r}: a withdrawal needs its reason",
+            say=_("%(team)s: a withdrawal needs its reason.", team=_n(clean_text(team, NAME_LENGTH))),
+        )
+
+    def plan(row: TournamentRow, t: Tournament) -> Plan:
+        try:
+            name = t.team(team).name
+        except TournamentError:
+            raise ApiError(
+                404,
+                f"no team called {clean_text(team, NAME_LENGTH)!r} is registered",
+                say=_("No team called %(team)s is registered.", team=_n(clean_text(team, NAME_LENGTH))),
+            ) from None
+        new = t.withdraw(name, reason=why, by=who)
+        withdrawal = new.withdrawal(name)
+        assert withdrawal is not None  # just made
+        return Plan(
+            new,
+            "withdraw",
+            round=withdrawal.round_number or None,
+            after={"team": name, "round": withdrawal.round_number},
+        )
+
+    return apply_change(tournament_id, expected, plan, who=who, why=why)[0]
 
 
 # -- rounds -----------------------------------------------------------------------------------
@@ -389,27 +470,38 @@ def _drop_games(game_ids: list[str]) -> None:
     db.session.commit()
 
 
-def utc_time(moment: datetime) -> str:
-    """ "20:52 UTC": the pages show the server's times in UTC (their script shows them in local time)."""
-    return f"{moment.astimezone(UTC):%H:%M} UTC"
-
-
 def _break_refusal(t: Tournament, until: datetime, now: datetime) -> ApiError:
+    """Refused in the break: its end as an instant (`break_until`, ISO 8601 with its zone, for the
+    page to show in the director's own time as its clock does) and the minutes left, in words."""
     left = math.ceil((until - now).total_seconds() / 60)
     return ApiError(
         409,
-        f"the ten-minute break after round {t.round_number} runs to {utc_time(until)} "
-        f"({left} min left): round {t.round_number + 1} starts then, unless you confirm "
+        f"the ten-minute break after round {t.round_number} has {left} min left (it ends at "
+        f"{until.isoformat()}): round {t.round_number + 1} starts then, unless you confirm "
         "starting it during the break; nothing was recorded",
-        say=_(
-            "The ten-minute break after round %(n)s runs to %(time)s (%(left)s min left): round %(next)s "
-            "starts then, unless you tick the box to start it during the break. Nothing was recorded.",
-            n=t.round_number,
-            time=utc_time(until),
-            left=left,
-            next=t.round_number + 1,
-        ),
+        say=break_words(t.round_number, left),
+        break_until=until.isoformat(),
+        minutes_left=left,
+        after_round=t.round_number,
     )
+
+
+def break_words(number: int, left: int, until: object = None) -> str:
+    """The break refusal in the director's words; `until` (the page's `<time>`) says when it ends."""
+    if until is None:
+        return _(
+            "The ten-minute break after round %(n)s has %(left)s min left: round %(next)s starts then, unless "
+            "you tick the box to start it during the break. Nothing was recorded.",
+            n=number,
+            left=left,
+            next=number + 1,
+        )
+    # The sentence's own words are the translation's; only `until` is markup, the rest is escaped.
+    sentence = _(
+        "The ten-minute break after round %(n)s runs to %(time)s (%(left)s min left): round %(next)s "
+        "starts then, unless you tick the box to start it during the break. Nothing was recorded."
+    )
+    return Markup(sentence) % {"n": number, "time": until, "left": left, "next": number + 1}
 
 
 def start_round(
@@ -462,7 +554,10 @@ def start_round(
             write=write,
             undo=lambda: _drop_games(list(made)),
             after=after,
-            why=f"started during the break (it ran to {utc_time(until)})" if until is not None else None,
+            # in minutes, not a clock time: the history is read in the director's time zone, and kept in UTC
+            why=f"started during the break, {math.ceil((until - now).total_seconds() / 60)} min before its end"
+            if until is not None
+            else None,
         )
 
     return apply_change(tournament_id, expected, plan, who=who, why="")[0]

@@ -119,6 +119,7 @@ def build(
     phase = phase_of(t, clock)
     current_views = {v.pairing.table: v for v in read_tables(t, tables, now)}
     players = {team.name: list(team.players) for team in t.teams}
+    gone = {w.team: w for w in t.withdrawals}
     rounds = []
     for r in t.rounds:
         entries = []
@@ -131,6 +132,8 @@ def build(
                     view.game = db.session.get(Game, row_t.game_id)
             entry = _table(view, director)
             entry["players_a"], entry["players_b"] = players.get(p.team_a, []), players.get(p.team_b, [])
+            # marked from the round it withdrew in: it played the rounds before as any team did
+            entry["withdrawn"] = [name for name in p.teams if name in gone and gone[name].round_number <= r.number]
             entry["result_words"] = result_words(r.result(p.table)) if r.result(p.table) else None
             entries.append(entry)
         rounds.append(
@@ -141,6 +144,8 @@ def build(
                 "complete": r.complete,
                 "missing": list(r.missing),
                 "tables": entries,
+                "bye": r.bye,
+                "bye_words": said.bye(r.bye) if r.bye is not None else None,
             }
         )
     standings = [
@@ -152,6 +157,8 @@ def build(
             "losses": s.losses,
             "points": s.points,
             "played": s.played,
+            "byes": s.byes,
+            "withdrawn": s.withdrawn,
         }
         for s in t.standings()
     ]
@@ -170,7 +177,19 @@ def build(
         "round": n,
         "can_start": _can_start(t),
         "next_round": n + 1 if n < ROUNDS else None,
-        "teams": [{"name": team.name, "players": list(team.players)} for team in t.teams],
+        "teams": [
+            {
+                "name": team.name,
+                "players": list(team.players),
+                "withdrawn": team.name in gone,
+                "withdrawn_words": said.withdrawn(team.name, gone[team.name].round_number)
+                if team.name in gone
+                else None,
+                "withdrawn_reason": gone[team.name].reason if team.name in gone else None,
+            }
+            for team in t.teams
+        ],
+        "can_withdraw": t.registration_closed and not t.finished and len(t.in_play()) > 2,
         "rounds": rounds,
         "standings": standings,
         "champions": champions,

@@ -17,7 +17,9 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as L
 from flask_babel import ngettext
 
-from scorer.tournament import TARGET, BellAction, Ending, TournamentError
+from scorer.tournament import BYE_POINTS, TARGET, BellAction, Ending, TournamentError
+
+from ..bidi import name as _n
 
 #: The history's actions (`TournamentChange.action`), in words.
 ACTIONS = {
@@ -29,6 +31,7 @@ ACTIONS = {
     "result": L("Result recorded"),
     "bell": L("Bell recorded"),
     "correct": L("Result corrected"),
+    "withdraw": L("Team withdrawn"),
 }
 #: Who made a change the history names by a word of its own (`service.BY_MATCH`, the default name).
 WHO = {"the companion": L("the companion"), "director": L("director")}
@@ -80,29 +83,29 @@ def _score(r: dict[str, Any]) -> tuple[int, int]:
 def won(r: dict[str, Any]) -> str:
     """ "Ases won 100–40 (reached 100)" from a result's dict (`MatchResult.to_dict`)."""
     high, low = _score(r)
-    return _("%(team)s won %(won)s–%(lost)s (%(how)s)", team=r["winner"], won=high, lost=low, how=ended(r["ended"]))
+    return _("%(team)s won %(won)s–%(lost)s (%(how)s)", team=_n(r["winner"]), won=high, lost=low, how=ended(r["ended"]))
 
 
 def result(r: Any) -> str:
     """A whole result: "Ases 100–40 Reyes: Ases won (reached 100) — a reason"."""
     said = _(
         "%(team_a)s %(points_a)s–%(points_b)s %(team_b)s: %(winner)s won (%(how)s)",
-        team_a=r.team_a,
+        team_a=_n(r.team_a),
         points_a=r.points_a,
         points_b=r.points_b,
-        team_b=r.team_b,
-        winner=r.winner,
+        team_b=_n(r.team_b),
+        winner=_n(r.winner),
         how=ended(r.ended.value),
     )
-    return f"{said} — {r.reason}" if r.reason else said
+    return f"{said} — {_n(r.reason)}" if r.reason else said
 
 
 def call(c: Any) -> str:
     """What a table's match says now (`calls.Call`): its result, or what the table does."""
     if c.result is not None:
         if c.result.ended is Ending.BELL:
-            return _("%(team)s led at the bell", team=c.result.winner)
-        return _("%(team)s reached %(n)s", team=c.result.winner, n=TARGET)
+            return _("%(team)s led at the bell", team=_n(c.result.winner))
+        return _("%(team)s reached %(n)s", team=_n(c.result.winner), n=TARGET)
     if c.action is BellAction.FINISH_HAND:
         return _("bell rung: finish the hand in play")
     if c.action is BellAction.EXTRA_HAND:
@@ -110,6 +113,18 @@ def call(c: Any) -> str:
     if c.action is BellAction.PLAY_ON:
         return _("playing")
     return str(c.words)
+
+
+def bye(team: str) -> str:
+    """A round's bye: "Ases: bye (a win, 100–0)"."""
+    return _("%(team)s: bye (a win, %(points)s–0)", team=_n(team), points=BYE_POINTS)
+
+
+def withdrawn(team: str, number: int) -> str:
+    """ "Ases withdrew in round 2" (round 0: before round 1)."""
+    if number == 0:
+        return _("%(team)s withdrew before round 1", team=_n(team))
+    return _("%(team)s withdrew in round %(n)s", team=_n(team), n=number)
 
 
 def no_match() -> str:
@@ -143,7 +158,9 @@ def table(t: dict[str, Any]) -> dict[str, str | None]:
 def _decided_note(r: dict[str, Any], counting: int | None, later: list[int]) -> str | None:
     if r["ended"] == Ending.DIRECTOR.value:
         return (
-            _("The director's decision: %(why)s", why=r["reason"]) if r.get("reason") else _("The director's decision.")
+            _("The director's decision: %(why)s", why=_n(r["reason"]))
+            if r.get("reason")
+            else _("The director's decision.")
         )
     if counting is None:
         return None
@@ -165,26 +182,30 @@ def _numbers(values: Any) -> str:
 
 
 def _at(p: dict[str, Any]) -> str:
-    return _("Table %(table)s (%(team_a)s v %(team_b)s)", table=p["table"], team_a=p["team_a"], team_b=p["team_b"])
+    return _(
+        "Table %(table)s (%(team_a)s v %(team_b)s)", table=p["table"], team_a=_n(p["team_a"]), team_b=_n(p["team_b"])
+    )
 
 
 def _at_target(p: dict[str, Any], team: str) -> dict[str, Any]:
     """The names a refusal about the target fills in: the table, its `team` ("winner" or "loser"),
     that team's points and the target."""
-    return {"at": _at(p), team: p[team], "points": p["points"], "target": p["target"]}
+    return {"at": _at(p), team: _n(p[team]), "points": p["points"], "target": p["target"]}
 
 
 #: The scorer's tournament refusals (`TournamentError.code`), worded for the director.
 RULES: dict[str, Callable[[dict[str, Any]], str]] = {
-    "player_twice": lambda p: _("Team %(team)s lists %(player)s twice.", team=p["team"], player=p["player"]),
+    "player_twice": lambda p: _("Team %(team)s lists %(player)s twice.", team=_n(p["team"]), player=_n(p["player"])),
     "no_table": lambda p: _(
         "Round %(round)s has no table %(table)s (tables 1 to %(tables)s).",
         round=p["round"],
         table=p["table"],
         tables=p["tables"],
     ),
-    "negative_points": lambda p: _("%(at)s: %(team)s cannot have fewer than 0 points.", at=_at(p), team=p["team"]),
-    "winner_elsewhere": lambda p: _("%(at)s: %(winner)s did not play at this table.", at=_at(p), winner=p["winner"]),
+    "negative_points": lambda p: _("%(at)s: %(team)s cannot have fewer than 0 points.", at=_at(p), team=_n(p["team"])),
+    "winner_elsewhere": lambda p: _(
+        "%(at)s: %(winner)s did not play at this table.", at=_at(p), winner=_n(p["winner"])
+    ),
     "target_short": lambda p: _(
         "%(at)s: %(winner)s has %(points)s points; a match won at the target needs %(target)s.",
         **_at_target(p, "winner"),
@@ -206,14 +227,14 @@ RULES: dict[str, Callable[[dict[str, Any]], str]] = {
         "%(at)s: at the bell the higher score wins, and %(loser)s has %(loser_points)s to %(winner_points)s "
         "for %(winner)s.",
         at=_at(p),
-        loser=p["loser"],
+        loser=_n(p["loser"]),
         loser_points=p["loser_points"],
         winner_points=p["winner_points"],
-        winner=p["winner"],
+        winner=_n(p["winner"]),
     ),
     "needs_reason": lambda p: _("%(at)s: a result decided by the director needs its reason.", at=_at(p)),
     "registration_closed": lambda p: _(
-        "Registration is closed (%(teams)s teams): %(team)s cannot register.", teams=p["teams"], team=p["team"]
+        "Registration is closed (%(teams)s teams): %(team)s cannot register.", teams=p["teams"], team=_n(p["team"])
     ),
     "already_closed": lambda p: _("Registration is already closed."),
     "registration_open": lambda p: _(
@@ -240,14 +261,26 @@ RULES: dict[str, Callable[[dict[str, Any]], str]] = {
         table=p["table"],
     ),
     "same_result": lambda p: _(
-        "Round %(round)s, table %(table)s: the correction is the result already recorded.",
+        "Round %(round)s, table %(table)s: the correction is the result already recorded (the same points, "
+        "winner and ending; a new reason alone is no correction).",
         round=p["round"],
         table=p["table"],
     ),
-    "too_many": lambda p: _("At most %(most)s teams: %(team)s cannot register.", most=p["most"], team=p["team"]),
-    "team_taken": lambda p: _("A team called %(team)s is already registered.", team=p["team"]),
+    "too_many": lambda p: _("At most %(most)s teams: %(team)s cannot register.", most=p["most"], team=_n(p["team"])),
+    "team_taken": lambda p: _("A team called %(team)s is already registered.", team=_n(p["team"])),
     "player_taken": lambda p: _(
-        "%(player)s of %(team)s already plays for %(other)s.", player=p["player"], team=p["team"], other=p["other"]
+        "%(player)s of %(team)s already plays for %(other)s.",
+        player=_n(p["player"]),
+        team=_n(p["team"]),
+        other=_n(p["other"]),
+    ),
+    "withdraw_open": lambda p: _(
+        "Registration is still open: %(team)s can withdraw once it has closed.", team=_n(p["team"])
+    ),
+    "withdrawn_already": lambda p: _("%(team)s has withdrawn already.", team=_n(p["team"])),
+    "withdraw_over": lambda p: _("The tournament is over: %(team)s cannot withdraw.", team=_n(p["team"])),
+    "withdraw_last": lambda p: _(
+        "%(team)s cannot withdraw: at least two teams must stay in to play.", team=_n(p["team"])
     ),
     "cannot_close": lambda p: _(
         "Registration closes with an even number of teams from %(least)s to %(most)s (every team plays every "

@@ -80,9 +80,11 @@
     }
   }
 
+  // The page's own copy marks the names in its sentences (U+2068...U+2069, webapp/bidi.py); the API's does not.
+  const plain = (text) => String(text).replace(/[\u2068\u2069]/g, "");
   function signature(data) {
     const tables = data.rounds.length ? data.rounds[data.rounds.length - 1].tables : [];
-    return JSON.stringify([data.version, data.phase, tables.map((t) => [t.game_version, t.status, t.score])]);
+    return JSON.stringify([data.version, data.phase, tables.map((t) => [t.game_version, plain(t.status), t.score])]);
   }
 
   function editing() {
