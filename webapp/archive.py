@@ -31,7 +31,7 @@ import re
 import tempfile
 import zipfile
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -60,9 +60,6 @@ _PROPOSAL = {"type": "object", "properties": {"proposal": schemas.PROPOSAL}}
 _STATUSES = frames.SETTLED | set(frames.RUN)
 #: changes whose `before` and `after` are the event at their (hand, event)
 _EVENT_ACTIONS = {"event", "correct", "remove", "undo", "dispute"}
-#: the times a history may give (as a tournament file's: `webapp.tournament.transfer`)
-_EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
-_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 
 
 def export(game: Game) -> IO[bytes]:
@@ -217,20 +214,6 @@ def _check_frame(entry: dict[str, Any], where: str) -> None:
         raise ApiError(400, f"{where}: its play was {link['state']}, and it {said}")
 
 
-def _moment(value: object, where: str) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        moment = None
-    if moment is None or moment.tzinfo is None:
-        raise ApiError(400, f"{where}: {str(value)[:40]!r} is not a time with its time zone (ISO 8601)")
-    if not _EARLIEST <= moment < _LATEST:
-        raise ApiError(400, f"{where}: {moment.isoformat()} is not a time between 1970 and 9000")
-    return moment
-
-
 def _check_match(about: object, where: str, contents: Contents) -> None:
     """match.json held to its shape: the title, and each change as the history has it, in the
     order made (versions rising), what it says of an event an event of GAME_RECORD.md."""
@@ -262,7 +245,7 @@ def _check_match(about: object, where: str, contents: Contents) -> None:
         settles = (change.get("after") or {}).get("settles")
         if action == "settle" and (type(settles) is not int or not 1 <= settles < version):
             raise ApiError(400, f"{said}: a settle names the version of the dispute it settles (after.settles)")
-        times.append(_moment(change.get("at"), f"{said}.at"))
+        times.append(validate.moment(change.get("at"), f"{said}.at"))
     contents.title, contents.history, contents.times = title, history, times
     if "record" in about:  # record.json had its unseen draws written out: the record as kept
         if not isinstance(about["record"], dict):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 from werkzeug.routing import IntegerConverter
@@ -66,3 +67,30 @@ class BoundedInt(IntegerConverter):
     def __init__(self, map, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         kwargs.setdefault("max", MAX_INT)
         super().__init__(map, *args, **kwargs)
+
+
+#: The times a file may give (an archive's history, a tournament's rounds and results): the
+#: round clock adds hours to a round's start, and a start in the year 9999 could not be read
+#: back (an OverflowError, a 500 on every read of the tournament).
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
+
+def moment(value: object, where: str, status: int = 400) -> datetime | None:
+    """An ISO 8601 time with its time zone, between 1970 and 9000; None for null."""
+    if value is None:
+        return None
+    try:
+        read = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        read = None
+    if read is None or read.tzinfo is None:
+        raise ApiError(status, f"{where}: {str(value)[:40]!r} is not a time with its time zone (ISO 8601)")
+    of_our_time(read, where, status)
+    return read
+
+
+def of_our_time(read: datetime, where: str, status: int = 400) -> None:
+    """Refuse a time before 1970 or from the year 9000 on (compared without adding to it)."""
+    if not EARLIEST <= read < LATEST:
+        raise ApiError(status, f"{where}: {read.isoformat()} is not a time between 1970 and 9000")

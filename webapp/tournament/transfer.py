@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from scorer import Match, RecordError
 from scorer.tournament import TARGET, Tournament, TournamentError
 from scorer.variants import json_text, make_rules
 
-from .. import schemas, store
+from .. import schemas, store, validate
 from ..auth import clean_text, digest, new_token
 from ..db import db
 from ..errors import ApiError
@@ -90,31 +90,6 @@ def export(row: TournamentRow) -> dict[str, Any]:
     }
 
 
-#: The times a file may give: the round clock adds hours to a round's start, and a start in the
-#: year 9999 could not be read back (an OverflowError, a 500 on every read of the tournament).
-EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
-LATEST = datetime(9000, 1, 1, tzinfo=UTC)
-
-
-def _moment(value: object, where: str) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        moment = None
-    if moment is None or moment.tzinfo is None:
-        raise ApiError(422, f"{where}: {value!r} is not a time with its time zone (ISO 8601)")
-    _of_our_time(moment, where)
-    return moment
-
-
-def _of_our_time(moment: datetime, where: str) -> None:
-    """Refuse a time before 1970 or from the year 9000 on (compared without adding to it)."""
-    if not EARLIEST <= moment < LATEST:
-        raise ApiError(422, f"{where}: {moment.isoformat()} is not a time between 1970 and 9000")
-
-
 def _same_rules(record: dict[str, Any], where: str) -> None:
     """Refuse a table's record whose house rules are not the tournament's: its match won at another
     target is no tournament result, and every read of the tournament then failed on it."""
@@ -148,7 +123,7 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
         if r.started_at is not None and r.started_at.tzinfo is None:
             raise ApiError(422, f"round {r.number}: its start time has no time zone")
         if r.started_at is not None:
-            _of_our_time(r.started_at, f"round {r.number}: its start time")
+            validate.of_our_time(r.started_at, f"round {r.number}: its start time", 422)
     entries = data.get("tables")
     if not isinstance(entries, list):
         raise ApiError(422, "the file lacks its list of tables")
@@ -190,7 +165,7 @@ def check(data: object) -> tuple[Tournament, dict[tuple[int, int], dict[str, Any
             not isinstance(bell_hands, int) or isinstance(bell_hands, bool) or bell_hands < 0
         ):
             raise ApiError(422, f"{where}: bell_hands must be a count of hands")
-        _moment(entry.get("result_at"), f"{where}: result_at")
+        validate.moment(entry.get("result_at"), f"{where}: result_at", 422)
         found[key] = {**entry, "record": record}  # its null fields left out
     missing = [
         f"round {r.number}, table {p.table}" for r in t.rounds for p in r.pairings if (r.number, p.table) not in found
@@ -227,7 +202,7 @@ def load(data: object, *, who: str) -> tuple[TournamentRow, str]:
                     table=table,
                     game_id=game.id,
                     bell_hands=entry.get("bell_hands"),
-                    result_at=_moment(entry.get("result_at"), "result_at"),
+                    result_at=validate.moment(entry.get("result_at"), "result_at", 422),
                 )
             )
         db.session.add(
