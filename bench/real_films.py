@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/real_films.py [--films 12] [--seed 0] [--variant any] [--players 4]
         [--reader models|truth] [--each-play] [--page] [--length 40 64] [--shake 1.5] [--turn 0.25]
-        [--zoom 0] [--light 0.04] [--plays N] [--per-tile 12] [--all-crops] [--out DIR] [--json]
+        [--zoom 0] [--light 0.04] [--plays N] [--per-tile 12] [--crop-seed 0] [--all-crops] [--out DIR]
+        [--json]
 
 Each film (`vision/evaluate/real_films.py`) is a dealt game (`dealt_game`: passes and draws as the
 deal makes them) laid with real photographs of real tiles, cut out of `../shared/real/domibot-crops`
@@ -84,6 +85,9 @@ def main() -> None:
     parser.add_argument("--plays", type=int, default=None, help="only the first N plays of each game")
     parser.add_argument("--per-tile", type=int, default=12, help="crops cut for each tile (0: all)")
     parser.add_argument(
+        "--crop-seed", type=int, default=0, help="the order the crops are cut in (film N is the same whatever --seed)"
+    )
+    parser.add_argument(
         "--all-crops", action="store_true", help="cut every crop first and report how many could not be"
     )
     parser.add_argument("--out", type=Path, default=None, help="keep each film here (photos and truth)")
@@ -94,7 +98,7 @@ def main() -> None:
         return
     lengths = (min(args.length), max(args.length)) if args.length else real_films.LENGTHS
     started = time.perf_counter()
-    bank = SpriteBank(CROPS, per_tile=args.per_tile or None, seed=args.seed)
+    bank = SpriteBank(CROPS, per_tile=args.per_tile or None, seed=args.crop_seed)
     if args.all_crops:
         bank.all()
     readers: dict[str, Any] = {}

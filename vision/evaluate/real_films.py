@@ -600,9 +600,9 @@ def make_film(
     offset = np.array([width / 2, height / 2]) - (corners.min(axis=0) + corners.max(axis=0)) / 2
     # the film's light: the crops' usual ivory (a median of many), each tile's a little its own; the
     # cloth a dark grey of one of the crops' own cloths
-    sprites_all = [
-        s for t in {Tile.parse(f"{p.inner}-{p.outer}") for p in game.laid.layout.placements} for s in bank.of(t)
-    ]
+    # (the tiles in play order: a set's order of tiles, hashed by identity, changes from run to run)
+    tiles = dict.fromkeys(Tile.parse(f"{p.inner}-{p.outer}") for p in game.laid.layout.placements)
+    sprites_all = [s for t in tiles for s in bank.of(t)]
     ivory = np.median([s.ivory for s in sprites_all], axis=0).astype(np.float32) * float(rng.uniform(0.88, 1.05))
     dark = [s.cloth for s in sprites_all if 50 <= sum(s.cloth) / 3 <= 110]
     colour = dark[int(rng.integers(len(dark)))] if dark else (68.0, 72.0, 78.0)
