@@ -168,10 +168,14 @@ def follow(
     photos: bool = False,
     irregular: int | None = None,
     plays: int | None = None,
+    video: Any = None,
 ) -> dict:
+    """One film through the app (`video`: a film made elsewhere, e.g. `bench/real_films.py`'s real
+    tiles, instead of the synthetic game of `seed`)."""
     from webapp import create_app
 
-    video = game_video(seed, 1280, 960, still_frames=6, dealt=dealt, max_plays=plays)
+    if video is None:
+        video = game_video(seed, 1280, 960, still_frames=6, dealt=dealt, max_plays=plays)
     send = sent_frames(every, irregular, seed)
     app = create_app(
         {

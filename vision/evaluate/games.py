@@ -25,15 +25,15 @@ are interchangeable. `EndMap` keeps the correspondence as it is learnt.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from scorer.match import Match, score_record
 from vision.follow.follower import Follower
 from vision.follow.watch import ReaderLike, Watcher
-from vision.synth.video import GameVideo, OracleReader, game_video
+from vision.synth.video import OracleReader, VideoFrame, game_video
 
 PAIRS = {"west": "east", "east": "west", "north": "south", "south": "north"}
 
@@ -83,6 +83,20 @@ def same_play(truth: dict[str, Any], got: dict[str, Any], ends: EndMap) -> bool:
     return {a, b} == {c, d} and ends.same(truth.get("end"), got.get("end"))
 
 
+class Film(Protocol):
+    """What `follow_video` follows: a synthetic `GameVideo`, or any film of the same shape (the real
+    tiles' films of `real_films`): its true record, seed, seating, frames and each state's truth."""
+
+    record: dict[str, Any]
+    seed: int
+    truths: dict[int, dict[str, Any]]
+
+    @property
+    def sides(self) -> tuple[int, ...] | None: ...
+
+    def frames(self) -> Iterator[VideoFrame]: ...
+
+
 @dataclass
 class VideoReport:
     seed: int
@@ -121,6 +135,10 @@ class VideoReport:
     reads: int = 0
     asks: list[str] = field(default_factory=list)
     mistakes: list[str] = field(default_factory=list)
+    #: each question and each play recorded wrong, as data: the first true play it concerns
+    #: (`play`), how many true plays it settled (`plays`), what it was (`what`: asked, run, dismissed,
+    #: wrong_seat, wrong_tile) and the follower's reason code and words for it
+    notes: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     #: the follower's record at the end (left out of `to_json`)
     record: dict[str, Any] | None = None
@@ -130,7 +148,7 @@ class VideoReport:
 
 
 def follow_video(
-    video: GameVideo,
+    video: Film,
     reader: ReaderLike | None = None,
     settle: int = 3,
     misread: float = 0.0,
@@ -179,6 +197,7 @@ def follow_video(
     ends = EndMap()
     done = 0  # true plays accounted for
     run_from: int | None = None  # the first true play followed with its seat open, still to confirm
+    run_why: tuple[str, str] = ("", "")  # the code and words of the play that opened the run
     stopped = False
 
     def settle_run() -> None:
@@ -200,6 +219,9 @@ def follow_video(
         report.questions += 1
         report.seat_questions += 1
         report.asked += done - run_from
+        report.notes.append(
+            {"play": run_from, "plays": done - run_from, "what": "run", "code": run_why[0], "reason": run_why[1]}
+        )
         run_from = None
 
     unused = False  # the last frame asked the run question before it was looked at
@@ -235,7 +257,8 @@ def follow_video(
                     if done < len(truth_events) and same_play(
                         {**truth_events[done], "seat": event["seat"]}, event, ends
                     ):
-                        run_from = done if run_from is None else run_from
+                        if run_from is None:
+                            run_from, run_why = done, (outcome.code, outcome.reason)
                         done += 1
                         continue
                     report.wrong += 1
@@ -243,6 +266,7 @@ def follow_video(
                     report.mistakes.append(
                         f"play {done}: truth {truth_events[done] if done < len(truth_events) else None}, followed {event}"
                     )
+                    report.notes.append(_wrong_note(done, "wrong_tile", outcome, truth_events, event))
                     stopped = True
                     break
                 if done < len(truth_events) and same_play(truth_events[done], event, ends):
@@ -255,9 +279,11 @@ def follow_video(
                 report.mistakes.append(f"play {done}: truth {want}, followed {event}")
                 if want is not None and same_play({**want, "seat": event.get("seat")}, event, ends):
                     report.wrong_seat += 1  # the right tile: the record goes on, with its seat wrong
+                    report.notes.append(_wrong_note(done, "wrong_seat", outcome, truth_events, event))
                     done += 1
                     continue
                 report.wrong_tile += 1
+                report.notes.append(_wrong_note(done, "wrong_tile", outcome, truth_events, event))
                 stopped = True
                 break
         elif outcome.kind == "ask":
@@ -286,6 +312,16 @@ def follow_video(
             if run_from is None:  # within a run they are counted when it is answered
                 report.asked += max(0, shown - done)
             report.dismissed += shown <= done
+            report.notes.append(
+                {
+                    "play": done,
+                    "plays": max(0, shown - done),
+                    "what": "asked" if shown > done else "dismissed",
+                    "code": outcome.code,
+                    "reason": outcome.reason,
+                    **({"within_run": True} if run_from is not None else {}),
+                }
+            )
             done = max(done, shown)
     if run_from is not None and not stopped:  # the film is over: the watch asks what it kept
         settle_run()
@@ -296,6 +332,21 @@ def follow_video(
     report.score_equal = not stopped and done == len(truth_events) and _same_scores(video.record, got)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _wrong_note(
+    done: int, what: str, outcome: Any, truth: list[dict[str, Any]], event: dict[str, Any]
+) -> dict[str, Any]:
+    """A play recorded differently from the truth with no question: the follower's reason for it."""
+    return {
+        "play": done,
+        "plays": 1,
+        "what": what,
+        "code": outcome.code,
+        "reason": outcome.reason,
+        "truth": truth[done] if done < len(truth) else None,
+        "followed": event,
+    }
 
 
 def over_drawn(truth: list[dict[str, Any]], got: list[dict[str, Any]]) -> int:
