@@ -102,7 +102,11 @@ def test_the_documented_proxy_sends_each_match_to_one_process(nginx, postgres, t
         for viewer in viewers:
             viewer.start()
         for event in HAND:
-            call(f"{front}/api/games/{watched['id']}/events", "POST", event, watched["token"])
+            # at a table's pace: a play is seen before the next is laid (two changes made within a
+            # few milliseconds may reach a stream as one board, the newer)
+            version = call(f"{front}/api/games/{watched['id']}/events", "POST", event, watched["token"])["version"]
+            for viewer in viewers:
+                assert viewer.saw(version), f"a viewer through the proxy stopped at {viewer.versions}"
         for viewer in viewers:
             assert viewer.done.wait(60), f"a viewer through the proxy stopped at {viewer.versions}"
             assert viewer.versions == list(range(viewer.versions[0], last + 1)), viewer.versions

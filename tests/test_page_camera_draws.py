@@ -224,12 +224,15 @@ def test_a_seat_that_laid_its_last_counted_tile_is_not_shown_out(tmp_path, film)
             assert row["tiles"] != 0, cur["tiles_left"]  # nobody is shown holding nothing
             if row.get("maybe_out"):
                 assert row["tiles"] is None
-                assert f'<li class="maybe-out">{row["name"]} <b>?</b></li>' in board["html"]["top"]
-                assert f"{row['name']} has laid every tile counted: out, unless they drew" in board["html"]["top"]
+                assert f'<li class="maybe-out"><bdi>{row["name"]}</bdi> <b>?</b></li>' in board["html"]["top"]
+                assert (
+                    f"<bdi>{row['name']}</bdi> has laid every tile counted: out, unless they drew"
+                    in board["html"]["top"]
+                )
                 perhaps_out.append((s, len(done)))
             else:  # the least it holds, once the camera keeps the counts open
                 shown = f"{row['tiles']}+" if row.get("at_least") else str(row["tiles"])
-                assert f"<li>{row['name']} <b>{shown}</b></li>" in board["html"]["top"]
+                assert f"<li><bdi>{row['name']}</bdi> <b>{shown}</b></li>" in board["html"]["top"]
     seventh = [k for k, (seat, _tile) in enumerate(true_plays) if seat == 0][6]
     assert (0, seventh + 1) in perhaps_out, perhaps_out  # Ana, after her 4-5
     assert len(plays()) == PLAYS  # the next play re-opened her count: the hand went on
@@ -272,11 +275,12 @@ def test_a_seat_perhaps_out_goes_out_once_the_pips_are_counted(tmp_path):
         {"name": "Ben", "tiles": 1, "at_least": True, "maybe_out": False},
     ]
     top = board["html"]["top"]
-    assert '<li class="maybe-out">Ana <b>?</b></li>' in top and "<li>Ben <b>1+</b></li>" in top
+    assert '<li class="maybe-out"><bdi>Ana</bdi> <b>?</b></li>' in top and "<li><bdi>Ben</bdi> <b>1+</b></li>" in top
     assert '<li class="boneyard">Boneyard <b>≤14</b></li>' in top
-    assert "Ben</strong> to play" in top and "Hand over" not in top
-    assert "Ana ya jugó todas las fichas contadas: dominó, salvo que robara fichas sin que nadie lo viera" in (
-        spanish_top(app, t.id)
+    assert "Ben</bdi></strong> to play" in top and "Hand over" not in top
+    assert (
+        "<bdi>Ana</bdi> ya jugó todas las fichas contadas: dominó, salvo que robara fichas sin que nadie lo viera"
+        in (spanish_top(app, t.id))
     )
     counted = t.event({"type": "pips", "seat": 1, "pips": 5})
     assert counted.status_code == 201, counted.get_json()

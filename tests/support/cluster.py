@@ -122,11 +122,17 @@ class Viewer(threading.Thread):
         self.versions: list[int] = []
         self.last: int | None = last
         self.done = threading.Event()
+        self.heard = threading.Condition()
 
     def until_version(self, version: int) -> None:
         self.last = version
         if self.versions and self.versions[-1] >= version:
             self.done.set()
+
+    def saw(self, version: int, timeout: float = 60) -> bool:
+        """Wait until it has been sent `version` or a later one."""
+        with self.heard:
+            return self.heard.wait_for(lambda: bool(self.versions) and self.versions[-1] >= version, timeout)
 
     def run(self) -> None:
         request = urllib.request.Request(f"{self.url}/api/games/{self.game}/stream")
@@ -135,7 +141,9 @@ class Viewer(threading.Thread):
                 for raw in stream:
                     line = raw.decode()
                     if line.startswith("id: "):
-                        self.versions.append(int(line[4:]))
+                        with self.heard:
+                            self.versions.append(int(line[4:]))
+                            self.heard.notify_all()
                         if self.last is not None and self.versions[-1] >= self.last:
                             self.done.set()
                             return
