@@ -229,3 +229,48 @@ def test_an_archive_with_draws_written_out_imports_back_as_kept(client):
     assert [(c["action"], c["hand"], c["event"]) for c in back[: len(kept)]] == [
         (c["action"], c["hand"], c["event"]) for c in kept
     ]
+
+
+def _rezipped(data: bytes, **changed: Any) -> bytes:
+    """The archive with members replaced (name -> new JSON)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as target:
+        for name in source.namelist():
+            member = changed.get(name.replace(".", "_"))
+            target.writestr(name, json.dumps(member) if member is not None else source.read(name))
+    return out.getvalue()
+
+
+def test_an_archive_whose_two_records_are_not_one_match_is_refused(client):
+    """match.json's record is the one imported: record.json, what any other reader sees, must be it
+    with its draws written out (an archive could hold two matches, one for us and one for others)."""
+    made = client.post("/api/games", json=camera(*line(21)))
+    exported = Table(client, made.get_json()).get("/export").data
+    with zipfile.ZipFile(io.BytesIO(exported)) as archive:
+        about = json.loads(archive.read("match.json"))
+    other = {**about, "record": {**about["record"], "players": ["W", "X", "Y", "Z"]}}
+    refused = client.post("/api/games", data=_rezipped(exported, match_json=other), content_type="application/zip")
+    assert refused.status_code == 400 and "not the one record.json holds" in refused.get_json()["error"]
+
+
+def test_an_archive_history_past_a_billion_versions_is_refused(client):
+    """PostgreSQL keeps a match's version in 32 bits: an import at 2**31 - 1 could never change again."""
+    made = client.post("/api/games", json=camera(*line(3)))
+    exported = Table(client, made.get_json()).get("/export").data
+    with zipfile.ZipFile(io.BytesIO(exported)) as archive:
+        about = json.loads(archive.read("match.json"))
+    about["history"][-1]["version"] = 2**31 - 2
+    refused = client.post("/api/games", data=_rezipped(exported, match_json=about), content_type="application/zip")
+    assert refused.status_code == 400, refused.get_json()
+
+
+def test_a_frame_taken_back_names_no_event_where_the_import_reads_it():
+    """With match.json's record, the import takes each frame's `kept_event`: a frame whose play was
+    taken back and names one there was shown as taken back and at play 5 at once."""
+    from webapp.archive import _check_link
+    from webapp.errors import ApiError
+
+    taken = {"event": None, "kept_event": 5, "link": {"state": "taken back"}}
+    _check_link(taken, "event", "frame 0")
+    with pytest.raises(ApiError, match="taken back, and it names event 5"):
+        _check_link(taken, "kept_event", "frame 0")

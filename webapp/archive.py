@@ -38,6 +38,7 @@ from typing import IO, Any
 from flask import current_app
 
 from scorer.explicit import explicit_record
+from scorer.schema import check_record
 from scorer.tiles import Tile
 
 from . import camera, frames, imagesize, safezip, schemas, store, validate, wording
@@ -209,8 +210,14 @@ def _check_frame(entry: dict[str, Any], where: str) -> None:
         raise ApiError(400, f"{where}: {str(status)[:40]!r} is no status of a frame ({', '.join(sorted(_STATUSES))})")
     link = entry.get("link")
     validate.check({"link": link}, {"type": "object", "properties": {"link": schemas.LINK}}, where)
-    if isinstance(link, dict) and (link["state"] == "taken back") != (entry.get("event") is None):
-        said = "names no event" if entry.get("event") is None else f"names event {entry.get('event')!r}"
+    _check_link(entry, "event", where)
+
+
+def _check_link(entry: dict[str, Any], key: str, where: str) -> None:
+    """A play taken back names no event (`key`: the event the import takes), any other one does."""
+    link = entry.get("link")
+    if isinstance(link, dict) and (link["state"] == "taken back") != (entry.get(key) is None):
+        said = "names no event" if entry.get(key) is None else f"names event {entry.get(key)!r}"
         raise ApiError(400, f"{where}: its play was {link['state']}, and it {said}")
 
 
@@ -248,9 +255,16 @@ def _check_match(about: object, where: str, contents: Contents) -> None:
         times.append(validate.moment(change.get("at"), f"{said}.at"))
     contents.title, contents.history, contents.times = title, history, times
     if "record" in about:  # record.json had its unseen draws written out: the record as kept
-        if not isinstance(about["record"], dict):
-            raise ApiError(400, f"{where}: record is the match record as kept, a JSON object")
-        contents.record, contents.as_kept = about["record"], True
+        with validate.refused():
+            kept = check_record(about["record"], f"{where}: record")
+        # the two must be one match: record.json is what any other reader of the archive sees
+        if explicit_record(kept).record != contents.record:
+            raise ApiError(
+                400, f"{where}: its record is not the one record.json holds with the unseen draws written out"
+            )
+        for i, (entry, _) in enumerate(contents.frames):
+            _check_link(entry, "kept_event", f"{where.removesuffix('match.json')}frame {i} in frames.json")
+        contents.record, contents.as_kept = kept, True
 
 
 def load(file: IO[bytes], *, who: str, name: str = "the archive") -> store.Created:

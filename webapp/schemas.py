@@ -69,7 +69,9 @@ PROPOSAL: dict[str, Any] = {
 
 #: the most changes an archive's history may hold, and the highest version it may name
 MAX_CHANGES = 50_000
-MAX_VERSION = 2**31 - 2
+#: The most an archive's history may give: a match's version is a 32-bit integer in PostgreSQL,
+#: and an import at 2**31 - 1 could never be changed again; this leaves a billion changes.
+MAX_VERSION = 2**30
 _NULL = {"type": "null"}
 _NOTE = {"anyOf": [_NULL, {"type": "object", "maxProperties": 64}]}
 
