@@ -62,6 +62,7 @@ from scorer.moves import Move, legal_moves, who_played
 from scorer.tiles import FULL_SET, Tile
 from vision.follow.boneyard import BoneyardWatch
 from vision.follow.motion import Region
+from vision.follow.register import camera_motion, is_still, moved_reading, moved_tile
 from vision.follow.seats import SIDES, ArmSighting, SeatKeeper, seat_of_play
 from vision.geometry import long_side, share_over
 from vision.geometry import short_side as box_short_side
@@ -1327,6 +1328,10 @@ class Follower:
                 frame=reading.image,
                 code="over_show",
             )
+        # the phone moved since the layout was last seen: its tiles are looked for where they
+        # lie in this photo's pixels (where the motion cannot be told, they are looked for where
+        # they were, and a layout that left its places is asked about)
+        self._follow_camera(reading)
         diff = compare(self.reference, reading, regions)
         # The layout's tiles are where they were last seen (`placed`), whatever the last frame
         # read: one the reader missed there and finds again is not a move, and one it misses
@@ -1426,6 +1431,42 @@ class Follower:
             if len(new) == 1
             else self._several(reading, new, layout, changes)
         )
+
+    def _follow_camera(self, reading: Reading) -> bool:
+        """Carry every place the follower knows (the layout as last seen, the reference photo's
+        tiles, the tiles met and not played) into `reading`'s pixels, where the camera moved since
+        (`register.camera_motion`, from the tiles read in both). False where the motion cannot be
+        told: everything stays where it was."""
+        before = [s.reading for s in self.placed if s is not None]
+        known = {t.tile for t in before}
+        if self.reference is not None:
+            before += [t for t in self.reference.tiles if t.tile not in known]
+        if not before:
+            return True
+        matrix = camera_motion(before, reading.tiles)
+        if matrix is None:
+            return False
+        if is_still(matrix):
+            return True
+
+        def moved(tiles: Sequence[TileReading]) -> list[TileReading]:
+            return [moved_tile(t, matrix) for t in tiles]
+
+        for seen in self.placed:
+            if seen is not None:
+                seen.reading = moved_tile(seen.reading, matrix)
+        if self.reference is not None:
+            self.reference = moved_reading(self.reference, matrix)
+        self.changes = [moved(news) for news in self.changes]
+        self.doubts = [replace(d, reading=moved_tile(d.reading, matrix)) for d in self.doubts]
+        self.aside, self.named, self.crossing = moved(self.aside), moved(self.named), moved(self.crossing)
+        self.vouched, self.furniture, self.leftover = moved(self.vouched), moved(self.furniture), moved(self.leftover)
+        if self.pending is not None:
+            pending = self.pending
+            pending.reading = moved_reading(pending.reading, matrix)
+            pending.outcome = replace(pending.outcome, new_tiles=moved(pending.outcome.new_tiles))
+            pending.aside = tuple(moved(pending.aside))
+        return True
 
     def _over_layout(self, tile: TileReading, reading: Reading) -> bool:
         """Whether `tile`'s box is the reader's box across a layout tile and its neighbour (`lies_across`)."""
