@@ -52,8 +52,8 @@ def _points(tile: TileReading, other: TileReading) -> list[tuple[tuple[float, fl
             pairs.append((half.center, match.center))
         return pairs
     ca, cb = np.asarray(tile.center), np.asarray(other.center)
-    offsets = [np.asarray(h.center) - ca for h in a], [np.asarray(h.center) - cb for h in b]
-    crossed = float(np.linalg.norm(offsets[0][0] - offsets[1][1])) < float(np.linalg.norm(offsets[0][0] - offsets[1][0]))
+    mine, theirs = [np.asarray(h.center) - ca for h in a], [np.asarray(h.center) - cb for h in b]
+    crossed = np.linalg.norm(mine[0] - theirs[1]) < np.linalg.norm(mine[0] - theirs[0])
     pairs.append((a[0].center, b[1 if crossed else 0].center))
     pairs.append((a[1].center, b[0 if crossed else 1].center))
     return pairs
@@ -61,7 +61,7 @@ def _points(tile: TileReading, other: TileReading) -> list[tuple[tuple[float, fl
 
 def camera_motion(before: Sequence[TileReading], after: Sequence[TileReading]) -> np.ndarray | None:
     """The camera's motion from the photo `before`'s tiles were read in to `after`'s: a 2x3
-    matrix taking `before`'s pixels to `after`'s; the identity's where the camera held still;
+    matrix taking `before`'s pixels to `after`'s (the identity where the camera held still);
     None where the tiles read in both cannot say with confidence."""
     mine = {t.tile: t for t in before if t.confidence >= SURE}
     counts: dict[object, int] = {}
