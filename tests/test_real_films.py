@@ -117,3 +117,16 @@ def test_a_tiny_film_of_real_tiles_is_made_and_followed(tmp_path):
     played = [e for e in record["hands"][0]["events"] if e["type"] == "play"] if record["hands"] else []
     truth = [e["tile"] for e in film.record["hands"][0]["events"] if e["type"] == "play"]
     assert [sorted(e["tile"].split("-")) for e in played + kept] == [sorted(t.split("-")) for t in truth]
+
+
+@needs_real
+def test_a_hand_held_phone_that_moves_between_photos_is_followed_not_asked_about():
+    """`bench/real_films.py --shake 6 --turn 1.5 --zoom 0.02 --light 0.1`, film 0's first 10 plays:
+    the camera's motion between photos is followed (`vision.follow.register`); before, the layout
+    "left its places" three times (`layout_moved`, 4 questions). Only the film's one
+    question about who played (no arm is in a photo) is left."""
+    bank = SpriteBank(per_tile=2, seed=0)
+    film = make_film(0, bank, "any", max_plays=10, shake=6, turn_deg=1.5, zoom=0.02, light_drift=0.1)
+    report = follow_film(film).to_json()
+    assert report["wrong"] == 0 and report["not_reached"] == 0 and report["score_equal"]
+    assert [n["code"] for n in report["notes"]] == ["seat_unsure"]

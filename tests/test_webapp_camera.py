@@ -153,6 +153,18 @@ def test_a_sure_lead_is_recorded_at_once_from_the_photo(cam, script):
     assert script.variants == ["partners"]
 
 
+def test_a_photo_in_which_no_new_tile_is_read_tells_the_player_so(cam, script):
+    """A photo of a change the camera cannot settle (nothing new read in it: a play it missed)
+    answers the player in words, never silently: take it again, or score the play on the pad."""
+    script.readings.append(seen("6-6"))
+    assert send(cam, photo(), "?seat=0").get_json()["status"] == "recorded"
+    script.readings.append(seen("6-6"))
+    frame = send(cam, photo()).get_json()
+    assert frame["status"] == "nothing" and frame["proposal"]["code"] == "no_new_tile_photo"
+    assert frame["message"].startswith("no new tile was read in this photo (if a tile was played, take the photo")
+    assert "score the play on the pad" in frame["message"] and "nothing to record" not in frame["message"]
+
+
 def test_a_lead_whose_player_is_not_known_asks_who_led(cam, script):
     script.readings.append(seen("6-6"))
     frame = send(cam, photo()).get_json()

@@ -136,6 +136,10 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
         tiles=_tiles(p.get("tiles") or []),
     ),
     "no_new_tile": lambda p, t: _("no new tile"),
+    "no_new_tile_photo": lambda p, t: _(
+        "no new tile was read in this photo (if a tile was played, take the photo again over the whole "
+        "layout, or score the play on the pad)"
+    ),
     "drawn": lambda p, t: _("a tile drawn from the boneyard"),
     "moving": lambda p, t: _("the table is moving: waiting for it to settle"),
     "unchanged": lambda p, t: _("the table has not changed"),
@@ -268,7 +272,7 @@ def _frame_say(status: str | None, proposal: dict[str, Any], source: str | None,
         if event.get("seat") is None:
             return _("Who played %(tile)s? (%(why)s)", tile=event.get("tile"), why=why)
         return _("Was it %(play)s? (%(why)s)", play=play_words(event, table), why=why)
-    if status == "nothing" and source != "camera":
+    if status == "nothing" and source != "camera" and code != "no_new_tile_photo":
         return _sentence(_("%(why)s: nothing to record.", why=why))
     return _sentence(why)
 

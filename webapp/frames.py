@@ -619,7 +619,9 @@ def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict
         return asked
     if outcome.kind == "over":
         return {**out, "status": "over", "message": outcome.reason}
-    message = outcome.reason if live else f"{outcome.reason}: nothing to record"
+    # a photo in which no new tile was read says what to do: no "nothing to record" after it
+    as_is = live or outcome.code == "no_new_tile_photo"
+    message = outcome.reason if as_is else f"{outcome.reason}: nothing to record"
     return {**out, "status": "nothing", "message": message}
 
 

@@ -393,6 +393,11 @@ def watch(
         if last is not None and failed is None:  # it may have asked before it was looked at
             take(last.image, last.name)
             answer_run()
+    ended = watcher.end() if failed is None else None
+    if ended is not None:  # the frames ended with a change unsettled: asked, never dropped unsaid
+        show(ended, last.name if last is not None else "the end")
+        if ended.kind == "ask" and ask:
+            answer_here(ended)
     reveal_all()
     if shows:
         click.echo(f"the hand is not over: {len(shows)} --reveal photo(s) not used", err=True)

@@ -231,16 +231,22 @@ def follow_video(
         a last frame not looked at for it is looked at once more."""
         last = None
         for last in video.frames():
-            yield last
+            yield last, None
         if run_from is not None and not stopped:
             settle_run()
         if unused and last is not None and not stopped:
-            yield last
+            yield last, None
+        # the watch ends: a change left unsettled is asked about (`Watcher.end`), as `spinner watch` asks
+        ended = watcher.end() if not stopped else None
+        if ended is not None and last is not None:
+            yield last, ended
 
-    for frame in frames():
-        names[frame.name] = frame.state
-        step = watcher.step(frame.image, frame.name)
-        outcome = step.outcome
+    for frame, ended in frames():
+        if ended is None:
+            names[frame.name] = frame.state
+            outcome = watcher.step(frame.image, frame.name).outcome
+        else:
+            outcome = ended
         if outcome is None or stopped:
             continue
         unused = outcome.code == "passes_unsure"

@@ -25,7 +25,9 @@ an order that the photo cannot tell, or fewer new tiles than the table changed s
 settled move (a change in which nothing new was read may be a play the reader missed: the next
 tile found is then not that seat's). The record is never guessed. The layout's tiles are known by
 the places they were last seen: a tile the reader missed in one frame and finds in the next is not
-a move, and a layout tile missed in a frame has not left the table.
+a move, and a layout tile missed in a frame has not left the table. A phone that moved between
+photos carries those places with it: they are looked for where the camera's motion, estimated
+from the tiles read in both photos (`vision.follow.register`), puts them in the new photo.
 
 Seats: no photo shows a pass, so the turn order alone does not say who laid a tile. The seats
 the rules leave (`scorer.moves.who_played`: the turn seat, and each later seat that the seats
@@ -62,6 +64,7 @@ from scorer.moves import Move, legal_moves, who_played
 from scorer.tiles import FULL_SET, Tile
 from vision.follow.boneyard import BoneyardWatch
 from vision.follow.motion import Region
+from vision.follow.register import camera_motion, is_still, moved_reading, moved_tile
 from vision.follow.seats import SIDES, ArmSighting, SeatKeeper, seat_of_play
 from vision.geometry import long_side, share_over
 from vision.geometry import short_side as box_short_side
@@ -781,6 +784,8 @@ class Follower:
         #: placements); None for a tile a person confirmed that the camera has not found yet
         self.placed: list[Seen | None] = []
         self.pending: Pending | None = None
+        #: the last frame observed (`ended` asks about it)
+        self.last_look: Reading | None = None
         #: the changes of the table since the last settled move, each with the new tiles first
         #: read in it (none: nothing new was read, and it may be a play the reader missed, a tile
         #: too small or faint). A later play is not taken on trust while fewer new tiles are
@@ -863,6 +868,25 @@ class Follower:
     def open_changes(self) -> int:
         """The changes since the last settled move in which no new tile was first read."""
         return sum(not tiles for tiles in self.changes)
+
+    def ended(self) -> Outcome | None:
+        """The source of frames ended (the watch's last photo, a film's end). A change left
+        unsettled (the table changed since the last settled move and nothing new was read: a
+        play the reader missed, or took for a box across layout tiles) is asked about then, as a
+        question kept under `pending`, never dropped unsaid. None where nothing is left open."""
+        changes = self.open_changes
+        if self.pending is not None or self.match.current is None or self.hand.over or not changes:
+            return None
+        look = self.last_look if self.last_look is not None else self.reference
+        if look is None:
+            return None
+        why = Reason(
+            f"the photos ended with the table changed {changes} time{'s' if changes > 1 else ''} since the "
+            "last settled move and no new tile read there: was a tile played?",
+            code="unsettled_end",
+            changes=changes,
+        )
+        return self._ask(look, why, [])
 
     # -- the record --------------------------------------------------------------------------
 
@@ -1259,6 +1283,7 @@ class Follower:
         reaching over the table since the last frame observed (`seats.ArmWatch`), oldest first."""
         self.seats.saw(arms)
         self.arms_seen = self.arms_seen or bool(arms)
+        self.last_look = reading
         self.passed_over = []
         first_look = self.reference is None
         self.looking_first = first_look and self.first_look_new and not photo
@@ -1327,6 +1352,10 @@ class Follower:
                 frame=reading.image,
                 code="over_show",
             )
+        # the phone moved since the layout was last seen: its tiles are looked for where they
+        # lie in this photo's pixels (where the motion cannot be told, they are looked for where
+        # they were, and a layout that left its places is asked about)
+        self._follow_camera(reading)
         diff = compare(self.reference, reading, regions)
         # The layout's tiles are where they were last seen (`placed`), whatever the last frame
         # read: one the reader missed there and finds again is not a move, and one it misses
@@ -1397,10 +1426,20 @@ class Follower:
             # play, nor is a back more or less where nothing else is new (a miscount, `_drew`),
             # nor a change that took a back from where it lay
             recounted = recounted is not None and self.backs_last is not None and recounted != self.backs_last
-            if current and not unseen_found and not first_look and not drew and not recounted and not taken:
+            counted = bool(current and not unseen_found and not first_look and not drew and not recounted and not taken)
+            if counted:
                 self.changes.append([])
             if drew or taken:
                 return Outcome("nothing", "a tile drawn from the boneyard", frame=reading.image, code="drawn")
+            if photo and counted:  # a player took it to show a play: say that none was read
+                return Outcome(
+                    "nothing",
+                    "no new tile was read in this photo (if a tile was played, take the photo again over the "
+                    "whole layout, or score the play on the pad)",
+                    frame=reading.image,
+                    settled=False,
+                    code="no_new_tile_photo",
+                )
             return Outcome("nothing", "no new tile", frame=reading.image, settled=False, code="no_new_tile")
         # The new tiles first read in this change: the others were new in an earlier one, which
         # they explain (a question left open, or turned down), and do not explain this one too.
@@ -1426,6 +1465,42 @@ class Follower:
             if len(new) == 1
             else self._several(reading, new, layout, changes)
         )
+
+    def _follow_camera(self, reading: Reading) -> bool:
+        """Carry every place the follower knows (the layout as last seen, the reference photo's
+        tiles, the tiles met and not played) into `reading`'s pixels, where the camera moved since
+        (`register.camera_motion`, from the tiles read in both). False where the motion cannot be
+        told: everything stays where it was."""
+        before = [s.reading for s in self.placed if s is not None]
+        known = {t.tile for t in before}
+        if self.reference is not None:
+            before += [t for t in self.reference.tiles if t.tile not in known]
+        if not before:
+            return True
+        matrix = camera_motion(before, reading.tiles)
+        if matrix is None:
+            return False
+        if is_still(matrix):
+            return True
+
+        def moved(tiles: Sequence[TileReading]) -> list[TileReading]:
+            return [moved_tile(t, matrix) for t in tiles]
+
+        for seen in self.placed:
+            if seen is not None:
+                seen.reading = moved_tile(seen.reading, matrix)
+        if self.reference is not None:
+            self.reference = moved_reading(self.reference, matrix)
+        self.changes = [moved(news) for news in self.changes]
+        self.doubts = [replace(d, reading=moved_tile(d.reading, matrix)) for d in self.doubts]
+        self.aside, self.named, self.crossing = moved(self.aside), moved(self.named), moved(self.crossing)
+        self.vouched, self.furniture, self.leftover = moved(self.vouched), moved(self.furniture), moved(self.leftover)
+        if self.pending is not None:
+            pending = self.pending
+            pending.reading = moved_reading(pending.reading, matrix)
+            pending.outcome = replace(pending.outcome, new_tiles=moved(pending.outcome.new_tiles))
+            pending.aside = tuple(moved(pending.aside))
+        return True
 
     def _over_layout(self, tile: TileReading, reading: Reading) -> bool:
         """Whether `tile`'s box is the reader's box across a layout tile and its neighbour (`lies_across`)."""

@@ -54,6 +54,8 @@ class Watcher:
         self.frames = 0
         self.reads = 0
         self._ask_frame: str | None = None
+        #: the last frame read, and its reading (`end` keeps it as the evidence of its question)
+        self._last: tuple[np.ndarray, Reading] | None = None
 
     def step(self, image: np.ndarray, name: str = "") -> Step:
         started = time.perf_counter()
@@ -67,6 +69,7 @@ class Watcher:
             return Step(motion, None, None, 1000 * (time.perf_counter() - started))
         reading = self.reader.read(image, name)
         self.reads += 1
+        self._last = (image, reading)
         outcome = self.follower.observe(reading, motion.regions, again=motion.again, arms=self.arms.take())
         # the picture is the new reference for stillness even after an ask: the same unsettled
         # change is not read again until the table changes once more. A change in which nothing
@@ -78,6 +81,15 @@ class Watcher:
             frame_id = self.evidence.keep(image, reading, outcome, _motion_json(motion), self._hand())
             self._ask_frame = frame_id if outcome.kind == "ask" else None
         return Step(motion, outcome, reading, 1000 * (time.perf_counter() - started))
+
+    def end(self) -> Outcome | None:
+        """The frames ended: a change still unsettled is asked about (`Follower.ended`), never
+        dropped unsaid. None where nothing is left open."""
+        outcome = self.follower.ended()
+        if outcome is not None and self.evidence is not None and self._last is not None and outcome.kind == "ask":
+            image, reading = self._last
+            self._ask_frame = self.evidence.keep(image, reading, outcome, None, self._hand())
+        return outcome
 
     def confirm(self, events: list[dict[str, Any]]) -> Outcome:
         """A person settles the pending ask; its events are linked to the frame that asked."""

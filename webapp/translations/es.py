@@ -568,6 +568,10 @@ ES: dict[str, str | tuple[str, str]] = {
     "confirmed by a player": "confirmado por un jugador",
     "it could also be %(other)s": "también podría ser %(other)s",
     "no new tile": "ninguna ficha nueva",
+    "no new tile was read in this photo (if a tile was played, take the photo again over the whole layout, or score the play on the pad)": (
+        "no se leyó ninguna ficha nueva en esta foto (si se jugó una ficha, vuelve a sacar la foto con toda la "
+        "mesa a la vista, o anota la jugada en el anotador)"
+    ),
     "no play the rules allow fits the photo": "ninguna jugada que permiten las reglas encaja con la foto",
     "no tiles": "ninguna ficha",
     "the hand is over: show each player's tiles, then clear the table": "la mano terminó: cada jugador muestra sus fichas, y luego se recoge la mesa",
