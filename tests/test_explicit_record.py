@@ -280,3 +280,28 @@ def test_a_long_record_is_written_out_replaying_each_hand_once_not_each_hand_bef
     # replaying the hands before each hand would start 40 * 41 / 2 = 820 hands at the least
     assert started == 40 + 39 + writes
     assert score_record(shared.record)["totals"] == score_record(seen)["totals"]
+
+
+def test_the_web_writes_a_version_out_once_for_every_download_and_export(client, monkeypatch):
+    """Anyone with a viewer link may download or export a match again and again: a long camera
+    record is written out (`scorer.explicit`) once for each version of it, not for each request."""
+    import webapp.store as store
+
+    made = client.post("/api/games", json=camera(*line(20)))
+    assert made.status_code == 201, made.get_json()
+    t = Table(client, made.get_json())
+    kept = t.version()
+    calls = []
+    monkeypatch.setattr(store, "explicit_record", lambda data: calls.append(1) or explicit_record(data))
+    first = t.get("/record?download=1").data
+    assert t.get("/record?download=1").data == first
+    assert t.get(f"/record?download=1&version={kept}").data == first
+    with zipfile.ZipFile(io.BytesIO(t.get("/export").data)) as archive:
+        assert json.loads(archive.read("record.json")) == json.loads(first)
+    assert len(calls) == 1
+    assert t.event(play(0, LINE[20], "east")).status_code == 201
+    again = json.loads(t.get("/record?download=1").data)
+    assert len(again["hands"][0]["events"]) > len(json.loads(first)["hands"][0]["events"])
+    assert t.get("/export").status_code == 200 and len(calls) == 2
+    assert t.version() > kept
+    assert t.get(f"/record?download=1&version={kept}").data == first and len(calls) == 2  # still kept
