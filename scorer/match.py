@@ -217,6 +217,17 @@ class Match:
         if hand.end in ("out", "blocked") and self.bonuses[h] is None and not self.over:
             self._try_bonus(h, hand)
 
+    def mark(self) -> tuple[Any, ...]:
+        """Where the match stands between hands, to come back to (`rewind`): a hand tried on it
+        and taken back, without replaying the hands before it (`scorer.explicit`)."""
+        return len(self.hands), list(self.totals), self.winner, self.won_at, self.active
+
+    def rewind(self, mark: tuple[Any, ...]) -> None:
+        """Take back every hand started since `mark` (`mark`), as if it had never been played."""
+        count, totals, self.winner, self.won_at, self.active = mark
+        del self.hands[count:], self.bonuses[count:], self.hand_totals[count:], self.eliminated[count:]
+        self.totals = list(totals)
+
     def _add(self, side: int, points: int, hand: int, event: int | None) -> None:
         self.totals[side] += points
         self.hand_totals[hand] = list(self.totals)
@@ -342,45 +353,47 @@ class Match:
 
     def answer(self) -> dict[str, Any]:
         """The scorer's answer of GAME_RECORD.md (with a few extra fields a reader may ignore)."""
-        hands = []
-        for h, hand in enumerate(self.hands):
-            row: dict[str, Any] = {
-                "leader": hand.leader,
-                "plays": hand.plays,
-                "winner": hand.winner() if hand.end in ("out", "blocked") and not self._cut_short(h) else None,
-                "bonus": self.bonuses[h],
-                "totals": self.hand_totals[h],
-                "end": hand.end,
-                "pips": list(hand.pips),
-            }
-            if hand.inferred_passes:
-                row["inferred_passes"] = hand.inferred_passes
-            if hand.inferred_draws:
-                row["inferred_draws"] = hand.inferred_draws
-            if hand.maybe_out is not None:
-                row["maybe_out"] = hand.maybe_out[0]  # played its last counted tile; out unless play goes on
-            if hand.adjustments:
-                row["adjustments"] = [
-                    {"event": a.event, "side": a.side, "points": a.points, "reason": a.reason} for a in hand.adjustments
-                ]
-            missing = hand.missing_pips() if self.bonuses[h] is None and not self.over else []
-            if missing:
-                row["awaiting_pips"] = missing
-            if self.eliminated[h]:
-                row["eliminated"] = self.eliminated[h]
-            if hand.end is None:
-                row["turn"] = hand.turn
-                row["open_ends"] = hand.layout.open_ends()
-            hands.append(row)
         return {
             "variant": self.rules.name,
             "sides": self.side_names(),
-            "hands": hands,
+            "hands": [self.hand_answer(h) for h in range(len(self.hands))],
             "totals": list(self.totals),
             "winner": self.winner,
             "target": self.rules.target,
             "scoring": self.rules.variant.scoring,
         }
+
+    def hand_answer(self, h: int) -> dict[str, Any]:
+        """Hand `h`'s row of the answer (`answer`), alone."""
+        hand = self.hands[h]
+        row: dict[str, Any] = {
+            "leader": hand.leader,
+            "plays": hand.plays,
+            "winner": hand.winner() if hand.end in ("out", "blocked") and not self._cut_short(h) else None,
+            "bonus": self.bonuses[h],
+            "totals": self.hand_totals[h],
+            "end": hand.end,
+            "pips": list(hand.pips),
+        }
+        if hand.inferred_passes:
+            row["inferred_passes"] = hand.inferred_passes
+        if hand.inferred_draws:
+            row["inferred_draws"] = hand.inferred_draws
+        if hand.maybe_out is not None:
+            row["maybe_out"] = hand.maybe_out[0]  # played its last counted tile; out unless play goes on
+        if hand.adjustments:
+            row["adjustments"] = [
+                {"event": a.event, "side": a.side, "points": a.points, "reason": a.reason} for a in hand.adjustments
+            ]
+        missing = hand.missing_pips() if self.bonuses[h] is None and not self.over else []
+        if missing:
+            row["awaiting_pips"] = missing
+        if self.eliminated[h]:
+            row["eliminated"] = self.eliminated[h]
+        if hand.end is None:
+            row["turn"] = hand.turn
+            row["open_ends"] = hand.layout.open_ends()
+        return row
 
 
 def _given(part: dict[str, Any], name: str, default: Any) -> Any:

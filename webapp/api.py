@@ -23,8 +23,6 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.wsgi import wrap_file
 
-from scorer.explicit import explicit_record
-
 from . import archive, auth, board, schemas, store, uploads, validate
 from .db import db
 from .errors import ApiError
@@ -356,9 +354,10 @@ def record(game_id: str):  # type: ignore[no-untyped-def]
             f"the record as it stood at version {version} is not kept here: the match was imported at "
             f"version {first} with the history of its changes, not each record before it",
         )
-    data = store.record_of(found, version) if version is not None else store.snapshot(found).record
     if request.args.get("download"):
-        data = explicit_record(data).record
+        data = store.handed_out(found, version).record  # made once a version
+    else:
+        data = store.record_of(found, version) if version is not None else store.snapshot(found).record
     response = Response(json.dumps(data, indent=2, ensure_ascii=False) + "\n", mimetype="application/json")
     if request.args.get("download"):
         response.headers["Content-Disposition"] = f'attachment; filename="spinner-{found.id}.json"'

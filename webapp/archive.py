@@ -84,7 +84,7 @@ def _write(game: Game, out: IO[bytes]) -> None:
 
     snap = store.snapshot(game)
     # for any reader: the draws the camera did not see written out, each frame's event moved with it
-    shared = explicit_record(snap.record)
+    shared = store.handed_out(game)  # made once a version
     rewritten = shared.record != snap.record
     listing: list[dict[str, Any]] = []
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -27,6 +27,7 @@ from sqlalchemy.orm.interfaces import ORMOption
 
 from scorer import RECORD_FORMAT, Match, RecordError, schema
 from scorer.commands import replay
+from scorer.explicit import Explicit, explicit_record
 from scorer.schema import check_players
 
 from . import fanout, live, schemas, validate
@@ -61,11 +62,14 @@ class Snapshot:
 
 
 class _Cache:
-    """The last snapshots made, by (match, version): 200 viewers of one table share one replay."""
+    """The last snapshots made, by (match, version): 200 viewers of one table share one replay.
+    And the last records handed out (`explicit`), fewer: each is as large as its record."""
 
-    def __init__(self, size: int = 256) -> None:
+    def __init__(self, size: int = 256, handed_size: int = 16) -> None:
         self.size = size
         self.items: OrderedDict[tuple[str, int], Snapshot] = OrderedDict()
+        self.handed_size = handed_size
+        self.handed: OrderedDict[tuple[str, int], Explicit] = OrderedDict()
         self.lock = threading.Lock()
 
     def get(self, key: tuple[str, int]) -> Snapshot | None:
@@ -82,9 +86,24 @@ class _Cache:
                 self.items.popitem(last=False)
         return snap
 
+    def get_handed(self, key: tuple[str, int]) -> Explicit | None:
+        with self.lock:
+            found = self.handed.get(key)
+            if found is not None:
+                self.handed.move_to_end(key)
+            return found
+
+    def put_handed(self, key: tuple[str, int], found: Explicit) -> Explicit:
+        with self.lock:
+            self.handed[key] = found
+            while len(self.handed) > self.handed_size:
+                self.handed.popitem(last=False)
+        return found
+
     def clear(self) -> None:
         with self.lock:
             self.items.clear()
+            self.handed.clear()
 
 
 cache = _Cache()
@@ -168,6 +187,20 @@ def _replayed(game_id: str, version: int, record: dict[str, Any]) -> Snapshot:
 def snapshot(game: Game) -> Snapshot:
     key = (game.id, game.version)
     return cache.get(key) or cache.put(_replayed(game.id, game.version, record_of(game)))
+
+
+def handed_out(game: Game, version: int | None = None) -> Explicit:
+    """The record as handed out (a download, an export) now or as it stood at `version`: the draws
+    a camera did not see written out (`scorer.explicit`). Made once for each version of a match
+    (a long record takes a while: anyone with a viewer link may ask for it again and again); shared:
+    never change it."""
+    at = game.version if version is None else version
+    key = (game.id, at)
+    found = cache.get_handed(key)
+    if found is None:
+        record = snapshot(game).record if at == game.version else record_of(game, at)
+        found = cache.put_handed(key, explicit_record(record))
+    return found
 
 
 # -- creating ---------------------------------------------------------------------------------
