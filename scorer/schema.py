@@ -2,7 +2,7 @@
 archive and the tournament file all refuse the same records, in the same words.
 
 A record (GAME_RECORD.md) is first read as bounded JSON (`loads`: no NaN, no integer past 2^53,
-nothing nested deeper than any record, no half of a UTF-16 pair), then held to the JSON Schema
+nothing nested deeper than any record, no half of a UTF-16 pair, no key twice in one object), then held to the JSON Schema
 below (`check_record`): the types, ASCII tile names, integers in a sane range, lists of a bounded
 length, the players' names (one each, told apart) and our own `seating`. Whether a record is
 *legal* (whose turn, which end, what scores) stays the scorer's to say (`Match.from_record`); a
@@ -95,6 +95,19 @@ def _constant(text: str) -> Any:
     raise _Refused(f"{text} is not JSON: send numbers only")
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are each given once: with a key twice, JSON readers differ (Python
+    keeps the last, others the first), so what one stored another would read as another record."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Refused(f"the key {key[:40]!r} is given twice in one object: give each key once")
+            seen.add(key)
+    return value
+
+
 def depth_of(value: Any) -> int:
     """How deeply lists and objects nest in `value` (without recursion: the value may be deep)."""
     deepest, stack = 0, [(value, 1)]
@@ -148,7 +161,9 @@ def bounded(value: Any, what: str) -> Any:
 def loads(raw: bytes | str, what: str = "the JSON") -> Any:
     """`raw` parsed, or a ShapeError naming what is wrong with it."""
     try:
-        value = json.loads(raw, parse_int=_integer, parse_float=_real, parse_constant=_constant)
+        value = json.loads(
+            raw, parse_int=_integer, parse_float=_real, parse_constant=_constant, object_pairs_hook=_object
+        )
     except _Refused as error:
         raise ShapeError(f"{what}: {error}", what=what) from None
     except UnicodeDecodeError:

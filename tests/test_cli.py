@@ -181,3 +181,12 @@ def test_eval_refuses_a_real_folder_that_holds_none_of_the_real_sets(cli_runner,
     )
     missing = cli_runner.invoke(main, ["eval", "--real", str(tmp_path / "absent")])
     assert missing.exit_code == 2 and "absent: is no folder, so it holds none of the real sets" in missing.output
+
+
+def test_score_refuses_a_key_given_twice_as_the_web_does(cli_runner, tmp_path):
+    """The last of two equal keys won, as on the web; other readers keep the first."""
+    path = tmp_path / "twice.json"
+    path.write_text('{"variant": "partners", "players": ["A","B","C","D"], "players": ["E","F","G","H"]}')
+    result = cli_runner.invoke(main, ["score", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {path}: the key 'players' is given twice in one object: give each key once\n"
