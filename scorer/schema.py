@@ -358,20 +358,38 @@ def _record_without_nulls(record: dict[str, Any]) -> dict[str, Any]:
 # -- names ----------------------------------------------------------------------------------------
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+#: Every format character (Unicode category Cf, as of Unicode 14: soft hyphen, word joiner, BOM,
+#: Arabic letter mark, Mongolian vowel separator, tag characters...; `tests/test_record_shape.py`
+#: holds this list to `unicodedata`'s), the combining grapheme joiner, the Hangul and halfwidth
+#: fillers, the Khmer inherent vowels, the Mongolian variation selectors and the braille blank:
+#: characters that show nothing, so that "Ana\u2060" looked like "Ana" and "\u3164" like no name.
+FORMAT_CHARACTERS = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+)
+_INVISIBLE = re.compile(f"[{FORMAT_CHARACTERS}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u2800\u3164\uffa0]")
+#: variation selectors choose how a character is drawn (an emoji's colour): kept in text, not
+#: compared in names
+_VARIATION = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
 
 def clean_text(value: object, limit: int) -> str:
-    """Text a player typed, made safe to keep: no control or direction characters, trimmed."""
+    """Text a player typed, made safe to keep: no control or direction characters, no characters
+    that show nothing (`_INVISIBLE`), trimmed."""
     if not isinstance(value, str):
         return ""
-    text = " ".join(_CONTROL.sub(" ", value).split())
+    text = " ".join(_INVISIBLE.sub("", _CONTROL.sub(" ", value)).split())
     return text[:limit]
 
 
 def name_key(name: str) -> str:
-    """A name as names are compared: one Unicode form (NFC: "Jose\u0301" is "Jos\u00e9"), stripped,
-    case-insensitive; NFC again after casefolding, which may decompose."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).strip().casefold())
+    """A name as names are compared: what shows of it (`clean_text`, no variation selectors) in
+    one Unicode form, NFKC ("Jose\u0301" is "Jos\u00e9", fullwidth "\uff21na" is "Ana"),
+    case-insensitive; NFKC again after casefolding, which may decompose."""
+    normal = unicodedata.normalize("NFKC", name)
+    shown = _VARIATION.sub("", clean_text(normal, len(normal)))
+    return unicodedata.normalize("NFKC", shown.casefold())
 
 
 def check_players(value: object) -> list[str]:
