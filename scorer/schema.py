@@ -21,6 +21,7 @@ names), which `ShapeError.said_of` names the file before.
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import re
@@ -158,16 +159,35 @@ def bounded(value: Any, what: str) -> Any:
     return value
 
 
+def text_of(raw: bytes, what: str = "the JSON") -> str:
+    """JSON's bytes as text: UTF-8, with or without a byte order mark (an editor's), else a
+    ShapeError naming the encoding. Python's `json` also read UTF-16 and UTF-32 from bytes (not
+    from a file read as text), so the web took files `spinner score` refused."""
+    if raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8) :]
+    encoding = json.detect_encoding(raw)
+    if encoding.startswith(("utf-16", "utf-32")):
+        name = encoding[:6].upper()
+        raise ShapeError(f"{what} is in {name}: send JSON in UTF-8", what=what)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ShapeError(
+            f"{what} is not text in UTF-8 (Latin-1 or Windows-1252, or not text at all): send JSON in UTF-8",
+            what=what,
+        ) from None
+
+
 def loads(raw: bytes | str, what: str = "the JSON") -> Any:
-    """`raw` parsed, or a ShapeError naming what is wrong with it."""
+    """`raw` parsed, or a ShapeError naming what is wrong with it. Bytes are read as `text_of`
+    reads them; text may start with a byte order mark too."""
+    raw = text_of(raw, what) if isinstance(raw, bytes) else raw.removeprefix("\ufeff")
     try:
         value = json.loads(
             raw, parse_int=_integer, parse_float=_real, parse_constant=_constant, object_pairs_hook=_object
         )
     except _Refused as error:
         raise ShapeError(f"{what}: {error}", what=what) from None
-    except UnicodeDecodeError:
-        raise ShapeError(f"{what} is not text: send JSON in UTF-8", what=what) from None
     except json.JSONDecodeError as error:
         raise ShapeError(
             f"{what} is not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}", what=what
