@@ -217,14 +217,25 @@ _VALIDATORS: dict[int, Any] = {}
 _DESCRIBED = ("pattern", "enum", "minimum", "maximum", "type")
 
 
+def _validator(schema: dict[str, Any]) -> Any:
+    """JSON Schema 2020-12 with its integers whole numbers written as such: the standard's
+    "integer" takes 1.0 too, which passed here and was then refused by the scorer (a 422 where
+    any other non-integer is a 400)."""
+    from jsonschema import Draft202012Validator, validators
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool)
+    )
+    return validators.extend(Draft202012Validator, type_checker=checker)(schema)
+
+
 def check(value: Any, schema: dict[str, Any], what: str) -> Any:
     """`value` when it keeps to `schema`, else a ShapeError naming the first place it does not."""
-    from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
     validator = _VALIDATORS.get(id(schema))
     if validator is None:
-        validator = _VALIDATORS.setdefault(id(schema), Draft202012Validator(schema))
+        validator = _VALIDATORS.setdefault(id(schema), _validator(schema))
     error = best_match(validator.iter_errors(value))
     if error is not None:
         where = where_of(error.absolute_path)

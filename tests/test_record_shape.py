@@ -99,6 +99,16 @@ REFUSED = [
         )
         for blank in ("\u3164", "\u2800", "\u200b\ufeff", "\uffa0")
     ),
+    (  # 1.0 passed JSON Schema's "integer" and the scorer refused it: 422, not 400
+        _with(lambda r: r["hands"][0].update(leader=1.0)),
+        "hands[0].leader",
+        "hands[0].leader: a seat number (0 for the first player) (1.0 is not of type 'integer', 'null')",
+    ),
+    (
+        _with(lambda r: r["hands"][0]["events"][0].update(seat=0.0)),
+        "hands[0].events[0].seat",
+        "hands[0].events[0].seat: a seat number (0 for the first player) (0.0 is not of type 'integer', 'null')",
+    ),
     (
         _with(lambda r: r["hands"][0].update(unseen_draws="yes")),
         "hands[0].unseen_draws",
