@@ -24,13 +24,11 @@ def read_record(path: str) -> Any:
     Read as the web app reads a body (`scorer.schema.loads`): no NaN, no integer past 2^53, nothing
     nested deeper than a record, no half of a character; the same words."""
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as error:
         raise click.ClickException(f"{path}: cannot be read ({error.strerror or error})") from None
-    except UnicodeDecodeError:
-        raise click.ClickException(f"{path}: is not a text file (a match record is JSON)") from None
     try:
-        return loads(text, path)
+        return loads(raw, path)  # UTF-8, with or without a byte order mark, as on the web
     except ShapeError as error:
         raise click.ClickException(error.said_of(path)) from None
 

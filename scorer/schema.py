@@ -2,7 +2,7 @@
 archive and the tournament file all refuse the same records, in the same words.
 
 A record (GAME_RECORD.md) is first read as bounded JSON (`loads`: no NaN, no integer past 2^53,
-nothing nested deeper than any record, no half of a UTF-16 pair), then held to the JSON Schema
+nothing nested deeper than any record, no half of a UTF-16 pair, no key twice in one object), then held to the JSON Schema
 below (`check_record`): the types, ASCII tile names, integers in a sane range, lists of a bounded
 length, the players' names (one each, told apart) and our own `seating`. Whether a record is
 *legal* (whose turn, which end, what scores) stays the scorer's to say (`Match.from_record`); a
@@ -21,6 +21,7 @@ names), which `ShapeError.said_of` names the file before.
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import re
@@ -95,6 +96,19 @@ def _constant(text: str) -> Any:
     raise _Refused(f"{text} is not JSON: send numbers only")
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are each given once: with a key twice, JSON readers differ (Python
+    keeps the last, others the first), so what one stored another would read as another record."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Refused(f"the key {key[:40]!r} is given twice in one object: give each key once")
+            seen.add(key)
+    return value
+
+
 def depth_of(value: Any) -> int:
     """How deeply lists and objects nest in `value` (without recursion: the value may be deep)."""
     deepest, stack = 0, [(value, 1)]
@@ -145,14 +159,35 @@ def bounded(value: Any, what: str) -> Any:
     return value
 
 
-def loads(raw: bytes | str, what: str = "the JSON") -> Any:
-    """`raw` parsed, or a ShapeError naming what is wrong with it."""
+def text_of(raw: bytes, what: str = "the JSON") -> str:
+    """JSON's bytes as text: UTF-8, with or without a byte order mark (an editor's), else a
+    ShapeError naming the encoding. Python's `json` also read UTF-16 and UTF-32 from bytes (not
+    from a file read as text), so the web took files `spinner score` refused."""
+    if raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8) :]
+    encoding = json.detect_encoding(raw)
+    if encoding.startswith(("utf-16", "utf-32")):
+        name = encoding[:6].upper()
+        raise ShapeError(f"{what} is in {name}: send JSON in UTF-8", what=what)
     try:
-        value = json.loads(raw, parse_int=_integer, parse_float=_real, parse_constant=_constant)
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ShapeError(
+            f"{what} is not text in UTF-8 (Latin-1 or Windows-1252, or not text at all): send JSON in UTF-8",
+            what=what,
+        ) from None
+
+
+def loads(raw: bytes | str, what: str = "the JSON") -> Any:
+    """`raw` parsed, or a ShapeError naming what is wrong with it. Bytes are read as `text_of`
+    reads them; text may start with a byte order mark too."""
+    raw = text_of(raw, what) if isinstance(raw, bytes) else raw.removeprefix("\ufeff")
+    try:
+        value = json.loads(
+            raw, parse_int=_integer, parse_float=_real, parse_constant=_constant, object_pairs_hook=_object
+        )
     except _Refused as error:
         raise ShapeError(f"{what}: {error}", what=what) from None
-    except UnicodeDecodeError:
-        raise ShapeError(f"{what} is not text: send JSON in UTF-8", what=what) from None
     except json.JSONDecodeError as error:
         raise ShapeError(
             f"{what} is not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}", what=what
@@ -182,14 +217,25 @@ _VALIDATORS: dict[int, Any] = {}
 _DESCRIBED = ("pattern", "enum", "minimum", "maximum", "type")
 
 
+def _validator(schema: dict[str, Any]) -> Any:
+    """JSON Schema 2020-12 with its integers whole numbers written as such: the standard's
+    "integer" takes 1.0 too, which passed here and was then refused by the scorer (a 422 where
+    any other non-integer is a 400)."""
+    from jsonschema import Draft202012Validator, validators
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool)
+    )
+    return validators.extend(Draft202012Validator, type_checker=checker)(schema)
+
+
 def check(value: Any, schema: dict[str, Any], what: str) -> Any:
     """`value` when it keeps to `schema`, else a ShapeError naming the first place it does not."""
-    from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
     validator = _VALIDATORS.get(id(schema))
     if validator is None:
-        validator = _VALIDATORS.setdefault(id(schema), Draft202012Validator(schema))
+        validator = _VALIDATORS.setdefault(id(schema), _validator(schema))
     error = best_match(validator.iter_errors(value))
     if error is not None:
         where = where_of(error.absolute_path)
@@ -343,20 +389,38 @@ def _record_without_nulls(record: dict[str, Any]) -> dict[str, Any]:
 # -- names ----------------------------------------------------------------------------------------
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+#: Every format character (Unicode category Cf, as of Unicode 14: soft hyphen, word joiner, BOM,
+#: Arabic letter mark, Mongolian vowel separator, tag characters...; `tests/test_record_shape.py`
+#: holds this list to `unicodedata`'s), the combining grapheme joiner, the Hangul and halfwidth
+#: fillers, the Khmer inherent vowels, the Mongolian variation selectors and the braille blank:
+#: characters that show nothing, so that "Ana\u2060" looked like "Ana" and "\u3164" like no name.
+FORMAT_CHARACTERS = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+)
+_INVISIBLE = re.compile(f"[{FORMAT_CHARACTERS}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u2800\u3164\uffa0]")
+#: variation selectors choose how a character is drawn (an emoji's colour): kept in text, not
+#: compared in names
+_VARIATION = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
 
 def clean_text(value: object, limit: int) -> str:
-    """Text a player typed, made safe to keep: no control or direction characters, trimmed."""
+    """Text a player typed, made safe to keep: no control or direction characters, no characters
+    that show nothing (`_INVISIBLE`), trimmed."""
     if not isinstance(value, str):
         return ""
-    text = " ".join(_CONTROL.sub(" ", value).split())
+    text = " ".join(_INVISIBLE.sub("", _CONTROL.sub(" ", value)).split())
     return text[:limit]
 
 
 def name_key(name: str) -> str:
-    """A name as names are compared: one Unicode form (NFC: "Jose\u0301" is "Jos\u00e9"), stripped,
-    case-insensitive; NFC again after casefolding, which may decompose."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).strip().casefold())
+    """A name as names are compared: what shows of it (`clean_text`, no variation selectors) in
+    one Unicode form, NFKC ("Jose\u0301" is "Jos\u00e9", fullwidth "\uff21na" is "Ana"),
+    case-insensitive; NFKC again after casefolding, which may decompose."""
+    normal = unicodedata.normalize("NFKC", name)
+    shown = _VARIATION.sub("", clean_text(normal, len(normal)))
+    return unicodedata.normalize("NFKC", shown.casefold())
 
 
 def check_players(value: object) -> list[str]:

@@ -160,9 +160,9 @@ def _count(value: object, what: str) -> int:
 
 
 def _key(name: str) -> str:
-    """A name as registration compares it (`schema.name_key`, as a match's players are): one
-    Unicode form, so "Capicu\u0301a" (a combining accent) is "Capic\u00faa", stripped and
-    case-insensitive."""
+    """A name as registration compares it (`schema.name_key`, as a match's players are): what
+    shows of it in one Unicode form (NFKC), so "Capicu\u0301a" (a combining accent) is
+    "Capic\u00faa" and fullwidth "\uff21na" is "Ana", nothing invisible, case-insensitive."""
     return name_key(name)
 
 

@@ -58,7 +58,7 @@ def test_score_names_unreadable_files(cli_runner, tmp_path):
     binary = tmp_path / "photo.json"
     binary.write_bytes(b"\xff\xd8\xff\xe0")
     result = cli_runner.invoke(main, ["score", str(binary)])
-    assert result.exit_code == 1 and "is not a text file" in result.stderr
+    assert result.exit_code == 1 and "is not text in UTF-8" in result.stderr
 
 
 def test_score_names_json_python_cannot_hold(cli_runner, tmp_path):
@@ -181,3 +181,32 @@ def test_eval_refuses_a_real_folder_that_holds_none_of_the_real_sets(cli_runner,
     )
     missing = cli_runner.invoke(main, ["eval", "--real", str(tmp_path / "absent")])
     assert missing.exit_code == 2 and "absent: is no folder, so it holds none of the real sets" in missing.output
+
+
+def test_score_refuses_a_key_given_twice_as_the_web_does(cli_runner, tmp_path):
+    """The last of two equal keys won, as on the web; other readers keep the first."""
+    path = tmp_path / "twice.json"
+    path.write_text('{"variant": "partners", "players": ["A","B","C","D"], "players": ["E","F","G","H"]}')
+    result = cli_runner.invoke(main, ["score", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {path}: the key 'players' is given twice in one object: give each key once\n"
+
+
+def test_score_reads_the_encodings_the_web_reads(cli_runner, tmp_path):
+    """The web took a byte order mark and UTF-16 and this refused both: now both take UTF-8 with
+    or without a byte order mark, and refuse UTF-16 and Latin-1 in the same words."""
+    data = json.dumps(
+        {**record("partners", hand(*SIX_BLOCK_PLAYS)), "players": ["José", "Ben", "Cruz", "Dee"]}, ensure_ascii=False
+    )
+    path = tmp_path / "match.json"
+    path.write_bytes(data.encode("utf-8-sig"))
+    result = cli_runner.invoke(main, ["score", str(path)])
+    assert result.exit_code == 0, result.output
+    result = cli_runner.invoke(main, ["score", "-"], input=data.encode("utf-8-sig"))
+    assert result.exit_code == 0, result.output
+    path.write_bytes(data.encode("utf-16"))
+    result = cli_runner.invoke(main, ["score", str(path)])
+    assert result.exit_code == 1 and result.stderr == f"Error: {path} is in UTF-16: send JSON in UTF-8\n"
+    path.write_bytes(data.encode("latin-1"))
+    result = cli_runner.invoke(main, ["score", str(path)])
+    assert result.exit_code == 1 and f"{path} is not text in UTF-8 (Latin-1" in result.stderr

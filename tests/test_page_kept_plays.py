@@ -239,6 +239,8 @@ def test_a_bad_drop_kept_is_refused(cam):
     kept_two(cam)
     refused = cam.post("/undo", {"drop_kept": "yes"})
     assert refused.status_code == 400 and "drop_kept is true" in refused.get_json()["error"]
+    left_out = cam.post("/undo", {"drop_kept": None})  # null is left out: the kept plays hold it back
+    assert left_out.status_code == 409 and left_out.get_json()["code"] == "kept_open", left_out.get_json()
 
 
 # -- on the page -----------------------------------------------------------------------------------

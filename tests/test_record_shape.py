@@ -70,6 +70,45 @@ REFUSED = [
         "players[2]",
         "two players are called 'A' (seats 1 and 3): give each a name the table can tell apart (an initial will do)",
     ),
+    *(
+        (
+            _with(lambda r, twin=twin: r.update(players=["Ana", "Ben", "Cruz", twin])),
+            "players[3]",
+            "two players are called 'Ana' (seats 1 and 4): give each a name the table can tell apart "
+            "(an initial will do)",
+        )
+        # invisible characters and fullwidth letters made a second "Ana" the table could not tell apart
+        for twin in (
+            "Ana\u2060",
+            "\ufeffAna",
+            "A\u00adna",
+            "Ana\u034f",
+            "Ana\u061c",
+            "Ana\U000e0041",
+            "Ana\u180e",
+            "Ana\u3164",
+            "\uff21\uff4e\uff41",
+            "ana\ufe0f",
+        )
+    ),
+    *(
+        (
+            _with(lambda r, blank=blank: r.update(players=["Ana", blank, "Cruz", "Dee"])),
+            "players",
+            "every player needs a name (the list runs over the seats in play order)",
+        )
+        for blank in ("\u3164", "\u2800", "\u200b\ufeff", "\uffa0")
+    ),
+    (  # 1.0 passed JSON Schema's "integer" and the scorer refused it: 422, not 400
+        _with(lambda r: r["hands"][0].update(leader=1.0)),
+        "hands[0].leader",
+        "hands[0].leader: a seat number (0 for the first player) (1.0 is not of type 'integer', 'null')",
+    ),
+    (
+        _with(lambda r: r["hands"][0]["events"][0].update(seat=0.0)),
+        "hands[0].events[0].seat",
+        "hands[0].events[0].seat: a seat number (0 for the first player) (0.0 is not of type 'integer', 'null')",
+    ),
     (
         _with(lambda r: r["hands"][0].update(unseen_draws="yes")),
         "hands[0].unseen_draws",
@@ -141,3 +180,19 @@ def test_a_null_field_reads_as_left_out_on_the_command_line_and_the_web(
 def test_an_appended_event_reads_a_null_field_as_left_out(table):
     assert table.event({"type": "play", "seat": 0, "tile": "6-6", "end": None, "reason": None}).status_code == 201
     assert table.record()["hands"][0]["events"] == [{"type": "play", "seat": 0, "tile": "6-6"}]
+
+
+def test_every_format_character_is_taken_out_of_a_name():
+    """`FORMAT_CHARACTERS` is Unicode's category Cf as this Python knows it: a newer Unicode adding
+    one fails here rather than letting it into names unseen."""
+    import re
+    import unicodedata
+
+    from scorer.schema import FORMAT_CHARACTERS, clean_text, name_key
+
+    listed = re.compile(f"[{FORMAT_CHARACTERS}]")
+    missing = [hex(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf" and not listed.match(chr(c))]
+    assert missing == []
+    assert clean_text("A\u00adna \u2060Mar\u00eda\ufeff", 40) == "Ana María"
+    assert name_key("\uff21\uff4e\uff41") == name_key("ANA") == "ana"
+    assert name_key("Jose\u0301") == name_key("Jos\u00e9")

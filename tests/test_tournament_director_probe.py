@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from tests.support.tournament import TEAMS, Director, started
 
 COMPOSED, COMBINING = "Capic\u00faa", "Capicu\u0301a"
@@ -64,6 +66,25 @@ def test_a_team_cannot_be_called_by_a_winners_letter(director):
         assert f"a team cannot be called {name.strip()!r}" in response.get_json()["error"]
     assert director.view()["teams"] == []
     assert director.post("/teams", {"name": "Team A", "players": ["X", "Y"]}).status_code == 201
+
+
+@pytest.mark.parametrize("name", ["\uff21", "a\u2060", "\ufeffb", "\u00adB\U000e0041"])
+def test_a_winners_letter_in_disguise_is_refused_too(director, name):
+    """Fullwidth "\uff21" and "a" with a word joiner registered (201) and looked exactly like the
+    letter a result names its winner by: they are compared by the same key (NFKC, nothing invisible)."""
+    response = director.post("/teams", {"name": name, "players": ["X", "Y"]})
+    assert response.status_code == 422, response.get_json()
+    assert "a team cannot be called" in response.get_json()["error"]
+    assert director.view()["teams"] == []
+
+
+@pytest.mark.parametrize(
+    "team, players", [("\u3164", ["X", "Y"]), ("Reds", ["\u2800", "Y"]), ("Reds", ["X", "x\u2060"])]
+)
+def test_a_name_that_shows_nothing_or_the_partners_name_is_refused(director, team, players):
+    response = director.post("/teams", {"name": team, "players": players})
+    assert response.status_code == 400, response.get_json()
+    assert director.view()["teams"] == []
 
 
 def test_an_imported_night_with_teams_a_and_b_names_its_winner_without_guessing(client, director):

@@ -265,3 +265,41 @@ def test_an_older_watch_archive_is_refused_saying_what_it_is(titled):
     assert response.status_code == 400
     assert "older `spinner watch --export`" in response.get_json()["error"]
     assert "import its record.json by itself" in response.get_json()["error"]
+
+
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG's signature and header chunk only: what the size is read from, no pixels after it."""
+    import struct
+    import zlib
+
+    body = b"IHDR" + struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + body + struct.pack(">I", zlib.crc32(body))
+
+
+def test_an_archive_of_more_pixels_than_an_import_takes_is_refused_before_any_photo_decodes(titled, monkeypatch):
+    """A 50-megapixel PNG of one colour zips to 741 bytes and takes the server half a second to
+    decode: 3,500 of them in a 2.6 MB ZIP were 30-45 minutes of CPU. The headers are summed first."""
+    from webapp import archive, camera
+
+    decoded: list[str] = []
+    monkeypatch.setattr(camera, "check", lambda data, name: decoded.append(name))
+    many = 1 + archive.MAX_IMPORT_PIXELS // (8192 * 6144)  # one more than the budget holds at 50 MP
+    assert many >= 200  # hundreds of phone photos at the most a photo may have still import
+    big = _png_header(8192, 6144)
+    members = {"record.json": json.dumps({"variant": "all-fives", "players": ["A", "B"], "hands": []}).encode()}
+    members |= {f"frames/{i}.png": big for i in range(many)}
+    listing = {"format": "spinner-frames/1", "frames": [{"file": f"frames/{i}.png"} for i in range(many)]}
+    members["frames.json"] = json.dumps(listing).encode()
+    listed = len(titled.client.get("/api/games").get_json()["games"])
+    response = titled.client.post("/api/games", data=zipped(members), content_type="application/zip")
+    assert response.status_code == 413, response.get_json()
+    assert "at most 10 gigapixels per import" in response.get_json()["error"]
+    assert decoded == []
+    assert len(titled.client.get("/api/games").get_json()["games"]) == listed
+    # one fewer fits the budget: then each photo is decoded (this one is no photo: refused there)
+    del members[f"frames/{many - 1}.png"]
+    listing["frames"].pop()
+    members["frames.json"] = json.dumps(listing).encode()
+    response = titled.client.post("/api/games", data=zipped(members), content_type="application/zip")
+    assert response.status_code == 201, response.get_json()
+    assert len(decoded) == many - 1

@@ -64,6 +64,40 @@ def test_half_a_character_is_refused_and_the_match_still_shows(client, table):
     assert whole.status_code == 201 and whole.get_json()["change"]["after"]["reason"] == "\U0001f600 agreed"
 
 
+def test_a_key_given_twice_is_refused_naming_it(client, table):
+    """Python keeps the last of two equal keys, other JSON readers the first: a record stored with
+    players C and D was, to them, a record of A and B. A key given twice is refused, naming it."""
+    raw = '{"variant": "partners", "players": ["A","B","C","D"], "players": ["E","F","G","H"]}'
+    response = client.post("/api/games", data=raw, content_type="application/json")
+    assert response.status_code == 400, response.get_json()
+    assert (
+        response.get_json()["error"] == "the body: the key 'players' is given twice in one object: give each key once"
+    )
+    raw = '{"type": "play", "seat": 0, "tile": "6-6", "tile": "5-5"}'
+    response = table.post("/events", data=raw, content_type="application/json")
+    assert response.status_code == 400 and "the key 'tile' is given twice" in response.get_json()["error"]
+    assert table.version() == 2 and len(games(client)) == 1
+
+
+def test_json_in_utf_8_is_read_with_or_without_its_byte_order_mark_and_nothing_else(client):
+    """The web read UTF-16 (and a body or record.json with a byte order mark) where `spinner score`
+    refused them: both read UTF-8, with or without the mark, and name any other encoding."""
+    spec = json.dumps({"variant": "partners", "players": ["José", "Ben", "Cruz", "Dee"]}, ensure_ascii=False)
+    made = client.post("/api/games", data=spec.encode("utf-8-sig"), content_type="application/json")
+    assert made.status_code == 201, made.get_json()
+    for encoding, words in (("utf-16", "the body is in UTF-16"), ("latin-1", "the body is not text in UTF-8")):
+        response = client.post("/api/games", data=spec.encode(encoding), content_type="application/json")
+        assert response.status_code == 400 and response.get_json()["error"].startswith(words), response.get_json()
+    for encoding, status in (("utf-8-sig", 201), ("utf-16", 400)):
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as archive:
+            archive.writestr("record.json", spec.encode(encoding))
+        response = client.post("/api/games", data=out.getvalue(), content_type="application/zip")
+        assert response.status_code == status, response.get_json()
+    assert "record.json is in UTF-16" in response.get_json()["error"]
+    assert len(games(client)) == 2
+
+
 def test_a_name_or_reason_too_long_is_refused_not_cut_short(client, table):
     """A name or a reason longer than the match keeps was cut short without a word: the match then
     showed another name than the one sent. Now it is refused, and one as long as allowed is kept whole."""

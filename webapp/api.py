@@ -90,7 +90,9 @@ def over_kept(game_id: str, data: dict[str, Any], change: str | None = None) -> 
     pass or draw scored on the pad (`webapp.frames.over_kept`)."""
     from . import frames  # the camera's frames: plays kept to confirm come before this change
 
-    drop = data.get("drop_kept", False)
+    drop = data.get("drop_kept")
+    if drop is None:  # null is left out, as everywhere (GAME_RECORD.md)
+        drop = False
     if type(drop) is not bool:
         raise ApiError(400, "drop_kept is true (make this change and drop the plays kept to confirm) or false")
     return frames.over_kept(game_id, drop, change)
