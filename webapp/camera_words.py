@@ -136,6 +136,10 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
         tiles=_tiles(p.get("tiles") or []),
     ),
     "no_new_tile": lambda p, t: _("no new tile"),
+    "unsettled_end": lambda p, t: _(
+        "the photos ended with the table changed since the last play recorded, and no new tile read "
+        "there: was a tile played?"
+    ),
     "no_new_tile_photo": lambda p, t: _(
         "no new tile was read in this photo (if a tile was played, take the photo again over the whole "
         "layout, or score the play on the pad)"

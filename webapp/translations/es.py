@@ -79,6 +79,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "+10 or -5": "+10 o -5",
     "A blocked hand with equal pips": "Mano trancada con puntos iguales",
     "A draw is of one tile or more.": "Se roba una ficha o más.",
+    "the photos ended with the table changed since the last play recorded, and no new tile read there: was a tile played?": "las fotos terminaron con la mesa cambiada desde la última jugada anotada, sin ninguna ficha nueva leída: ¿se jugó una ficha?",
     "%(field)s is not written as the game record says.": "%(field)s no está escrito como dice el registro de la partida.",
     "A draw is one tile seen or a number of tiles unseen, not both.": "Un robo es una ficha vista o un número de fichas sin ver, no las dos cosas.",
     "%(who)s drew at play %(play)s, but the tiles shown say a tile that fitted was held then: a player who can play must play.": "%(who)s robó en la jugada %(play)s, pero las fichas mostradas dicen que tenía una que entraba: quien puede jugar debe jugar.",
