@@ -43,25 +43,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from vision.evaluate import real_films  # noqa: E402
+from vision.evaluate.games import COUNTED  # noqa: E402
 from vision.evaluate.real_films import CROPS, SpriteBank, follow_film, make_film, models_reader  # noqa: E402
 
-COUNTED = (
-    "plays",
-    "right",
-    "asked",
-    "questions",
-    "seat_questions",
-    "dismissed",
-    "wrong",
-    "wrong_seat",
-    "wrong_tile",
-    "not_reached",
-    "passes",
-    "draws",
-    "after_pass",
-    "after_pass_inferred",
-    "wrong_draws",
-)
 #: the page's photo flow: the variants whose draws the bench's pad need not score
 PAGE_VARIANTS = ("partners", "partners-block", "block")
 

@@ -38,7 +38,7 @@ from typing import Any
 
 from .errors import RecordError
 from .hand import Hand
-from .match import Match, _given
+from .match import Match
 from .tiles import FULL_SET
 
 
@@ -183,28 +183,11 @@ class _Strict:
             while self.applied < len(final):
                 h = self.applied
                 self.applied += 1
-                _follow(self.match, final[h], h)
+                self.match.apply_hand(final[h], h)
         except RecordError:
             self.refused, self.match = True, None
             return None
         return self.match
-
-
-def _follow(match: Match, hand: Any, h: int) -> None:
-    """One hand of a record, applied to `match` as `Match.from_record` does."""
-    if not isinstance(hand, dict):
-        raise RecordError("a hand must be a JSON object", hand=h)
-    events = _given(hand, "events", [])
-    if not isinstance(events, list):
-        raise RecordError("events must be a list", hand=h)
-    try:
-        match.start_hand(
-            leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=_given(hand, "unseen_draws", False)
-        )
-        match.replay_events(events)
-        match.close_hand()
-    except RecordError as error:
-        raise error.at(hand=h) from None
 
 
 def _replay_hand(match: Match, hand: Any, h: int) -> None:

@@ -65,21 +65,26 @@ class Match:
         if not isinstance(hands, list):
             raise RecordError("hands must be a list")
         for h, hand in enumerate(hands):
-            if not isinstance(hand, dict):
-                raise RecordError("a hand must be a JSON object", hand=h)
-            events = _given(hand, "events", [])
-            if not isinstance(events, list):
-                raise RecordError("events must be a list", hand=h)
-            try:
-                match.start_hand(
-                    leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=_given(hand, "unseen_draws", False)
-                )
-                match.replay_events(events)
-                if not (open_last and h == len(hands) - 1):
-                    match.close_hand(settle_out=not (live and h == len(hands) - 1))
-            except RecordError as error:
-                raise error.at(hand=h) from None
+            last = h == len(hands) - 1
+            match.apply_hand(hand, h, close=not (open_last and last), settle_out=not (live and last))
         return match
+
+    def apply_hand(self, hand: object, h: int, close: bool = True, settle_out: bool = True) -> None:
+        """Hand `h` of a record, started and replayed; closed (`close_hand`) unless `close` is False."""
+        if not isinstance(hand, dict):
+            raise RecordError("a hand must be a JSON object", hand=h)
+        events = _given(hand, "events", [])
+        if not isinstance(events, list):
+            raise RecordError("events must be a list", hand=h)
+        try:
+            self.start_hand(
+                leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=_given(hand, "unseen_draws", False)
+            )
+            self.replay_events(events)
+            if close:
+                self.close_hand(settle_out=settle_out)
+        except RecordError as error:
+            raise error.at(hand=h) from None
 
     # -- playing --------------------------------------------------------------------------------
 

@@ -38,6 +38,26 @@ from vision.synth.video import OracleReader, VideoFrame, game_video
 PAIRS = {"west": "east", "east": "west", "north": "south", "south": "north"}
 
 
+#: What a follower's report counts in each film, and sums over films.
+COUNTED = (
+    "plays",
+    "right",
+    "asked",
+    "questions",
+    "seat_questions",
+    "dismissed",
+    "wrong",
+    "wrong_seat",
+    "wrong_tile",
+    "not_reached",
+    "passes",
+    "draws",
+    "after_pass",
+    "after_pass_inferred",
+    "wrong_draws",
+)
+
+
 @dataclass
 class EndMap:
     """Truth's end name -> the follower's, learnt pair by pair (west/east, north/south)."""
@@ -452,28 +472,7 @@ def evaluate_videos(
                 f"{report.wrong_tile} wrong tile, {report.not_reached} missed, {report.wrong_draws} wrong draws; score {'equal' if report.score_equal else 'DIFFERENT'}; "
                 f"{report.reads} reads of {report.frames} frames ({report.seconds:.1f} s)"
             )
-    total = {
-        key: sum(getattr(r, key) for r in reports)
-        for key in (
-            "plays",
-            "right",
-            "asked",
-            "questions",
-            "seat_questions",
-            "dismissed",
-            "wrong",
-            "wrong_seat",
-            "wrong_tile",
-            "not_reached",
-            "passes",
-            "draws",
-            "after_pass",
-            "after_pass_inferred",
-            "wrong_draws",
-            "frames",
-            "reads",
-        )
-    }
+    total = {key: sum(getattr(r, key) for r in reports) for key in (*COUNTED, "frames", "reads")}
     return {
         "videos": count,
         "misread": misread,
