@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from scorer.tiles import Tile
-from vision.synth.game import FILM_VARIANTS, DealtGame, dealt_game
+from vision.synth.game import DealtGame, dealt_game, film_variant
 from vision.synth.geometry import Pose, rounded_rect
 from vision.synth.video import VideoFrame
 
@@ -564,12 +564,7 @@ def make_film(
     their truth. The phone moves a little between photos: `shake` pixels, `turn_deg` degrees and
     `zoom` (a share of the scale), each a standard deviation; `light_drift`: its exposure's swing."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, 31]))
-    if variant == "any":
-        variant = FILM_VARIANTS[int(rng.integers(len(FILM_VARIANTS)))]
-    if variant not in FILM_VARIANTS:
-        raise ValueError(f"a film is one of {', '.join(FILM_VARIANTS)} (or any), not {variant!r}")
-    if variant.startswith("partners"):
-        players = 4
+    variant, players = film_variant(rng, variant, players)
     length = float(rng.uniform(*lengths))
     unit = length / 2  # a pose's unit: a tile's half
     quarter = int(rng.integers(4))

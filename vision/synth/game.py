@@ -34,6 +34,15 @@ from .layouts import LaidLayout, _candidates, _clear, _cross_directions, _fits_t
 FILM_VARIANTS = ("partners", "partners-block", "all-fives", "block", "draw")
 
 
+def film_variant(rng: np.random.Generator, variant: str, players: int) -> tuple[str, int]:
+    """The variant a film plays ("any": one drawn by `rng`) and its players (partnerships: 4)."""
+    if variant == "any":
+        variant = FILM_VARIANTS[int(rng.integers(len(FILM_VARIANTS)))]
+    if variant not in FILM_VARIANTS:
+        raise ValueError(f"a film is one of {', '.join(FILM_VARIANTS)} (or any), not {variant!r}")
+    return variant, 4 if variant.startswith("partners") else players
+
+
 @dataclass(frozen=True, slots=True)
 class DealtGame:
     """A dealt hand as it was played and laid: the true record and each placement's pose.

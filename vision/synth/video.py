@@ -41,7 +41,7 @@ from scorer.tiles import Tile
 from vision.read.reading import HalfReading, Ignored, Reading, TileReading
 
 from .dataset import GENERATOR
-from .game import FILM_VARIANTS, DealtGame, dealt_game
+from .game import DealtGame, dealt_game, film_variant
 from .geometry import Footprints, Pose, transform_pose
 from .labels import build_truth
 from .layouts import layout_prefix
@@ -359,12 +359,7 @@ def _dealt_video(
     """A dealt film on the scene's table: its layout replaced by the dealt game's, its other tiles by
     the boneyard (in the variants that draw)."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, 23]))
-    if variant == "any":
-        variant = FILM_VARIANTS[int(rng.integers(len(FILM_VARIANTS)))]
-    if variant not in FILM_VARIANTS:
-        raise ValueError(f"a dealt film is one of {', '.join(FILM_VARIANTS)} (or any), not {variant!r}")
-    if variant.startswith("partners"):
-        players = 4
+    variant, players = film_variant(rng, variant, players)
     # the table area around the lead: about what the camera sees, as `build_scene` gives a bare table
     view = scene.camera.footprint()
     a, b = view[1] - view[0], view[3] - view[0]
