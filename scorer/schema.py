@@ -414,13 +414,27 @@ def clean_text(value: object, limit: int) -> str:
     return text[:limit]
 
 
+#: Cyrillic and Greek small letters drawn as a Latin one in common fonts (after casefolding):
+#: "\u0410na" (a Cyrillic A) shows as "Ana", and would be another player on every page.
+_LOOK_ALIKE = str.maketrans(
+    {
+        "\u0430": "a", "\u0432": "b", "\u0441": "c", "\u0501": "d", "\u0435": "e", "\u04bb": "h",
+        "\u0456": "i", "\u0458": "j", "\u043a": "k", "\u043c": "m", "\u043d": "h", "\u043e": "o",
+        "\u0440": "p", "\u0455": "s", "\u0442": "t", "\u0443": "y", "\u0445": "x", "\u04cf": "l",
+        "\u03b1": "a", "\u03b2": "b", "\u03b5": "e", "\u03b9": "i", "\u03ba": "k", "\u03bd": "v",
+        "\u03bf": "o", "\u03c1": "p", "\u03c4": "t", "\u03c5": "u", "\u03c7": "x",
+    }
+)  # fmt: skip
+
+
 def name_key(name: str) -> str:
     """A name as names are compared: what shows of it (`clean_text`, no variation selectors) in
     one Unicode form, NFKC ("Jose\u0301" is "Jos\u00e9", fullwidth "\uff21na" is "Ana"),
-    case-insensitive; NFKC again after casefolding, which may decompose."""
+    case-insensitive; NFKC again after casefolding, which may decompose; Cyrillic and Greek letters
+    that look Latin read as those (`_LOOK_ALIKE`: "\u0410na" is "Ana")."""
     normal = unicodedata.normalize("NFKC", name)
     shown = _VARIATION.sub("", clean_text(normal, len(normal)))
-    return unicodedata.normalize("NFKC", shown.casefold())
+    return unicodedata.normalize("NFKC", shown.casefold()).translate(_LOOK_ALIKE)
 
 
 def check_players(value: object) -> list[str]:

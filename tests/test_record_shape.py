@@ -89,6 +89,8 @@ REFUSED = [
             "Ana\u3164",
             "\uff21\uff4e\uff41",
             "ana\ufe0f",
+            "\u0410na",  # a Cyrillic A
+            "\u0391n\u03b1",  # Greek alphas
         )
     ),
     *(

@@ -68,7 +68,7 @@ def test_a_team_cannot_be_called_by_a_winners_letter(director):
     assert director.post("/teams", {"name": "Team A", "players": ["X", "Y"]}).status_code == 201
 
 
-@pytest.mark.parametrize("name", ["\uff21", "a\u2060", "\ufeffb", "\u00adB\U000e0041"])
+@pytest.mark.parametrize("name", ["\uff21", "a\u2060", "\ufeffb", "\u00adB\U000e0041", "\u0430", "\u0392"])
 def test_a_winners_letter_in_disguise_is_refused_too(director, name):
     """Fullwidth "\uff21" and "a" with a word joiner registered (201) and looked exactly like the
     letter a result names its winner by: they are compared by the same key (NFKC, nothing invisible)."""
