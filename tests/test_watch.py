@@ -768,6 +768,35 @@ def test_the_readers_own_layout_is_not_rebuilt_again(monkeypatch):
     assert calls == [1]  # other rules (no spinner, no count): rebuilt under them
 
 
+def test_the_end_tile_boxed_off_its_place_in_this_photo_still_takes_the_new_tile():
+    """The reconstructor joins the new tile to the end's tile as this photo boxes it, a few pixels
+    off where the tile was last seen (its centre more than half a short side away, its box mostly
+    over the old one): that is the same tile, and the play lies against its end (issue 34: a play
+    after a pass, read sure, was asked about as lying against no open end)."""
+    from vision.follow.follower import PhotoLayout, clear_winner, rank
+
+    follower = _follower()
+    follower.observe(_reading())
+    lead, east = _tile(3, 5, 300, 200), _tile(5, 1, 360, 200)
+    follower.observe(_reading(lead))
+    assert follower.observe(_reading(lead, east)).events[0]["end"] == "east"
+    new = _tile(1, 4, 420, 200)
+    boxed = _tile(5, 1, 376, 200)  # the 1-5 as this photo boxes it: 16 px east, three quarters over its old box
+
+    class Joined(PhotoLayout):
+        def neighbours(self, tile):  # type: ignore[no-untyped-def]
+            return {1} if tile is new else None
+
+    photo = Joined(None, (lead, boxed, new))
+    assert photo.index(east) is None  # no box within half a short side of where the 1-5 was seen
+    ranked = rank(follower.hand, follower.placed, new, 0, photo=photo)
+    assert ranked[0].event == {"type": "play", "seat": 2, "tile": "1-4", "end": "east"}
+    assert ranked[0].geometry == 1.0 and clear_winner(ranked, new, follower.hand) is None
+    # joined to a box that is some other tile (beside the 1-5, not over it), the photo still says no
+    beside = Joined(None, (lead, _tile(5, 1, 360, 232), new))
+    assert rank(follower.hand, follower.placed, new, 0, photo=beside)[0].geometry < 0.3
+
+
 def test_a_move_the_photo_layout_contradicts_is_asked_about():
     from vision.follow.follower import PhotoLayout, clear_winner, rank
 

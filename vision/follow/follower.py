@@ -119,6 +119,9 @@ IN_LINE = 0.71
 #: the geometry a candidate has when the photo's layout lays the new tile against its end's tile
 #: and the distances found no end at all (the contact graph saw them touch where they did not)
 ON_CONTACT = 0.5
+#: two boxes each lying this much (a share of its area) over the other box one tile: touching tiles'
+#: boxes overlap by a quarter at most (`OVER_LAYOUT`), a box across two tiles lies about half over each
+SAME_BOX = 0.6
 #: share of its geometry kept by a candidate whose end tile is not the tile the photo's layout
 #: lays the new tile against (the reconstructor ranks candidates; it does not veto them)
 ELSEWHERE = 0.2
@@ -402,6 +405,26 @@ class PhotoLayout:
         k = int(d.argmin())
         return k if d[k] <= 0.5 * short_side(self.tiles[k]) else None
 
+    def at(self, tile: TileReading) -> set[int]:
+        """Every photo tile that is `tile` where it lies: its centre within half a short side, or
+        its box and `tile`'s each lying `SAME_BOX` over the other. A tile seen in an earlier photo
+        may be boxed a few pixels off in this one, or twice (a faint box beside its own), and the
+        reconstructor may join the next tile to any of them."""
+        if not self.tiles:
+            return set()
+        centres = np.asarray([t.center for t in self.tiles], dtype=np.float32)
+        d = np.linalg.norm(centres - np.asarray(tile.center, dtype=np.float32), axis=1)
+        box = np.asarray(tile.corners, np.float32)
+        return {
+            k
+            for k, t in enumerate(self.tiles)
+            if d[k] <= 0.5 * short_side(t)
+            or (
+                share_over(box, np.asarray(t.corners, np.float32)) >= SAME_BOX
+                and share_over(np.asarray(t.corners, np.float32), box) >= SAME_BOX
+            )
+        }
+
     def neighbours(self, tile: TileReading) -> set[int] | None:
         """The photo's tiles that `tile` touches in the photo's layout; None when it is not in it."""
         r = self.result
@@ -599,8 +622,8 @@ def rank(
             if parent is not None:
                 if parent not in against:
                     known = placed[parent] if parent < len(placed) else None
-                    seen = photo.index(known.reading) if known is not None else None
-                    against[parent] = seen in touching
+                    # the end's tile as the photo boxes it: any box where it lies (the same tile)
+                    against[parent] = known is not None and bool(photo.at(known.reading) & touching)
                 geometry = (
                     (max(c.geometry, ON_CONTACT) if fallback else c.geometry)
                     if against[parent]
