@@ -122,3 +122,37 @@ def test_the_chosen_player_shows_in_the_correction(live_server, open_page):
     page.wait_for_selector('[data-fix-seat="3"][aria-checked="true"]')
     seats = backgrounds()
     assert seats[3] != seats[1] and seats[0] == seats[1] == seats[2]
+
+
+def test_a_correction_a_later_play_no_longer_fits_offers_to_take_it_back(live_server, open_page):
+    """Probe (phone), finding 7: the refusal says what to do, and the dialog offers to do it."""
+    page = open_page(SMALL)
+    game = two_plays(page, live_server.url)  # Ana 6-6, Ben 5-6 on the west
+    tap_and_wait(page, '[data-tile="2-6"]')  # Cruz, on the east (west and east come first)
+    tap_and_wait(page, '[data-tile="2-3"]')  # Dee, on the east: it shows 2
+    open_fix(page, 3)  # it was Cruz's 1-6, not 2-6: then Dee's 2-3 fits nowhere it was laid
+    page.click('[data-fix-tile="1-6"]')
+    page.fill("#fix-why", "it was the 1-6")
+    page.click("#fix-save")
+    page.wait_for_selector("#fix-take-back", state="visible")
+    assert page.inner_text("#fix-error") == (
+        "Hand 1, play 4: 2-3 does not fit the east end: it shows 1. "
+        "Play 4 does not fit once play 3 is corrected: take it back with the correction, then tap it again."
+    )
+    assert page.inner_text("#fix-take-back") == "Correct play 3 and take back play 4"
+    assert len(record_of(page, game)["hands"][0]["events"]) == 4  # nothing changed yet
+    before = version(page)
+    page.click("#fix-take-back")
+    wait_version(page, before + 2)
+    page.wait_for_selector("#fix-dialog", state="hidden")
+    events = record_of(page, game)["hands"][0]["events"]
+    assert [(e["seat"], e["tile"], e.get("end")) for e in events] == [
+        (0, "6-6", None),
+        (1, "5-6", "west"),
+        (2, "1-6", "east"),
+    ]
+    page.wait_for_function("document.getElementById('tiles-hint').textContent === 'Dee: tap the tile played'")
+    # a new draft in the dialog is a new correction: the offer made for the last one goes
+    open_fix(page, 3)
+    assert page.locator("#fix-take-back").is_hidden()
+    page.click("#fix-cancel")

@@ -108,6 +108,19 @@ def test_a_bad_answer_names_what_is_wrong_and_records_nothing(cam, passes, says)
     assert cam.get(f"/frames/{second['id']}", headers=cam.auth).get_json()["status"] == "kept"  # still asking
 
 
+def test_the_open_question_is_there_to_ask_for_a_page_opened_later(cam):
+    """Probe (phone), finding 3: a page reloaded while plays are kept to confirm asks their question
+    at once: GET .../frames/asks answers it, with nothing to ask before and after."""
+    assert cam.get("/frames/asks", headers=cam.auth).get_json() == {"asks": None}
+    _, second = kept_two(cam)
+    open_now = cam.get("/frames/asks", headers={**cam.auth, **ENGLISH}).get_json()["asks"]
+    assert open_now["id"] == second["id"] and open_now["status"] == "kept"
+    assert open_now["say"] == second["say"]
+    assert cam.get("/frames/asks", headers={"Authorization": f"Bearer {cam.viewer}"}).status_code == 200
+    assert cam.post(f"/frames/{second['id']}/accept", {}, headers=ENGLISH).status_code == 200
+    assert cam.get("/frames/asks", headers=cam.auth).get_json() == {"asks": None}
+
+
 def test_turned_down_the_kept_plays_are_dropped_for_the_pad(cam):
     first, second = kept_two(cam)
     turned = cam.post(f"/frames/{first['id']}/reject", {"why": "Ben laid both"}, headers=ENGLISH)
@@ -322,8 +335,14 @@ def test_a_pass_tapped_on_the_pad_while_plays_are_kept_shows_their_question(scri
     from tests.support.page import record_of, tap_and_wait
 
     page, game = two_plays_kept(scripted, open_page, tmp_path)
-    page.reload()  # the camera box asks nothing now (another phone, or the page opened again)
+    page.reload()  # the page opened again (or another phone's): the camera box asks at once (probe, finding 3)
     page.wait_for_selector("#pad[data-ready]")
+    page.wait_for_function("document.getElementById('cam-say').textContent.includes('did anyone pass from 3-6 on?')")
+    assert page.inner_text("#cam-say") == (
+        "Kept to confirm: Cruz, 3-4 on the west. No photo shows a pass: did anyone pass from 3-6 on?"
+    )
+    assert page.locator("#cam-seats button").all_inner_texts() == ["No one passed", "Someone passed…"]
+    assert page.inner_text("#pad-error") == ""  # no tap was needed to see it
     page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Ben'")
     page.click("#pass")  # Ben's turn as the board shows it, but 6-3 and 3-4 were laid since
     page.wait_for_function("document.getElementById('pad-error').textContent.includes('kept to confirm')")

@@ -6,7 +6,16 @@ from __future__ import annotations
 import pytest
 
 from tests.support.browser import expect
-from tests.support.page import PHONE, import_record, record_of, start_match, tap_and_wait, version, wait_version
+from tests.support.page import (
+    PHONE,
+    import_record,
+    record_of,
+    settle_taps,
+    start_match,
+    tap_and_wait,
+    version,
+    wait_version,
+)
 from tests.support.records import LOW_TEAM0, hand, six_block
 
 pytestmark = pytest.mark.slow
@@ -100,3 +109,34 @@ def test_drawing_again_for_the_same_player_is_not_held_back(live_server, open_pa
     tap_and_wait(page, "#draw")  # Finn draws until a tile fits: the turn stayed, so nothing is held
     draws = [e for e in record_of(page, game)["hands"][0]["events"] if e["type"] == "draw"]
     assert [e["seat"] for e in draws] == [1, 1]
+
+
+def test_a_tap_for_the_turn_another_phone_just_recorded_is_refused_and_said(live_server, open_page):
+    """Probe (phone), finding 1: two scorer phones show "Ben: tap the tile played". Phone A records
+    Ben's 4-6; phone B's tap, aimed at Ben's turn as the board changed under it, must not be recorded
+    as Cruz's play: it is refused, the page says what A recorded, and shows Cruz's turn."""
+    a = open_page(PHONE)
+    game = start_match(a, live_server.url, ["Ana", "Ben", "Cruz", "Dee"])
+    a.click('.seat[data-seat="0"]')
+    tap_and_wait(a, '[data-tile="6-6"]')
+    b = open_page(PHONE)
+    b.goto(a.locator("details:has-text('Scorer link') .link").text_content().strip())
+    b.wait_for_selector("#pad[data-ready]")
+    expect(b.locator("#tiles-hint")).to_have_text("Ben: tap the tile played")
+    # B's tap comes "at once" after the board changed, however loaded the machine is
+    settle_taps(b, 600000)
+    tap_and_wait(a, '[data-tile="4-6"]')  # beside the lone spinner: one end, one tap
+    wait_version(b, version(a))  # the stream drew A's play on B just before B's tap
+    b.click('[data-tile="3-6"]')
+    expect(b.locator("#pad-error")).to_have_text(
+        "Another phone recorded Ben played 4-6 on the west first: nothing was recorded for this tap. "
+        "Check the board and tap again."
+    )
+    expect(b.locator("#tiles-hint")).to_have_text("Cruz: tap the tile played")
+    events = record_of(b, game)["hands"][0]["events"]
+    assert [(e["seat"], e["tile"]) for e in events] == [(0, "6-6"), (1, "4-6")]
+    tap_and_wait(b, '[data-tile="3-6"]')  # the player saw the refusal and Cruz's turn: this tap is meant
+    events = record_of(b, game)["hands"][0]["events"]
+    assert [(e["seat"], e["tile"]) for e in events] == [(0, "6-6"), (1, "4-6"), (2, "3-6")]
+    # A's own taps in a row are never held for a change of its own
+    expect(a.locator("#tiles-hint")).to_have_text("Dee: tap the tile played")

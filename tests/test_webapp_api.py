@@ -129,6 +129,70 @@ def test_a_change_on_a_stale_version_is_refused_and_nothing_recorded(table):
     assert table.event(play(1, "6-4", "west"), headers={"If-Match": "3"}).status_code == 201
 
 
+def test_a_tap_for_a_turn_another_phone_recorded_is_refused_and_says_what_it_recorded(table):
+    """Probe (phone), finding 1: two scorer phones both show "Ben: tap the tile played". One records
+    Ben's 4-6; the other's tap, made on the same version, must not land as Cruz's play."""
+    table.event(play(0, "6-6"))
+    shown = table.version()
+    first = table.event(play(1, "4-6", "west"), headers={"If-Match": f'"{shown}"', "Accept-Language": "en"})
+    assert first.status_code == 201
+    second = table.event(play(2, "3-6", "east"), headers={"If-Match": f'"{shown}"', "Accept-Language": "en"})
+    assert second.status_code == 409
+    said = second.get_json()
+    assert said["code"] == "changed" and said["version"] == shown + 1
+    assert [(c["version"], c["action"], c["after"]) for c in said["changes"]] == [
+        (shown + 1, "event", play(1, "4-6", "west"))
+    ]
+    assert said["say"] == (
+        "Another phone recorded Ben played 4-6 on the west first: nothing was recorded for this tap. "
+        "Check the board and tap again."
+    )
+    assert table.record()["hands"][0]["events"] == [play(0, "6-6"), play(1, "4-6", "west")]
+    spanish = table.event(play(2, "3-6", "east"), headers={"If-Match": f'"{shown}"', "Accept-Language": "es"})
+    assert spanish.status_code == 409 and "Ben" in spanish.get_json()["say"] and "4-6" in spanish.get_json()["say"]
+    assert "Another" not in spanish.get_json()["say"]
+    # a client that names no version still records on whatever the match is at (docs/api.md)
+    assert table.event(play(2, "3-6", "east")).status_code == 201
+
+
+def test_a_correction_a_later_play_no_longer_fits_says_what_to_do_and_does_it_when_asked(table):
+    """Probe (phone), finding 7: correcting Cruz's 2-6 to 1-6 leaves Dee's 2-3 on the east unfit.
+    Refused as before (a later play is never changed silently), but the refusal says what to do and
+    names the play to take back; sent with `take_back_from`, the correction is made with it taken back."""
+    for event in (play(0, "6-6"), play(1, "4-6", "west"), play(2, "2-6", "east"), play(3, "2-3", "east")):
+        assert table.event(event).status_code == 201
+    url = f"/api/games/{table.id}/hands/0/events/2"
+    headers = {**table.auth, "Accept-Language": "en"}
+    fix = {"event": play(2, "1-6", "east"), "why": "it was the 1-6"}
+    before = table.record()
+    refused = table.client.put(url, headers=headers, json=fix)
+    assert refused.status_code == 422
+    said = refused.get_json()
+    assert (said["hand"], said["event"], said["take_back_from"], said["take_back_to"]) == (0, 3, 3, 3)
+    assert said["say"] == (
+        "Hand 1, play 4: 2-3 does not fit the east end: it shows 1. "
+        "Play 4 does not fit once play 3 is corrected: take it back with the correction, then tap it again."
+    )
+    assert '"take_back_from": 3' in said["error"]
+    assert table.record() == before
+    # take_back_from must come after the play corrected, within the hand: nothing changed otherwise
+    for wrong in (2, 4, "3", True):
+        bad = table.client.put(url, headers=headers, json={**fix, "take_back_from": wrong})
+        assert bad.status_code == 400 and "take_back_from" in bad.get_json()["error"], wrong
+    assert table.record() == before
+    version = table.version()
+    done = table.client.put(url, headers={**headers, "If-Match": f'"{version}"'}, json={**fix, "take_back_from": 3})
+    assert done.status_code == 200, done.get_json()
+    assert done.get_json()["version"] == version + 2
+    assert table.record()["hands"][0]["events"] == [play(0, "6-6"), play(1, "4-6", "west"), play(2, "1-6", "east")]
+    changes = table.get("/history").get_json()["changes"][-2:]
+    assert [(c["action"], c["event"], c["before"]) for c in changes] == [
+        ("remove", 3, play(3, "2-3", "east")),
+        ("correct", 2, play(2, "2-6", "east")),
+    ]
+    assert changes[0]["why"] == "taken back to correct hand 1, play 3: it was the 1-6"
+
+
 def test_a_bad_if_match_is_a_400(table):
     assert table.event(play(0, "6-6"), headers={"If-Match": "yesterday"}).status_code == 400
     assert table.event({"event": play(0, "6-6"), "version": "2"}).status_code == 400

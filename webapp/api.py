@@ -234,17 +234,58 @@ def correct_event(game_id: str, hand: int, index: int):  # type: ignore[no-untyp
     data = body()
     scorer_game(game_id)
     with over_kept(game_id, data, f"correcting hand {hand}, event {index}"):
-        done = store.correct_event(
-            game_id,
-            hand,
-            index,
-            data.get("event"),
-            expected_version(data),
-            who=auth.who(data),
-            why=reason(data),
-            source=source(data),
-        )
+        if data.get("take_back_from") is not None:
+            # a later event no longer fits the correction: taken back with it (`take_back_from`)
+            done = store.correct_taking_back(
+                game_id,
+                hand,
+                index,
+                data.get("event"),
+                data["take_back_from"],
+                expected_version(data),
+                who=auth.who(data),
+                why=reason(data),
+                source=source(data),
+            )
+            return changed(done)
+        try:
+            done = store.correct_event(
+                game_id,
+                hand,
+                index,
+                data.get("event"),
+                expected_version(data),
+                who=auth.who(data),
+                why=reason(data),
+                source=source(data),
+            )
+        except ApiError as refusal:
+            raise _later_unfit(game_id, hand, index, refusal) from None
     return changed(done)
+
+
+def _later_unfit(game_id: str, hand: int, index: int, refusal: ApiError) -> ApiError:
+    """A correction refused because a later event of the hand no longer fits it ("Hand 1, play 16:
+    2-4 does not fit the west end"): the refusal says so and what to do, and names the events to
+    take back with it (`take_back_from`, `take_back_to`: send `"take_back_from"` to do it). Later
+    events are never changed silently."""
+    from . import wording
+
+    later = refusal.extra.get("event")
+    if refusal.status != 422 or refusal.extra.get("hand") != hand or not isinstance(later, int) or later <= index:
+        return refusal
+    events = store.snapshot(store.get_game(game_id)).record["hands"][hand]["events"]
+    last = len(events) - 1
+    refusal.extra.update(take_back_from=later, take_back_to=last)
+    hint = wording.take_back_hint(index, later, last)
+    refusal.message = (
+        f"{refusal.message}; events {later} to {last} of the hand were laid after it: send "
+        f'"take_back_from": {later} to take them back with the correction'
+    )
+    if hint:
+        said = str(refusal.extra.get("say") or refusal.message)
+        refusal.extra["say"] = f"{said}{'' if said.endswith(('.', '!', '?')) else '.'} {hint}"
+    return refusal
 
 
 @bp.delete("/games/<game_id>/hands/<int:hand>/events/<int:index>")

@@ -11,7 +11,8 @@ frame): alike, the table was still, so the frame is no hand caught mid-move, how
 the frame before it was sent. Every answer carries
 `asks`: the newest frame whose proposal still waits for a tap (a question the record moved
 past, its play scored on the pad or by answering a newer frame, is settled first:
-`frames.settle_passed`). A sure play is already recorded; an unsure one is recorded by `POST .../frames/N/accept` (optionally with a corrected `event`) or
+`frames.settle_passed`); `GET /api/games/ID/frames/asks` answers it alone, with the plays kept to
+confirm first, for a page opened while a question waits. A sure play is already recorded; an unsure one is recorded by `POST .../frames/N/accept` (optionally with a corrected `event`) or
 turned down by `POST .../frames/N/reject`.
 """
 
@@ -138,6 +139,16 @@ def listing(game_id: str):  # type: ignore[no-untyped-def]
     frames.settle_passed(game_id)  # a question the record moved past is shown settled
     table = frames.table_of(game_id)
     return jsonify({"frames": [frames.to_json(f, reading=False, table=table) for f in frames.of_game(game_id, hand)]})
+
+
+@bp.get("/asks")
+def asks(game_id: str):  # type: ignore[no-untyped-def]
+    """The camera's question open now, for a page opened (or reloaded) while it waits: the plays
+    kept to confirm ("did anyone pass from 0-4 on?"), else the newest frame whose proposal waits
+    for a tap (`asks` of a frame's answer); null when nothing waits."""
+    readable(game_id)
+    frame = frames.kept_open(game_id) or frames.asking(game_id)
+    return jsonify({"asks": frames.to_json(frame, reading=False) if frame is not None else None})
 
 
 @bp.get("/<int:frame_id>")

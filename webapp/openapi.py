@@ -94,9 +94,21 @@ OPERATIONS: list[Operation] = [
     (
         "put",
         f"{G}/hands/{{hand}}/events/{{index}}",
-        "Correct an event (needs why)",
+        "Correct an event (needs why); with take_back_from, the hand's events from there on are taken back first",
         "scorer",
-        _event_with(True),
+        _object(
+            {
+                **CHANGE,
+                "event": REF["Event"],
+                "take_back_from": {
+                    "type": ["integer", "null"],
+                    "minimum": 0,
+                    "description": "the first event to take back with the correction (after the one corrected), "
+                    "where a later event no longer fits it: the refusal names it",
+                },
+            },
+            ("event",),
+        ),
         {},
         (),
     ),
@@ -176,6 +188,15 @@ OPERATIONS: list[Operation] = [
         ("multipart/form-data", "image/jpeg", "image/png", "image/webp"),
     ),
     ("get", f"{G}/frames", "The match's kept frames", "reader", None, {"hand": INTEGER}, ()),
+    (
+        "get",
+        f"{G}/frames/asks",
+        "The camera's question open now (plays kept to confirm first), or null",
+        "reader",
+        None,
+        {},
+        (),
+    ),
     ("get", f"{G}/frames/{{frame_id}}", "One frame with its reading and proposal", "reader", None, {}, ()),
     ("get", f"{G}/frames/{{frame_id}}/image", "The frame's photo", "reader", None, {}, ()),
     (

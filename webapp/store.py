@@ -430,7 +430,7 @@ def _change_in_turn(
             # version known to be gone, and the caller is told of the newest
             db.session.refresh(game)
         if expected is not None and game.version != expected:
-            raise Stale(expected, game.version)
+            raise _stale(game, expected, game.version)
         current = snapshot(game)
         plan = plan_for(game, current)
         try:
@@ -450,7 +450,7 @@ def _change_in_turn(
         if moved.rowcount != 1:  # type: ignore[attr-defined]  # somebody else's change landed in between
             db.session.rollback()
             if expected is not None:
-                raise Stale(expected, old + 1)
+                raise _stale(game, expected, old + 1)
             time.sleep(random.uniform(0, 0.005 * (attempt + 1)))  # another process: let it finish
             continue
         plan.write(new)
@@ -479,13 +479,56 @@ def _change_in_turn(
         except IntegrityError:
             db.session.rollback()
             if expected is not None:
-                raise Stale(expected, new) from None
+                raise _stale(game, expected, new) from None
             time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
             continue
         snap = cache.put(Snapshot(game_id, new, plan.record, match, match.answer()))
         live.publish(game_id, new)
         return Done(new, change, snap)
     raise ApiError(409, "the match is changing too fast to keep up: nothing was recorded; try again")
+
+
+#: How many of the changes made since the version a refused change names its answer lists.
+STALE_CHANGES = 5
+
+
+def _stale(game: Game, expected: int, now: int) -> Stale:
+    """The refusal of a change made on `expected` where the match is at `now`: with the changes
+    made since (`changes`, the newest few) and, for the page, what they did in players' words
+    (`say`: "Another phone recorded Cruz played 5-6 on the west first..."), so that a tap meant
+    for a turn another phone recorded meanwhile is said to be refused, and why."""
+    from . import wording
+
+    stale = Stale(expected, now)
+    stale.extra["code"] = "changed"
+    since = list(
+        db.session.scalars(
+            select(Change)
+            .where(Change.game_id == game.id, Change.version > expected)
+            .order_by(Change.version.desc())
+            .limit(STALE_CHANGES)
+        )
+    )[::-1]
+    stale.extra["changes"] = [_change_json(c) for c in since]
+    said = wording.say_stale(since, {"players": game.players, "variant": game.variant})
+    if said:
+        stale.extra["say"] = said
+    return stale
+
+
+def _change_json(change: Change) -> dict[str, Any]:
+    """A change as the API shows it (`api.change_json`, which reads the same fields)."""
+    return {
+        "version": change.version,
+        "action": change.action,
+        "hand": change.hand,
+        "event": change.event,
+        "before": change.before,
+        "after": change.after,
+        "who": change.who,
+        "why": change.why,
+        "source": change.source,
+    }
 
 
 def _relink(game_id: str, plan: Plan, version: int, *, who: str, why: str) -> None:
@@ -736,6 +779,58 @@ def correct_event(
         )
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
+
+
+def correct_taking_back(
+    game_id: str,
+    hand: object,
+    index: object,
+    event: object,
+    take_back_from: object,
+    expected: int | None,
+    *,
+    who: str,
+    why: str,
+    source: str = "api",
+) -> Done:
+    """Correct the event at (hand, index) where a later one no longer fits it: the events of the
+    hand from `take_back_from` on (after `index`) are taken back first, each a removal of its own
+    in the history, then the correction is made. All or nothing as far as the rules go: the record
+    they leave is checked before anything is written, so a refusal changes nothing."""
+    event = _check_event(event)
+    if not why:
+        raise ApiError(400, "a correction needs its reason (why)")
+    with _game_lock(game_id):
+        game = get_game(game_id, changing=True)
+        snap = snapshot(game)
+        if expected is not None and snap.version != expected:
+            raise _stale(game, expected, snap.version)
+        record = _copy(snap.record)
+        h, e = _locate(record, hand, index)
+        events = record["hands"][h]["events"]
+        if (
+            not isinstance(take_back_from, int)
+            or isinstance(take_back_from, bool)
+            or not e < take_back_from < len(events)
+        ):
+            raise ApiError(
+                400,
+                f"take_back_from is the first event to take back, after the one corrected ({e}) "
+                f"and before the end of the hand ({len(events)} events), not {take_back_from!r}",
+            )
+        last = len(events) - 1
+        del events[take_back_from:]
+        events[e] = event
+        try:
+            live_match(record)
+        except RecordError as error:
+            what = f"correcting hand {h}, event {e} to {_words(event)} would break a rule"
+            raise _said(record_error(error, what=what), error, record) from None
+        version = snap.version
+        taken = f"taken back to correct hand {h + 1}, play {e + 1}: {why}"
+        for i in range(last, take_back_from - 1, -1):
+            version = remove_event(game_id, h, i, version, who=who, why=taken, source=source).version
+        return correct_event(game_id, h, e, event, version, who=who, why=why, source=source)
 
 
 def remove_event(

@@ -349,10 +349,7 @@ def say_refusal(error: dict[str, Any], record: dict[str, Any]) -> str:
 
     if not has_request_context():
         return str(error.get("error", ""))
-    players = [str(p) for p in record.get("players") or []] if isinstance(record.get("players"), list) else []
-    variant = VARIANTS_TEAMS.get(record.get("variant", ""), False)
-    sides = [" & ".join(players[side::2]) for side in range(2)] if variant else players
-    return refusal(error, Table(players, sides))
+    return refusal(error, _table_of(record))
 
 
 #: What each change of the history did, for the history page.
@@ -388,6 +385,69 @@ def change_words(change: Any, table: Table) -> dict[str, str]:
         "before": said(change.before),
         "after": said(change.after),
     }
+
+
+def say_stale(changes: Sequence[Any], record: dict[str, Any]) -> str:
+    """A change refused because others were made since the version it was made on (409, `changed`):
+    what they did, in players' words: "Another phone recorded Cruz played 5-6 on the west first:
+    nothing was recorded for this tap. Check the board and tap again." The English of
+    `errors.Stale` outside a request."""
+    from flask import has_request_context
+
+    if not has_request_context():
+        return ""
+    table = _table_of(record)
+    events = [c for c in changes if c.action == "event" and isinstance(c.after, dict)]
+    if changes and len(events) == len(changes):
+        what = "; ".join(event_words(c.after, table) for c in events)
+        if all(c.source == "camera" for c in events):
+            return _(
+                "The camera recorded %(what)s first: nothing was recorded for this tap. Check the board and tap again.",
+                what=what,
+            )
+        return _(
+            "Another phone recorded %(what)s first: nothing was recorded for this tap. Check the board and tap again.",
+            what=what,
+        )
+    said = []
+    for change in changes:
+        words = change_words(change, table)
+        line = " ".join(w for w in (words["action"], words["where"]) if w)
+        detail = words["after"] or words["before"]
+        said.append(f"{line}: {detail}" if detail else line)
+    if not said:
+        return _("Another phone changed the match first: check the board and tap again.")
+    return _(
+        "Another phone changed the match first (%(what)s): nothing was recorded for this tap. "
+        "Check the board and tap again.",
+        what="; ".join(said),
+    )
+
+
+def take_back_hint(index: int, first: int, last: int) -> str:
+    """What to do when a correction of play `index` leaves play `first` unfit (events from 0): take
+    back `first` to `last` with it, then tap them again. Empty outside a request."""
+    from flask import has_request_context
+
+    if not has_request_context():
+        return ""
+    return ngettext(
+        "Play %(first)s does not fit once play %(play)s is corrected: take it back with the correction, "
+        "then tap it again.",
+        "Play %(first)s does not fit once play %(play)s is corrected: take back plays %(first)s to %(last)s "
+        "with the correction, then tap them again.",
+        last - first + 1,
+        play=index + 1,
+        first=first + 1,
+        last=last + 1,
+    )
+
+
+def _table_of(record: dict[str, Any]) -> Table:
+    players = [str(p) for p in record.get("players") or []] if isinstance(record.get("players"), list) else []
+    variant = VARIANTS_TEAMS.get(record.get("variant", ""), False)
+    sides = [" & ".join(players[side::2]) for side in range(2)] if variant else players
+    return Table(players, sides)
 
 
 def chart_words() -> dict[str, str]:
@@ -472,6 +532,14 @@ def script_words() -> dict[str, str]:
         "correct_title": _("Correct: %(where)s", where="{where}"),
         "settle_title": _("Settle the dispute: %(where)s", where="{where}"),
         "now_recorded": _("Recorded now: %(what)s", what="{what}"),
+        # a correction that a later play no longer fits: made with that play (and those after it) taken back
+        "fix_take_back_one": _("Correct play %(play)s and take back play %(first)s", play="{play}", first="{first}"),
+        "fix_take_back_many": _(
+            "Correct play %(play)s and take back plays %(first)s to %(last)s",
+            play="{play}",
+            first="{first}",
+            last="{last}",
+        ),
         # tournament.js: the round clock of the director's page and the standings board
         "clock_bell": _("bell"),
         "clock_rung": _("Bell rung: each table finishes the hand in play; the higher score wins."),

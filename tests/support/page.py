@@ -71,8 +71,16 @@ def import_record(page, url: str, record: dict[str, Any]) -> str:
 
 def meant_taps(page) -> None:
     """Every tap on Pass/Draw is meant, however soon after the last: the pad holds back a second tap
-    within its guard window (a double tap), which a test tapping at machine speed is not."""
+    within its guard window (a double tap), which a test tapping at machine speed is not; and a tap
+    however soon after another phone's change is aimed at the board it shows (`settle_taps`)."""
     page.evaluate("document.getElementById('pad').dataset.guardMs = '0'")
+    settle_taps(page, 0)
+
+
+def settle_taps(page, ms: int) -> None:
+    """How long after another phone's change (or the camera's) a tap on the pad is taken as aimed at
+    the board before it, and so refused: long, to make a test's tap come "at once" on a loaded machine."""
+    page.evaluate(f"document.getElementById('pad').dataset.settleMs = '{ms}'")
 
 
 def version(page) -> int:

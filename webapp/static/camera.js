@@ -157,17 +157,22 @@
   async function accept(body) {
     if (!asking || recording) return;
     recording = true;
+    // the plays it records are this page's: the pad does not take them for another phone's
+    const pad = window.spinnerPad;
+    if (pad) pad.mine(true);
     try {
       const [response, data] = await post(`/${asking.id}/accept`, body);
       if (!response.ok) { say.textContent = data.say || data.error; return; }
       asking = null;
-      live.refresh();
+      const drawn = live.refresh();
       // a photo that asked before it was looked at is looked at once answered: it may ask in turn
       if (data.status === "confirm" || data.status === "kept") ask(data); else show(data.say || data.message);
+      await drawn;
     } catch (error) {
       say.textContent = words("offline_tap");
     } finally {
       recording = false;
+      if (pad) pad.mine(false);
     }
   }
 
@@ -198,6 +203,29 @@
       if (asking === open && frame.status !== "confirm") { asking = null; show(said(frame)); }
     } catch (error) {
       // offline: the next change of the board looks again
+    }
+  });
+
+  // The question open now (plays kept to confirm, a play to confirm), as the server keeps it: shown
+  // when the page opens, reloaded or on another phone, and looked up again with each board, not
+  // only after the pad is refused for it. A question of plays kept that the server dropped since
+  // (a play scored in their place) leaves the box.
+  let lookedAt = null;
+  const runQuestion = (frame) => Boolean(frame) && (frame.status === "kept" || (frame.proposal || {}).code === "passes_unsure");
+  live.onChange(async (board) => {
+    if (!board || lookedAt === board.version || recording) return;
+    if (asking && !runQuestion(asking)) return; // a play's question: looked after above
+    lookedAt = board.version;
+    const before = asking;
+    try {
+      const response = await fetch(`${url}/asks`, { credentials: "same-origin", headers: headers() });
+      if (!response.ok) return;
+      const open = (await response.json()).asks;
+      if (recording || asking !== before) return; // a question came (or was answered) meanwhile
+      if (open && (!asking || asking.id !== open.id)) ask(open);
+      else if (!open && asking) { asking = null; result.hidden = true; }
+    } catch (error) {
+      // offline: the next board looks again
     }
   });
 

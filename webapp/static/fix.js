@@ -15,6 +15,11 @@
   // dropping them ("drop_kept": true), or cancel and answer the camera's question first.
   const dropButton = $("#fix-drop-kept");
   let dropRetry = null;
+  // Refused because a later play no longer fits the correction ("play 16: 2-4 does not fit the west
+  // end"): this button makes it with that play, and those after it, taken back (`take_back_from`),
+  // to be tapped again. Later plays are never changed silently.
+  const takeBackButton = $("#fix-take-back");
+  let takeBack = null;
   // What is being fixed: {mode: "correct" | "settle", hand, index, version (a dispute's)}, and the event as tapped.
   let target = null;
   let draft = null;
@@ -81,6 +86,8 @@
     $("#fix-dispute").hidden = settling;
     $("#fix-remove").hidden = settling;
     $("#fix-save").disabled = !built();
+    takeBackButton.hidden = true; // offered for the correction as tapped: another one is sent first
+    takeBack = null;
   }
 
   function open(mode, hand, index, version) {
@@ -121,6 +128,7 @@
     } else if (button.dataset.fixEnd) draft.end = draft.end === button.dataset.fixEnd ? null : button.dataset.fixEnd;
     else if (button.value === "cancel") { dialog.close(); return; }
     else if (button === dropButton) { if (dropRetry) await dropRetry(); return; }
+    else if (button === takeBackButton) { if (takeBack) await takeBack(); return; }
     else if (button.value) { await submit(button.value); return; }
     render();
   });
@@ -148,10 +156,20 @@
   async function sent(path, body, method) {
     dropButton.hidden = true;
     dropRetry = null;
+    takeBackButton.hidden = true;
+    takeBack = null;
     const done = await pad.send(path, body, method, false);
     if (done) { dialog.close(); return; }
     errorBox.textContent = document.getElementById("pad-error").textContent;
     const refused = pad.refused;
+    if (refused && Number.isInteger(refused.take_back_from) && method === "PUT" && target.mode === "correct") {
+      const first = refused.take_back_from + 1;
+      const last = Number.isInteger(refused.take_back_to) ? refused.take_back_to + 1 : first;
+      const words = { play: target.index + 1, first, last };
+      takeBackButton.textContent = say(last > first ? "fix_take_back_many" : "fix_take_back_one", words);
+      takeBack = () => sent(path, { ...body, take_back_from: refused.take_back_from }, method);
+      takeBackButton.hidden = false;
+    }
     if (refused && refused.code === "kept_open") { // the camera box behind asks their question
       dropRetry = () => sent(path, { ...body, drop_kept: true }, method);
       dropButton.hidden = false;

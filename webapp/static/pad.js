@@ -37,6 +37,12 @@
   // NEXT seat, since the turn moved on: it is held back once, and the hint says so.
   let last = null; // {kind, seat, version, at, words}
   let held = ""; // the hint after a held-back tap
+  // A board another phone (or the camera) changed just now, drawn under the player's finger: a tap
+  // this soon after it was aimed at the board before ("Carmen: tap the tile played"), not at the
+  // next seat's turn. It is sent on the version the player saw, so the server refuses it (409
+  // `changed`) and says what the other phone recorded; nothing is recorded for the wrong seat.
+  let under = null; // {version (the board before), at}
+  let mine = 0; // changes of this page on their way (the pad's own, the camera box's answers)
 
   const $ = (selector) => pad.querySelector(selector);
   const $$ = (selector) => Array.from(pad.querySelectorAll(selector));
@@ -50,7 +56,8 @@
   // `offerDrop`: a refusal over plays kept to confirm offers the button beside the pad's error (the
   // fix dialog offers its own: `refused` is the last refusal's answer).
   let refused = null;
-  async function send(path, body, method = "POST", offerDrop = true) {
+  // `on`: the version the change was made on (a tap's: `tappedOn`), else the board's now.
+  async function send(path, body, method = "POST", offerDrop = true, on = null) {
     if (busy) return null;
     busy = true;
     pad.classList.add("busy");
@@ -63,7 +70,7 @@
         headers: {
           "Content-Type": "application/json",
           "X-CSRF-Token": csrf,
-          "If-Match": `"${live.version}"`,
+          "If-Match": `"${on === null ? live.version : on}"`,
           "X-Spinner-Who": localStorage.getItem("spinner-who") || "",
         },
         body: JSON.stringify({ ...body, source: "pad" }),
@@ -71,7 +78,9 @@
       const data = await response.json().catch(() => ({ error: say("server_said", { status: response.status }) }));
       if (!response.ok) {
         refused = data;
-        fail(response.status === 409 && data.version ? say("changed") : data.say || data.error);
+        // another phone recorded first: the server says what ("Another phone recorded Carmen played 5-6...")
+        if (data.code === "changed") under = null;
+        fail(response.status === 409 && data.version ? data.say || say("changed") : data.say || data.error);
         // plays kept to confirm come first: the camera box shows their question; or drop them
         if (data.code === "kept_open" && data.asks && window.spinnerCameraAsk) window.spinnerCameraAsk(data.asks);
         if (data.code === "kept_open" && offerDrop) {
@@ -103,6 +112,29 @@
     return Number.isFinite(ms) && ms >= 0 ? ms : 800;
   }
 
+  // How long after another phone's change a tap is taken as aimed at the board before it (ms);
+  // #pad's data-settle-ms, which a test sets long (the tap comes "at once") or 0.
+  function settleMs() {
+    const ms = Number(pad.dataset.settleMs);
+    return Number.isFinite(ms) && ms >= 0 ? ms : 800;
+  }
+
+  // The version a tap was made on: the board the player saw, which is the one before a change
+  // another phone made just now (`under`), else the board shown.
+  function tappedOn() {
+    if (under && performance.now() - under.at <= settleMs()) return under.version;
+    under = null;
+    return live.version;
+  }
+
+  // What a change moved on the pad: the hand, whose turn, the events and the tiles down. A change
+  // that moves none of them (a rename, a dispute marked) leaves a tap aimed where it was.
+  function turnKey(board) {
+    const cur = board.current;
+    return cur ? [cur.number, cur.turn, (cur.events || []).length, board.pad.on_table.length, cur.end].join(":") : "";
+  }
+  let shownKey = null;
+
   // The words of an event this phone recorded ("Dee drew a tile"), in the page's language (the
   // board's own list of plays comes as HTML per language; its JSON words are English).
   function wordsOf(event) {
@@ -113,8 +145,8 @@
     return say("did_play", { who, tile: event.tile });
   }
 
-  async function record(kind, event) {
-    const data = await send("/events", event);
+  async function record(kind, event, on = null) {
+    const data = await send("/events", event, "POST", true, on);
     if (!data) return data;
     const words = wordsOf(event);
     recorded = { words, version: data.version };
@@ -146,6 +178,15 @@
   function render(board) {
     const cur = board.current;
     if (madeOn !== board.version) {
+      const key = turnKey(board);
+      // Another phone's change (not this page's own, on its way) that moved the turn: a tap now
+      // was aimed at the board before it.
+      if (madeOn !== null && !busy && !mine && key !== shownKey) {
+        // two changes in a row: the board the player saw is still the one before the first
+        const seen = under && performance.now() - under.at <= settleMs() ? under.version : madeOn;
+        under = { version: seen, at: performance.now() };
+      } else if (busy || mine) under = null;
+      shownKey = key;
       if (madeOn !== null) forget();
       if (madeOn !== null && dropRetry) fail(""); // the question answered (or the match changed): the refusal is past
       madeOn = board.version;
@@ -249,15 +290,16 @@
     return say("fits_nothing", { tile: name, ends });
   }
 
-  function play(name, end) {
+  function play(name, end, on) {
     const event = { type: "play", seat, tile: name };
     if (end && end !== "lead") event.end = end;
-    return record("play", event);
+    return record("play", event, on);
   }
 
   pad.addEventListener("click", (event) => {
     const button = event.target.closest("button");
     if (!button || button.disabled) return;
+    const on = tappedOn(); // read before anything is redrawn
     why = "";
     held = "";
     recorded = null;
@@ -275,28 +317,28 @@
         if (shown.has(name)) shown.delete(name); else shown.add(name);
       } else {
         const ends = live.board.pad.fits[name] || [];
-        if (ends.length === 1) { tile = null; render(live.board); play(name, ends[0]); return; } // one place only: one tap
+        if (ends.length === 1) { tile = null; render(live.board); play(name, ends[0], on); return; } // one place only: one tap
         tile = tile === name ? null : name;
       }
     } else if (button.classList.contains("end")) {
-      if (tile) { render(live.board); play(tile, button.dataset.end); return; }
+      if (tile) { render(live.board); play(tile, button.dataset.end, on); return; }
     } else if (button.id === "pass" || button.id === "draw") {
       if (!holdBack(button.id)) {
         render(live.board);
-        record(button.id, button.id === "pass" ? { type: "pass", seat } : { type: "draw", seat, count: 1 });
+        record(button.id, button.id === "pass" ? { type: "pass", seat } : { type: "draw", seat, count: 1 }, on);
         return;
       }
     } else if (button.id === "pad-drop-kept") {
       if (dropRetry) dropRetry();
       return;
     } else if (button.id === "undo") {
-      send("/undo", { why: "undo on the pad" }); return;
+      send("/undo", { why: "undo on the pad" }, "POST", true, on); return;
     } else if (button.id === "next-hand") {
       send("/hands", {}); return;
     } else if (button.id === "send-all-pips") {
       sendAllPips(); return;
     } else if (button.id === "reveal") {
-      send("/events", { type: "reveal", seat, tiles: Array.from(shown) }); return;
+      send("/events", { type: "reveal", seat, tiles: Array.from(shown) }, "POST", true, on); return;
     } else if (button.id === "send-pips") {
       const pips = $("#pips").value.trim();
       if (!/^\d+$/.test(pips)) { fail(say("pips_number")); return; }
@@ -323,6 +365,14 @@
   }
 
   // The camera (camera.js) asks which seat the scorer chose, when the board does not know whose turn it is.
-  window.spinnerPad = { get seat() { return chosenSeat ? seat : null; }, get refused() { return refused; }, fail, send };
+  // `mine(true)` ... `mine(false)`: around a change the camera box makes on this page (its answer
+  // tapped here), so the board it brings is not taken for another phone's.
+  window.spinnerPad = {
+    get seat() { return chosenSeat ? seat : null; },
+    get refused() { return refused; },
+    fail,
+    send,
+    mine(on) { mine = Math.max(0, mine + (on ? 1 : -1)); },
+  };
   live.onChange(render);
 })();

@@ -641,4 +641,15 @@ ES: dict[str, str | tuple[str, str]] = {
     "Withdraw": "Retirar",
     "Withdraw %(team)s": "Retirar a %(team)s",
     "withdrawn": "retirado",
+    # the pad's tap refused: another phone (or the camera) recorded first (409 changed)
+    "Another phone recorded %(what)s first: nothing was recorded for this tap. Check the board and tap again.": "Otro teléfono anotó antes: %(what)s. No se anotó nada con este toque: mira el tablero y vuelve a tocar.",
+    "The camera recorded %(what)s first: nothing was recorded for this tap. Check the board and tap again.": "La cámara anotó antes: %(what)s. No se anotó nada con este toque: mira el tablero y vuelve a tocar.",
+    "Another phone changed the match first (%(what)s): nothing was recorded for this tap. Check the board and tap again.": "Otro teléfono cambió la partida antes (%(what)s): no se anotó nada con este toque. Mira el tablero y vuelve a tocar.",
+    # a correction that a later play no longer fits
+    "Play %(first)s does not fit once play %(play)s is corrected: take it back with the correction, then tap it again.": (
+        "La jugada %(first)s no entra si se corrige la jugada %(play)s: quítala con la corrección y vuelve a tocarla después.",
+        "La jugada %(first)s no entra si se corrige la jugada %(play)s: quita las jugadas %(first)s a %(last)s con la corrección y vuelve a tocarlas después.",
+    ),
+    "Correct play %(play)s and take back play %(first)s": "Corregir la jugada %(play)s y quitar la jugada %(first)s",
+    "Correct play %(play)s and take back plays %(first)s to %(last)s": "Corregir la jugada %(play)s y quitar las jugadas %(first)s a %(last)s",
 }
