@@ -48,6 +48,7 @@ class LeadRule:
     tile: Tile | None = None  # a tile that must be led (6-6; the highest double)
     doubles_only: bool = False  # `cross`: the lead is a double
     why: str = ""
+    highest: bool = False  # the double is the highest one dealt (not known yet: no deal recorded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1217,7 +1218,7 @@ def _first_lead(
         if deal is None:
             if everything_dealt:
                 return LeadRule(tile=DOUBLES[-1], doubles_only=True, why=why)
-            return LeadRule(doubles_only=True, why=why)
+            return LeadRule(doubles_only=True, why=why, highest=True)
         for double in reversed(DOUBLES):
             for seat in active:
                 if double in deal[seat]:

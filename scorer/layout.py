@@ -317,6 +317,38 @@ class Layout:
                 total += 2 * self.placements[self.spinner].outer
         return total
 
+    def count_terms(self) -> list[tuple[str, Tile, int]]:
+        """The count (`count`) term by term, for a table that argues about it: (where, tile, what it
+        adds), where is an end ("west"), "lead" for a lone double lead counted once for both its
+        uncovered sides, or "spinner" for the spinner that `sniff` counts. The terms add up to
+        `count()` (tests/test_count.py); this walks the layout as `count` does, off the hot path."""
+        terms: list[tuple[str, Tile, int]] = []
+        if not self.placements:
+            return terms
+        lead = self.placements[0]
+        lead_counted = False
+        for end in LINE_ENDS:
+            arm = self.arms[end]
+            if arm:
+                last = self.placements[arm[-1]]
+                terms.append((end, last.tile, 2 * last.outer if last.is_double else last.outer))
+            elif lead.is_double:
+                if not lead_counted:
+                    terms.append(("lead", lead.tile, 2 * lead.outer))
+                    lead_counted = True
+            else:
+                terms.append((end, lead.tile, lead.inner if end == "west" else lead.outer))
+        if self.spinner is not None:
+            for end in CROSS_ENDS:
+                arm = self.arms[end]
+                if arm:
+                    last = self.placements[arm[-1]]
+                    terms.append((end, last.tile, 2 * last.outer if last.is_double else last.outer))
+            if self.rules.sniff and self._sniff_extra():
+                spinner = self.placements[self.spinner]
+                terms.append(("spinner", spinner.tile, 2 * spinner.outer))
+        return terms
+
     def _sniff_extra(self) -> bool:
         """Under `sniff`, does the spinner count where the plain rule would not?"""
         assert self.spinner is not None

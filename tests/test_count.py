@@ -132,3 +132,21 @@ def test_fives_points_go_to_the_team():
     assert [p["count"] for p in plays] == [12, 13, 14, 18, 6, 9, 12, 10, 11, 12]
     assert [p["points"] for p in plays] == [0, 0, 0, 0, 0, 0, 0, 10, 0, 0]
     assert answer["totals"] == [0, 10]
+
+
+@pytest.mark.parametrize("sniff", [False, True])
+def test_the_count_term_by_term_adds_up_to_the_count(sniff):
+    """What the settle dialog shows the table (Layout.count_terms): each counted end, and what it adds."""
+    from scorer import Match
+    from tests.support.records import SIX_BLOCK_PLAYS
+
+    rec = record("partners", hand(*SIX_BLOCK_PLAYS), options={"sniff": True} if sniff else None)
+    for n in range(1, len(SIX_BLOCK_PLAYS) + 1):
+        rec["hands"][0]["events"] = SIX_BLOCK_PLAYS[:n]
+        layout = Match.from_record(rec, open_last=True).current.layout
+        assert sum(value for _, _, value in layout.count_terms()) == layout.count()
+    lone = Layout(LayoutRules(spinner=True))
+    lone.place_lead(5, 5)
+    assert lone.count_terms() == [("lead", Tile.of(5, 5), 10)]
+    lone.place(Tile.of(5, 0), "west")
+    assert lone.count_terms() == [("west", Tile.of(0, 5), 0), ("lead", Tile.of(5, 5), 10)]

@@ -84,7 +84,9 @@ def test_a_spanish_page_says_it_all_in_spanish_and_fits(live_server, open_page, 
         page.fill(f'.player[data-seat="{seat}"] input', name)
     page.click("#new-match button[type=submit]")
     page.wait_for_selector("#pad[data-ready]")
-    assert page.inner_text("#board .picture") == "sal con cualquier ficha"
+    # the layout shows no tile yet; who leads with what is the status line's (La mesa elige quién sale…)
+    assert page.inner_text("#board .picture") == "aún no se jugó ninguna ficha"
+    assert page.inner_text(".status .say") == "La mesa elige quién sale, con cualquier ficha"
     # every label of the pad's action buttons inside its button ("Deshacer" spilled at 412 px)
     spilled = page.eval_on_selector_all(
         "#pad .actions button:not([hidden])", "bs => bs.filter(b => b.scrollWidth > b.clientWidth).map(b => b.id)"

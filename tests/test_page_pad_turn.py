@@ -76,9 +76,9 @@ def test_a_second_tap_on_pass_just_after_the_first_is_held_back(live_server, ope
     """A stray second tap on Pass, once the first moved the turn on, would pass for the next seat."""
     page = open_page(PHONE)
     game = start_match(page, live_server.url, ["Ana", "Ben", "Cruz", "Dee"])
-    assert page.inner_text("#tiles-hint") == "Tap who leads, then the tile"
+    assert page.inner_text("#tiles-hint") == "Tap who holds 6-6, then 6-6"  # partners' first lead
     page.click('.seat[data-seat="0"]')
-    expect(page.locator("#tiles-hint")).to_have_text("Ana leads: tap the tile")
+    expect(page.locator("#tiles-hint")).to_have_text("Ana leads: tap 6-6")
     tap_and_wait(page, '[data-tile="6-6"]')
     # What was recorded, and whose turn it is, without scrolling to the list of plays.
     expect(page.locator("#tiles-hint")).to_have_text("Ana played 6-6. Ben: tap the tile played")

@@ -19,8 +19,8 @@ from typing import Any
 
 from flask_babel import force_locale
 
-from scorer import FULL_SET
-from scorer.variants import VARIANTS
+from scorer import FULL_SET, Match, RecordError
+from scorer.variants import VARIANTS, OptionError
 
 from . import i18n, picture, wording
 from .models import Game
@@ -96,6 +96,7 @@ def _pad(snap: Snapshot) -> dict[str, Any]:
             "in_play": False,
             "lead": None,
             "can_draw": False,
+            "can_undo": _can_undo(snap.record),
             "boneyard": None,
             "counts_open": False,
             "maybe_out": None,
@@ -119,6 +120,8 @@ def _pad(snap: Snapshot) -> dict[str, Any]:
         lead = {
             "tile": str(rule.tile) if rule.tile is not None else None,
             "doubles_only": rule.doubles_only,
+            # the highest double dealt leads, and which one it is is not known (no deal recorded)
+            "highest": rule.highest,
             "seat": hand.leader,
         }
     has_boneyard = hand.rules.variant.leftovers == "boneyard"
@@ -130,6 +133,9 @@ def _pad(snap: Snapshot) -> dict[str, Any]:
         "lead": lead,
         "can_draw": in_play and has_boneyard and not leading and hand.boneyard > 0,
         "can_pass": in_play and not leading and not (has_boneyard and hand.boneyard > 0),
+        # Undo takes back the last event, or a hand started with none; the first hand's start was
+        # the page's own (a new match starts it), so a match with nothing recorded has nothing to undo.
+        "can_undo": _can_undo(snap.record),
         "boneyard": hand.boneyard if has_boneyard else None,
         "counts": [hand.counts[s] if s in hand.active else None for s in range(len(hand.counts))],
         # a hand a camera follows (`unseen_draws`) while tiles may still be drawn unseen: each count
@@ -138,6 +144,29 @@ def _pad(snap: Snapshot) -> dict[str, Any]:
         # the seat that laid its last counted tile there: out, unless it drew unseen (the next event says)
         "maybe_out": hand.maybe_out[0] if in_play and hand.maybe_out is not None else None,
     }
+
+
+def _can_undo(record: dict[str, Any]) -> bool:
+    """Whether Undo takes anything back (store.undo: the last event, or a hand started with none).
+    The first hand's start is the page's own (a new match starts it): alone, it is nothing to undo."""
+    hands = record.get("hands") or []
+    return len(hands) > 1 or bool(hands and hands[-1].get("events"))
+
+
+def _scored(hands: list[dict[str, Any]], h: int, side: object) -> dict[str, int] | None:
+    """What `side` scored in hand `h`, all told (`total`) and in parts: its plays' points (`plays`),
+    the end-of-hand score (`bonus`, the table's "(+20)") and adjustments (`adjusted`). Read off the
+    scorer's totals before and after the hand: nothing is counted here."""
+    if not isinstance(side, int) or isinstance(side, bool) or not 0 <= h < len(hands):
+        return None
+    after = hands[h].get("totals") or []
+    before = (hands[h - 1].get("totals") or []) if h else [0] * len(after)
+    if side >= len(after) or side >= len(before):
+        return None
+    total = after[side] - before[side]
+    bonus = (hands[h].get("bonus") or [0] * (side + 1))[side] or 0
+    adjusted = sum(a["points"] for a in hands[h].get("adjustments") or [] if a.get("side") == side)
+    return {"total": total, "plays": total - bonus - adjusted, "bonus": bonus, "adjusted": adjusted}
 
 
 def _tiles_left(players: list[str], pad: dict[str, Any]) -> list[dict[str, Any]]:
@@ -187,6 +216,7 @@ def _match_board(game: Game, snap: Snapshot) -> dict[str, Any]:
             "end": last.get("end"),
             "winner": last.get("winner"),
             "bonus": last.get("bonus"),
+            "scored": _scored(hands, h, last.get("winner")),
             "awaiting_pips": last.get("awaiting_pips", []),
             "awaiting_names": [table.seat(s) for s in last.get("awaiting_pips", [])],
             "pips": last.get("pips"),
@@ -282,9 +312,42 @@ def _disputes(game: Game, snap: Snapshot, table: wording.Table) -> list[dict[str
                 "who": change.who,
                 "where": wording.where(change.hand, change.event),
                 "what": wording.event_words(event, table) if isinstance(event, dict) else "",
+                "made": _made(snap, change.hand, change.event),
             }
         )
     return out
+
+
+def _made(snap: Snapshot, h: int | None, e: int | None) -> dict[str, Any] | None:
+    """What the play now recorded at hand `h`, event `e` made, which is what a table disputing it
+    argues about: the count after it and the ends that made it (`Layout.count_terms`: [where, tile,
+    what it adds]), and its open ends. The scorer's own layout, replayed up to that play: once per
+    version (disputes are few); None where the event there is not a play or the record stops before it."""
+    if h is None or e is None:
+        return None
+    key = ("made", h, e)
+    if key in snap.views:
+        return snap.views[key]  # type: ignore[no-any-return]
+    made = None
+    hands = snap.record["hands"]
+    events = (hands[h].get("events") or []) if 0 <= h < len(hands) else []
+    if 0 <= e < len(events) and isinstance(events[e], dict) and events[e].get("type") == "play":
+        cut = {**snap.record, "hands": [*hands[:h], {**hands[h], "events": events[: e + 1]}]}
+        try:
+            match = Match.from_record(cut, open_last=True, live=True)
+        except (RecordError, OptionError):
+            match = None
+        hand = match.current if match is not None else None
+        if hand is not None and hand.plays and hand.plays[-1]["event"] == e:
+            layout = hand.layout
+            made = {
+                "count": hand.plays[-1]["count"],
+                "terms": [[where, str(tile), value] for where, tile, value in layout.count_terms()],
+                "ends": dict(layout.open_ends()),
+            }
+    with _lock:
+        snap.views.setdefault(key, made)
+    return made
 
 
 def etag(version: int, tournament: dict[str, Any] | None = None) -> str:

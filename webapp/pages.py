@@ -8,6 +8,7 @@ way in for every change and the scorer checks each one.
 from __future__ import annotations
 
 import contextlib
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -15,9 +16,10 @@ from flask import Blueprint, Flask, current_app, flash, redirect, render_templat
 from flask.blueprints import BlueprintSetupState
 from flask_babel import format_datetime
 from flask_babel import gettext as _
+from markupsafe import Markup, escape
 from sqlalchemy import select
 
-from scorer.variants import _CHOICES, VARIANTS
+from scorer.variants import _CHOICES, VARIANTS, Variant, make_rules
 
 from . import archive, auth, bidi, board, csrf, frames, i18n, matches, picture, schemas, store, validate, wording
 from .db import db
@@ -51,12 +53,21 @@ def helpers() -> dict[str, Any]:
         "qr": qr_svg,
         "spoken": wording.spoken,
         "end_name": wording.end,
+        "end_arrow": end_arrow,
         "script_words": wording.script_words,
         "option_label": option_label,
         "variant_name": variant_name,
         "has_spinner": has_spinner,
         "table_words": table_words,
     }
+
+
+#: Which way each end lies in the layout's picture (west is its left): beside the end's name on the buttons.
+ARROWS = {"west": "←", "north": "↑", "south": "↓", "east": "→"}
+
+
+def end_arrow(end: str) -> Markup:
+    return Markup('<span class="arrow" aria-hidden="true">%s</span> ') % ARROWS[end] if end in ARROWS else Markup()
 
 
 def table_words(t: dict[str, Any]) -> dict[str, Any]:
@@ -70,6 +81,29 @@ def table_words(t: dict[str, Any]) -> dict[str, Any]:
 bp.add_app_template_filter(bidi.bdi, "bdi")
 bp.add_app_template_filter(bidi.bdi_join, "bdi_join")
 bp.add_app_template_filter(bidi.isolated, "isolated")
+
+#: A tile's name ("1-1") in running text: a line may break after its hyphen, which reads as two numbers.
+_TILE_NAME = re.compile(r"(?<![\w-])([0-6]-[0-6])(?![\w-])")
+
+
+@bp.app_template_filter("tn")
+def tile_name(tile: object) -> Markup:
+    """A tile's name kept on one line (`.tn`: white-space nowrap)."""
+    return Markup('<span class="tn">%s</span>') % ("" if tile is None else tile)
+
+
+@bp.app_template_filter("tiles_whole")
+def tiles_whole(text: object) -> Markup:
+    """Text for HTML, escaped, each tile's name in it kept on one line ("Carmen played 1-1 …")."""
+    return Markup(_TILE_NAME.sub(r'<span class="tn">\1</span>', str(escape("" if text is None else text))))
+
+
+@bp.app_template_filter("name_fit")
+def name_fit(name: object) -> str:
+    """The class that fits a player's name to a seat button (app.css `.nm.fitN`): a name wraps only
+    between its words, so a longer word is set smaller, never broken ("Carme / n")."""
+    longest = max((len(word) for word in str(name or "").split()), default=0)
+    return f"fit{min(longest, 12)}" if longest > 5 else ""
 
 
 def variant_name(name: str) -> str:
@@ -88,6 +122,27 @@ def has_spinner(name: str) -> bool:
     """Whether a game has a spinner, so north and south ends (RULES.md: not in draw or block)."""
     found = VARIANTS.get(name)
     return bool(found and found.spinner)
+
+
+def option_defaults(variant: Variant) -> dict[str, str]:
+    """What a game does where the house rules say nothing: each of its options' default, in words
+    (the new-match form's "… (the game's default)"). The scorer's own defaults (`make_rules`)."""
+    rules = make_rules(variant.name, variant.players[-1], {})
+    return {name: option_label(name, getattr(rules, name)) for name in _CHOICES if name in variant.options}
+
+
+def target_words(variant: Variant) -> str:
+    """A game's own target, in words: "250", or by the number of players ("50 with 2 players, 100 with 3–4")."""
+    by_target: dict[int, list[int]] = {}
+    for players, target in sorted(variant.target.items()):
+        by_target.setdefault(target, []).append(players)
+    if len(by_target) == 1:
+        return str(next(iter(by_target)))
+    said = []
+    for target, counts in by_target.items():
+        many = str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
+        said.append(_("%(target)s with %(players)s players", target=target, players=many))
+    return ", ".join(said)
 
 
 def option_label(name: str, value: object = None) -> str:
@@ -169,6 +224,8 @@ def index():  # type: ignore[no-untyped-def]
             "teams": v.teams,
             "options": sorted(v.options),
             "presets": sorted(v.presets),
+            "defaults": option_defaults(v),
+            "target": target_words(v),
         }
         for v in VARIANTS.values()
     ]

@@ -13,6 +13,7 @@ from html import escape
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorer.layout import LINE_ENDS, End, Layout
 from scorer.tiles import Tile, parse_halves
@@ -28,8 +29,11 @@ PIP_SPOTS: dict[int, tuple[tuple[float, float], ...]] = {
     5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
     6: ((0.27, 0.22), (0.73, 0.22), (0.27, 0.5), (0.73, 0.5), (0.27, 0.78), (0.73, 0.78)),
 }
-#: Tiles shown at most on each side of the centre; the rest become "+n".
+#: Tiles shown at most on each side of the centre; the rest are said in words ("4 tiles"), never "+4",
+#: which beside the spinner reads as points.
 SHOWN = 3
+#: The size of that label (SVG units, as app.css's `.layout .more`), for the room it takes on a west-east arm.
+MORE_SIZE = 10
 
 
 def _half(value: int, x: float, y: float, size: float) -> str:
@@ -100,11 +104,12 @@ def layout_svg(layout: Layout | None, open_ends: dict[str, int] | None) -> str:
     centre, runs = _directions(layout) if layout is not None else (None, {})
     if centre is None:
         # In the page's language: the board is built once per language (board.live, force_locale).
-        # (The words outside the f-strings, where Babel's extractor finds them.)
-        label, lead = escape(_("no tile played yet")), escape(_("lead any tile"))
+        # (The words outside the f-strings, where Babel's extractor finds them.) Who leads and with
+        # what is the status line's to say (the rules differ by variant and hand): not said here.
+        label = escape(_("no tile played yet"))
         return (
             f'<svg class="layout" viewBox="-60 -30 120 60" role="img" aria-label="{label}">'
-            f'<text x="0" y="5" class="empty">{lead}</text></svg>'
+            f'<text x="0" y="5" class="empty">{label}</text></svg>'
         )
     parts: list[str] = []
     inner, outer, double = centre
@@ -120,9 +125,12 @@ def layout_svg(layout: Layout | None, open_ends: dict[str, int] | None) -> str:
         # Start at the centre tile's edge on that side.
         pos = cw / 2 if dx else ch / 2
         if hidden:
-            gap = U
+            # the tiles not drawn between the centre and the last few: "4 tiles", in words
+            words = escape(ngettext("%(num)s tile", "%(num)s tiles", hidden))
+            title = escape(ngettext("%(num)s tile not drawn", "%(num)s tiles not drawn", hidden))
+            gap = max(U, len(words) * MORE_SIZE * 0.58 + 6) if dx else U
             cx, cy = dx * (pos + gap / 2), dy * (pos + gap / 2)
-            parts.append(f'<text class="more" x="{cx:.1f}" y="{cy + 4:.1f}">+{hidden}</text>')
+            parts.append(f'<text class="more" x="{cx:.1f}" y="{cy + 3:.1f}"><title>{title}</title>{words}</text>')
             pos += gap
         for a, b, is_double in shown:
             along = U if is_double else 2 * U

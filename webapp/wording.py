@@ -454,6 +454,14 @@ def chart_words() -> dict[str, str]:
     return {"hand": _("Hand"), "points": _("Points"), "label": _("Score after each hand")}
 
 
+def _form(singular: str, plural: str, n: int) -> str:
+    """The catalogue's plural form for `n`, its {who} and {num} left for a script to fill in
+    (flask_babel's ngettext fills in the number itself)."""
+    from flask_babel import get_translations
+
+    return str(get_translations().ngettext(singular, plural, n) % {"who": "{who}", "num": "{num}"})
+
+
 def script_words() -> dict[str, str]:
     """What pad.js and board.js say, in the page's language (handed over as JSON data)."""
     return {
@@ -461,11 +469,23 @@ def script_words() -> dict[str, str]:
         "tap_tile_who": _("%(who)s: tap the tile played", who="{who}"),
         "tap_lead_who": _("%(who)s leads: tap the tile", who="{who}"),
         "tap_leader": _("Tap who leads, then the tile"),
+        # the lead as the rules have it (board.pad.lead): the status line says who leads with what
+        "tap_holder": _("Tap who holds %(tile)s, then %(tile)s", tile="{tile}"),
+        "tap_holder_highest": _("Tap who holds the highest double, then that double"),
+        "tap_leader_double": _("Tap who leads, then their double"),
+        "tap_lead_tile_who": _("%(who)s leads: tap %(tile)s", who="{who}", tile="{tile}"),
+        "tap_lead_double_who": _("%(who)s leads: tap a double", who="{who}"),
+        "tap_leader_first": _("Who led %(tile)s? Tap them first, then %(tile)s again.", tile="{tile}"),
         # what this phone just recorded (the msgids of event_words: one sentence in the catalogue)
         "did_pass": _("%(who)s passed", who="{who}"),
         "did_draw": ngettext("%(who)s drew a tile", "%(who)s drew %(num)s tiles", 1, who="{who}"),
         "did_play": _("%(who)s played %(tile)s", who="{who}", tile="{tile}"),
         "did_play_end": _("%(who)s played %(tile)s on the %(end)s", who="{who}", tile="{tile}", end="{end}"),
+        "did_reveal": _("%(who)s showed %(tiles)s", who="{who}", tiles="{tiles}"),
+        "did_reveal_none": _("%(who)s showed no tiles", who="{who}"),
+        # the msgids of event_words ("Dee had 12 pips left"), each form with its {num} for the script
+        "did_pips_one": _form("%(who)s had %(num)s pip left", "%(who)s had %(num)s pips left", 1),
+        "did_pips": _form("%(who)s had %(num)s pip left", "%(who)s had %(num)s pips left", 2),
         # what this phone just recorded, then what to tap next: "Cruz passed. Dee: tap the tile played"
         "done_then": _("%(done)s. %(next)s", done="{done}", next="{next}"),
         # a second tap on Pass/Draw just after the first moved the turn on: held back once
@@ -473,6 +493,7 @@ def script_words() -> dict[str, str]:
         "again_draw": _("%(done)s. Tap Draw again to draw for %(who)s", done="{done}", who="{who}"),
         "start_hand": _("Start the hand"),
         "tap_left": _("Tap the tiles left, then Show tiles"),
+        "tap_left_who": _("%(who)s: tap the tiles left, then Show tiles", who="{who}"),
         "hand_over": _("Hand over"),
         "on_table": _("%(tile)s is already on the table.", tile="{tile}"),
         "lead_tile": _("The lead must be %(lead)s.", lead="{lead}"),
@@ -495,6 +516,9 @@ def script_words() -> dict[str, str]:
         "photo_other_table": _(
             "This photo does not show this table: %(n)s tiles are new. Take it again, or score on the pad.", n="{n}"
         ),
+        # new.js: the chosen game's own target, and what each house rule is when left alone
+        "target_default": _("(blank: the game's own, %(target)s)", target="{target}"),
+        "option_default": _("%(choice)s (the game's default)", choice="{choice}"),
         # new.js: how many players the chosen game takes
         "players_n": _("%(n)s players.", n="{n}"),
         "players_range": _(
@@ -540,6 +564,13 @@ def script_words() -> dict[str, str]:
             first="{first}",
             last="{last}",
         ),
+        # what the play made (a disputed one: board.py _made): the count, and the ends that made it
+        "made_count": _("The count after it: %(n)s = %(terms)s", n="{n}", terms="{terms}"),
+        "made_ends": _("The open ends after it: %(ends)s", ends="{ends}"),
+        "term_end": _("%(end)s %(n)s", end="{end}", n="{n}"),
+        "term_double": _("%(end)s %(tile)s (%(n)s)", end="{end}", tile="{tile}", n="{n}"),
+        "term_lead": _("the lead %(tile)s (%(n)s)", tile="{tile}", n="{n}"),
+        "term_spinner": _("the spinner %(tile)s (%(n)s, sniff)", tile="{tile}", n="{n}"),
         # tournament.js: the round clock of the director's page and the standings board
         "clock_bell": _("bell"),
         "clock_rung": _("Bell rung: each table finishes the hand in play; the higher score wins."),

@@ -8,6 +8,7 @@
   if (!dialog || !pad || !window.spinnerBoard) return;
   const live = window.spinnerBoard;
   const say = window.spinnerSay || ((key) => key);
+  const show = window.spinnerShow || ((el, text) => { el.textContent = text; });
   const $ = (selector) => dialog.querySelector(selector);
   const $$ = (selector) => Array.from(dialog.querySelectorAll(selector));
   const errorBox = $("#fix-error");
@@ -66,6 +67,24 @@
     return e;
   }
 
+  // "The count after it: 5 = west 1-1 (2) + east 3", from the board's numbers (board.py _made), or
+  // the open ends where the game counts nothing (block, draw).
+  function madeWords(made) {
+    if (!made) return "";
+    const end = (where) => say(`end_${where}`);
+    if (made.count === null || made.count === undefined) {
+      const ends = Object.entries(made.ends || {}).map(([where, n]) => say("term_end", { end: end(where), n })).join(", ");
+      return ends ? say("made_ends", { ends }) : "";
+    }
+    const terms = (made.terms || []).map(([where, tile, n]) => {
+      if (where === "lead") return say("term_lead", { tile, n });
+      if (where === "spinner") return say("term_spinner", { tile, n });
+      const [a, b] = tile.split("-");
+      return a === b ? say("term_double", { end: end(where), tile, n }) : say("term_end", { end: end(where), n });
+    });
+    return say("made_count", { n: made.count, terms: terms.join(" + ") || "0" });
+  }
+
   function render() {
     $$("[data-fix-seat]").forEach((b) => b.setAttribute("aria-checked", Number(b.dataset.fixSeat) === draft.seat ? "true" : "false"));
     $$("[data-kind]").forEach((b) => b.setAttribute("aria-checked", b.dataset.kind === draft.type ? "true" : "false"));
@@ -96,7 +115,12 @@
     draft = draftOf(found ? found.raw : null);
     const place = index === null ? say("hand_n", { n: hand + 1 }) : say("hand_play", { hand: hand + 1, play: index + 1 });
     $("#fix-title").textContent = mode === "settle" ? say("settle_title", { where: place }) : say("correct_title", { where: place });
-    $("#fix-now").textContent = found ? say("now_recorded", { what: found.words }) : "";
+    show($("#fix-now"), found ? say("now_recorded", { what: found.words }) : "");
+    // Settling: what the play made, which is what the table argues about (the count and its ends).
+    const dispute = mode === "settle" ? (live.board.disputes || []).find((d) => d.version === version) : null;
+    const made = madeWords(dispute && dispute.made);
+    show($("#fix-made"), made);
+    $("#fix-made").hidden = !made;
     $("#fix-why").value = "";
     errorBox.textContent = "";
     dropButton.hidden = true;

@@ -21,12 +21,17 @@
     const say = window.spinnerSay || ((key) => key); // words.js: the page's language
     document.getElementById("variant-hint").textContent =
       counts.length > 1 ? say("players_range", { least, most }) : say("players_n", { n: most });
+    // What the game does where the form says nothing: its own target, each house rule's default.
+    document.getElementById("target-hint").textContent = say("target_default", { target: option.dataset.target });
+    const defaults = JSON.parse(option.dataset.defaults || "{}");
     const options = option.dataset.options.split(",");
     document.querySelectorAll("[data-option]").forEach((label) => {
       const name = label.dataset.option;
       const shown = name === "preset" ? option.dataset.presets !== "" : options.includes(name);
       label.hidden = !shown;
       label.querySelector("select").disabled = !shown;
+      const standing = label.querySelector('option[value=""]');
+      if (name !== "preset" && shown) standing.textContent = say("option_default", { choice: defaults[name] || "" });
     });
   }
   select.addEventListener("change", update);

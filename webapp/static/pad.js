@@ -141,6 +141,10 @@
     const who = name(live.board.players[event.seat]);
     if (event.type === "pass") return say("did_pass", { who });
     if (event.type === "draw") return say("did_draw", { who });
+    if (event.type === "reveal") {
+      return event.tiles.length ? say("did_reveal", { who, tiles: event.tiles.join(", ") }) : say("did_reveal_none", { who });
+    }
+    if (event.type === "pips") return say(event.pips === 1 ? "did_pips_one" : "did_pips", { who, num: event.pips });
     if (event.end) return say("did_play_end", { who, tile: event.tile, end: say(`end_${event.end}`) });
     return say("did_play", { who, tile: event.tile });
   }
@@ -150,7 +154,7 @@
     if (!data) return data;
     const words = wordsOf(event);
     recorded = { words, version: data.version };
-    last = kind === "play" ? null : { kind, seat: event.seat, version: data.version, at: performance.now(), words };
+    last = kind === "pass" || kind === "draw" ? { kind, seat: event.seat, version: data.version, at: performance.now(), words } : null;
     render(live.board);
     return data;
   }
@@ -173,6 +177,21 @@
     tile = null;
     chosenSeat = false;
     shown.clear();
+  }
+
+  // What to tap for the lead, as the rules have it (the board's pad.lead): 6-6 in partners' first
+  // hand, a double in cross, any tile else. The status line says who leads with what; this, the taps.
+  function leadHint(board) {
+    const lead = board.pad.lead || {};
+    if (seat === null) {
+      if (lead.tile) return say("tap_holder", { tile: lead.tile });
+      if (lead.doubles_only) return say(lead.highest ? "tap_holder_highest" : "tap_leader_double");
+      return say("tap_leader");
+    }
+    const who = name(board.players[seat]);
+    if (lead.tile) return say("tap_lead_tile_who", { who, tile: lead.tile });
+    if (lead.doubles_only) return say("tap_lead_double_who", { who });
+    return say("tap_lead_who", { who });
   }
 
   function render(board) {
@@ -227,21 +246,23 @@
     let next;
     if (!cur) next = say("start_hand");
     else if (inPlay()) {
-      const who = seat === null ? "" : name(board.players[seat]);
       // Name the player, so a tap meant for someone else is caught before it is made.
       next = tile ? say("where", { tile })
-        : seat === null ? say("tap_leader")
-          : cur.turn === null || cur.turn === undefined || board.pad.lead ? say("tap_lead_who", { who })
-            : say("tap_tile_who", { who });
-    } else next = (cur.awaiting_pips || []).length ? say("tap_left") : say("hand_over");
+        : seat === null || cur.turn === null || cur.turn === undefined || board.pad.lead ? leadHint(board)
+          : say("tap_tile_who", { who: name(board.players[seat]) });
+    } else if ((cur.awaiting_pips || []).length) {
+      // whose tiles come next: the first still to count, unless the scorer chose another
+      next = seat === null ? say("tap_left") : say("tap_left_who", { who: name(board.players[seat]) });
+    } else next = say("hand_over");
     if (recorded && recorded.version !== board.version) recorded = null; // another change came since
-    if (why) hint.textContent = why;
+    if (why) show(hint, why);
     else if (held) show(hint, held);
     else if (recorded && !tile) show(hint, say("done_then", { done: recorded.words, next }));
     else show(hint, next);
     hint.classList.toggle("why", Boolean(why));
     $("#pass").disabled = !board.pad.can_pass;
     $("#draw").disabled = !board.pad.can_draw;
+    $("#undo").disabled = !board.pad.can_undo; // nothing recorded yet: nothing to take back
     $("#next-hand").hidden = !board.next_hand;
     $("#end-hand").open = Boolean(cur && cur.end !== null && (cur.awaiting_pips || []).length);
     pipsForEveryone(board);
@@ -312,7 +333,7 @@
     } else if (button.classList.contains("tilebtn")) {
       const name = button.dataset.tile;
       if (inPlay() && seat === null) {
-        why = say("tap_leader");
+        why = say("tap_leader_first", { tile: name });
       } else if (!inPlay()) {
         if (shown.has(name)) shown.delete(name); else shown.add(name);
       } else {
@@ -338,11 +359,11 @@
     } else if (button.id === "send-all-pips") {
       sendAllPips(); return;
     } else if (button.id === "reveal") {
-      send("/events", { type: "reveal", seat, tiles: Array.from(shown) }, "POST", true, on); return;
+      record("reveal", { type: "reveal", seat, tiles: Array.from(shown) }, on); return;
     } else if (button.id === "send-pips") {
       const pips = $("#pips").value.trim();
       if (!/^\d+$/.test(pips)) { fail(say("pips_number")); return; }
-      send("/events", { type: "pips", seat, pips: Number(pips) }).then((ok) => { if (ok) $("#pips").value = ""; });
+      record("pips", { type: "pips", seat, pips: Number(pips) }, on).then((ok) => { if (ok) $("#pips").value = ""; });
       return;
     } else if (button.id === "adjust") {
       const points = $("#adjust-points").value.trim();

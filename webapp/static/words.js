@@ -12,16 +12,27 @@
   const FSI = "\u2068";
   const PDI = "\u2069";
   window.spinnerName = (name) => (name ? `${FSI}${name}${PDI}` : name);
-  // Sets el's text to the sentence, each marked name a <bdi> (the element's text reads the same).
+  // A tile's name ("1-1") kept on one line: a line may break after its hyphen (app.css .tn).
+  function tileNames(text) {
+    return text.split(/(?<![\w-])([0-6]-[0-6])(?![\w-])/).filter(Boolean).map((part) => {
+      if (!/^[0-6]-[0-6]$/.test(part)) return document.createTextNode(part);
+      const span = document.createElement("span");
+      span.className = "tn";
+      span.textContent = part;
+      return span;
+    });
+  }
+  // Sets el's text to the sentence, each marked name a <bdi>, each tile's name whole (the element's
+  // text reads the same).
   window.spinnerShow = (el, text) => {
     const parts = String(text === undefined || text === null ? "" : text).split(/(\u2068[^\u2068\u2069]*\u2069)/);
-    el.replaceChildren(...parts.filter(Boolean).map((part) => {
+    el.replaceChildren(...parts.filter(Boolean).flatMap((part) => {
       if (part.startsWith(FSI) && part.endsWith(PDI)) {
         const bdi = document.createElement("bdi");
         bdi.textContent = part.slice(1, -1);
-        return bdi;
+        return [bdi];
       }
-      return document.createTextNode(part.replace(/[\u2068\u2069]/g, ""));
+      return tileNames(part.replace(/[\u2068\u2069]/g, ""));
     }));
   };
 })();
