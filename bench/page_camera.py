@@ -1,7 +1,7 @@
 """How well the companion page's live camera keeps the score of a filmed game, with the bundled models.
 
     .venv/bin/python bench/page_camera.py [--videos 20] [--seed 0] [--every 2 | --irregular N] [--dealt VARIANT]
-        [--photos] [--json]
+        [--photos] [--seating] [--size 1280x960] [--json]
 
 Each synthetic game video (`vision.synth.video`, 1280x960, six still frames between moves, arms
 reaching in, light drift, shake) goes through the app as the page's live camera sends it: every
@@ -17,6 +17,10 @@ variants that draw (`draw`, `all-fives`) with its draws too, the boneyard in vie
 keeps its tile counts open (`unseen_draws`), and the truth's draws are unseen ones (`as_seen`).
 With `--photos` the counts stay closed (photos leave them as the pad keeps them) and this player
 taps no Draw: a play after an unseen draw is missed, a limit of the bench, not of the page.
+`--seating`: the film's seating saved first, as the page's "Where each player sits" saves it
+(`PUT /api/games/ID/seating`, each seat's side of the picture), so that an arm names its player
+from the first play (dealt films). `--size`: the films' frame size (a phone's camera gives about
+1280 wide, the size the page asks for; Chromium's fake camera gives the film's own).
 `--photos`: a player's photos instead (the last still frame of each state of the table, sent as
 "Take photo" sends it): no arm in view, so who laid a tile comes from the rules or a question. A
 question the camera asks is answered as a player at the table would: "yes" when it proposes the
@@ -55,6 +59,7 @@ sys.path.insert(0, str(ROOT))
 
 from scorer.match import score_record  # noqa: E402
 from vision.evaluate.games import as_seen  # noqa: E402
+from vision.follow.seats import SIDES  # noqa: E402
 from vision.synth.video import game_video  # noqa: E402
 
 
@@ -169,13 +174,15 @@ def follow(
     irregular: int | None = None,
     plays: int | None = None,
     video: Any = None,
+    seating: bool = False,
+    size: tuple[int, int] = (1280, 960),
 ) -> dict:
     """One film through the app (`video`: a film made elsewhere, e.g. `bench/real_films.py`'s real
     tiles, instead of the synthetic game of `seed`)."""
     from webapp import create_app
 
     if video is None:
-        video = game_video(seed, 1280, 960, still_frames=6, dealt=dealt, max_plays=plays)
+        video = game_video(seed, size[0], size[1], still_frames=6, dealt=dealt, max_plays=plays)
     send = sent_frames(every, irregular, seed)
     app = create_app(
         {
@@ -191,6 +198,10 @@ def follow(
     ).get_json()
     auth = {"Authorization": f"Bearer {made['token']}"}
     base = f"/api/games/{made['id']}"
+    if seating and video.sides is not None:  # as the page's "Where each player sits" saves it
+        sides = [SIDES[side] for side in video.sides]
+        said = client.put(f"{base}/seating", json={"seating": sides}, headers=auth)
+        assert said.status_code == 200, said.get_json()
     client.post(f"{base}/hands", json={"leader": video.record["hands"][0].get("leader", 0)}, headers=auth)
     # the record as the table saw it: a dealt film's end-of-hand pips come from a deal nobody showed
     seen = score_record(as_seen(video.record))
@@ -324,6 +335,10 @@ def main() -> None:
     parser.add_argument("--plays", type=int, default=None, help="only the first N plays of each film")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
+        "--seating", action="store_true", help="dealt films: save the film's seating first, as the page's panel does"
+    )
+    parser.add_argument("--size", default="1280x960", help="frame size, WIDTHxHEIGHT")
+    parser.add_argument(
         "--no-captures",
         action="store_true",
         help="send frames alone, without the page's two captures a second apart (the page before 2026-11-26)",
@@ -353,6 +368,8 @@ def main() -> None:
                 photos=args.photos,
                 irregular=args.irregular,
                 plays=args.plays,
+                seating=args.seating,
+                size=(int(args.size.split("x")[0]), int(args.size.split("x")[1])),
             )
             rows.append(row)
             if not args.json:

@@ -537,3 +537,39 @@ def test_a_frame_of_a_won_match_says_the_match_is_over_not_start_a_hand():
     table.follower.observe(_reading())
     outcome = table.follower.observe(_reading(_tile(2, 3, 100, 100)))
     assert outcome.kind == "over" and outcome.code == "match_over" and "the match is over" in outcome.reason
+
+
+def _after_a_lead_double() -> tuple[Follower, TileReading]:
+    """A drawing hand: seat 2 led 1-1, the camera saw it."""
+    follower = Follower(Match.new("draw", ["A", "B", "C", "D"]), leader=2)
+    follower.observe(_reading())
+    lead = _tile(1, 1, 300, 200)
+    assert follower.observe(_reading(lead)).events == [{"type": "play", "seat": 2, "tile": "1-1"}]
+    return follower, lead
+
+
+def test_two_tiles_the_rules_allow_but_the_photo_places_nowhere_are_not_said_to_break_the_rules():
+    # the probe's phone (finding 4): 1-2 and 1-4 laid on the lead 1-1 between two looks, a legal
+    # order, were asked about as "in no order the rules allow"; it was the photo that showed 1-2
+    # at no open end (small tiles, boxes a little off)
+    follower, lead = _after_a_lead_double()
+    asked = follower.observe(_reading(lead, _tile(1, 4, 360, 200), _upright(1, 2, 345, 240)))
+    assert asked.kind == "ask" and asked.code == "order_unseen" and asked.params == {"count": 2}
+    assert not asked.candidates  # no order is proposed: the pad scores them
+    # tiles the rules allow in no order still say so
+    follower, lead = _after_a_lead_double()
+    asked = follower.observe(_reading(lead, _tile(1, 4, 360, 200), _tile(2, 5, 420, 200)))
+    assert asked.kind == "ask" and asked.code == "no_order"
+
+
+def test_a_tile_at_no_open_end_is_not_asked_about_as_another_tile():
+    # the probe's phone (finding 4): 3-5 read where no open end lies was asked about as "Was it P1,
+    # 1-5 on the east?", 1-5 on no table; the tile read is proposed where it may be played, and
+    # otherwise no play at all
+    follower, lead = _after_a_lead_double()
+    asked = follower.observe(_reading(lead, _upright(3, 5, 345, 240)))
+    assert asked.kind == "ask" and asked.code == "no_open_end" and asked.candidates == []
+    follower, lead = _after_a_lead_double()
+    asked = follower.observe(_reading(lead, _upright(1, 2, 345, 240)))
+    assert asked.kind == "ask" and asked.code == "no_open_end"
+    assert {c[0].event["tile"] for c in asked.candidates} == {"1-2"}

@@ -93,6 +93,9 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
     ),
     "too_many": lambda p, t: _("%(n)s new tiles at once", n=p.get("count")),
     "no_order": lambda p, t: _("%(n)s new tiles at once, in no order the rules allow", n=p.get("count")),
+    "order_unseen": lambda p, t: _(
+        "%(n)s new tiles at once, and the photo does not show which end each lies against", n=p.get("count")
+    ),
     "order_unknown": lambda p, t: _("%(n)s new tiles at once: which came first is not known", n=p.get("count")),
     "first_look": lambda p, t: _("these tiles were on the table when the camera started: were they played?"),
     "leader_unknown": lambda p, t: _("who leads this hand is not known: tap who played it"),

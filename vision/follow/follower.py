@@ -1581,6 +1581,11 @@ class Follower:
         # a tile turned down before says so first (it would be asked about as played anyway)
         why = clear_winner(ranked, new, self.hand, photo) or self._doubted([new]) or _missed(1, changes)
         if why is not None:
+            if getattr(why, "code", None) == "no_open_end":
+                # the photo shows the tile at no open end: a play of another tile, at an end where
+                # nothing was seen, is no question to put ("Was it 1-5?" with 1-5 on no table); the
+                # tile read is, where it may be played, or no play at all (the pad scores it)
+                ranked = [c for c in ranked if c.move.tile is new.tile]
             return self._ask(reading, why, [new], [[c] for c in ranked[:8]], changes)
         return self._play(reading, [(ranked[0], new)])
 
@@ -1600,12 +1605,20 @@ class Follower:
                 self.passed_over = [t for t in new if t.confidence < LIES_THERE]
                 new, orders = sure, alone
         if len(orders) != 1:
-            why = Reason(
-                f"{len(new)} new tiles at once, "
-                + ("in no legal order" if not orders else "and the order cannot be told"),
-                code="no_order" if not orders else "order_unknown",
-                count=len(new),
-            )
+            if orders:
+                why = Reason(
+                    f"{len(new)} new tiles at once, and the order cannot be told", code="order_unknown", count=len(new)
+                )
+            elif self._rules_allow(new):
+                # the rules allow the tiles as read in some order: the photo does not show which
+                # end each lies against (a layout bent where the follower looks for no end)
+                why = Reason(
+                    f"{len(new)} new tiles at once, and the photo does not show which end each lies against",
+                    code="order_unseen",
+                    count=len(new),
+                )
+            else:
+                why = Reason(f"{len(new)} new tiles at once, in no legal order", code="no_order", count=len(new))
             return self._ask(reading, why, new, orders, changes)
         missed = _missed(len(new), changes)
         if missed is not None:
@@ -1643,6 +1656,28 @@ class Follower:
                 self.leader, self.leader_known = seat, True
             out.append((candidate, tile))
         return out
+
+    def _rules_allow(self, new: Sequence[TileReading]) -> bool:
+        """Whether the tiles as read may be played in some order at some open ends, whatever the
+        photo shows of where they lie (the scorer's rules alone)."""
+
+        def fits(match: Match, left: list[Tile]) -> bool:
+            if not left:
+                return True
+            hand = match.current
+            assert hand is not None
+            for move in legal_moves(hand, self.leader):
+                if move.tile in left:
+                    after = copy.deepcopy(match)
+                    try:
+                        after.apply(move_event(move))
+                    except RecordError:
+                        continue
+                    if fits(after, [t for t in left if t is not move.tile]):
+                        return True
+            return False
+
+        return fits(self.match, [t.tile for t in new])
 
     def _try_order(self, new: list[TileReading], order: Sequence[int], photo: PhotoLayout) -> list[Candidate] | None:
         match = copy.deepcopy(self.match)

@@ -490,6 +490,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "%(ends)s (count %(count)s)": "%(ends)s (suma %(count)s)",
     "%(n)s new tiles at once": "%(n)s fichas nuevas a la vez",
     "%(n)s new tiles at once, in no order the rules allow": "%(n)s fichas nuevas a la vez, en ningún orden que permitan las reglas",
+    "%(n)s new tiles at once, and the photo does not show which end each lies against": "%(n)s fichas nuevas a la vez, y la foto no muestra junto a qué extremo está cada una",
     "%(n)s new tiles at once: which came first is not known": "%(n)s fichas nuevas a la vez: no se sabe cuál fue primero",
     "%(tile)s does not lie against an open end": "la %(tile)s no está junto a ningún extremo abierto",
     "%(tile)s was turned down before: was it played since, or was a play missed before it?": "la %(tile)s ya se rechazó: ¿se jugó después, o faltó una jugada antes?",
