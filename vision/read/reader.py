@@ -21,6 +21,7 @@ from vision.read.crops import rectify
 from vision.read.detector import ObbDetection, ObbModel, Voting, probiou
 from vision.read.halves import HalfClassifier
 from vision.read.models import DEFAULT_CALIBRATION, DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, MODELS  # noqa: F401
+from vision.read.pips import PipCount, opinion
 from vision.read.reading import Ignored, Reading, TileCandidate, TileReading, scaled, settle, split_halves
 from vision.read.refine import BoxRefiner
 from vision.read.slant import Slant, square_again, square_on, turn_photo
@@ -87,6 +88,11 @@ FOLLOWING_SLANT: Slant | None = None
 SMALLEST_SURE = 25.0
 #: a small tile's confidence at most, as a share of the sure line
 UNDER_THE_LINE = 0.99
+#: a second opinion on each half that learns nothing (`vision.read.pips`): its pips counted by
+#: where they lie, whatever their colour and the body's. Where it says a value and a sure tile's
+#: half reads another, the tile is held just under the sure line (asked, never changed).
+#: None: not counted.
+PIP_OPINION: PipCount | None = None
 #: how many times the box refiner looks at each box, each time from where it last put it: a
 #: second look corrects what the first move left (chosen on synth-v11's validation photos:
 #: models/README.md, "The box refiner, twice")
@@ -110,6 +116,7 @@ class Reader:
         widen: Widen | None = WIDEN,
         calibration: str | Path | Calibration | None = DEFAULT_CALIBRATION,
         slant: Slant | None = SLANT,
+        pips: PipCount | None = PIP_OPINION,
     ) -> None:
         #: `side`: the long side photos are read at, `enlarge`: how much a smaller photo is
         #: enlarged at most (default: the detector's, set at export)
@@ -125,6 +132,8 @@ class Reader:
         self.slant = slant
         #: when and how far to step back from tiles too large, or from a photo with none (None: never)
         self.widen = widen
+        #: how each half's pips are counted for a second opinion (None: never)
+        self.pips = pips
         #: how sure a tile may be called (`vision.read.calibration`); where the file is absent (a
         #: model folder of one's own) a tile is unsure under a raw confidence of 0.9
         if isinstance(calibration, (str, Path)):
@@ -175,6 +184,9 @@ class Reader:
             quads.append((first, second))
             crops += [rectify(photo, first), rectify(photo, second)]
         probabilities = self.halves.probabilities(crops)
+        counted: list[int | None] = [None] * len(crops)
+        if self.pips is not None:
+            counted = [opinion(photo, half, self.pips) for pair in quads for half in pair]
         classified = time.perf_counter()
         candidates = []
         for i, (box, (first, second)) in enumerate(zip(boxes, quads)):
@@ -190,6 +202,7 @@ class Reader:
                     half_corners=(tuple(map(tuple, first.tolist())), tuple(map(tuple, second.tolist()))),  # type: ignore[arg-type]
                     half_probabilities=(probabilities[2 * i], probabilities[2 * i + 1]),
                     pixels=float(max(box.size)),
+                    pips=(counted[2 * i], counted[2 * i + 1]),
                 )
             )
         if facing is not None:
@@ -230,6 +243,8 @@ class Reader:
         line = SURE_AT if self.calibration is None else self.calibration.sure_from
         if 0 < tile.pixels < SMALLEST_SURE and tile.confidence >= line:
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
+        if tile.confidence >= line and pips_disagree(tile):
+            tile = replace(tile, confidence=UNDER_THE_LINE * line)
         if self.calibration is None:
             return replace(tile, unsure=tile.confidence < SURE_AT)
         unsure = self.calibration.unsure(tile.confidence)
@@ -253,6 +268,11 @@ class Reader:
             return reading
         # the layout rebuilt from the reduced image's points is left for the follower to rebuild
         return replace(scaled(reading, loaded.scale, loaded.width, loaded.height), rebuilt=None)
+
+
+def pips_disagree(tile: TileReading) -> bool:
+    """Whether a half's pips, counted, say another value than the tile is read with."""
+    return any(p is not None and p != h.value for p, h in zip(tile.pips, tile.halves))
 
 
 #: the detector's classes that are not a face-up tile (`vision.train.detector.IGNORED_CLASSES`)

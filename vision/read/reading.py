@@ -63,6 +63,9 @@ class TileReading:
     unsure: bool = False
     #: the tile's long side in the pixels its halves were cut from (0: not known)
     pixels: float = 0.0
+    #: what each half's pips counted say it holds (`vision.read.pips`; None: they cannot tell,
+    #: or were not counted), in the order of `halves`
+    pips: tuple[int | None, int | None] = (None, None)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -164,6 +167,8 @@ class TileCandidate:
     half_probabilities: tuple[np.ndarray, np.ndarray]
     #: the box's long side in the pixels its halves were cut from (0: not known)
     pixels: float = 0.0
+    #: what each half's pips counted say it holds (None: they cannot tell, or were not counted)
+    pips: tuple[int | None, int | None] = (None, None)
 
 
 def tile_likelihoods(candidate: TileCandidate) -> np.ndarray:
@@ -247,6 +252,7 @@ def _reading(candidate: TileCandidate, column: int, likelihood: float, corrected
         confidence=float(candidate.box_confidence * likelihood),
         corrected=corrected,
         pixels=candidate.pixels,
+        pips=candidate.pips,
     )
 
 
