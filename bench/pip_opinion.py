@@ -2,7 +2,7 @@
 judged with and without the opinion (the same readings, so tile for tile).
 
     .venv/bin/python bench/pip_opinion.py [--synthetic DIR] [--styles DIR] [--real DIR] [--limit N]
-    .venv/bin/python bench/pip_opinion.py --speed DIR   # the opinion's time per half (10 photos)
+    .venv/bin/python bench/pip_opinion.py --speed DIR [--photos 30] [--rounds 15]   # ms per photo
 
 Per set: the tiles at a calibrated 0.9 or more and how many of them right, without and with the
 opinion; the sure tiles it makes unsure, wrong ones (caught) and right ones (extra questions). The
@@ -98,30 +98,71 @@ def measure(both: Both, run: Any) -> dict[str, Any]:
     return out
 
 
-def speed(folder: Path) -> None:
-    """Microseconds per half (best of 7 passes over the halves of the detector's boxes in the first
-    10 photos of `folder`): the opinion (its warp and count), and the classifier's crop beside it."""
+def speed(folder: Path, photos: int = 30, rounds: int = 15) -> dict[str, Any]:
+    """Milliseconds per photo: the whole read of the first `photos` photos of `folder`, without
+    and with the opinion, interleaved (each photo read both ways in turn, which first alternating,
+    `rounds` times after a warm-up), and the counting's own time within the read with it (wall
+    clock and the thread's processor time), per photo and per tile counted."""
+    import statistics
     import time
 
-    from vision.read.crops import rectify
-    from vision.read.pips import opinion
     from vision.read.reader import load_photo
-    from vision.read.reading import split_halves
 
-    reader, how = Reader(), PipCount()
-    halves = []
-    for path in sorted(folder.glob("*.jpg"))[:10]:
-        image = load_photo(path)
-        for box in reader.detector.predict(image, conf=0.25, iou=0.35):
-            halves += [(image, quad) for quad in split_halves(box.corners())]
-    for name, one in (("opinion", lambda i, q: opinion(i, q, how)), ("classifier's crop", lambda i, q: rectify(i, q))):
-        times = []
-        for _ in range(7):
-            started = time.perf_counter()
-            for image, quad in halves:
-                one(image, quad)
-            times.append(1e6 * (time.perf_counter() - started) / len(halves))
-        print(f"{name}: {min(times):.1f} us per half (best of 7, {len(halves)} halves)")
+    how = PipCount()
+    reader = Reader(pips=how)
+    images = [load_photo(path) for path in sorted(folder.glob("*.jpg"))[:photos]]
+    own: list[float] = []  # the counting's own time, each read with it
+    cpu: list[float] = []  # the same in the thread's processor time (not the time it waited)
+    tiles_read: list[int] = []  # the tiles, each read with it
+    sure: list[int] = []  # the tiles that would be sure (whose halves are counted)
+    count_pips = reader.count_pips
+    calibration = reader.calibration
+    assert calibration is not None
+
+    def timed(tiles: Any, crops: Any, quads: Any) -> Any:
+        started, began = time.perf_counter(), time.thread_time()
+        out = count_pips(tiles, crops, quads)
+        own.append(1000 * (time.perf_counter() - started))
+        cpu.append(1000 * (time.thread_time() - began))
+        tiles_read.append(len(tiles))
+        sure.append(sum(t.confidence >= calibration.sure_from for t in tiles))
+        return out
+
+    reader.count_pips = timed  # type: ignore[method-assign]
+    for image in images:  # warm-up
+        reader.read(image)
+    own.clear()
+    cpu.clear()
+    tiles_read.clear()
+    sure.clear()
+    times: dict[bool, list[float]] = {False: [], True: []}
+    paired: list[float] = []
+    for r in range(rounds):
+        for i, image in enumerate(images):
+            took = {}
+            for on in (False, True) if (r + i) % 2 == 0 else (True, False):
+                reader.pips = how if on else None
+                started = time.perf_counter()
+                reader.read(image)
+                took[on] = 1000 * (time.perf_counter() - started)
+                times[on].append(took[on])
+            paired.append(took[True] - took[False])
+    out = {
+        "photos": len(images),
+        "reads_each_way": len(paired),
+        "without_ms": round(statistics.median(times[False]), 2),
+        "with_ms": round(statistics.median(times[True]), 2),
+        "paired_difference_ms": round(statistics.median(paired), 3),
+        "counting_ms": round(statistics.median(own), 3),
+        "counting_ms_p90": round(statistics.quantiles(own, n=10)[-1], 3),
+        "counting_cpu_ms": round(statistics.median(cpu), 3),
+        "tiles": round(statistics.median(tiles_read), 1),
+        "sure_tiles": round(statistics.median(sure), 1),
+        "counting_ms_per_sure_tile": round(statistics.median(t / max(1, k) for t, k in zip(own, sure)), 4),
+        "counting_cpu_ms_per_sure_tile": round(statistics.median(t / max(1, k) for t, k in zip(cpu, sure)), 4),
+    }
+    print(json.dumps(out))
+    return out
 
 
 def main() -> None:
@@ -131,9 +172,11 @@ def main() -> None:
     parser.add_argument("--real", type=Path, default=None)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--speed", type=Path, default=None, help="a folder of photos to time the opinion on")
+    parser.add_argument("--photos", type=int, default=30, help="--speed: how many of the folder's photos")
+    parser.add_argument("--rounds", type=int, default=15, help="--speed: how many times each is read each way")
     args = parser.parse_args()
     if args.speed is not None:
-        speed(args.speed)
+        speed(args.speed, args.photos, args.rounds)
         return
     both = Both(Reader(pips=PipCount()))
     reader = both.reader

@@ -21,7 +21,7 @@ from vision.read.crops import rectify
 from vision.read.detector import ObbDetection, ObbModel, Voting, probiou
 from vision.read.halves import HalfClassifier
 from vision.read.models import DEFAULT_CALIBRATION, DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, MODELS  # noqa: F401
-from vision.read.pips import PipCount, opinion
+from vision.read.pips import INNER, PipCount, count_many, short
 from vision.read.reading import Ignored, Reading, TileCandidate, TileReading, scaled, settle, split_halves
 from vision.read.refine import BoxRefiner
 from vision.read.slant import Slant, square_again, square_on, turn_photo
@@ -90,9 +90,12 @@ SMALLEST_SURE = 25.0
 UNDER_THE_LINE = 0.99
 #: a second opinion on each half that learns nothing (`vision.read.pips`): its pips counted by
 #: where they lie, whatever their colour and the body's. Where it says a value and a sure tile's
-#: half reads another, the tile is held just under the sure line (asked, never changed).
-#: None: not counted.
-PIP_OPINION: PipCount | None = None
+#: half reads another, the tile is held just under the sure line (asked, never changed). On by
+#: default as the second opinion for sets the classifier never learnt, where a learnt classifier
+#: can be sure and wrong while the pips can still be counted: on every set measured it made no
+#: right sure tile unsure, and it costs well under 1 ms a photo (counted on the classifier's own
+#: crops, only for tiles that would be sure; CHANGELOG, issue 35). None: not counted.
+PIP_OPINION: PipCount | None = PipCount()
 #: how many times the box refiner looks at each box, each time from where it last put it: a
 #: second look corrects what the first move left (chosen on synth-v11's validation photos:
 #: models/README.md, "The box refiner, twice")
@@ -184,9 +187,6 @@ class Reader:
             quads.append((first, second))
             crops += [rectify(photo, first), rectify(photo, second)]
         probabilities = self.halves.probabilities(crops)
-        counted: list[int | None] = [None] * len(crops)
-        if self.pips is not None:
-            counted = [opinion(photo, half, self.pips) for pair in quads for half in pair]
         classified = time.perf_counter()
         candidates = []
         for i, (box, (first, second)) in enumerate(zip(boxes, quads)):
@@ -202,7 +202,6 @@ class Reader:
                     half_corners=(tuple(map(tuple, first.tolist())), tuple(map(tuple, second.tolist()))),  # type: ignore[arg-type]
                     half_probabilities=(probabilities[2 * i], probabilities[2 * i + 1]),
                     pixels=float(max(box.size)),
-                    pips=(counted[2 * i], counted[2 * i + 1]),
                 )
             )
         if facing is not None:
@@ -210,12 +209,10 @@ class Reader:
                 replace(i, corners=tuple((float(x), float(y)) for x, y in facing.back(np.asarray(i.corners))))
                 for i in ignored
             )
-        tiles = tuple(
-            sorted(
-                (self.judge(t) for t in settle(candidates, self.sets, self.sure)),
-                key=lambda t: (t.center[1], t.center[0]),
-            )
-        )
+        settled_tiles = settle(candidates, self.sets, self.sure)  # one for each candidate, in order
+        if self.pips is not None:
+            settled_tiles = self.count_pips(settled_tiles, crops, quads)
+        tiles = tuple(sorted((self.judge(t) for t in settled_tiles), key=lambda t: (t.center[1], t.center[0])))
         settled = time.perf_counter()
         layout = reconstruct(tiles, self.rules, frame=(width, height))
         done = time.perf_counter()
@@ -237,13 +234,42 @@ class Reader:
             ignored=ignored,
         )
 
+    def count_pips(
+        self, tiles: list[TileReading], crops: list[np.ndarray], quads: list[tuple[np.ndarray, np.ndarray]]
+    ) -> list[TileReading]:
+        """`tiles` (one for each box, in the order of `quads`, its halves' crops at 2i and 2i + 1)
+        with their halves' pips counted (`vision.read.pips`), where that can change what `judge`
+        says: the tiles that would be sure, and of them the halves large enough to count. The others
+        keep `pips` None: not counted."""
+        assert self.pips is not None
+        line = SURE_AT if self.calibration is None else self.calibration.sure_from
+        halves = [
+            2 * i + k
+            for i, tile in enumerate(tiles)
+            if tile.confidence >= line and not 0 < tile.pixels < SMALLEST_SURE
+            for k in (0, 1)
+        ]
+        if not halves:
+            return tiles
+        large = [k for k, small in zip(halves, short([quads[k // 2][k % 2] for k in halves], self.pips)) if not small]
+        counted: dict[int, int | None] = {}
+        if large:
+            inner = np.stack([crops[k] for k in large])[:, INNER, INNER]
+            counted = dict(zip(large, count_many(inner, self.pips)))
+        return [
+            replace(tile, pips=(counted.get(2 * i), counted.get(2 * i + 1)))
+            if 2 * i in counted or 2 * i + 1 in counted
+            else tile
+            for i, tile in enumerate(tiles)
+        ]
+
     def judge(self, tile: TileReading) -> TileReading:
         """The tile with its calibrated confidence, and whether it is unsure. A tile shorter than
         `SMALLEST_SURE` has its confidence held just under the sure line, as a doubted picture's is."""
         line = SURE_AT if self.calibration is None else self.calibration.sure_from
         if 0 < tile.pixels < SMALLEST_SURE and tile.confidence >= line:
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
-        if tile.confidence >= line and pips_disagree(tile):
+        if tile.confidence >= line and tile.pips_disagree:
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
         if self.calibration is None:
             return replace(tile, unsure=tile.confidence < SURE_AT)
@@ -268,11 +294,6 @@ class Reader:
             return reading
         # the layout rebuilt from the reduced image's points is left for the follower to rebuild
         return replace(scaled(reading, loaded.scale, loaded.width, loaded.height), rebuilt=None)
-
-
-def pips_disagree(tile: TileReading) -> bool:
-    """Whether a half's pips, counted, say another value than the tile is read with."""
-    return any(p is not None and p != h.value for p, h in zip(tile.pips, tile.halves))
 
 
 #: the detector's classes that are not a face-up tile (`vision.train.detector.IGNORED_CLASSES`)
