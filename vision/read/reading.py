@@ -63,6 +63,16 @@ class TileReading:
     unsure: bool = False
     #: the tile's long side in the pixels its halves were cut from (0: not known)
     pixels: float = 0.0
+    #: what each half's pips counted say it holds (`vision.read.pips`; None: they cannot tell,
+    #: or were not counted: they are counted only on a tile that would otherwise be sure), in the
+    #: order of `halves`
+    pips: tuple[int | None, int | None] = (None, None)
+
+    @property
+    def pips_disagree(self) -> bool:
+        """Whether a half's pips, counted, say another value than the tile is read with: the
+        reader then asks about the tile (`Reader.judge`)."""
+        return any(p is not None and p != h.value for p, h in zip(self.pips, self.halves))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -80,6 +90,8 @@ class TileReading:
             out["calibrated"] = round(self.calibrated, 4)
         if self.corrected:
             out["corrected"] = True
+        if self.pips_disagree:  # why the tile is unsure: its pips, counted, say another value
+            out["pips"] = list(self.pips)
         return out
 
 
