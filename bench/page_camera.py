@@ -260,8 +260,18 @@ def follow(
         if named and len(done) < len(truth) and done == truth[: len(done)]:
             seat, tile = truth[len(done)][:2]
             if event["tile"] == tile and seat in (proposal.get("seats") or []):
-                # "who played it?": the player taps the seat that did, one of the seats shown
-                event = next(c[-1]["event"] for c in proposal["candidates"] if c[-1]["event"]["seat"] == seat)
+                # "who played it?": the player taps the seat that did, one of the seats shown (as
+                # the page's `playOf`: the candidate of that seat, tile and end, else the play proposed)
+                event = next(
+                    (
+                        c[-1]["event"]
+                        for c in proposal["candidates"]
+                        if c[-1]["event"]["seat"] == seat
+                        and c[-1]["event"]["tile"] == event["tile"]
+                        and c[-1]["event"].get("end") == event.get("end")
+                    ),
+                    {**event, "seat": seat},
+                )
                 asked_seat += 1
             if event["tile"] == tile and event.get("seat") == seat:
                 tap = "accept"

@@ -122,7 +122,7 @@ def main() -> None:
                 f"film {seed}: {variant}, {row['plays']} plays ({row['passes']} passes, {row['draws']} draws), "
                 f"tiles {row['tile_px']} px: {row['right']} right, {row['asked']} asked in {row['questions']} "
                 f"question(s) ({row['seat_questions']} who played), {row['wrong']} WRONG ({row['wrong_seat']} seat, "
-                f"{row['wrong_tile']} tile), {row['not_reached']} missed; score "
+                f"{row['wrong_tile']} tile), {row['offered_wrong_seat']} offered wrong seat, {row['not_reached']} missed; score "
                 f"{'equal' if row['score_equal'] else 'DIFFERENT'} ({row['seconds']} s)"
             )
             for note in report["notes"]:
@@ -176,8 +176,8 @@ def main() -> None:
         f"{args.films} films, {total['plays']} plays ({total['passes']} passes, {total['draws']} draws): "
         f"{total['right']} right, {total['asked']} asked in {total['questions']} questions "
         f"({total['seat_questions']} who played, {total['dismissed']} dismissed), {total['wrong']} WRONG "
-        f"({total['wrong_seat']} seat, {total['wrong_tile']} tile), {total['not_reached']} missed; "
-        f"after a pass {total['after_pass_inferred']} of {total['after_pass']} inferred; "
+        f"({total['wrong_seat']} seat, {total['wrong_tile']} tile), {total['offered_wrong_seat']} offered wrong "
+        f"seat, {total['not_reached']} missed; after a pass {total['after_pass_inferred']} of {total['after_pass']} inferred; "
         f"scores equal {total['scores_equal']}/{args.films}"
     )
     print(f"questions and wrong plays by reason: {dict(codes.most_common())}")

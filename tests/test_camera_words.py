@@ -118,19 +118,22 @@ def test_an_unsure_play_is_asked_about_in_spanish_with_the_players_names(cam, sc
     script.readings.append(seen("6-6", ("6-4", 0.5)))
     frame = send(cam, photo(), headers=SPANISH).get_json()
     assert frame["status"] == "confirm"
-    assert frame["message"].startswith("the camera thinks: seat 1 playing 4-6 on the ")  # as it was
+    assert frame["message"].startswith("the camera thinks: playing 4-6 on the ")
     assert frame["proposal"]["code"] and isinstance(frame["proposal"]["params"], dict)
+    # a photo shows no pass and no arm: who laid it is asked with the tile (issue 34), no seat
+    # proposed as if known, each player a tap
+    assert frame["proposal"]["events"][0]["seat"] is None and frame["proposal"]["seats"] == [1, 2, 3, 0]
     end = frame["proposal"]["events"][0]["end"]
-    spanish = {"west": "oeste", "east": "este", "north": "norte", "south": "sur"}[end]
-    assert frame["say"].startswith(f"¿Fue Ben, la 4-6 por el {spanish}? (")
+    assert frame["say"].startswith("¿Quién jugó la 4-6? (")
     assert "seat" not in frame["say"] and "asiento" not in frame["say"]
     english = cam.client.get(f"/api/games/{cam.id}/frames/{frame['id']}", headers={**cam.auth, **ENGLISH}).get_json()
-    assert english["say"].startswith(f"Was it Ben, 4-6 on the {end}? (")
+    assert english["say"].startswith("Who played 4-6? (")
     assert english["message"] == frame["message"]
+    # "yes" alone records nobody's play: the seat is said with it
+    url = f"/api/games/{cam.id}/frames/{frame['id']}/accept"
+    assert cam.client.post(url, json={}, headers={**cam.auth, **SPANISH}).status_code == 400
     # the answer, in the language of whoever looks
-    accepted = cam.client.post(
-        f"/api/games/{cam.id}/frames/{frame['id']}/accept", json={}, headers={**cam.auth, **SPANISH}
-    ).get_json()
+    accepted = cam.client.post(url, json={"event": play(1, "4-6", end)}, headers={**cam.auth, **SPANISH}).get_json()
     assert accepted["message"].startswith("confirmed by ")
     assert accepted["say"].startswith("Anotado: Ben ") and "4-6" in accepted["say"]
 

@@ -7,6 +7,7 @@ wrong seat."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -690,3 +691,94 @@ def test_watch_without_a_leader_takes_the_lead_from_its_arm_or_asks(tmp_path):
     assert "who led? seat number (1 to 4)" in asked.output, asked.output
     first = json.loads((tmp_path / "asked.json").read_text())["hands"][0]["events"][0]
     assert (first["seat"], first["tile"]) == (2, "6-6")
+
+
+# -- a question about the tile: its candidates' seats (issue 34) -------------------------------------
+
+
+def unclear_after_a_pass(arms: bool) -> tuple[Follower, object]:
+    """Seat 0 led 3-5; seat 1 passed, unseen; seat 2 lays a tile the photo reads as 1-5 or 2-5
+    (its outer half 1 at 0.6, 2 at 0.35): a question about the tile ("cannot_tell"), its arm seen
+    from seat 2's side (the seating given) or no arm seen (photos)."""
+    follower = Follower(Match.new("block", ["A", "B", "C", "D"]), leader=0, seating=SIDES)
+    follower.observe(reading())
+    tiles = [tile(3, 5, 300, 200)]
+    follower.observe(reading(*tiles), arms=[arm(SIDES[0], share(300, 200))] if arms else [])
+    tiles.append(tile(5, 1, 360, 200, sure=0.6, second={2: 0.35}))
+    outcome = follower.observe(reading(*tiles), arms=[arm(SIDES[2], share(360, 200))] if arms else [])
+    assert outcome.kind == "ask" and outcome.code == "cannot_tell"
+    return follower, outcome
+
+
+def test_a_question_about_the_tile_offers_each_candidate_for_the_seat_whose_arm_laid_it():
+    follower, outcome = unclear_after_a_pass(arms=True)
+    # the arm's seat (2), as for a play followed with no question, not the turn order's (seat 1, who passed)
+    assert [seq[0].event["seat"] for seq in outcome.candidates] == [2] * len(outcome.candidates)
+    assert not any(seq[0].seat_open for seq in outcome.candidates)
+    assert [outcome.candidates[0][0].event["tile"], outcome.candidates[1][0].event["tile"]] == ["1-5", "2-5"]
+    assert outcome.params["event"]["seat"] == outcome.params["other"]["seat"] == 2
+    assert "seat 2 1-5 on east" in outcome.reason and "open_seats" not in outcome.params
+    # a player who confirms the tile records it for seat 2, seat 1's pass inferred
+    follower.confirm([outcome.candidates[0][0].event])
+    hand = follower.match.current
+    assert hand.turn == 3 and hand.inferred_passes == [{"event": 1, "seat": 1}]
+
+
+def test_with_no_arm_seen_a_question_about_the_tile_says_who_played_it_is_open_too():
+    follower, outcome = unclear_after_a_pass(arms=False)
+    best = outcome.candidates[0][0]
+    # no seat offered as if known: each candidate keeps the seats that may have laid it, turn seat first
+    assert all(seq[0].seats == (1, 2, 3, 0) for seq in outcome.candidates)
+    assert best.to_json()["seats"] == [1, 2, 3, 0]
+    assert outcome.params["open_tile"] == "1-5" and outcome.params["open_seats"] == [1, 2, 3, 0]
+    assert outcome.params["event"]["seat"] is None and outcome.params["other"]["seat"] is None
+    assert outcome.reason.startswith("the photo cannot tell 1-5 on east from 2-5 on east")
+    assert "who played 1-5 is not known either: seat 1 or seat 2 or seat 3 or seat 0" in outcome.reason
+    follower.confirm([{**best.event, "seat": 2}])  # the person says the tile and who laid it
+    assert follower.match.current.inferred_passes == [{"event": 1, "seat": 1}]
+
+
+def test_a_question_about_the_tile_names_the_seat_a_counted_boneyard_leaves_as_known():
+    # all-fives, every back in view: the boneyard still holds tiles, so nobody passed; no arm seen
+    follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
+    left = follower.match.current.boneyard
+    follower.observe(with_backs(left))
+    lead = tile(3, 5, 300, 200)
+    follower.observe(with_backs(left, lead))
+    outcome = follower.observe(with_backs(left, lead, tile(5, 1, 360, 200, sure=0.6, second={2: 0.35})))
+    assert outcome.kind == "ask" and outcome.code == "cannot_tell"
+    assert all(not seq[0].seat_open and seq[0].event["seat"] == 1 for seq in outcome.candidates)
+    assert "open_seats" not in outcome.params and outcome.params["event"]["seat"] == 1
+
+
+def test_watch_eval_counts_a_question_that_offers_the_true_tile_for_a_wrong_seat():
+    from vision.evaluate.games import EndMap, offered_wrong_seat
+    from vision.follow.follower import Outcome
+
+    _, open_ = unclear_after_a_pass(arms=False)
+    _, seated = unclear_after_a_pass(arms=True)
+    truth = [{"type": "play", "seat": 2, "tile": "1-5", "end": "east"}]
+    lead = EndMap()
+    lead.lead("3-5", "3-5")
+    assert not offered_wrong_seat(seated, truth, lead)  # the arm's seat: right
+    assert not offered_wrong_seat(open_, truth, lead)  # the seat asked: the player names it
+    # the turn seat offered as if known (the follower before this fix): a player who confirms the
+    # tile without reading the name records seat 1's play
+    as_before = [[replace(seq[0], seats=(), event={**seq[0].event, "seat": 1})] for seq in open_.candidates]
+    old = Outcome("ask", "the photo cannot tell", candidates=as_before, code="cannot_tell")
+    assert offered_wrong_seat(old, truth, lead)
+    # the natural pick is the first candidate with the true tile and end: 2-5 first changes nothing
+    assert offered_wrong_seat(replace(old, candidates=[as_before[1], as_before[0]]), truth, lead)
+    assert not offered_wrong_seat(old, [{**truth[0], "tile": "3-3"}], lead)  # the true tile is not offered
+    assert not offered_wrong_seat(replace(old, code="who_played"), truth, lead)  # the seat is the question
+    assert lead.known == {"west": "west", "east": "east"}  # trying candidates taught the map nothing
+
+
+def test_spinner_watch_lists_an_open_seat_as_the_seats_that_may_have_laid_it():
+    from vision.commands.watch import _offered
+
+    _, open_ = unclear_after_a_pass(arms=False)
+    _, seated = unclear_after_a_pass(arms=True)
+    names = ["A", "B", "C", "D"]
+    assert _offered(open_.candidates[0][0], names) == "(B or C or D or A?) plays 1-5 on east"
+    assert _offered(seated.candidates[0][0], names) == "C plays 1-5 on east"

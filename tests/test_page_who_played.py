@@ -11,6 +11,8 @@ the follower that asks it is another change); the rest, from the upload to the r
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.support.camera import Asks, photo, seen, send, who_played
@@ -243,3 +245,77 @@ def test_a_question_whose_play_is_scored_on_the_pad_stops_asking_on_the_page(scr
     assert page.inner_text("#cam-say") == "Already recorded: Cruz played 6-3 on the east"
     assert page.locator("#cam-seats").is_hidden()
     assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6"), play(2, "6-3", "east")]
+
+
+# -- a question about the tile, its seat open (issue 34) -------------------------------------------
+
+
+def tile_question(seats: tuple[int, ...], tiles: tuple[str, str] = ("1-5", "2-5")):
+    """The follower's "cannot tell 1-5 from 2-5 on the east" after a pass was possible: with the seat
+    its evidence gives (`seats` one seat) or none (`seats` the seats that may have laid it)."""
+    from scorer.moves import Move
+    from scorer.tiles import Tile
+    from vision.follow.follower import Candidate, Outcome
+
+    open_ = len(seats) > 1
+    options = []
+    for tile, share in zip(tiles, (0.6, 0.4), strict=True):
+        event = play(seats[0], tile, "east")
+        move = Move(seats[0], Tile.parse(tile), "east")
+        options.append([Candidate(move, event, 0, 0.9, 1.0, share, seats=seats if open_ else ())])
+    said = [{**o[0].event, "seat": None} if open_ else o[0].event for o in options]
+    params = {"event": said[0], "other": said[1]} | (
+        {"open_tile": tiles[0], "open_seats": list(seats)} if open_ else {}
+    )
+    return Outcome("ask", "the photo cannot tell", candidates=options, code="cannot_tell", params=params)
+
+
+def test_a_question_about_the_tile_proposes_the_seat_its_evidence_gives():
+    from webapp.frames import proposal_of
+
+    proposal = proposal_of(tile_question((2,)), live=False)
+    assert proposal["events"] == [play(2, "1-5", "east")] and "seats" not in proposal
+    assert (
+        in_language("en", lambda: say_of(proposal))
+        == "Was it Cruz, 1-5 on the east? (it could also be Cruz, 2-5 on the east)"
+    )
+
+
+def test_a_question_about_the_tile_whose_seat_is_open_proposes_no_seat_and_asks_who():
+    from webapp.frames import proposal_of
+
+    proposal = proposal_of(tile_question((1, 2, 3, 0)), live=False)
+    # never the turn seat's play as if known: no seat, and a tap on a seat records the play
+    assert proposal["events"] == [{**play(1, "1-5", "east"), "seat": None}]
+    assert proposal["seats"] == [1, 2, 3, 0]
+    assert proposal["candidates"][0][0]["seats"] == [1, 2, 3, 0]
+    assert in_language("en", lambda: say_of(proposal)) == "Who played 1-5? (it could also be 2-5 on the east)"
+    assert in_language("es", lambda: say_of(proposal)) == "¿Quién jugó la 1-5? (también podría ser la 2-5 por el este)"
+
+
+@pytest.mark.slow
+def test_the_camera_box_asks_who_laid_a_tile_it_cannot_tell_and_records_the_seat_tapped(
+    scripted, asks, open_page, tmp_path
+):
+    page = open_page(PHONE)
+    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')  # Ana leads
+    tap_and_wait(page, '[data-tile="6-6"]')
+    shot = tmp_path / "table.jpg"
+    shot.write_bytes(photo())
+    scripted.script.readings.append(seen("6-6", "1-6"))
+    question = tile_question((1, 2, 3, 0), ("1-6", "2-6"))
+    # the candidates as the follower lists them: another seat's candidate of another tile first
+    # must not be what a tap on that seat records
+    question.candidates.insert(1, [replace(question.candidates[1][0], seats=(), event=play(2, "2-6", "east"))])
+    asks.outcomes.append(question)
+    page.set_input_files("#photo-input", str(shot))
+    page.wait_for_selector("#cam-seats:not([hidden]) button")
+    assert page.inner_text("#cam-say") == "Who played 1-6? (it could also be 2-6 on the east)"
+    assert page.locator("#cam-seats button").all_inner_texts() == ["Ben (their turn)", "Cruz", "Dee", "Ana"]
+    assert page.locator("#cam-accept").is_hidden()  # no "Yes" that would take a seat as known
+    before = version(page)
+    page.click('#cam-seats button[data-seat="2"]')  # Cruz laid it: Ben passed unseen
+    wait_version(page, before + 1)
+    events = record_of(page, game)["hands"][0]["events"]
+    assert events == [play(0, "6-6"), play(2, "1-6", "east")]

@@ -20,8 +20,13 @@ from .wording import Table, end, event_words, rule
 
 
 def play_words(event: dict[str, Any], table: Table) -> str:
-    """A proposed play in a few words: "Ana, 4-6 on the east" ("Ana, 6-6" for the lead)."""
+    """A proposed play in a few words: "Ana, 4-6 on the east" ("Ana, 6-6" for the lead); "4-6 on the
+    east" where its seat is not known (None: a pass no photo shows, and no arm seen)."""
     who, tile = table.seat(event.get("seat")), event.get("tile")
+    if event.get("seat") is None:
+        if isinstance(event.get("end"), str):
+            return _("%(tile)s on the %(end)s", tile=tile, end=end(event["end"]))
+        return str(tile)
     if isinstance(event.get("end"), str):
         return _("%(who)s, %(tile)s on the %(end)s", who=who, tile=tile, end=end(event["end"]))
     return _("%(who)s, %(tile)s", who=who, tile=tile)

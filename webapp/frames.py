@@ -572,7 +572,10 @@ def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict
     candidate under `candidates`), or "nothing" / "over" with the follower's reason. A lead whose
     player the record does not say is proposed without a seat: the scorer chooses it. A question
     of who laid the tile (code "who_played": passes no photo shows) also lists the seats that may
-    have, likeliest first, as `seats`: one tap on a seat records that seat's play."""
+    have, likeliest first, as `seats`: one tap on a seat records that seat's play. So does a
+    question about the tile whose proposed play no evidence gives a seat (a pass was possible and
+    no arm was seen: `Candidate.seats`): its play is proposed without a seat, never the turn seat's
+    as if known."""
     new = [{"tile": str(t.tile), "confidence": round(t.confidence, 3)} for t in outcome.new_tiles]
     out: dict[str, Any] = {
         "sure": False,
@@ -597,7 +600,8 @@ def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict
                 "check the photo, or score this play on the pad",
             }
         event = best[0].event
-        if "end" not in event and not leader_known:
+        open_seats = list(best[0].seats) if outcome.code != "who_played" and best[0].seat_open else []
+        if ("end" not in event and not leader_known) or open_seats:
             event = {**event, "seat": None}
         tile = Tile.parse(event["tile"])
         ends = [
@@ -616,6 +620,8 @@ def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict
         if outcome.code == "who_played":  # one candidate per seat, in the follower's order
             seats = [s[0].event.get("seat") for s in outcome.candidates if s]
             asked["seats"] = list(dict.fromkeys(s for s in seats if isinstance(s, int)))
+        elif open_seats:  # who laid the tile is asked with it: a tap on a seat records the play
+            asked["seats"] = open_seats
         return asked
     if outcome.kind == "over":
         return {**out, "status": "over", "message": outcome.reason}

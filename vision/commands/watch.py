@@ -58,6 +58,16 @@ def _describe(event: dict[str, Any], players: list[str]) -> str:
     return f"{who} {event['type']}"
 
 
+def _offered(candidate: Any, players: list[str]) -> str:
+    """A question's candidate in words: its seat as "Ana or Ben" where no evidence says which
+    (`Candidate.seats`: the play's seat is asked next), never the stand-in alone."""
+    if not candidate.seat_open:
+        return _describe(candidate.event, players)
+    event = candidate.event
+    where = f" on {event['end']}" if "end" in event else " (lead)"
+    return f"({' or '.join(players[s] for s in candidate.seats)}?) plays {event['tile']}{where}"
+
+
 def _seating(text: str | None, players: int) -> list[int] | None:
     """`--seating`: side names in seat order, as picture sides (0 top, 1 right, 2 bottom, 3 left)."""
     if text is None:
@@ -281,7 +291,7 @@ def watch(
                 click.echo(f"{where}: {_describe(event, names)}  -> totals {match.totals}")
         elif outcome.kind == "ask":
             options_text = "; ".join(
-                " then ".join(_describe(c.event, names) for c in seq) + f" ({seq[0].share:.0%})"
+                " then ".join(_offered(c, names) for c in seq) + f" ({seq[0].share:.0%})"
                 for seq in outcome.candidates[:4]
             )
             click.echo(f"{where}: ASK {outcome.reason}" + (f" - candidates: {options_text}" if options_text else ""))
@@ -292,7 +302,7 @@ def watch(
         """A question answered at the terminal: a number picks a candidate, 0 leaves it open."""
         options = [seq for seq in outcome.candidates[:9] if seq]
         for k, seq in enumerate(options, 1):
-            click.echo(f"  {k}: " + " then ".join(_describe(c.event, names) for c in seq), err=as_json)
+            click.echo(f"  {k}: " + " then ".join(_offered(c, names) for c in seq), err=as_json)
         pick = click.prompt(
             "  which happened? (0: none of these, it stays to confirm)",
             type=click.IntRange(0, len(options)),
@@ -302,6 +312,15 @@ def watch(
         if not pick:
             return
         events = [c.event for c in options[pick - 1]]
+        for k, c in enumerate(options[pick - 1]):
+            if c.seat_open and outcome.code != "who_played":  # no evidence says who: asked, no seat assumed
+                listed = ", ".join(f"{s + 1}: {names[s]}" for s in c.seats)
+                said = click.prompt(
+                    f"  who played {c.event['tile']}? ({listed}; a pass shows in no photo)",
+                    type=click.Choice([str(s + 1) for s in c.seats]),
+                    err=as_json,
+                )
+                events[k] = {**events[k], "seat": int(said) - 1}
         if outcome.code == "leader_unknown":  # the candidates name the tile; the seat is asked
             seat = click.prompt(
                 f"  who led? seat number (1 to {len(names)})", type=click.IntRange(1, len(names)), err=as_json

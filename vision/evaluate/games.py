@@ -10,7 +10,14 @@ Each video is followed frame by frame. Every true play is counted once:
   counted apart as *wrong seat* (the tile and end are the truth's, the seat is not: after an
   unseen pass or draw) and *wrong tile*. After a wrong tile the rest of that video is not
   followed (its plays are counted as not reached, *missed*); after a wrong seat it is, as the
-  page would go on.
+  page would go on;
+- offered wrong seat (a question, answered with the truth, but one a player could answer wrong
+  without noticing): the candidate a player would naturally pick, the first that shows the true
+  tile (or tiles) on the true end, names another seat than the truth's as if it were known (the
+  question neither asks who played it nor marks that candidate's seat open, `Candidate.seats`).
+  A player who confirms the tile seen laid without reading the name records it for that seat.
+  Questions within a run of plays kept with their seat open are not counted: the run's own
+  question says who laid each of them.
 Only plays are compared: the truth's passes and draws (dealt films) show in no photo. A person's
 answer to an ask holds the true plays since the last one accounted for, each with the draws
 before it (as unseen counts); passes are left to the scorer to infer from the seats.
@@ -24,6 +31,7 @@ are interchangeable. `EndMap` keeps the correspondence as it is learnt.
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -49,6 +57,7 @@ COUNTED = (
     "wrong",
     "wrong_seat",
     "wrong_tile",
+    "offered_wrong_seat",
     "not_reached",
     "passes",
     "draws",
@@ -138,6 +147,10 @@ class VideoReport:
     wrong_seat: int = 0
     #: of the wrong plays: another tile or end
     wrong_tile: int = 0
+    #: questions whose natural pick (the first candidate showing the true tiles on the true ends)
+    #: names another seat than the truth's as if known: a wrong play for a player who confirms the
+    #: tile without reading the name (`offered_wrong_seat`)
+    offered_wrong_seat: int = 0
     #: true plays never recorded (not reached)
     not_reached: int = 0
     #: the truth's passes and draws, which no photo shows (dealt films)
@@ -317,6 +330,18 @@ def follow_video(
             # the person at the table says what was played since the last settled move: the
             # plays lying in the asked frame (none where the camera saw a tile that is not a play)
             shown = names.get(outcome.frame, frame.state)
+            if run_from is None and offered_wrong_seat(outcome, truth_events[done:shown], ends):
+                report.offered_wrong_seat += 1
+                report.notes.append(
+                    {
+                        "play": done,
+                        "plays": max(0, shown - done),
+                        "what": "offered_wrong_seat",
+                        "code": outcome.code,
+                        "reason": outcome.reason,
+                        "offered": [c.event for c in outcome.candidates[0]] if outcome.candidates else [],
+                    }
+                )
             answer = []
             seat = follower.hand.turn
             for k in range(done, shown):
@@ -358,6 +383,33 @@ def follow_video(
     report.score_equal = not stopped and done == len(truth_events) and _same_scores(video.record, got)
     report.seconds = time.perf_counter() - started
     return report
+
+
+#: questions that ask who laid the tile: a player answers them by the seat, not by the tile
+SEAT_ASKED = ("who_played", "leader_unknown")
+
+
+def offered_wrong_seat(outcome: Any, truth: Sequence[dict[str, Any]], ends: EndMap) -> bool:
+    """Whether a question offers the true play under another seat as if that seat were known.
+
+    The candidate a player naturally picks is the first whose plays are true plays in a row
+    (`truth`: the true plays the answer holds) in tile and end, whatever their seats; a player
+    confirms the tile they saw laid. It is offered wrong where one of its plays names another
+    seat than the truth's and neither the question (`SEAT_ASKED`) nor that candidate
+    (`Candidate.seats`: the seats that may have laid it) says the seat is open."""
+    if outcome.code in SEAT_ASKED:
+        return False
+    for seq in outcome.candidates:
+        plays = [c.event for c in seq]
+        for start in range(len(truth) - len(plays) + 1):
+            window = truth[start : start + len(plays)]
+            learnt = copy.deepcopy(ends)  # trying a candidate teaches nothing
+            if all(same_play({**t, "seat": p.get("seat")}, p, learnt) for t, p in zip(window, plays, strict=True)):
+                return any(
+                    p.get("seat") != t["seat"] and len(getattr(c, "seats", ()) or ()) < 2
+                    for c, p, t in zip(seq, plays, window, strict=True)
+                )
+    return False
 
 
 def _wrong_note(
@@ -469,7 +521,7 @@ def evaluate_videos(
             log(
                 f"video {seed + k}: {report.variant}, {report.plays} plays: {report.right} right, "
                 f"{report.asked} asked in {report.questions} question(s) ({report.seat_questions} who played), {report.dismissed} dismissed, {report.wrong_seat} wrong seat, "
-                f"{report.wrong_tile} wrong tile, {report.not_reached} missed, {report.wrong_draws} wrong draws; score {'equal' if report.score_equal else 'DIFFERENT'}; "
+                f"{report.wrong_tile} wrong tile, {report.offered_wrong_seat} offered wrong seat, {report.not_reached} missed, {report.wrong_draws} wrong draws; score {'equal' if report.score_equal else 'DIFFERENT'}; "
                 f"{report.reads} reads of {report.frames} frames ({report.seconds:.1f} s)"
             )
     total = {key: sum(getattr(r, key) for r in reports) for key in (*COUNTED, "frames", "reads")}

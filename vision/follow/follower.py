@@ -60,7 +60,8 @@ from scorer.errors import RecordError
 from scorer.hand import Hand
 from scorer.layout import CROSS_ENDS, LINE_ENDS, End, Layout
 from scorer.match import RECORD_FORMAT, Match
-from scorer.moves import Move, legal_moves, who_played
+from scorer.moves import Candidate as SeatCandidate
+from scorer.moves import Move, WhoPlayed, legal_moves, who_played
 from scorer.tiles import FULL_SET, Tile
 from vision.follow.boneyard import BoneyardWatch
 from vision.follow.motion import Region
@@ -149,14 +150,25 @@ class Candidate:
     share: float = 0.0
     #: which half of the new tile faces inwards (for the lead: the west half)
     inner: int = 0
+    #: in a question: the seats that may have laid it, turn seat first, where a pass was possible
+    #: and no evidence (an arm, the rules, the deals left) says which; the event then names the
+    #: first as a stand-in, never as known (`Follower._evidenced`). Empty: the event's seat is known
+    seats: tuple[int, ...] = ()
+
+    @property
+    def seat_open(self) -> bool:
+        return len(self.seats) > 1
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "event": self.event,
             "identity": round(self.identity, 4),
             "geometry": round(self.geometry, 4),
             "share": round(self.share, 4),
         }
+        if self.seat_open:
+            out["seats"] = list(self.seats)
+        return out
 
 
 class Reason(str):
@@ -667,8 +679,8 @@ def clear_winner(
         return Reason(
             f"the photo cannot tell {_words(ranked[0])} from {_words(ranked[1])}",
             code="cannot_tell",
-            event=ranked[0].event,
-            other=ranked[1].event,
+            event=_said(ranked[0]),
+            other=_said(ranked[1]),
         )
     seen = photo.ends(len(hand.layout.placements) + 1) if photo is not None else None
     if seen is not None:
@@ -683,7 +695,7 @@ def clear_winner(
                 code="layout_differs",
                 ends=seen[0],
                 count=seen[1],
-                event=best.event,
+                event=_said(best),
                 after=after[0],
                 after_count=after[1],
             )
@@ -722,7 +734,14 @@ def _point(tile: TileReading, reading: Reading) -> tuple[float, float] | None:
 def _words(c: Candidate) -> str:
     e = c.event
     where = f" on {e['end']}" if "end" in e else " as the lead"
+    if c.seat_open:  # no seat named as if known (the question asks who played it too: `_ask`)
+        return f"{e['tile']}{where}"
     return f"seat {e['seat']} {e['tile']}{where}"
+
+
+def _said(c: Candidate) -> dict[str, Any]:
+    """A candidate's play as a reason's params name it: its seat None where it is open."""
+    return {**c.event, "seat": None} if c.seat_open else c.event
 
 
 def _refused(error: RecordError) -> dict[str, Any]:
@@ -1579,14 +1598,18 @@ class Follower:
     def _one(self, reading: Reading, new: TileReading, photo: PhotoLayout, changes: int = 1) -> Outcome:
         ranked = rank(self.hand, self.placed, new, 0, self.leader, photo)
         # a tile turned down before says so first (it would be asked about as played anyway)
-        why = clear_winner(ranked, new, self.hand, photo) or self._doubted([new]) or _missed(1, changes)
+        unclear = clear_winner(ranked, new, self.hand, photo)
+        why = unclear or self._doubted([new]) or _missed(1, changes)
         if why is not None:
             if getattr(why, "code", None) == "no_open_end":
                 # the photo shows the tile at no open end: a play of another tile, at an end where
                 # nothing was seen, is no question to put ("Was it 1-5?" with 1-5 on no table); the
                 # tile read is, where it may be played, or no play at all (the pad scores it)
                 ranked = [c for c in ranked if c.move.tile is new.tile]
-            return self._ask(reading, why, [new], [[c] for c in ranked[:8]], changes)
+            options = self._evidenced(reading, [[(c, new)] for c in ranked[:8]])
+            if unclear is not None and options:  # worded again with the seats the evidence gives
+                why = clear_winner([o[0] for o in options], new, self.hand, photo) or unclear
+            return self._ask(reading, why, [new], options, changes)
         return self._play(reading, [(ranked[0], new)])
 
     def _several(self, reading: Reading, new: list[TileReading], photo: PhotoLayout, changes: int = 1) -> Outcome:
@@ -1619,10 +1642,13 @@ class Follower:
                 )
             else:
                 why = Reason(f"{len(new)} new tiles at once, in no legal order", code="no_order", count=len(new))
-            return self._ask(reading, why, new, orders, changes)
+            return self._ask(
+                reading, why, new, self._evidenced(reading, [[(c, new[c.tile]) for c in o] for o in orders]), changes
+            )
         missed = _missed(len(new), changes)
         if missed is not None:
-            return self._ask(reading, self._doubted(new) or missed, new, orders, changes)
+            options = self._evidenced(reading, [[(c, new[c.tile]) for c in o] for o in orders])
+            return self._ask(reading, self._doubted(new) or missed, new, options, changes)
         return self._play(reading, [(c, new[c.tile]) for c in orders[0]])
 
     def _orders(self, new: list[TileReading], photo: PhotoLayout) -> list[list[Candidate]]:
@@ -1716,7 +1742,7 @@ class Follower:
             else:
                 chosen = led
         if doubted is not None:
-            return self._ask(reading, doubted, [t for _, t in chosen], [[c for c, _ in chosen]])
+            return self._ask(reading, doubted, [t for _, t in chosen], self._evidenced(reading, [chosen]))
         seated = self._seated(reading, chosen)
         if isinstance(seated, Outcome):
             return seated
@@ -1819,21 +1845,7 @@ class Follower:
                 # hold here goes on to the scorer, which says why
                 out.append(([], candidate.move.seat, arms[k]))
             else:
-                drawn = self._drawn(hand, reading)
-                counted = who_played(hand, candidate.move.tile, unseen_draws=False) if drawn is not None else None
-                sure = counted.sure if counted is not None else None
-                seen_draws = counted is not None and sure is not None
-                if counted is not None and sure is not None:
-                    # the boneyard still holds tiles: nobody passed; the turn seat drew `drawn`
-                    # (one at a time until one could be played: RULES.md, Draw games) and played
-                    draws = ((sure.seat, drawn),) if drawn else ()
-                    answer = replace(counted, candidates=(replace(sure, draws=draws),))
-                pick = self.seats.choose(answer, arms[k], hand)
-                if pick is not None and pick.draws and hand.unseen_draws and not seen_draws:
-                    # a pass with the boneyard uncounted: the passer took what was left, at
-                    # most the record's count (others may have drawn unseen before). The scorer
-                    # infers that from the pass itself; a draw event would claim the count
-                    pick = replace(pick, draws=())
+                answer, pick = self._pick_seat(hand, answer, arms[k], reading)
                 if pick is not None and self.seats.chance is not None:
                     likely[k] = (answer.seats, self.seats.chance)
                 # with a person to answer: where arms are seen, a play no arm settled is asked about
@@ -1861,6 +1873,71 @@ class Follower:
             if match is not self.match:
                 for event in out[-1][0] + [chosen[k][0].event]:
                     match.apply(event)
+        return out
+
+    def _pick_seat(
+        self, hand: Hand, answer: WhoPlayed, arm: ArmSighting | None, reading: Reading
+    ) -> tuple[WhoPlayed, SeatCandidate | None]:
+        """Who laid `answer.tile` (`who_played`'s answer, not empty) on `hand`, from the evidence:
+        the boneyard counted in view, the rules, the arm that laid it, the deals left
+        (`SeatKeeper.choose`). The answer as the count leaves it, and the seat chosen with the
+        draws it implies, or None: nothing settles it."""
+        drawn = self._drawn(hand, reading)
+        counted = who_played(hand, answer.tile, unseen_draws=False) if drawn is not None else None
+        sure = counted.sure if counted is not None else None
+        seen_draws = counted is not None and sure is not None
+        if counted is not None and sure is not None:
+            # the boneyard still holds tiles: nobody passed; the turn seat drew `drawn`
+            # (one at a time until one could be played: RULES.md, Draw games) and played
+            draws = ((sure.seat, drawn),) if drawn else ()
+            answer = replace(counted, candidates=(replace(sure, draws=draws),))
+        pick = self.seats.choose(answer, arm, hand)
+        if pick is not None and pick.draws and hand.unseen_draws and not seen_draws:
+            # a pass with the boneyard uncounted: the passer took what was left, at
+            # most the record's count (others may have drawn unseen before). The scorer
+            # infers that from the pass itself; a draw event would claim the count
+            pick = replace(pick, draws=())
+        return answer, pick
+
+    def _evidenced(
+        self, reading: Reading, options: Sequence[Sequence[tuple[Candidate, TileReading]]]
+    ) -> list[list[Candidate]]:
+        """A question's candidates (each a sequence of plays, with the tile each was read as), each
+        play with the seat the evidence gives, as a play followed without a question gets it
+        (`_pick_seat`: the rules, the arm that laid it, the deals left), not the turn order's
+        (`legal_moves`: after a pass, the seat that passed). Where nothing settles it and a pass
+        was possible, the play keeps the turn seat as a stand-in with the seats that may have laid
+        it (`Candidate.seats`): the question says the seat is open (`_ask`). A lead keeps its seat
+        (the leader's, or asked: "leader_unknown")."""
+        out: list[list[Candidate]] = []
+        for option in options:
+            arms = self.seats.arms_for([_point(t, reading) for _, t in option])
+            match = self.match if len(option) == 1 else copy.deepcopy(self.match)
+            seated: list[Candidate] = []
+            for (candidate, _), arm in zip(option, arms, strict=True):
+                hand = match.current
+                draws: list[dict[str, Any]] = []
+                answer = who_played(hand, candidate.move.tile) if hand is not None else None
+                if hand is not None and answer is not None and answer.candidates and candidate.move.end is not None:
+                    answer, pick = self._pick_seat(hand, answer, arm, reading)
+                    seat, seats = (pick.seat, ()) if pick is not None else (answer.seats[0], answer.seats)
+                    candidate = replace(
+                        candidate,
+                        move=replace(candidate.move, seat=seat),
+                        event={**candidate.event, "seat": seat},
+                        seats=tuple(seats),
+                    )
+                    if pick is not None:
+                        draws = [e for e in pick.events(candidate.event) if e["type"] != "play"]
+                seated.append(candidate)
+                if match is not self.match and len(seated) < len(option):
+                    try:  # the next play's evidence is weighed after this one
+                        for event in [*draws, candidate.event]:
+                            match.apply(event)
+                    except RecordError:  # the rest as ranked: the scorer will say why, if confirmed
+                        seated += [c for c, _ in option[len(seated) :]]
+                        break
+            out.append(seated)
         return out
 
     def _count_boneyard(self, reading: Reading) -> None:
@@ -2035,6 +2112,17 @@ class Follower:
             question.frame = reading.image
             return question
         outcome = Outcome("ask", why, candidates=candidates or [], new_tiles=list(new), frame=reading.image)
+        best_plays = outcome.candidates[0] if outcome.candidates else []
+        unseated = next((c for c in best_plays if c.seat_open), None)
+        if unseated is not None and outcome.code != "who_played":
+            # the play proposed names no seat as known: who laid it is asked too (a pass no photo shows)
+            tile = str(unseated.move.tile)
+            outcome.reason += (
+                f"; who played {tile} is not known either: "
+                + " or ".join(f"seat {s}" for s in unseated.seats)
+                + " (a pass shows in no photo)"
+            )
+            outcome.params = {**outcome.params, "open_tile": tile, "open_seats": list(unseated.seats)}
         code, params = outcome.code, outcome.params
         best = outcome.candidates[0][0].event if outcome.candidates and outcome.candidates[0] else None
         plays = len(self.hand.layout.placements)

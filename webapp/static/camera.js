@@ -68,8 +68,6 @@
     // Nothing to say yes to: "No" (the tiles only lie there), or the play scored on the pad;
     // the camera films on meanwhile.
     if (!event) { no.hidden = false; return; }
-    const seats = proposal.seats || [];
-    if (seats.length > 1) { askSeat(proposal, event, seats); return; }
     const choices = proposal.choices || [];
     if (choices.length > 1) {
       choices.forEach((end) => {
@@ -82,6 +80,9 @@
         ends.append(b);
       });
     }
+    // Who laid it is asked too (with the end, where the tile fits more than one)
+    const seats = proposal.seats || [];
+    if (seats.length > 1) { askSeat(proposal, event, seats); return; }
     yes.hidden = false;
     no.hidden = false;
   }
@@ -145,9 +146,11 @@
 
   const recordRun = (passes) => accept({ passes });
 
-  // The follower's event for that seat (one candidate a seat), else the proposed one for that seat.
+  // The follower's event for that seat (one candidate a seat), else the proposed one for that seat;
+  // only a candidate of the same tile on the same end (a question about the tile lists others).
   function playOf(proposal, event, seat) {
-    const found = (proposal.candidates || []).map((c) => c.length && c[c.length - 1].event).find((e) => e && e.seat === seat);
+    const found = (proposal.candidates || []).map((c) => c.length && c[c.length - 1].event)
+      .find((e) => e && e.seat === seat && e.tile === event.tile && e.end === event.end);
     return { ...(found || event), seat };
   }
 

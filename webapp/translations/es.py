@@ -532,6 +532,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "%(who)s shows %(tiles)s: refused: %(why)s": "%(who)s muestra %(tiles)s: no se acepta: %(why)s",
     "%(who)s, %(tile)s": "%(who)s, la %(tile)s",
     "%(who)s, %(tile)s on the %(end)s": "%(who)s, la %(tile)s por el %(end)s",
+    "%(tile)s on the %(end)s": "la %(tile)s por el %(end)s",
     "%(why)s: nothing to record.": "%(why)s: nada que anotar.",
     "%(why)s: turned down already, not asked again": "%(why)s: ya se rechazó, no se vuelve a preguntar",
     "A newer photo of this table came first: this one was not read.": "Llegó antes una foto más nueva de esta mesa: esta no se leyó.",
