@@ -24,8 +24,10 @@ from the first play (dealt films). `--size`: the films' frame size (a phone's ca
 `--photos`: a player's photos instead (the last still frame of each state of the table, sent as
 "Take photo" sends it): no arm in view, so who laid a tile comes from the rules or a question. A
 question the camera asks is answered as a player at the table would: "yes" when it proposes the
-true next play with its end, or, asked who played it, a tap on the true seat (`asked_seat`);
-otherwise "no", and the player scores the true play on the pad (`padded`). Figures over all videos:
+true next play with its end, or, asked who played it, a tap on the true seat (`asked_seat`), or,
+asked which of several new tiles came first (`plays`), a tap on the true next play, the photo's
+next question answered the same way; otherwise "no", and the player scores the true play on the
+pad (`padded`). Figures over all videos:
 
 - right: plays recorded as the true record has them, before the first difference;
 - wrong: plays recorded after that, each a **wrong seat** (the true tile of its place recorded for
@@ -241,52 +243,60 @@ def follow(
                 data=jpeg.tobytes(),
                 headers={**auth, "Content-Type": "image/jpeg"},
             ).get_json()
-        while answer["status"] == "confirm" and answer["proposal"].get("code") == "passes_unsure":
-            asked_run += 1
-            recorded, answer = answer_run(client, base, auth, answer, truth)  # a photo is looked at then
-            kept_plays += recorded
-            kept = None
-        if answer["status"] == "kept":  # a play followed with its seat open: asked about with the others
-            kept = answer
-            continue
-        if answer["status"] != "confirm":
-            continue
-        asked += 1
-        proposal = answer["proposal"]
-        event = (proposal.get("events") or [None])[0]
-        done = plays_of(client.get(f"{base}/score").get_json())
-        tap = "reject"
-        named = event is not None and ("end" in event or not done)  # the lead needs no end
-        if named and len(done) < len(truth) and done == truth[: len(done)]:
-            seat, tile = truth[len(done)][:2]
-            if event["tile"] == tile and seat in (proposal.get("seats") or []):
-                # "who played it?": the player taps the seat that did, one of the seats shown (as
-                # the page's `playOf`: the candidate of that seat, tile and end, else the play proposed)
-                event = next(
-                    (
-                        c[-1]["event"]
-                        for c in proposal["candidates"]
-                        if c[-1]["event"]["seat"] == seat
-                        and c[-1]["event"]["tile"] == event["tile"]
-                        and c[-1]["event"].get("end") == event.get("end")
-                    ),
-                    {**event, "seat": seat},
-                )
-                asked_seat += 1
-            if event["tile"] == tile and event.get("seat") == seat:
-                tap = "accept"
-        response = client.post(
-            f"{base}/frames/{answer['id']}/{tap}",
-            json={"why": "bench", **({"event": event} if tap == "accept" else {})},
-            headers=auth,
-        )
-        if tap == "accept" and response.status_code == 200:
-            got = plays_of(client.get(f"{base}/score").get_json())
-            if got == truth[: len(got)]:
-                confirmed += 1
-                continue
-            client.post(f"{base}/undo", json={"why": "bench: wrong end"}, headers=auth)  # the end was not the true one
-        padded += pad_next(client, base, auth, events, truth)
+        while True:  # a photo answered may ask its next question (the rest of its new tiles)
+            while answer["status"] == "confirm" and answer["proposal"].get("code") == "passes_unsure":
+                asked_run += 1
+                recorded, answer = answer_run(client, base, auth, answer, truth)  # a photo is looked at then
+                kept_plays += recorded
+                kept = None
+            if answer["status"] == "kept":  # a play followed with its seat open: asked about with the others
+                kept = answer
+                break
+            if answer["status"] != "confirm":
+                break
+            asked += 1
+            proposal = answer["proposal"]
+            event = (proposal.get("events") or [None])[0]
+            done = plays_of(client.get(f"{base}/score").get_json())
+            tap = "reject"
+            if event is None and proposal.get("plays") and len(done) < len(truth) and done == truth[: len(done)]:
+                # several new tiles, more than one order: the player taps the true next play, if shown
+                seat, tile = truth[len(done)][:2]
+                event = next((e for e in proposal["plays"] if e["tile"] == tile and e.get("seat") == seat), None)
+            named = event is not None and ("end" in event or not done)  # the lead needs no end
+            if named and len(done) < len(truth) and done == truth[: len(done)]:
+                seat, tile = truth[len(done)][:2]
+                if event["tile"] == tile and seat in (proposal.get("seats") or []):
+                    # "who played it?": the player taps the seat that did, one of the seats shown (as
+                    # the page's `playOf`: the candidate of that seat, tile and end, else the play proposed)
+                    event = next(
+                        (
+                            c[-1]["event"]
+                            for c in proposal.get("candidates") or []
+                            if c[-1]["event"]["seat"] == seat
+                            and c[-1]["event"]["tile"] == event["tile"]
+                            and c[-1]["event"].get("end") == event.get("end")
+                        ),
+                        {**event, "seat": seat},  # a lead: every seat is shown
+                    )
+                    asked_seat += 1
+                if event["tile"] == tile and event.get("seat") == seat:
+                    tap = "accept"
+            response = client.post(
+                f"{base}/frames/{answer['id']}/{tap}",
+                json={"why": "bench", **({"event": event} if tap == "accept" else {})},
+                headers=auth,
+            )
+            if tap == "accept" and response.status_code == 200:
+                got = plays_of(client.get(f"{base}/score").get_json())
+                if got[: len(done) + 1] == truth[: len(done) + 1]:  # (plays taken up after it: judged at the end)
+                    confirmed += 1
+                    answer = response.get_json()
+                    continue
+                # the end was not the true one
+                client.post(f"{base}/undo", json={"why": "bench: wrong end"}, headers=auth)
+            padded += pad_next(client, base, auth, events, truth)
+            break
     if kept is not None:  # the film is over: the player answers the question that stands
         frame = client.get(f"{base}/frames/{kept['id']}", headers=auth).get_json()
         if frame["status"] == "kept":

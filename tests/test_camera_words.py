@@ -124,10 +124,10 @@ def test_an_unsure_play_is_asked_about_in_spanish_with_the_players_names(cam, sc
     # proposed as if known, each player a tap
     assert frame["proposal"]["events"][0]["seat"] is None and frame["proposal"]["seats"] == [1, 2, 3, 0]
     end = frame["proposal"]["events"][0]["end"]
-    assert frame["say"].startswith("¿Quién jugó la 4-6? (")
+    assert frame["say"].startswith("¿Quién jugó la 4-6? ¿Ben, Cruz, Dee o Ana? (")
     assert "seat" not in frame["say"] and "asiento" not in frame["say"]
     english = cam.client.get(f"/api/games/{cam.id}/frames/{frame['id']}", headers={**cam.auth, **ENGLISH}).get_json()
-    assert english["say"].startswith("Who played 4-6? (")
+    assert english["say"].startswith("Who played 4-6? Ben, Cruz, Dee or Ana? (")
     assert english["message"] == frame["message"]
     # "yes" alone records nobody's play: the seat is said with it
     url = f"/api/games/{cam.id}/frames/{frame['id']}/accept"
@@ -143,10 +143,12 @@ def test_a_lead_whose_player_is_not_known_is_asked_in_the_pages_chosen_language(
     cam.client.set_cookie("spinner-lang", "es")  # the page's switch
     frame = send(cam, photo()).get_json()
     assert frame["status"] == "confirm" and "who leads this hand is not known" in frame["message"]
-    assert frame["say"] == "¿Quién jugó la 6-6? (no se sabe quién sale en esta mano: toca quién la jugó)"
+    # the players are the answers, each a button of the question itself (finding 6 of the phone probe)
+    assert frame["proposal"]["seats"] == [0, 1, 2, 3]
+    assert frame["say"] == "¿Quién jugó la 6-6? ¿Ana, Ben, Cruz o Dee?"
     cam.client.set_cookie("spinner-lang", "en")
     english = cam.client.get(f"/api/games/{cam.id}/frames/{frame['id']}", headers=cam.auth).get_json()
-    assert english["say"] == "Who played 6-6? (who leads this hand is not known: tap who played it)"
+    assert english["say"] == "Who played 6-6? Ana, Ben, Cruz or Dee?"
     cam.client.set_cookie("spinner-lang", "es")
     turned = cam.client.post(f"/api/games/{cam.id}/frames/{frame['id']}/reject", json={}, headers=cam.auth).get_json()
     assert turned["say"] == "Rechazada: anota esta jugada en el anotador."

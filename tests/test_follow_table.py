@@ -292,6 +292,44 @@ def test_two_tiles_laid_between_two_looks_the_first_confirmed_the_second_is_play
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}]
 
 
+def test_three_tiles_in_a_photo_in_several_orders_are_asked_about_play_by_play():
+    """The phone probe's finding 2: no order is proposed as if known (the plays that may have come
+    first are the question's `plays`), and each answer takes up the rest of the same photo: the
+    tile after two answers is played, not taken for one lying there (confirmed past twice)."""
+    follower = _follower()
+    follower.scored([{"type": "play", "seat": 0, "tile": "3-5"}])
+    photo = _reading(LEAD, SIX_THREE, _tile(2, 6, 180, 200), _tile(5, 1, 360, 200))
+    asked = follower.observe(photo, photo=True)
+    assert asked.kind == "ask" and asked.code == "order_unknown"
+    firsts = [(e["seat"], e["tile"], e["end"]) for e in asked.params["plays"]]
+    assert sorted(firsts) == [(1, "1-5", "east"), (1, "3-6", "west")]  # 2-6 lies on 6-3: never first
+    follower.confirm([{"type": "play", "seat": 1, "tile": "3-6", "end": "west"}])
+    again = follower.observe(photo, photo=True)  # the same photo, looked at again for the rest
+    assert again.kind == "ask" and again.code == "order_unknown"
+    assert sorted(e["tile"] for e in again.params["plays"]) == ["1-5", "2-6"]
+    follower.confirm([{"type": "play", "seat": 2, "tile": "1-5", "end": "east"}])
+    last = follower.observe(photo, photo=True)
+    assert last.kind == "play" and last.events == [{"type": "play", "seat": 3, "tile": "2-6", "end": "west"}]
+
+
+def test_the_same_photo_twice_is_one_change_and_a_question_left_open_was_not_turned_down():
+    """The phone probe's finding 5: a photo showing no tile an earlier one did not is the same
+    change looked at again (no "a play may have been missed"), and a question the record went past
+    unanswered is asked about again as such ("unanswered"), not as one turned down."""
+    follower = _follower()
+    follower.scored([{"type": "play", "seat": 0, "tile": "3-5"}])
+    unsure = _tile(5, 1, 360, 200, second={2: 0.9})
+    photo = _reading(LEAD, unsure)
+    first = follower.observe(photo, photo=True)
+    assert first.kind == "ask" and first.code != "missed"
+    again = follower.observe(photo, photo=True)
+    assert again.kind == "ask" and again.code == first.code and len(follower.changes) == 1
+    follower.decline(said=False)  # left open: the pad went on without an answer
+    follower.scored([{"type": "play", "seat": 1, "tile": "6-3", "end": "west"}])
+    later = follower.observe(_reading(LEAD, SIX_THREE, _tile(5, 1, 360, 200)), photo=True)
+    assert later.kind == "ask" and later.code == "unanswered" and "turned down" not in later.reason
+
+
 def test_a_tile_left_unrecorded_in_the_layout_makes_the_next_play_a_question():
     """5-1 and 6-3 laid between two looks, the question turned down, 5-1 scored on the pad; 6-3
     (seat 2's) is still not recorded when seat 3 lays 1-4: that is not seat 2's play."""

@@ -326,7 +326,9 @@ def test_a_photo_that_asked_for_the_kept_plays_first_is_looked_at_once_they_are_
     assert answered.status_code == 200
     now = answered.get_json()
     assert now["id"] == third["id"] and now["status"] == "confirm"  # its own question now
-    assert now["proposal"]["events"] == [play(3, "4-5", "west")]
+    # no photo shows whether Dee passed: who laid 4-5 is asked with it, Dee first
+    assert now["proposal"]["events"] == [{**play(3, "4-5", "west"), "seat": None}]
+    assert now["proposal"]["seats"][0] == 3
     assert cam.record()["hands"][0]["events"] == [play(0, "6-6"), play(1, "3-6", "west"), play(2, "3-4", "west")]
 
 

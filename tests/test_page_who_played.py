@@ -289,8 +289,8 @@ def test_a_question_about_the_tile_whose_seat_is_open_proposes_no_seat_and_asks_
     assert proposal["events"] == [{**play(1, "1-5", "east"), "seat": None}]
     assert proposal["seats"] == [1, 2, 3, 0]
     assert proposal["candidates"][0][0]["seats"] == [1, 2, 3, 0]
-    assert in_language("en", lambda: say_of(proposal)) == "Who played 1-5? (it could also be 2-5 on the east)"
-    assert in_language("es", lambda: say_of(proposal)) == "¿Quién jugó la 1-5? (también podría ser la 2-5 por el este)"
+    assert in_language("en", lambda: say_of(proposal)) == "Who played 1-5? Ben, Cruz, Dee or Ana? (it could also be 2-5 on the east)"
+    assert in_language("es", lambda: say_of(proposal)) == "¿Quién jugó la 1-5? ¿Ben, Cruz, Dee o Ana? (también podría ser la 2-5 por el este)"
 
 
 @pytest.mark.slow
@@ -311,7 +311,7 @@ def test_the_camera_box_asks_who_laid_a_tile_it_cannot_tell_and_records_the_seat
     asks.outcomes.append(question)
     page.set_input_files("#photo-input", str(shot))
     page.wait_for_selector("#cam-seats:not([hidden]) button")
-    assert page.inner_text("#cam-say") == "Who played 1-6? (it could also be 2-6 on the east)"
+    assert page.inner_text("#cam-say") == "Who played 1-6? Ben, Cruz, Dee or Ana? (it could also be 2-6 on the east)"
     assert page.locator("#cam-seats button").all_inner_texts() == ["Ben (their turn)", "Cruz", "Dee", "Ana"]
     assert page.locator("#cam-accept").is_hidden()  # no "Yes" that would take a seat as known
     before = version(page)

@@ -29,10 +29,12 @@ def test_take_photo_shows_the_proposal_and_one_tap_records_it(scripted, camera_b
 
     scripted.script.readings.append(seen("6-6"))  # who led is not known: the camera asks
     page.set_input_files("#photo-input", str(shot))
-    page.wait_for_selector("#cam-accept:not([hidden])")
-    assert page.inner_text("#cam-say") == "Who played 6-6? (who leads this hand is not known: tap who played it)"
-    page.click('.seat[data-seat="2"]')  # Cruz led
-    page.click("#cam-accept")
+    # the players are the answers, in the question itself: no "Yes" that needs a seat chosen below
+    page.wait_for_selector("#cam-seats:not([hidden])")
+    assert page.inner_text("#cam-say") == "Who played 6-6? Ana, Ben, Cruz or Dee?"
+    assert page.locator("#cam-seats button").all_inner_texts() == ["Ana", "Ben", "Cruz", "Dee"]
+    expect(page.locator("#cam-accept")).to_be_hidden()
+    page.click('#cam-seats button[data-seat="2"]')  # Cruz led
     wait_version(page, version + 1)
     expect(page.locator("#cam-say")).to_have_text("Recorded: Cruz played 6-6")
     expect(page.locator(".plays li")).to_contain_text("Cruz")
@@ -52,11 +54,42 @@ def test_take_photo_shows_the_proposal_and_one_tap_records_it(scripted, camera_b
     expect(page.locator("#cam-say")).to_have_text("Turned down: score this play on the pad.")
     assert page.evaluate("window.spinnerBoard.version") == version + 2
 
+    # the pad goes on: what the box said of the last photo is old news, and it is cleared
+    page.click('[data-tile="1-1"]')
+    wait_version(page, version + 3)
+    expect(page.locator("#cam-result")).to_be_hidden()
+
     text = tmp_path / "notes.txt"
     text.write_text("not a photo")
     page.set_input_files("#photo-input", str(text))
     expect(page.locator("#cam-result")).to_have_class(re.compile(r"\bbad\b"))
     expect(page.locator("#cam-say")).to_contain_text("not a photo this server can decode")
+
+
+def test_a_photo_of_several_tiles_in_two_orders_asks_which_came_first(scripted, camera_browser, tmp_path):
+    page = new_page(camera_browser)
+    start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
+    version = page.evaluate("window.spinnerBoard.version")
+    page.click('.seat[data-seat="0"]')
+    page.click('[data-tile="6-6"]')  # Ana leads on the pad
+    wait_version(page, version + 1)
+    shot = tmp_path / "table.jpg"
+    shot.write_bytes(photo())
+    scripted.script.readings.append(seen("3-6", "6-6", "6-4"))  # Ben laid 3-6 or 4-6, Cruz the other
+    page.set_input_files("#photo-input", str(shot))
+    page.wait_for_selector("#cam-seats:not([hidden])")
+    assert page.inner_text("#cam-say").startswith("2 new tiles at once: which did Ben play first?")
+    expect(page.locator("#cam-accept")).to_be_hidden()  # no order proposed as if known
+    buttons = page.locator("#cam-seats button.cam-first")
+    assert sorted(buttons.all_inner_texts()) == ["3-6 on the west", "4-6 on the west"]
+    page.click('#cam-seats button.cam-first[data-tile="4-6"]')
+    # the rest of the same photo is taken up at once: Cruz's 3-6
+    wait_version(page, version + 3)
+    expect(page.locator("#cam-say")).to_have_text(
+        "Recorded: Ben played 4-6 on the west. Recorded from the camera: Cruz played 3-6 on the east"
+    )
+    plays = score_of(page)["hands"][0]["plays"]
+    assert [(p["seat"], p["tile"]) for p in plays] == [(0, "6-6"), (1, "4-6"), (2, "3-6")]
 
 
 def test_the_live_camera_sends_frames_and_their_plays_reach_the_board(scripted, changing_table_browser):

@@ -125,7 +125,13 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
         tiles=_tiles(p.get("tiles") or []),
     ),
     "turned_down": lambda p, t: _(
-        "%(tile)s was turned down before: was it played since, or was a play missed before it?", tile=p.get("tile")
+        "a question about %(tile)s was answered No before: was it played since, or was a play missed before it?",
+        tile=p.get("tile"),
+    ),
+    "unanswered": lambda p, t: _(
+        "%(tile)s was asked about before, and the record went on without an answer: was it played since, "
+        "or was a play missed before it?",
+        tile=p.get("tile"),
     ),
     "asked_already": lambda p, t: _(
         "%(why)s: turned down already, not asked again",
@@ -207,6 +213,10 @@ def frame_say(
     page has no words for it (a frame kept before its reasons had codes)."""
     try:
         said = _frame_say(status, proposal or {}, source, table)
+        answered = (proposal or {}).get("answered")
+        if said and isinstance(answered, dict):  # a photo taken up again once one of its plays was answered
+            done = _("Recorded: %(play)s.", play=event_words(answered, table))
+            said = done if status == "accepted" else f"{done} {said}"
     except (KeyError, TypeError, ValueError, AttributeError):
         said = None
     return said or message
@@ -271,6 +281,9 @@ def _frame_say(status: str | None, proposal: dict[str, Any], source: str | None,
         return None
     if status == "confirm":
         event = next((e for e in proposal.get("events") or [] if isinstance(e, dict)), None)
+        firsts = [e for e in proposal.get("plays") or [] if isinstance(e, dict)]
+        if event is None and firsts:  # several new tiles, in more than one order: which came first?
+            return _first_words(firsts, params, table)
         if event is None:
             return _(
                 "The camera cannot tell the play: %(why)s. Check the photo, or score this play on the pad.", why=why
@@ -281,12 +294,53 @@ def _frame_say(status: str | None, proposal: dict[str, Any], source: str | None,
             return _(
                 "Who played %(tile)s? %(seats)s?", tile=event.get("tile"), seats=seat_choices(seats, table, not lead)
             )
+        if event.get("seat") is None and len(seats) > 1:  # a lead nobody said who laid: a tap on a seat
+            if code == "leader_unknown":
+                return _("Who played %(tile)s? %(seats)s?", tile=event.get("tile"), seats=seat_choices(seats, table))
+            return _(
+                "Who played %(tile)s? %(seats)s? (%(why)s)",
+                tile=event.get("tile"),
+                seats=seat_choices(seats, table),
+                why=why,
+            )
         if event.get("seat") is None:
             return _("Who played %(tile)s? (%(why)s)", tile=event.get("tile"), why=why)
         return _("Was it %(play)s? (%(why)s)", play=play_words(event, table), why=why)
     if status == "nothing" and source != "camera" and code != "no_new_tile_photo":
         return _sentence(_("%(why)s: nothing to record.", why=why))
     return _sentence(why)
+
+
+def _first_words(firsts: list[dict[str, Any]], params: dict[str, Any], table: Table) -> str:
+    """The question of several new tiles that the rules allow in more than one order: the plays
+    that may have come first, as choices ("3 new tiles at once: which did Ben play first? 2-3 on
+    the west or 1-2 on the north?"); none is proposed as if known."""
+    count = params.get("count") or len(firsts)
+    seats = {e.get("seat") for e in firsts}
+    if len(seats) == 1 and None not in seats:
+        places = [
+            _("%(tile)s on the %(end)s", tile=e.get("tile"), end=end(e["end"]))
+            if isinstance(e.get("end"), str)
+            else str(e.get("tile"))
+            for e in firsts
+        ]
+        return _(
+            "%(n)s new tiles at once: which did %(who)s play first? %(plays)s?",
+            n=count,
+            who=table.seat(firsts[0].get("seat")),
+            plays=_choices(places),
+        )
+    return _(
+        "%(n)s new tiles at once: which was played first? %(plays)s?",
+        n=count,
+        plays=_choices([play_words(e, table) for e in firsts]),
+    )
+
+
+def _choices(items: Sequence[str]) -> str:
+    if len(items) < 2:
+        return "".join(items)
+    return _("%(some)s or %(last)s", some=", ".join(items[:-1]), last=items[-1])
 
 
 def kept_open_words(count: int, rewrite: bool = False) -> str:

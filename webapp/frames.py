@@ -445,7 +445,9 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
         table.sync(snap.record)
         _drop_kept(game_id, table)
         outcome = table.frame(seen, look if frame.source == "camera" else None, seat)
-        proposal = proposal_of(outcome, frame.source == "camera", table.follower.leader_known)
+        proposal = proposal_of(
+            outcome, frame.source == "camera", table.follower.leader_known, len(snap.record.get("players") or [])
+        )
         run = table.follower.open_run()
         kept: list[dict[str, Any]] = []
         if outcome.kind == "play" and run is not None:
@@ -566,16 +568,18 @@ def _settle(frame: Frame, status: str, message: str, code: str = "", params: dic
     db.session.commit()
 
 
-def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict[str, Any]:
+def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True, players: int = 0) -> dict[str, Any]:
     """The follower's answer as the page shows it: a play ("sure", recorded), a question
     ("confirm": its best candidate proposed, the other ends that tile fits as `choices`, every
     candidate under `candidates`), or "nothing" / "over" with the follower's reason. A lead whose
     player the record does not say is proposed without a seat: the scorer chooses it. A question
     of who laid the tile (code "who_played": passes no photo shows) also lists the seats that may
-    have, likeliest first, as `seats`: one tap on a seat records that seat's play. So does a
-    question about the tile whose proposed play no evidence gives a seat (a pass was possible and
-    no arm was seen: `Candidate.seats`): its play is proposed without a seat, never the turn seat's
-    as if known."""
+    have, likeliest first, as `seats`: one tap on a seat records that seat's play; so does a lead
+    whose player is not known (each of the `players` seats), and a question about the tile whose
+    proposed play no evidence gives a seat (a pass was possible and no arm was seen:
+    `Candidate.seats`): its play is proposed without a seat, never the turn seat's as if known.
+    Several new tiles in more than one legal order propose no play: `plays` lists the plays that
+    may have come first, one tap each (none where a first play's seat is open too: the pad)."""
     new = [{"tile": str(t.tile), "confidence": round(t.confidence, 3)} for t in outcome.new_tiles]
     out: dict[str, Any] = {
         "sure": False,
@@ -592,6 +596,22 @@ def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict
         return {**out, "status": "sure", "sure": True, "events": outcome.events, "message": f"the camera saw {said}"}
     if outcome.kind == "ask":
         best = outcome.candidates[0] if outcome.candidates else []
+        firsts = outcome.params.get("plays") if outcome.code == "order_unknown" else None
+        if isinstance(firsts, list) and not leader_known and any("end" not in e for e in firsts):
+            best = []  # leads by a player nobody named: no seat is offered as if known (the pad says who)
+        elif best and isinstance(firsts, list) and firsts:
+            # several new tiles in more than one legal order: none is proposed as if known; the
+            # plays that may have come first are the choices (one tap records one), and the rest
+            # of the photo is taken up once it is answered
+            return {
+                **out,
+                "status": "confirm",
+                "plays": [dict(e) for e in firsts],
+                # who laid the first play is open too: a tap on a play, then on a seat, records it
+                **({"seats": list(outcome.params["open_seats"])} if outcome.params.get("open_seats") else {}),
+                "candidates": [[c.to_json() for c in s] for s in outcome.candidates[:8]],
+                "message": f"the camera asks: {outcome.reason}",
+            }
         if not best:
             return {
                 **out,
@@ -601,7 +621,8 @@ def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict
             }
         event = best[0].event
         open_seats = list(best[0].seats) if outcome.code != "who_played" and best[0].seat_open else []
-        if ("end" not in event and not leader_known) or open_seats:
+        lead_open = "end" not in event and not leader_known
+        if lead_open or open_seats:
             event = {**event, "seat": None}
         tile = Tile.parse(event["tile"])
         ends = [
@@ -622,6 +643,12 @@ def proposal_of(outcome: Outcome, live: bool, leader_known: bool = True) -> dict
             asked["seats"] = list(dict.fromkeys(s for s in seats if isinstance(s, int)))
         elif open_seats:  # who laid the tile is asked with it: a tap on a seat records the play
             asked["seats"] = open_seats
+        elif lead_open and players > 1:
+            # who leads is not known: every player may have, each a button of the question itself,
+            # in seat order from the follower's stand-in (no photo says who is likelier)
+            first = best[0].event.get("seat")
+            first = first if isinstance(first, int) and 0 <= first < players else 0
+            asked["seats"] = [(first + k) % players for k in range(players)]
         return asked
     if outcome.kind == "over":
         return {**out, "status": "over", "message": outcome.reason}
@@ -892,12 +919,34 @@ def _answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, 
         made_by=(frame_id,),
     )
     table = tables(current_app).find(game_id)
+    rest = False
     if table is not None and table.asked == frame_id:  # the follower's open question: settled
-        table.answered(store.snapshot(store.get_game(game_id)).record)
+        with table.lock:
+            table.answered(store.snapshot(store.get_game(game_id)).record)
+            # the photo's other new tiles (several laid between two photos): taken up from it now
+            rest = frame.source != "camera" and bool(table.follower.leftover) and table.follower.pending is None
     frame = get(game_id, frame_id)
     frame.status, frame.version = "accepted", done.version  # its event linked as it was recorded
     frame.message = f"confirmed by {who}: {store.words(chosen)}"
-    frame.proposal = {**(frame.proposal or {}), "chosen": chosen}  # a new dict: the JSON column sees the change
+    # a new dict: the JSON column sees the change (an earlier answer of the same photo is said no more)
+    frame.proposal = {**{k: v for k, v in (frame.proposal or {}).items() if k != "answered"}, "chosen": chosen}
+    db.session.commit()
+    if rest:
+        return _take_up_rest(frame, chosen)
+    return frame
+
+
+def _take_up_rest(frame: Frame, answered: dict[str, Any]) -> Frame:
+    """A photo whose question about one of several new tiles was just answered: the same photo is
+    looked at again for the others (`Follower.leftover`), as a live camera's next frame would be.
+    It is recorded from, or asks its next question, like a new photo; its proposal keeps the play
+    just answered (`answered`), which the camera box says first."""
+    decide(frame)
+    frame = get(frame.game_id, frame.id, fresh=True)
+    frame.proposal = {**(frame.proposal or {}), "answered": answered}
+    if frame.status in ("nothing", "over"):  # nothing more in it: the answer stands as the frame's word
+        frame.status, frame.message = "accepted", f"confirmed: {store.words(answered)} ({frame.message})"
+        frame.proposal["chosen"] = answered
     db.session.commit()
     return frame
 

@@ -202,8 +202,10 @@ OPERATIONS: list[Operation] = [
     (
         "post",
         f"{G}/frames/{{frame_id}}/accept",
-        "Record the frame's proposed play (or a corrected event); for plays kept with their seat open "
-        "(status kept, or code passes_unsure), record them all, 'passes' naming each play laid after a pass",
+        "Record the frame's proposed play (or a corrected event; a question of several new tiles in more "
+        "than one order proposes none: send one of its 'plays', and the same photo asks or records the rest); "
+        "for plays kept with their seat open (status kept, or code passes_unsure), record them all, 'passes' "
+        "naming each play laid after a pass",
         "scorer",
         _object(
             {

@@ -513,9 +513,6 @@ def script_words() -> dict[str, str]:
         "polling": _("updating every 2 s"),
         "offline": _("offline: the board may be behind"),
         "server_said": _("the server answered %(status)s", status="{status}"),
-        "photo_other_table": _(
-            "This photo does not show this table: %(n)s tiles are new. Take it again, or score on the pad.", n="{n}"
-        ),
         # new.js: the chosen game's own target, and what each house rule is when left alone
         "target_default": _("(blank: the game's own, %(target)s)", target="{target}"),
         "option_default": _("%(choice)s (the game's default)", choice="{choice}"),
@@ -529,6 +526,9 @@ def script_words() -> dict[str, str]:
         "cam_turned_down": _("Turned down: score this play on the pad."),
         "cam_tap_seat": _("Tap who played it on the pad's seats, then “Yes, record it”."),
         "cam_seat_turn": _("%(who)s (their turn)", who="{who}"),
+        # several new tiles in more than one order: a button for each play that may have come first
+        "cam_play_on": _("%(tile)s on the %(end)s", tile="{tile}", end="{end}"),
+        "cam_play_who": _("%(who)s, %(tile)s on the %(end)s", who="{who}", tile="{tile}", end="{end}"),
         "seating_each": _("Put each player at one side of the picture, or nobody anywhere."),
         "seating_learnt": _(
             "The camera thinks they sit so (from the arms that laid the first tiles): save it to confirm, or change it."

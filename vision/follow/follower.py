@@ -779,6 +779,9 @@ class Doubt:
     plays: int
     #: the play the question proposed (None: it proposed none)
     event: dict[str, Any] | None
+    #: a person answered the question "no"; False: it was left open and the record went on
+    #: without it (plays scored on the pad), so nobody turned anything down
+    said: bool = True
 
 
 class Follower:
@@ -1194,7 +1197,11 @@ class Follower:
         # asked about again
         rest = [t for t in new if t.confidence >= FAINT]
         layout = self.hand.layout
-        for lying in list(pending.aside) + rest:
+        # several new tiles the rules allow in more than one order, one of them answered: the
+        # others are the plays after it, taken up next from the same photo (`leftover`), not
+        # tiles a play was confirmed past (twice confirmed past, a tile only lies there)
+        ordered = pending.outcome.code == "order_unknown"
+        for lying in list(pending.aside) + ([] if ordered else rest):
             if _alone(lying, self.named) and layout.fits(lying.tile) and lying.tile not in self.hand.on_table:
                 self.named.append(lying)
             else:  # named before, or no play after this one as it reads: it only lies there
@@ -1205,12 +1212,14 @@ class Follower:
             self.backs = self.backs_last = _backs(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image, code="confirmed")
 
-    def decline(self) -> None:
+    def decline(self, said: bool = True) -> None:
         """A person says the pending question's play is not what happened (and may score the
         play on the pad: `scored`). Its new tiles stay new: turned down for a seat or an end,
         one may still be the play, or the next one after a play the camera missed. Seen as new
         again, such a tile is asked about, not played, unless as many plays were scored since as
-        the question took for missed; a question like it on the same record is not asked again."""
+        the question took for missed; a question like it on the same record is not asked again.
+        `said` False: nobody answered it, the record went on without it (a play scored on the
+        pad): its tiles are doubted as much, but a later question says so, not "turned down"."""
         pending = self.pending
         if pending is None:
             return
@@ -1226,7 +1235,7 @@ class Follower:
             else None
         )
         plays = len(self.hand.layout.placements)
-        self.doubts += [Doubt(t, pending.missed, plays, best) for t in pending.outcome.new_tiles]
+        self.doubts += [Doubt(t, pending.missed, plays, best, said) for t in pending.outcome.new_tiles]
 
     def scored(self, events: Sequence[dict[str, Any]]) -> list[tuple[int, int]]:
         """Events scored elsewhere (the pad), with no question open about them: applied, their
@@ -1494,6 +1503,10 @@ class Follower:
             if any(n.tile is t.tile and _alone(n, reading.tiles) for news in self.changes for n in news)
         ]
         first = [t for t in fresh if t not in moved]
+        if current and photo and not first and not moved:
+            # a photo that shows no tile an earlier one did not (the same table taken again, its
+            # question still open): the same change looked at once more, not another one
+            current, changes = 0, changes - 1
         if current and unseen_found and not first:
             # nothing first read here, and a play scored elsewhere found where it lies: that
             # play is this change (as where no tile is new at all)
@@ -1627,12 +1640,8 @@ class Follower:
             if len(alone) == 1:
                 self.passed_over = [t for t in new if t.confidence < LIES_THERE]
                 new, orders = sure, alone
-        if len(orders) != 1:
-            if orders:
-                why = Reason(
-                    f"{len(new)} new tiles at once, and the order cannot be told", code="order_unknown", count=len(new)
-                )
-            elif self._rules_allow(new):
+        if not orders:
+            if self._rules_allow(new):
                 # the rules allow the tiles as read in some order: the photo does not show which
                 # end each lies against (a layout bent where the follower looks for no end)
                 why = Reason(
@@ -1642,9 +1651,28 @@ class Follower:
                 )
             else:
                 why = Reason(f"{len(new)} new tiles at once, in no legal order", code="no_order", count=len(new))
-            return self._ask(
-                reading, why, new, self._evidenced(reading, [[(c, new[c.tile]) for c in o] for o in orders]), changes
+            return self._ask(reading, why, new, [], changes)
+        if len(orders) > 1:
+            # no order is proposed as if known: the plays that may have come first are the
+            # choices (the likeliest order's first), each with the seat the evidence gives, and
+            # once one is answered the rest of the photo is taken up (`leftover`). Where who laid
+            # the first play is open too (a pass was possible, no arm seen), the plays name no
+            # seat and `open_seats` lists who may have laid it: asked with the play
+            orders.sort(key=lambda o: -math.prod(c.share for c in o))
+            options = self._evidenced(reading, [[(c, new[c.tile]) for c in o] for o in orders])
+            first = {_words(o[0]): o[0] for o in options}
+            open_seats = next((list(c.seats) for c in first.values() if c.seat_open), [])
+            plays = [{**c.event, "seat": None} if open_seats else c.event for c in first.values()]
+            why = Reason(
+                f"{len(new)} new tiles at once, and the order cannot be told: which came first, "
+                + " or ".join(first)
+                + "?",
+                code="order_unknown",
+                count=len(new),
+                plays=plays,
+                **({"open_seats": open_seats} if open_seats else {}),
             )
+            return self._ask(reading, why, new, options, changes)
         missed = _missed(len(new), changes)
         if missed is not None:
             options = self._evidenced(reading, [[(c, new[c.tile]) for c in o] for o in orders])
@@ -2090,6 +2118,13 @@ class Follower:
         plays = len(self.hand.layout.placements)
         for doubt in self.doubts:
             if any(not _alone(t, [doubt.reading]) for t in tiles) and doubt.missed != plays - doubt.plays:
+                if not doubt.said:  # nobody said no: the question was left open and the record went on
+                    return Reason(
+                        f"{doubt.reading.tile} was asked about before, and the record went on without an "
+                        "answer: was it laid since, or a play missed before it?",
+                        code="unanswered",
+                        tile=str(doubt.reading.tile),
+                    )
                 return Reason(
                     f"{doubt.reading.tile} was turned down as a play before: was it laid since, or a play missed before it?",
                     code="turned_down",
@@ -2127,7 +2162,8 @@ class Follower:
         best = outcome.candidates[0][0].event if outcome.candidates and outcome.candidates[0] else None
         plays = len(self.hand.layout.placements)
         if new and all(
-            any(d.plays == plays and d.event == best and not _alone(t, [d.reading]) for d in self.doubts) for t in new
+            any(d.said and d.plays == plays and d.event == best and not _alone(t, [d.reading]) for d in self.doubts)
+            for t in new
         ):
             # "no" means: stop asking about this one until the record changes; the pad takes it
             return Outcome(

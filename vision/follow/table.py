@@ -209,7 +209,7 @@ class Table:
             if follower.leftover:  # the question's other new tiles: the next still frame shows them
                 self.owed = (None, False)
             return
-        follower.decline()
+        follower.decline(said=False)  # left open: the pad went on without an answer
         follower.scored(events)
 
     # -- what the camera sees -------------------------------------------------------------------

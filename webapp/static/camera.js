@@ -4,7 +4,10 @@
 // "No" turns it down. Where passes no photo shows leave more than one seat that may have laid
 // the tile, a button for each seat asks who did: one tap records the play for that seat. With no
 // arm in view, such plays are followed as if no one passed and kept: one question for them all
-// ("did anyone pass from 4-5 on?"), answered with one tap when no one did.
+// ("did anyone pass from 4-5 on?"), answered with one tap when no one did. Several new tiles in
+// more than one order propose no play: a button for each play that may have come first, and the
+// same photo then asks about (or records) the rest. What the box said is cleared once the board
+// moves on past it.
 // Nothing here reads a tile or checks a rule: the server does both.
 (() => {
   "use strict";
@@ -37,7 +40,14 @@
   // The server's answer in players' words and the page's language (`say`), else its message.
   const said = (frame) => frame.say || frame.message;
 
-  function show(text, kind) {
+  // The board's version a message was said at: once the board moves past it, the message is old
+  // news (a question it asked was settled, the pad caught up) and the box is cleared.
+  let shownAt = null;
+
+  function show(text, kind, version) {
+    // (a trouble with the camera or the network is no news of the board: it stays)
+    const now = kind === "bad" || !live.board ? null : live.board.version;
+    shownAt = version !== undefined && version !== null ? version : now;
     result.hidden = false;
     result.className = "cam-result " + (kind || "");
     shown(say, text);
@@ -47,24 +57,17 @@
     seatsBox.hidden = true;
   }
 
-  // A photo with this many tiles the board has not got is of another table (or of a hand not
-  // scored here): nothing in it is offered for recording.
-  const OTHER_TABLE = 5;
-
   function ask(frame) {
     const proposal = frame.proposal || {};
     if (proposal.code === "passes_unsure") { askRun(frame, []); return; }
-    const fresh = (proposal.new || []).length;
-    if (fresh >= OTHER_TABLE) {
-      asking = null;
-      show(words("photo_other_table", { n: fresh }), "bad");
-      // Turned down at once, so the frame does not wait for an answer nobody can give.
-      post(`/${frame.id}/reject`, { why: "the photo does not show this table" }).catch(() => {});
-      return;
-    }
     const event = (proposal.events || [])[0];
     show(frame.say || frame.message, "ask");
     asking = frame;
+    shownAt = null;
+    // Several new tiles in more than one order: no play is proposed as if known; a button for
+    // each play that may have come first records it, and the rest of the photo comes next.
+    const firsts = proposal.plays || [];
+    if (!event && firsts.length) { askFirst(proposal, firsts); return; }
     // Nothing to say yes to: "No" (the tiles only lie there), or the play scored on the pad;
     // the camera films on meanwhile.
     if (!event) { no.hidden = false; return; }
@@ -99,6 +102,32 @@
       const name = named(players[seat] || String(seat + 1));
       shown(b, i === 0 && event.end ? words("cam_seat_turn", { who: name }) : name); // a lead has no turn yet
       b.addEventListener("click", () => record(playOf(proposal, event, seat)));
+      seatsBox.append(b);
+    });
+    seatsBox.hidden = false;
+    no.hidden = false;
+  }
+
+  // The plays that may have come first, a button each; where who laid it is open too (no seat
+  // named: a pass was possible and no arm was seen), the tap on a play then asks who laid it.
+  function askFirst(proposal, firsts) {
+    const players = (live.board && live.board.players) || [];
+    const oneSeat = new Set(firsts.map((e) => e.seat)).size === 1;
+    const seats = proposal.seats || [];
+    firsts.forEach((event, i) => {
+      const who = named(players[event.seat] || String(event.seat + 1));
+      const where = { tile: event.tile, end: words(`end_${event.end}`) };
+      const text = oneSeat ? words("cam_play_on", where) : words("cam_play_who", { who, ...where });
+      const label = event.end ? text : oneSeat ? event.tile : `${who}, ${event.tile}`; // a lead has no end
+      const tap = event.seat === null && seats.length
+        ? () => {
+          seatsBox.replaceChildren();
+          shown(say, words("cam_who_laid", { tile: event.tile }));
+          askSeat(proposal, { ...event }, seats);
+        }
+        : () => record({ ...event });
+      const b = button(label, "big cam-first" + (i === 0 ? " primary" : ""), tap);
+      b.dataset.tile = event.tile;
       seatsBox.append(b);
     });
     seatsBox.hidden = false;
@@ -169,7 +198,7 @@
       asking = null;
       const drawn = live.refresh();
       // a photo that asked before it was looked at is looked at once answered: it may ask in turn
-      if (data.status === "confirm" || data.status === "kept") ask(data); else show(data.say || data.message);
+      if (data.status === "confirm" || data.status === "kept") ask(data); else show(data.say || data.message, "", data.version);
       await drawn;
     } catch (error) {
       say.textContent = words("offline_tap");
@@ -195,6 +224,10 @@
   // box says so and the live camera films on.
   let checkedAt = null;
   live.onChange(async (board) => {
+    if (!asking && shownAt !== null && board && board.version > shownAt && !recording && !sending) {
+      result.hidden = true; // said of a board that has moved on since
+      shownAt = null;
+    }
     const open = asking;
     if (!open || !board || recording || (open.proposal || {}).code === "passes_unsure") return;
     if (open.version === undefined || open.version === null || board.version <= open.version || checkedAt === board.version) return;
@@ -203,7 +236,7 @@
       const response = await fetch(`${url}/${open.id}`, { credentials: "same-origin", headers: headers() });
       if (!response.ok) return;
       const frame = await response.json();
-      if (asking === open && frame.status !== "confirm") { asking = null; show(said(frame)); }
+      if (asking === open && frame.status !== "confirm") { asking = null; show(said(frame), "", board.version); }
     } catch (error) {
       // offline: the next change of the board looks again
     }
@@ -296,6 +329,10 @@
     const query = new URLSearchParams({ source });
     if (seat !== null && seat !== undefined) query.set("seat", seat);
     if (source === "photo") show(words("cam_reading"));
+    // a photo the player took is this page's change: the pad does not take what it records for
+    // another phone's (a live camera's frames are not: a tap meant for the board before is refused)
+    const own = source === "photo" ? window.spinnerPad : null;
+    if (own) own.mine(true);
     try {
       const response = await fetch(`${url}?${query}`, { method: "POST", credentials: "same-origin", headers: headers(), body: form });
       const frame = await response.json().catch(() => ({ error: words("server_said", { status: response.status }) }));
@@ -303,14 +340,15 @@
       offerSeating(frame.seating_learnt);
       if (frame.status === "confirm" || frame.status === "kept") ask(frame);
       else if (frame.asks && !asking) ask(frame.asks); // an earlier frame, read since, has a question
-      else if (frame.status === "recorded") { asking = null; show(said(frame)); live.refresh(); }
-      else if (frame.status === "looking" && !asking) show(said(frame)); // a second look comes with the next frame
-      else if (source === "photo" || frame.status === "no-reader") show(said(frame), frame.status === "no-reader" ? "bad" : "");
+      else if (frame.status === "recorded") { asking = null; show(said(frame), "", frame.version); await live.refresh(); }
+      else if (frame.status === "looking" && !asking) show(said(frame), "", frame.version); // a second look comes with the next frame
+      else if (source === "photo" || frame.status === "no-reader") show(said(frame), frame.status === "no-reader" ? "bad" : "", frame.version);
       if (frame.status === "no-reader" && stream) stopLive(); // no use filming what cannot be read
     } catch (error) {
       show(words("cam_offline"), "bad");
     } finally {
       sending = false;
+      if (own) own.mine(false);
     }
   }
 
@@ -344,7 +382,8 @@
     const before = previous;
     previous = small;
     // one question at a time; plays kept to confirm do not stop the camera (their question stands)
-    if (sending || (asking && asking.status === "confirm" && ((asking.proposal || {}).events || []).length)) return;
+    const proposal = (asking && asking.proposal) || {};
+    if (sending || (asking && asking.status === "confirm" && ((proposal.events || []).length || (proposal.plays || []).length))) return;
     const frame = await jpeg(capture(video.videoWidth, video.videoHeight), 0.85);
     if (!frame) return;
     const captures = before ? await Promise.all([jpeg(before, 0.9), jpeg(small, 0.9)]) : null;
