@@ -102,7 +102,9 @@ def test_three_new_tiles_are_asked_about_play_by_play(cam):
     # the rest of the photo: Cruz laid 2-3 or 4-6, either order the rules allow
     assert second["status"] == "confirm" and second["proposal"]["events"] == []
     assert sorted(e["tile"] for e in second["proposal"]["plays"]) == ["2-3", "4-6"]
-    assert second["say"].startswith("Recorded: Ben played 3-6 on the west. 2 new tiles at once: which was played first?")
+    assert second["say"].startswith(
+        "Recorded: Ben played 3-6 on the west. 2 new tiles at once: which was played first?"
+    )
     assert second["proposal"]["seats"][0] == 2  # Cruz's turn, but Cruz may have passed: asked with the play
     third = cam.post(f"/frames/{frame['id']}/accept", {"event": play(2, "4-6", "east")}, headers=ENGLISH).get_json()
     assert third["say"].startswith("Recorded: Cruz played 4-6 on the east. ")

@@ -289,8 +289,14 @@ def test_a_question_about_the_tile_whose_seat_is_open_proposes_no_seat_and_asks_
     assert proposal["events"] == [{**play(1, "1-5", "east"), "seat": None}]
     assert proposal["seats"] == [1, 2, 3, 0]
     assert proposal["candidates"][0][0]["seats"] == [1, 2, 3, 0]
-    assert in_language("en", lambda: say_of(proposal)) == "Who played 1-5? Ben, Cruz, Dee or Ana? (it could also be 2-5 on the east)"
-    assert in_language("es", lambda: say_of(proposal)) == "¿Quién jugó la 1-5? ¿Ben, Cruz, Dee o Ana? (también podría ser la 2-5 por el este)"
+    assert (
+        in_language("en", lambda: say_of(proposal))
+        == "Who played 1-5? Ben, Cruz, Dee or Ana? (it could also be 2-5 on the east)"
+    )
+    assert (
+        in_language("es", lambda: say_of(proposal))
+        == "¿Quién jugó la 1-5? ¿Ben, Cruz, Dee o Ana? (también podría ser la 2-5 por el este)"
+    )
 
 
 @pytest.mark.slow
