@@ -186,7 +186,9 @@ def test_every_format_read_is_measured_by_its_header(suffix):
 def test_a_format_whose_size_is_not_told_before_decoding_is_refused(monkeypatch):
     """A PPM's header is text: "P6 30000 30000 255" in 20 bytes, and OpenCV allocates that."""
     monkeypatch.setattr(cv2, "imdecode", lambda *args: pytest.fail("decoded"))
-    with pytest.raises(PhotoError, match=r"^p.ppm: is not a photo this reads \(JPEG, PNG, WebP, BMP, GIF or TIFF\)$"):
+    with pytest.raises(
+        PhotoError, match=r"^p.ppm: is not a photo this reads \(JPEG, PNG, WebP, HEIC, BMP, GIF or TIFF\)$"
+    ):
         decode(b"P6\n30000 30000\n255\n", "p.ppm")
 
 
@@ -253,3 +255,92 @@ def test_the_readers_docs_give_the_photo_size_limit_the_code_keeps():
 
     docs = " ".join((Path(__file__).parents[1] / "docs" / "reader.md").read_text().split())
     assert f"more than {MAX_PIXELS / 1e6:.0f} megapixels, 8192x6144" in docs
+
+
+# -- HEIC, an iPhone's photos ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_a_heic_is_turned_upright_once_by_its_own_transform(orientation):
+    """An iPhone writes the turn twice: as the HEIF's transform, which libheif applies, and as the
+    EXIF orientation. Applied both, a photo taken upright came out on its side."""
+    from tests.support.heic import exif_orientation, heic
+
+    data = heic(marked(), orientation)
+    assert exif_orientation(data) == orientation  # the tag is there, to be left alone
+    header = read_header(data)
+    photo = decode(data, "IMG_0001.HEIC")
+    turned = orientation in (5, 6, 7, 8)
+    assert header is not None and header.format == "heif" and header.orientation == 1
+    assert (header.width, header.height) == ((60, 100) if turned else (100, 60))
+    assert photo.image.shape == ((100, 60, 3) if turned else (60, 100, 3))
+    assert (photo.width, photo.height) == (photo.image.shape[1], photo.image.shape[0]) and photo.reduction == 1
+    assert corner_of_mark(photo.image) == WHERE[orientation]
+    # the same photo as a JPEG with the same tag comes out the same way up
+    assert corner_of_mark(decode(jpeg(marked(), orientation)).image) == WHERE[orientation]
+
+
+def test_a_heic_keeps_its_colours_and_drops_alpha_ten_bits_and_grey_to_8_bit_bgr():
+    from tests.support.heic import heic
+
+    image = marked()
+    image[-10:, -10:] = (255, 0, 0)  # blue, in OpenCV's order
+    photo = decode(heic(image))
+    assert photo.image.dtype == np.uint8 and photo.image.shape == (60, 100, 3)
+    assert photo.image[-3, -3].tolist() == pytest.approx([255, 0, 0], abs=8)
+    alpha = decode(heic(np.dstack([image, np.full((60, 100), 40, np.uint8)]))).image
+    assert alpha.shape == (60, 100, 3) and alpha[-3, -3].tolist() == pytest.approx([255, 0, 0], abs=8)
+    ten = heic(image.astype(np.uint16) * 257)
+    import pillow_heif
+
+    assert pillow_heif.open_heif(io.BytesIO(ten)).info["bit_depth"] == 10
+    deep = decode(ten).image
+    assert deep.dtype == np.uint8 and deep[-3, -3].tolist() == pytest.approx([255, 0, 0], abs=8)
+    grey = decode(heic(image[:, :, 1])).image
+    assert grey.shape == (60, 100, 3) and corner_of_mark(grey) == "TL"
+
+
+def test_a_heic_over_the_limit_is_refused_from_its_container_alone(monkeypatch):
+    from tests.support.heic import claiming, heic
+    from vision.read import photo
+
+    monkeypatch.setattr(photo, "_heif_decode", lambda data: pytest.fail("decoded"))
+    bomb = claiming(heic(marked(48, 64)), 16383, 16383)
+    with pytest.raises(PhotoError, match=r"^bomb.heic: is 16383x16383 pixels, more than 50 megapixels$") as refused:
+        decode(bomb, "bomb.heic")
+    assert refused.value.kind == "too_large"
+
+
+def test_a_large_heic_is_shrunk_as_a_jpeg_decodes_and_keeps_its_own_size():
+    """HEVC has no reduced decoding: decoded whole, then shrunk to the size a JPEG decodes at."""
+    from tests.support.heic import heic
+
+    image = cv2.resize(marked(), (400, 240), interpolation=cv2.INTER_NEAREST)
+    as_heic, as_jpeg = decode(heic(image, 6), least=150), decode(jpeg(image, 6), least=150)
+    assert as_heic.reduction == as_jpeg.reduction == 2
+    assert as_heic.image.shape == as_jpeg.image.shape == (200, 120, 3)
+    assert (as_heic.width, as_heic.height, as_heic.scale) == (240, 400, 2.0)
+    assert corner_of_mark(as_heic.image) == corner_of_mark(as_jpeg.image) == "TR"
+
+
+def test_a_heic_cut_short_is_named_damaged_wherever_it_was_cut(tmp_path):
+    from tests.support.heic import heic
+
+    noise = np.random.default_rng(0).integers(0, 255, (96, 128, 3), np.uint8)
+    data = heic(noise)
+    for cut in (12, 100, len(data) // 2, len(data) - 10):
+        path = tmp_path / f"IMG_{cut}.HEIC"
+        path.write_bytes(data[:cut])
+        with pytest.raises(PhotoError, match=rf"^{path}: is cut short or damaged") as refused:
+            load(path)
+        assert refused.value.kind == "damaged"
+
+
+def test_an_avif_or_a_video_of_the_same_box_is_refused_by_name():
+    avif = struct.pack(">I", 24) + b"ftypavif" + b"\x00" * 4 + b"avifmif1" + b"\x00" * 40
+    with pytest.raises(PhotoError, match=r"^p.avif: is an AVIF image, which this does not read") as refused:
+        decode(avif, "p.avif")
+    assert refused.value.kind == "not_image"
+    movie = struct.pack(">I", 24) + b"ftypqt  " + b"\x00" * 4 + b"qt  " + b"\x00" * 40  # a Live Photo's .MOV
+    with pytest.raises(PhotoError, match=r"^IMG_0001.MOV: is not a photo this reads"):
+        decode(movie, "IMG_0001.MOV")

@@ -291,3 +291,33 @@ def test_eval_names_a_truth_file_it_cannot_read(cli_runner, tmp_path):
     broken.write_text("{}")  # read, but its photo is not there
     result = cli_runner.invoke(main, ["eval", "--synthetic", str(tmp_path / "synth"), "--true-boxes"])
     assert result.exit_code == 1 and result.output == f"Error: {tmp_path / 'synth/images/val/0001.jpg'}: no such file\n"
+
+
+def test_read_reads_an_iphones_heic_upright_and_names_one_cut_short(cli_runner, tmp_path):
+    """A HEIC as an iPhone stores it (the pixels on their side, the turn in the HEIF's transform and
+    in its EXIF) reads as the same photo taken as a JPEG; one cut short is named, the rest read."""
+    import cv2
+    import numpy as np
+
+    from tests.support.heic import heic
+
+    upright = cv2.imdecode(np.frombuffer(make_sample(11, 0, 1280, 960).jpeg, np.uint8), cv2.IMREAD_COLOR)
+    plain, phone, cut = tmp_path / "plain.jpg", tmp_path / "IMG_0001.HEIC", tmp_path / "IMG_0002.heic"
+    cv2.imwrite(str(plain), upright, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    phone.write_bytes(heic(cv2.rotate(upright, cv2.ROTATE_90_COUNTERCLOCKWISE), 6, quality=95))
+    cut.write_bytes(phone.read_bytes()[: phone.stat().st_size // 2])
+    result = cli_runner.invoke(main, ["read", str(plain), str(phone), str(cut), "--json"])
+    assert result.exit_code == 1, result.output  # the one cut short...
+    first, second, third = (json.loads(line) for line in result.stdout.splitlines())
+    assert set(third) == {"image", "error"} and third["error"].startswith(f"{cut}: is cut short or damaged: ")
+    assert "Traceback" not in result.output
+    assert second["image"] == str(phone) and first["tiles"], "nothing read on the synthetic photo: nothing to compare"
+
+    def found_again(tile) -> bool:  # upright once: the same tiles at the same places
+        x, y = tile["center"]
+        return any(
+            o["tile"] == tile["tile"] and np.hypot(o["center"][0] - x, o["center"][1] - y) < 12 for o in second["tiles"]
+        )
+
+    assert sum(found_again(t) for t in first["tiles"]) >= 0.75 * len(first["tiles"])
+    assert all(0 <= t["center"][0] <= 1280 and 0 <= t["center"][1] <= 960 for t in second["tiles"])

@@ -1058,6 +1058,89 @@ def test_a_photo_that_cannot_be_read_stops_the_watch_and_keeps_the_record(tmp_pa
     assert json.loads((tmp_path / "got.json").read_text())["hands"][0]["events"]
 
 
+def test_watch_follows_a_folder_of_iphone_heic_photos_and_says_what_it_skipped(tmp_path):
+    """The photos copied off an iPhone: HEIC, with its Live Photos' videos, its edits' sidecars and
+    a Mac's metadata files beside them. The photos are followed; every other file is named."""
+    import cv2
+
+    from spinner.cli import main
+    from tests.support.heic import heic
+    from vision.follow.sources import open_source
+    from vision.synth.video import write_video
+
+    video = game_video(6, 320, 240, max_plays=2, still_frames=1, arm_frames=1, idle_passes=0.0)
+    write_video(video, tmp_path / "game")
+    folder = tmp_path / "game" / "frames"
+    listing = json.loads((tmp_path / "game" / "frames.json").read_text())
+    for entry in listing:  # each photo as the phone stores it: on its side, turned by its transform
+        jpeg = folder / entry["frame"]
+        image = cv2.imread(str(jpeg))
+        jpeg.unlink()
+        entry["frame"] = jpeg.with_suffix(".HEIC").name
+        (folder / entry["frame"]).write_bytes(heic(cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE), 6))
+    (tmp_path / "game" / "frames.json").write_text(json.dumps(listing))
+    for name in ("notes.txt", "IMG_0001.MOV", "IMG_0001.AAE", "._IMG_0001.HEIC"):
+        (folder / name).write_bytes(b"not a photo")
+    source = open_source(folder)
+    assert [p.name for p in source.paths] == [entry["frame"] for entry in listing]
+    first = next(iter(source))
+    assert first.image.shape == (240, 320, 3)  # upright: turned once, by its own transform
+    assert np.abs(first.image.astype(int) - video.frames().__next__().image.astype(int)).mean() < 8
+    result = CliRunner().invoke(
+        main,
+        [
+            "watch",
+            str(folder),
+            "--truth",
+            str(tmp_path / "game"),
+            "--variant",
+            video.record["variant"],
+            "--leader",
+            str(video.record["hands"][0]["leader"]),
+            "--record",
+            str(tmp_path / "got.json"),
+        ],
+    )
+    assert result.exit_code in (0, 2), result.output
+    note = f"{folder}: NOTE skipped 4 files that are not photos: ._IMG_0001.HEIC, IMG_0001.AAE, IMG_0001.MOV, notes.txt"
+    assert note in result.stderr and note not in result.stdout
+    got = json.loads((tmp_path / "got.json").read_text())
+    ends = EndMap()
+    truth = video.record["hands"][0]["events"]
+    assert got["hands"][0]["events"] and all(same_play(t, g, ends) for t, g in zip(truth, got["hands"][0]["events"]))
+
+    # one photo cut short stops the watch by its name, the record so far kept
+    last = folder / listing[-1]["frame"]
+    last.write_bytes(last.read_bytes()[:300])
+    cut = CliRunner().invoke(
+        main,
+        [
+            "watch",
+            str(folder),
+            "--truth",
+            str(tmp_path / "game"),
+            "--variant",
+            video.record["variant"],
+            "--record",
+            str(tmp_path / "cut.json"),
+        ],
+    )
+    assert cut.exit_code == 1 and f"{last.name}: is cut short or damaged" in cut.output
+    assert "Traceback" not in cut.output
+
+
+def test_a_folder_of_no_photo_it_reads_lists_what_it_reads_and_what_it_holds(tmp_path):
+    from vision.follow.sources import SourceError, open_source
+
+    for name in ("a.txt", "IMG_0001.MOV"):
+        (tmp_path / name).write_bytes(b"x")
+    with pytest.raises(SourceError) as refused:
+        open_source(tmp_path)
+    said = str(refused.value)
+    assert said.startswith(f"{tmp_path}: holds no photos (") and ".heic, .heif" in said and ".jpg" in said
+    assert said.endswith("; skipped 2 files that are not photos: a.txt, IMG_0001.MOV")
+
+
 def test_a_folder_that_cannot_be_listed_is_named(tmp_path, monkeypatch):
     from pathlib import Path
 

@@ -303,3 +303,29 @@ def test_an_archive_of_more_pixels_than_an_import_takes_is_refused_before_any_ph
     response = titled.client.post("/api/games", data=zipped(members), content_type="application/zip")
     assert response.status_code == 201, response.get_json()
     assert len(decoded) == many - 1
+
+
+def test_an_archive_of_heic_photos_imports_them_as_jpegs_and_refuses_one_cut_short(titled):
+    import numpy as np
+
+    from tests.support.heic import heic
+
+    stored = np.full((48, 64, 3), 90, np.uint8)
+    stored[:12, :16] = 250
+    photo_data = heic(stored, 6)
+    record = json.dumps({"variant": "all-fives", "players": ["A", "B"], "hands": []}).encode()
+    listing = {"format": "spinner-frames/1", "frames": [{"file": "frames/1.heic", "width": 48, "height": 64}]}
+    members = {"record.json": record, "frames.json": json.dumps(listing).encode(), "frames/1.heic": photo_data}
+    copy = imported(titled, zipped(members))
+    (frame,) = frames_of(copy)
+    kept = copy.client.get(frame["image"])
+    assert kept.mimetype == "image/jpeg" and kept.data[:3] == b"\xff\xd8\xff"
+    import cv2
+
+    image = cv2.imdecode(np.frombuffer(kept.data, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (64, 48, 3) and image[:16, -12:].mean() > 200  # upright, turned once
+    listed = len(titled.client.get("/api/games").get_json()["games"])
+    members["frames/1.heic"] = photo_data[: len(photo_data) // 2]
+    response = titled.client.post("/api/games", data=zipped(members), content_type="application/zip")
+    assert response.status_code == 415 and "frames/1.heic is cut short or damaged" in response.get_json()["error"]
+    assert len(titled.client.get("/api/games").get_json()["games"]) == listed

@@ -87,6 +87,46 @@ def test_a_raw_image_body_and_other_formats_are_taken(cam, script):
     assert image.mimetype == "image/png" and image.data.startswith(b"\x89PNG")
 
 
+def test_an_iphones_heic_is_taken_and_kept_upright_as_a_jpeg_the_page_can_show(cam, script):
+    """Take photo on a laptop, of a photo copied off an iPhone: a HEIC, which browsers other than
+    Safari do not show. It is read and kept as a JPEG, turned upright once (its transform)."""
+    from tests.support.heic import heic
+
+    stored = np.full((48, 64, 3), 90, np.uint8)
+    stored[:12, :16] = 250  # the stored top-left corner: the top-right once turned (EXIF 6)
+    data = heic(stored, 6)
+    for response in (
+        send(cam, data),  # the page's form, whose file keeps the name it had
+        send(cam, data, content_type="image/heic"),  # a raw body
+    ):
+        assert response.status_code == 201, response.get_json()
+        frame = response.get_json()
+        assert (frame["width"], frame["height"]) == (48, 64)
+        kept = cam.client.get(frame["image"])
+        assert kept.mimetype == "image/jpeg" and kept.data[:3] == b"\xff\xd8\xff"
+        image = cv2.imdecode(np.frombuffer(kept.data, np.uint8), cv2.IMREAD_COLOR)
+        assert image.shape == (64, 48, 3)
+        assert image[:16, -12:].mean() > 200 and image[:16, :12].mean() < 150 and image[-16:, :].mean() < 150
+    assert len(cam.get("/frames").get_json()["frames"]) == 2
+
+
+def test_a_heic_cut_short_or_too_large_is_refused_and_nothing_is_kept(cam, monkeypatch):
+    from tests.support.heic import claiming, heic
+    from vision.read import photo as loader
+
+    data = heic(np.random.default_rng(0).integers(0, 255, (48, 64, 3), np.uint8))
+    for cut in (data[:40], data[: len(data) // 2], data[:-8]):
+        response = send(cam, cut)
+        assert response.status_code == 415, response.get_json()
+        assert response.get_json()["error"].startswith("the upload is cut short or damaged")
+    monkeypatch.setattr(loader, "_heif_decode", lambda data: pytest.fail("decoded"))
+    bomb = send(cam, claiming(heic(np.zeros((48, 64, 3), np.uint8)), 16383, 16383))
+    assert bomb.status_code == 413 and "16383x16383 pixels" in bomb.get_json()["error"]
+    assert cam.get("/frames").get_json()["frames"] == []
+    folder = cam.app.config["SPINNER_DATA"] / "frames"
+    assert not folder.exists() or not any(folder.rglob("*.*"))
+
+
 def test_a_camera_faster_than_the_reader_never_builds_a_backlog(cam, script):
     """The newest frame of a table wins: one waiting when a newer one comes is skipped, never read
     nor kept; a photo someone took is kept all the same."""

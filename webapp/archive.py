@@ -10,7 +10,7 @@
     frames.json     {"format": "spinner-frames/1", "frames": [...]}: each kept frame's hand, the
                     event it made and what became of it since (`link`), the version it was read
                     on, its status, message, reading and proposal, and its "file"
-    frames/N.ext    the photos, as they came (JPEG, PNG, WebP...)
+    frames/N.ext    the photos, as they came (JPEG, PNG, WebP...; a HEIC is kept as a JPEG)
 
 `spinner watch --export` writes the same archive (`vision.follow.evidence`), so a match followed
 at the terminal loads into the companion with its photos. match.json and frames.json are
@@ -60,7 +60,7 @@ MAX_FRAMES = 5000
 MAX_IMPORT_PIXELS = 200 * imagesize.MAX_PIXELS
 #: frames.json: each frame's reading is a few kilobytes.
 MAX_LISTING = 8 * 1024 * 1024
-_FRAME_NAME = re.compile(r"^frames/([0-9]{1,9})\.(jpg|png|webp|gif|bmp)$")
+_FRAME_NAME = re.compile(r"^frames/([0-9]{1,9})\.(jpg|png|webp|gif|bmp|heic|heif)$")
 _PROPOSAL = {"type": "object", "properties": {"proposal": schemas.PROPOSAL}}
 #: a frame's statuses an archive may give (`webapp.models.Frame`); one still waiting for the
 #: reader when it was exported ("queued") is kept as "nothing": nothing reads it here
@@ -207,9 +207,16 @@ def read(file: IO[bytes], name: str, spool: Path) -> Contents:
                 f"{imagesize.MAX_PIXELS // 1_000_000} megapixels)",
             )
         kept.append((entry, path))
-    for entry, path in kept:  # every header read and the budget kept: now each photo decodes
+    for k, (entry, path) in enumerate(kept):  # every header read and the budget kept: now each photo decodes
         file_name = entry["file"]
-        imagesize.decodable(camera.check, path.read_bytes(), f"{name}: {file_name}")
+        data = path.read_bytes()
+        if frames.kind_of(data) is None:  # a phone's HEIC: kept as a JPEG the page can show
+            data, ext = imagesize.decodable(camera.web_copy, data, f"{name}: {file_name}")
+            path.unlink()
+            path = path.with_suffix(f".{ext}")
+            path.write_bytes(data)
+            kept[k] = (entry, path)
+        imagesize.decodable(camera.check, data, f"{name}: {file_name}")
     contents = Contents(record, kept)
     if "match.json" in archive:
         about = validate.loads(archive.read("match.json", MAX_LISTING), f"{name}: match.json")

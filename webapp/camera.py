@@ -10,12 +10,39 @@ import cv2
 import numpy as np
 
 from vision.follow.motion import THUMB_WIDTH, alike, thumbnail
+from vision.read import photo
 
 from . import imagesize
 from .errors import ApiError
 
 #: Larger photos are refused before decoding: the reader's own limit (`imagesize.MAX_PIXELS`).
 MAX_PIXELS = imagesize.MAX_PIXELS
+#: the HTTP status of each of the loader's refusals (`vision.read.photo.PhotoError.kind`)
+STATUS = {"empty": 400, "too_large": 413, "not_image": 415, "damaged": 415, "missing": 415}
+#: a HEIF kept as a JPEG the page can show (browsers but Safari show no HEIC): the quality that
+#: keeps what the phone's own lossy HEVC kept
+HEIF_JPEG_QUALITY = 95
+
+
+def heif(data: bytes, name: str = "the upload") -> np.ndarray:
+    """A HEIF (an iPhone's HEIC), which OpenCV does not decode, decoded whole and upright by the
+    reader's own loader (measured from its container first), or the 4xx of its refusal."""
+    try:
+        return photo.decode(data, name, least=None, max_pixels=MAX_PIXELS).image
+    except photo.PhotoError as error:
+        said = str(error).removeprefix(f"{name}: ")
+        raise ApiError(STATUS.get(error.kind, 415), f"{name} {said}") from None
+
+
+def web_copy(data: bytes, name: str = "the upload") -> tuple[bytes, str]:
+    """A photo of a format the page cannot show, as one it can: (bytes, extension). A HEIF becomes
+    a JPEG (upright: its turn is in the pixels), anything else OpenCV decodes (a TIFF) a PNG."""
+    image = decode(data, name)
+    if photo.heif_kind(data) == "heif":
+        ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, HEIF_JPEG_QUALITY])
+        return encoded.tobytes(), "jpg"
+    ok, encoded = cv2.imencode(".png", image)
+    return encoded.tobytes(), "png"
 
 
 def check(data: bytes, name: str = "the upload") -> tuple[int, int]:
@@ -26,10 +53,13 @@ def check(data: bytes, name: str = "the upload") -> tuple[int, int]:
     the reader may skip for a newer one. The reader decodes it in full (`decode`).
     """
     if not data:
-        raise ApiError(400, f"{name} is empty: send a photo (JPEG, PNG or WebP)")
+        raise ApiError(400, f"{name} is empty: send a photo (JPEG, PNG, WebP or HEIC)")
+    if photo.heif_kind(data) == "heif":  # decoded whole: HEVC has no reduced decoding
+        image = heif(data, name)
+        return image.shape[1], image.shape[0]
     small = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_REDUCED_COLOR_8)
     if small is None:
-        raise ApiError(415, f"{name} is not a photo this server can decode: send a JPEG, PNG or WebP image")
+        raise ApiError(415, f"{name} is not a photo this server can decode: send a JPEG, PNG, WebP or HEIC image")
     width, height = small.shape[1] * 8, small.shape[0] * 8
     # each side is known to 7 pixels: refused only when surely over (the header said how large,
     # `imagesize.check`), so a photo just under the reader's limit is not refused for rounding
@@ -41,6 +71,8 @@ def check(data: bytes, name: str = "the upload") -> tuple[int, int]:
 def thumbnail_of(data: bytes, width: int) -> np.ndarray:
     """The motion test's thumbnail of an upload (`vision.follow.motion.thumbnail`), decoded small: JPEG
     decodes at a half, a quarter or an eighth of its size directly, as long as that is wide enough."""
+    if photo.heif_kind(data) == "heif":
+        return thumbnail(heif(data))
     flag = next(
         (
             f
@@ -61,6 +93,8 @@ def thumbnail_of(data: bytes, width: int) -> np.ndarray:
 
 def decode(data: bytes, name: str = "the upload") -> np.ndarray:
     """The photo in full as a BGR array (after `check`), or a 415 when it is cut short or damaged."""
+    if photo.heif_kind(data) == "heif":
+        return heif(data, name)
     check(data, name)
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     if image is None:

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import cv2
 from flask import Flask, current_app
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -306,11 +305,10 @@ def intake(
     where there is none (the page stops its live camera on that answer). Nothing is kept for a
     bad upload. `still`: the live camera saw the table still as it took the frame (`Table.see`)."""
     imagesize.check(data)  # the header's size, before a decoder allocates what it claims
+    if kind_of(data) is None:  # decodable but not a web format: a HEIC kept as a JPEG, a TIFF a PNG
+        data, _ = imagesize.decodable(camera.web_copy, data)
     width, height = imagesize.decodable(camera.check, data)
     ext = kind_of(data)
-    if ext is None:  # decodable but not a web format (TIFF...): keep a PNG the page can show
-        ok, encoded = cv2.imencode(".png", camera.decode(data))
-        data, ext = encoded.tobytes(), "png"
     snap = store.snapshot(store.get_game(game_id))
     spec = {
         "hand": max(0, len(snap.record["hands"]) - 1) if snap.record["hands"] else None,

@@ -185,7 +185,7 @@ OPERATIONS: list[Operation] = [
             "seat": {"type": "integer", "minimum": 0, "maximum": 9},
             "wait": {"type": "string", "maxLength": 1},
         },
-        ("multipart/form-data", "image/jpeg", "image/png", "image/webp"),
+        ("multipart/form-data", "image/jpeg", "image/png", "image/webp", "image/heic"),
     ),
     ("get", f"{G}/frames", "The match's kept frames", "reader", None, {"hand": INTEGER}, ()),
     (

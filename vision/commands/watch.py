@@ -200,7 +200,7 @@ def watch(
     from scorer.match import Match, score_record
     from vision.follow.evidence import EvidenceStore
     from vision.follow.follower import Follower, Outcome
-    from vision.follow.sources import SourceError, open_source
+    from vision.follow.sources import FolderSource, SourceError, open_source
     from vision.follow.watch import Watcher
     from vision.read.reader import ReadError, load_photo
 
@@ -232,6 +232,8 @@ def watch(
         frames = open_source(camera if camera is not None else source)  # type: ignore[arg-type]
     except SourceError as error:
         raise click.ClickException(str(error)) from None
+    if isinstance(frames, FolderSource) and (skipped := frames.skipped_note()):
+        click.echo(f"{frames.folder}: NOTE {skipped}", err=True)  # never passed over unsaid
     reader: Any
     if truth is not None:
         from vision.synth.video import OracleReader

@@ -16,7 +16,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+#: what a folder's photos are named (`vision.read.photo` reads them): an iPhone's are .HEIC
+PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff", ".heic", ".heif", ".hif"}
+#: the skipped files named in the note at most; the rest are counted
+NAMED_SKIPPED = 5
 
 
 class SourceError(ValueError):
@@ -51,12 +54,25 @@ class FolderSource:
             listing = list(self.folder.iterdir())
         except OSError as error:
             raise SourceError(f"{self.folder}: cannot be listed ({error.strerror or error})") from None
-        self.paths = sorted(
-            (p for p in listing if p.suffix.lower() in PHOTO_SUFFIXES and p.is_file()),
-            key=lambda p: natural_key(p.name),
-        )
+        files = sorted((p for p in listing if p.is_file()), key=lambda p: natural_key(p.name))
+        # a hidden file is no photo, whatever its suffix: a Mac's "._IMG_0001.HEIC" beside each photo
+        # copied to a drive it does not format holds the photo's metadata, not the photo
+        self.paths = [p for p in files if p.suffix.lower() in PHOTO_SUFFIXES and not p.name.startswith(".")]
+        #: the files that are not photos it reads: never skipped unsaid (`skipped_note`)
+        self.skipped = [p for p in files if p not in self.paths]
         if not self.paths:
-            raise SourceError(f"{self.folder}: holds no photos ({', '.join(sorted(PHOTO_SUFFIXES))})")
+            said = f"{self.folder}: holds no photos ({', '.join(sorted(PHOTO_SUFFIXES))})"
+            raise SourceError(said + (f"; {self.skipped_note()}" if self.skipped else ""))
+
+    def skipped_note(self) -> str | None:
+        """The files of the folder that are not photos it reads, in words; None where there are none."""
+        if not self.skipped:
+            return None
+        names = ", ".join(p.name for p in self.skipped[:NAMED_SKIPPED])
+        more = len(self.skipped) - NAMED_SKIPPED
+        count = f"{len(self.skipped)} file{'s' if len(self.skipped) != 1 else ''}"
+        which = "that are not photos" if len(self.skipped) != 1 else "that is not a photo"
+        return f"skipped {count} {which}: {names}" + (f" and {more} more" if more > 0 else "")
 
     def __iter__(self) -> Iterator[SourceFrame]:
         from vision.read.reader import ReadError, load_photo

@@ -12,17 +12,31 @@ several times faster than decoding it whole and shrinking it) as far as the phot
 `READ_LEAST` pixels along its long side, what the halves are cut from. The header is read
 before anything is decoded, so a photo too large is refused without decoding any of it.
 
+An iPhone stores its photos as HEIC (HEIF holding HEVC), which OpenCV does not decode: those go to
+libheif (`pillow_heif`). Its container is parsed first, which gives the size without decoding any
+pixels, and the budget is kept on that. libheif turns the photo upright itself by the HEIF's own
+transforms (`irot`, `imir`: what the phone also writes as its EXIF orientation, which is then not
+applied a second time), decodes a 10-bit photo to 8 bits and gives an alpha channel that is
+dropped, as OpenCV drops a PNG's. HEVC cannot be decoded at a reduced size: a HEIF is decoded whole
+and shrunk to the size a JPEG of it would decode at, so both read alike. An AVIF is not read: the
+pillow_heif wheels carry no AV1 decoder.
+
 Pure functions and one dataclass; `load` alone touches the disk.
 """
 
 from __future__ import annotations
 
+import io
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from pillow_heif import HeifFile
 
 #: the largest photo read: a 50-megapixel phone's full size (8192 x 6144); larger ones are refused
 #: before decoding (a panorama or a scan is not a photo of a table).
@@ -45,6 +59,8 @@ _TURNS = {
     7: lambda a: cv2.flip(cv2.transpose(a), -1),
     8: lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE),
 }
+#: what `decode` reads, in words for its refusals
+FORMATS_READ = "JPEG, PNG, WebP, HEIC, BMP, GIF or TIFF"
 _REDUCED = {
     1: cv2.IMREAD_COLOR,
     2: cv2.IMREAD_REDUCED_COLOR_2,
@@ -71,8 +87,8 @@ class PhotoError(ValueError):
 class Header:
     """What a photo's first bytes say: its stored size and how to turn it."""
 
-    format: str  # "jpeg", "png", "webp", "bmp", "gif" or "tiff"
-    width: int  # as stored, before turning
+    format: str  # "jpeg", "png", "webp", "bmp", "gif", "tiff" or "heif"
+    width: int  # as stored, before turning (a HEIF: as libheif gives it, upright already)
     height: int
     orientation: int = 1  # EXIF 1-8; 1 upright
 
@@ -90,7 +106,7 @@ class Photo:
     width: int  # the photo's own size, upright
     height: int
     reduction: int = 1  # the image is the photo's size divided by this (1, 2, 4 or 8)
-    orientation: int = 1  # the EXIF orientation it was turned by
+    orientation: int = 1  # the EXIF orientation it was turned by (a HEIF: 1, libheif turns it)
 
     @property
     def scale(self) -> float:
@@ -98,13 +114,70 @@ class Photo:
         return self.width / self.image.shape[1]
 
 
+#: the HEIF brands of an HEVC image (ISO/IEC 23008-12): an iPhone's HEIC says "heic"; "mif1" and
+#: "msf1" are any HEIF's, read as HEVC unless an AV1 brand says it is an AVIF
+_HEVC_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm", b"hevs"}
+_AV1_BRANDS = {b"avif", b"avis"}
+_ANY_HEIF = {b"mif1", b"msf1"}
+
+
+def heif_kind(data: bytes) -> str | None:
+    """What an ISO media file holds, by the brands of its `ftyp` box: "heif" for a HEIF of HEVC (an
+    iPhone's HEIC), "avif" for an AVIF, None for anything else (an MP4 or a MOV has one too)."""
+    if len(data) < 12 or data[4:8] != b"ftyp":
+        return None
+    size = int.from_bytes(data[:4], "big")
+    box = data[8 : min(size, len(data), 512)] if size >= 16 else data[8:12]
+    brands = {box[:4], *(box[i : i + 4] for i in range(8, len(box) - 3, 4))}
+    if brands & _HEVC_BRANDS:
+        return "heif"
+    if brands & _AV1_BRANDS:
+        return "avif"
+    return "heif" if brands & _ANY_HEIF else None
+
+
+def _heif_file(data: bytes) -> HeifFile:
+    """libheif's view of a HEIF: its container parsed, no pixel decoded until they are asked for."""
+    import pillow_heif
+
+    return pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True, bgr_mode=True)
+
+
+def _heif_header(data: bytes) -> Header | None:
+    """A HEIF's size from its container (the primary image's `ispe`, turned as its transforms
+    turn it), without decoding: None where libheif cannot parse it."""
+    try:
+        width, height = _heif_file(data).size
+    except Exception:  # libheif's refusal (a ValueError, in words that vary): cut short or not a HEIF
+        return None
+    return Header("heif", int(width), int(height))
+
+
+def _heif_decode(data: bytes) -> np.ndarray | None:
+    """A HEIF's primary image as 8-bit BGR, upright by its own transforms; None where libheif
+    cannot decode it (cut short, damaged)."""
+    try:
+        pixels = np.asarray(_heif_file(data))
+    except Exception:  # libheif's refusal: its messages vary, and the photo is damaged all the same
+        return None
+    if pixels.dtype != np.uint8:  # a 10- or 12-bit photo that was not brought to 8 bits
+        pixels = (pixels >> (8 * pixels.dtype.itemsize - 8)).astype(np.uint8)
+    if pixels.ndim == 3 and pixels.shape[2] in (1, 2):  # grey, with or without alpha
+        pixels = pixels[:, :, 0]
+    if pixels.ndim == 2:
+        return cv2.cvtColor(pixels, cv2.COLOR_GRAY2BGR)
+    return np.ascontiguousarray(pixels[:, :, :3])  # BGRA: the alpha dropped, as OpenCV drops a PNG's
+
+
 def read_header(data: bytes) -> Header | None:
-    """The size (and a JPEG's orientation) of a JPEG, PNG, WebP, BMP, GIF or TIFF from its header
-    alone; None for any other format or a header cut short. Every format is measured before it is
-    decoded: a decoder allocates what the header claims (a 1 KB BMP saying 30000 x 30000 took 5 GB
-    before it was measured after decoding)."""
+    """The size (and a JPEG's orientation) of a JPEG, PNG, WebP, BMP, GIF, TIFF or HEIF from its
+    header alone; None for any other format or a header cut short. Every format is measured before
+    it is decoded: a decoder allocates what the header claims (a 1 KB BMP saying 30000 x 30000 took
+    5 GB before it was measured after decoding)."""
     if data[:2] == b"\xff\xd8":
         return _jpeg_header(data)
+    if heif_kind(data) == "heif":
+        return _heif_header(data)
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24 and data[12:16] == b"IHDR":
         width, height = struct.unpack(">II", data[16:24])
         return Header("png", width, height)
@@ -236,7 +309,7 @@ def _exif_orientation(tiff: bytes) -> int | None:
 
 
 def reduction_for(width: int, height: int, least: int | None = READ_LEAST) -> int:
-    """The most a JPEG may be shrunk in decoding (1, 2, 4 or 8) and keep `least` pixels along
+    """The most a JPEG (or a HEIF, decoded whole and shrunk) may be shrunk in decoding (1, 2, 4 or 8) and keep `least` pixels along
     its long side (None: decoded whole)."""
     if least is None:
         return 1
@@ -252,28 +325,35 @@ def upright(image: np.ndarray, orientation: int) -> np.ndarray:
 
 def decode(data: bytes, name: str = "the photo", least: int | None = READ_LEAST, max_pixels: int = MAX_PIXELS) -> Photo:
     """The photo in `data` (a file's bytes, an upload) decoded upright, a JPEG at reduced size
-    where `least` allows; a PhotoError saying what is wrong otherwise."""
+    where `least` allows (a HEIF shrunk to that size); a PhotoError saying what is wrong otherwise."""
     if not data:
-        raise PhotoError(f"{name}: is an empty file: send a photo (JPEG, PNG or WebP)", "empty")
+        raise PhotoError(f"{name}: is an empty file: send a photo (JPEG, PNG, WebP or HEIC)", "empty")
     if len(data) > MAX_BYTES:
         raise PhotoError(
             f"{name}: is {len(data) / 2**20:.0f} MiB, more than the {MAX_BYTES // 2**20} MiB a photo may be",
             "too_large",
         )
     header = read_header(data)
+    if header is None and heif_kind(data) == "heif":  # a HEIF whose container libheif cannot parse
+        raise PhotoError(f"{name}: is cut short or damaged: its HEIF container could not be read", "damaged")
+    if header is None and heif_kind(data) == "avif":
+        raise PhotoError(f"{name}: is an AVIF image, which this does not read: save it as a JPEG or HEIC", "not_image")
     if header is None:  # its size cannot be told before decoding, and a decoder trusts the header
-        raise PhotoError(f"{name}: is not a photo this reads (JPEG, PNG, WebP, BMP, GIF or TIFF)", "not_image")
+        raise PhotoError(f"{name}: is not a photo this reads ({FORMATS_READ})", "not_image")
     if header.width * header.height > max_pixels:
         raise PhotoError(
             f"{name}: is {header.width}x{header.height} pixels, more than {max_pixels / 1e6:.0f} megapixels",
             "too_large",
         )
-    reduction = reduction_for(header.width, header.height, least) if header.format == "jpeg" else 1
-    buffer = np.frombuffer(data, dtype=np.uint8)
-    try:
-        image = cv2.imdecode(buffer, _REDUCED[reduction] | cv2.IMREAD_IGNORE_ORIENTATION)
-    except cv2.error:  # OpenCV's own refusal of a header it cannot follow
-        image = None
+    reduction = reduction_for(header.width, header.height, least) if header.format in ("jpeg", "heif") else 1
+    if header.format == "heif":
+        image = _heif_decode(data)
+    else:
+        buffer = np.frombuffer(data, dtype=np.uint8)
+        try:
+            image = cv2.imdecode(buffer, _REDUCED[reduction] | cv2.IMREAD_IGNORE_ORIENTATION)
+        except cv2.error:  # OpenCV's own refusal of a header it cannot follow
+            image = None
     if image is None and header.format == "tiff" and (samples := _tiff_samples(data)) is not None:
         # a whole, valid image all the same: "damaged" sent people looking for a fault in the file
         raise PhotoError(
@@ -283,6 +363,9 @@ def decode(data: bytes, name: str = "the photo", least: int | None = READ_LEAST,
         )
     if image is None or image.shape[0] * image.shape[1] > max_pixels:  # a header that said less
         raise PhotoError(f"{name}: is cut short or damaged: it could not be decoded", "damaged")
+    if header.format == "heif" and reduction > 1:  # decoded whole: shrunk as a JPEG decodes reduced
+        size = (-(-image.shape[1] // reduction), -(-image.shape[0] // reduction))
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     image = upright(image, header.orientation)
     width, height = (header.height, header.width) if header.turned else (header.width, header.height)
     return Photo(image=image, width=width, height=height, reduction=reduction, orientation=header.orientation)
