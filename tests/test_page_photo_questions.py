@@ -196,3 +196,75 @@ def test_leads_by_a_player_nobody_named_are_not_offered_with_a_seat():
     assert named["plays"] == firsts and named["events"] == []
     unnamed = proposal_of(outcome, live=False, leader_known=False)
     assert "plays" not in unnamed and unnamed["events"] == [] and "seats" not in unnamed
+
+
+# -- on the page: which came first, then who laid it ------------------------------------------------
+
+WHICH_FIRST = {
+    "en": {
+        "plays": ["3-6 on the west", "4-6 on the west"],
+        "who": "Who laid 4-6?",
+        "seats": ["Ben (their turn)", "Cruz", "Dee", "Ana"],
+        "yes": "Yes",
+        "recorded": "Recorded: Ben played 4-6 on the west. Kept to confirm: Cruz, 3-6 on the east.",
+        "no_one": "No one passed",
+    },
+    "es": {
+        "plays": ["la 3-6 por el oeste", "la 4-6 por el oeste"],
+        "who": "¿Quién puso la 4-6?",
+        "seats": ["Ben (le toca)", "Cruz", "Dee", "Ana"],
+        "yes": "Sí",
+        "recorded": "Anotado: Ben jugó la 4-6 por el oeste. Pendiente de confirmar: Cruz, la 3-6 por el este.",
+        "no_one": "Nadie pasó",
+    },
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_page_asks_which_play_came_first_then_who_laid_it(scripted, open_page, tmp_path, lang):
+    """`two_orders` on a phone's page, nobody's seat settled by an arm: a button a play that may
+    have come first; a tap on one asks who laid it, a button a seat; a tap on a seat records it and
+    the rest of the photo is asked about (Cruz's 3-6, kept: did anyone pass?)."""
+    from tests.support.page import PHONE, record_of, start_match, version, wait_version
+
+    words = WHICH_FIRST[lang]
+    page = open_page(PHONE, locale="es-ES" if lang == "es" else "en-GB")
+    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')  # Ana leads on the pad
+    page.click('[data-tile="6-6"]')
+    wait_version(page, 1)
+    shot = tmp_path / "table.jpg"
+    shot.write_bytes(photo())
+    scripted.script.readings.append(seen("3-6", "6-6", "6-4"))  # Ben laid 3-6 or 4-6 (or passed)
+    page.set_input_files("#photo-input", str(shot))
+    page.wait_for_selector("#cam-seats:not([hidden]) button.cam-first")
+
+    firsts = page.locator("#cam-seats button.cam-first")
+    assert sorted(firsts.all_inner_texts()) == words["plays"]
+    assert page.locator("#cam-accept").is_hidden()  # nothing proposed as if known: no "Yes"
+    assert words["yes"] not in page.inner_text("#camera")
+    assert page.locator("#cam-seats button[data-seat]").count() == 0  # who laid it: asked after
+
+    page.click('#cam-seats button.cam-first[data-tile="4-6"]')
+    page.wait_for_selector("#cam-seats button[data-seat]")
+    assert page.inner_text("#cam-say") == words["who"]
+    seats = page.locator("#cam-seats button")
+    assert seats.all_inner_texts() == words["seats"]
+    assert [seats.nth(i).get_attribute("data-seat") for i in range(4)] == ["1", "2", "3", "0"]
+    assert page.locator("#cam-accept").is_hidden()
+    assert words["yes"] not in page.inner_text("#camera")
+
+    before = version(page)
+    page.click('#cam-seats button[data-seat="1"]')  # Ben laid 4-6
+    wait_version(page, before + 1)
+    page.wait_for_function("(t) => document.getElementById('cam-say').textContent.startsWith(t)", arg=words["recorded"])
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6"), play(1, "4-6", "west")]
+    # the rest of the photo: Cruz's 3-6 is kept, and one tap says no one passed
+    page.click(f'#cam-seats button:text-is("{words["no_one"]}")')
+    wait_version(page, before + 2)
+    assert record_of(page, game)["hands"][0]["events"] == [
+        play(0, "6-6"),
+        play(1, "4-6", "west"),
+        play(2, "3-6", "east"),
+    ]
