@@ -551,6 +551,11 @@ def script_words() -> dict[str, str]:
         "cam_instead_photo": _("The score pad below does the same job, and so does “Take photo”."),
         "cam_live": _("Live camera"),
         "cam_stop": _("Stop camera"),
+        # the live camera's picture is too small for the reader (a camera that gives 640x480)
+        "cam_small": _(
+            "The camera gives a small picture (%(size)s): hold the phone closer, or take photos instead",
+            size="{size}",
+        ),
         "hand_n": _("Hand %(hand)s", hand="{n}"),
         "hand_play": _("Hand %(hand)s, play %(play)s", hand="{hand}", play="{play}"),
         "correct_title": _("Correct: %(where)s", where="{where}"),

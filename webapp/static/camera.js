@@ -405,6 +405,17 @@
   }
   window.spinnerCameraTrouble = cameraTrouble; // for the page's tests: each error name's sentence
 
+  // A camera may give far less than the 1280 wide asked for (640x480: tiles of some 20 pixels,
+  // which the reader misses and misreads): said once, with what to do about it.
+  const SMALL_WIDTH = 1000;
+  let toldSmall = false;
+  function smallPicture() {
+    const width = video.videoWidth;
+    if (toldSmall || !width || width >= SMALL_WIDTH) return;
+    toldSmall = true;
+    show(words("cam_small", { size: `${width}×${video.videoHeight}` }), "bad");
+  }
+
   liveButton.addEventListener("click", async () => {
     if (stream) { stopLive(); return; }
     try {
@@ -417,6 +428,7 @@
     video.hidden = false;
     await video.play();
     liveButton.textContent = words("cam_stop");
+    smallPicture();
     timer = setInterval(grab, 1000);
   });
 })();

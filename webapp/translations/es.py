@@ -551,6 +551,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "The camera cannot tell the play: %(why)s. Check the photo, or score this play on the pad.": "La cámara no distingue la jugada: %(why)s. Revisa la foto, o anota esta jugada en el anotador.",
     "No camera found on this device.": "No se encontró ninguna cámara en este dispositivo.",
     "The camera is not allowed: allow it for this page in the browser’s settings.": "La cámara no está permitida: permítela para esta página en los ajustes del navegador.",
+    "The camera gives a small picture (%(size)s): hold the phone closer, or take photos instead": "La cámara da una imagen pequeña (%(size)s): acerca el teléfono, o haz fotos en su lugar",
     "The camera is in use by another app: close it and try again.": "Otra aplicación está usando la cámara: ciérrala y vuelve a intentarlo.",
     "The camera did not open.": "La cámara no se abrió.",
     "The score pad below does the same job.": "El anotador de abajo sirve igual.",
