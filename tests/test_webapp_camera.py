@@ -425,3 +425,53 @@ def test_a_question_the_record_moved_past_otherwise_is_superseded(cam, script):
     late = cam.post(f"/frames/{frame['id']}/accept", {})
     assert late.status_code == 409 and "the match changed since its question" in late.get_json()["error"]
     assert cam.post(f"/frames/{frame['id']}/reject", {}).status_code == 409
+
+
+def test_a_live_question_superseded_with_its_tile_unrecorded_is_asked_again(cam, script):
+    """A live camera's question the record moved past (here: another play scored meanwhile) whose
+    tile is still not recorded: the next still frame is read, though the table looks as it did
+    when it asked, and asks again; the tile is never dropped silently."""
+    assert cam.event(play(0, "6-6")).status_code == 201
+
+    def look(picture: bytes, reading: dict[str, Any] | None = None) -> dict[str, Any]:
+        if reading is not None:
+            script.readings.append(reading)
+        return send(cam, picture, "?source=camera").get_json()
+
+    look(table_image(1))
+    look(table_image(1), seen("6-6"))
+    look(table_image(2))
+    asked = look(table_image(2), seen("6-6", ("6-4", 0.5)))
+    assert asked["status"] == "confirm" and asked["proposal"]["events"][0]["tile"] == "4-6", asked
+    assert cam.event(play(1, "6-3", "west")).status_code == 201  # scored on the pad meanwhile
+    assert cam.get(f"/frames/{asked['id']}", headers=cam.auth).get_json()["status"] == "superseded"
+    again = look(table_image(2), seen("3-6", "6-6", ("6-4", 0.5)))
+    assert again["status"] in ("confirm", "recorded"), again["message"]
+    assert again["proposal"]["events"][0]["tile"] == "4-6"
+
+
+def test_a_live_frames_answered_question_takes_up_the_rest_of_its_tiles(cam, script):
+    """Two new tiles in a live frame, in either order: once the first is answered, the same frame
+    is looked at again for the other (as a photo's is), not left to a later frame that may be
+    "unchanged" or ask about something else first."""
+    assert cam.event(play(0, "6-6")).status_code == 201
+
+    def look(picture: bytes, reading: dict[str, Any] | None = None) -> dict[str, Any]:
+        if reading is not None:
+            script.readings.append(reading)
+        return send(cam, picture, "?source=camera").get_json()
+
+    look(table_image(1))
+    look(table_image(1), seen("6-6"))
+    look(table_image(2))
+    asked = look(table_image(2), seen("3-6", "6-6", "6-4"))
+    assert asked["status"] == "confirm" and asked["proposal"]["code"] == "order_unknown", asked
+    first = next(e for e in asked["proposal"]["plays"] if e["tile"] == "4-6")
+    answered = cam.post(f"/frames/{asked['id']}/accept", {"event": {**first, "seat": 1}})
+    assert answered.status_code == 200, answered.get_json()
+    rest = answered.get_json()
+    assert rest["status"] in ("recorded", "kept", "confirm"), rest
+    taken = [e["tile"] for e in cam.record()["hands"][0]["events"]] + [
+        e["tile"] for e in (rest["proposal"].get("kept") or rest["proposal"].get("events") or [])
+    ]
+    assert taken[:2] == ["6-6", "4-6"] and "3-6" in taken[2:], (taken, rest["message"])

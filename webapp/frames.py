@@ -921,8 +921,9 @@ def _answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, 
     if table is not None and table.asked == frame_id:  # the follower's open question: settled
         with table.lock:
             table.answered(store.snapshot(store.get_game(game_id)).record)
-            # the photo's other new tiles (several laid between two photos): taken up from it now
-            rest = frame.source != "camera" and bool(table.follower.leftover) and table.follower.pending is None
+            # the photo's other new tiles (several laid between two photos): taken up from it now, a
+            # live camera's frame as a photo's (its next frames may show a table unchanged since)
+            rest = bool(table.follower.leftover) and table.follower.pending is None
     frame = get(game_id, frame_id)
     frame.status, frame.version = "accepted", done.version  # its event linked as it was recorded
     frame.message = f"confirmed by {who}: {store.words(chosen)}"
@@ -1006,6 +1007,11 @@ def settle_passed(game_id: str) -> list[Frame]:
     table = tables(current_app).find(game_id)
     if table is not None and table.asked in {f.id for f in passed}:
         table.asked = None  # the follower's question was settled by the record (`Table.sync`)
+    if table is not None and any(f.status == "superseded" for f in passed):
+        # tiles a question asked about and nothing recorded since: the live camera's next still
+        # frame is read, though the table looks as it did, and asks again (never silence)
+        with table.lock:
+            table.owed = (None, False)
     return passed
 
 
