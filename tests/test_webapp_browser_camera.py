@@ -123,29 +123,6 @@ def test_without_a_reader_the_photo_gets_a_plain_answer_and_the_pad_still_scores
     assert page.inner_text("#pad-error") == ""
 
 
-def test_a_phone_without_a_camera_is_told_so_in_plain_words(live_server, open_page):
-    """Chromium as it comes (no fake device), the camera allowed: getUserMedia finds no camera."""
-    page = open_page(PHONE_SCREEN, permissions=["camera"])
-    start_match(page, live_server.url, ["Eve", "Finn"], variant="all-fives")
-    page.click("#cam-live")
-    said = page.locator("#cam-say")
-    expect(said).to_have_text(
-        "No camera found on this device. The score pad below does the same job, and so does “Take photo”."
-    )
-    assert "Error" not in said.inner_text()
-    # The other refusals getUserMedia gives, each in words and each with what to do instead.
-    trouble = {
-        name: page.evaluate(f"window.spinnerCameraTrouble('{name}')")
-        for name in ("OverconstrainedError", "NotAllowedError", "SecurityError", "NotReadableError", "TypeError")
-    }
-    assert trouble["OverconstrainedError"].startswith("No camera found on this device.")
-    assert trouble["NotAllowedError"].startswith("The camera is not allowed: allow it for this page in the browser")
-    assert trouble["SecurityError"] == trouble["NotAllowedError"]
-    assert trouble["NotReadableError"].startswith("The camera is in use by another app")
-    assert trouble["TypeError"].startswith("The camera did not open.")
-    assert all(t.endswith("The score pad below does the same job, and so does “Take photo”.") for t in trouble.values())
-
-
 def test_a_camera_giving_a_small_picture_is_told_once_in_the_pages_language(scripted, changing_table_browser):
     """The fake camera gives 640x480, not the 1280 wide the page asks for: tiles of some 20 pixels,
     which the reader misses. The box says so once, with what to do; the camera films on."""
@@ -172,3 +149,27 @@ def test_a_camera_giving_a_small_picture_is_told_once_in_the_pages_language(scri
         assert page.locator("#cam-result").is_hidden()
         page.click("#cam-live")
         page.context.close()
+
+
+# (last: the page tests' Chromium is one per module, and no other Playwright may start beside it)
+def test_a_phone_without_a_camera_is_told_so_in_plain_words(live_server, open_page):
+    """Chromium as it comes (no fake device), the camera allowed: getUserMedia finds no camera."""
+    page = open_page(PHONE_SCREEN, permissions=["camera"])
+    start_match(page, live_server.url, ["Eve", "Finn"], variant="all-fives")
+    page.click("#cam-live")
+    said = page.locator("#cam-say")
+    expect(said).to_have_text(
+        "No camera found on this device. The score pad below does the same job, and so does “Take photo”."
+    )
+    assert "Error" not in said.inner_text()
+    # The other refusals getUserMedia gives, each in words and each with what to do instead.
+    trouble = {
+        name: page.evaluate(f"window.spinnerCameraTrouble('{name}')")
+        for name in ("OverconstrainedError", "NotAllowedError", "SecurityError", "NotReadableError", "TypeError")
+    }
+    assert trouble["OverconstrainedError"].startswith("No camera found on this device.")
+    assert trouble["NotAllowedError"].startswith("The camera is not allowed: allow it for this page in the browser")
+    assert trouble["SecurityError"] == trouble["NotAllowedError"]
+    assert trouble["NotReadableError"].startswith("The camera is in use by another app")
+    assert trouble["TypeError"].startswith("The camera did not open.")
+    assert all(t.endswith("The score pad below does the same job, and so does “Take photo”.") for t in trouble.values())
