@@ -59,12 +59,17 @@ class BoneyardWatch:
     taken: int = 0
     #: where they lay
     gone: list[Back] = field(default_factory=list)
+    #: backs read this hand where none was remembered: a tile laid face down (a drawn tile a
+    #: player keeps in front of them), a back moved or hidden before; the backs in view are then
+    #: not only the boneyard, and their count says how many were drawn at least, not exactly
+    appeared: int = 0
 
     def start(self, reading: Reading) -> None:
         """A new hand: the backs in view now are the boneyard."""
         self.backs = _backs(reading)
         self.taken = 0
         self.gone = []
+        self.appeared = 0
 
     def uncovered(self, point: tuple[float, float]) -> bool:
         """Whether `point` lies where a back was taken this hand, or beside it: what the back hid
@@ -73,10 +78,11 @@ class BoneyardWatch:
 
     def look(self, reading: Reading, regions: Sequence[Region] | None) -> int:
         """How many remembered backs were taken in this change: gone from places where the frame
-        changed. Backs read at new places are remembered from here on. With no changed regions
+        changed. Backs read at new places are remembered from here on (`appeared`). With no changed regions
         known (a photo taken on purpose, not a camera watching) nothing is taken: a back missing
         from one photo may be the reader's miss as well as a draw."""
         now = _backs(reading)
+        self.appeared += sum(1 for b in now if not any(b.near(back) for back in self.backs))
         kept: list[Back] = []
         taken = 0
         for back in self.backs:

@@ -1460,7 +1460,12 @@ class Follower:
             )
         changes = len(self.changes) + current
         # a back gone from where the frame changed was drawn, whatever the count says
+        appeared = self.boneyard.appeared
         taken = self.boneyard.look(reading, regions) if self.hand.unseen_draws else 0
+        if self.boneyard.appeared > appeared:
+            # a back where none lay (a drawn tile laid face down in view, a back moved): the backs
+            # in view are no longer the boneyard alone, and a draw leaves their count unchanged
+            self.backs_exact = False
         # a faint tile apart from the layout, where a back lay until it was drawn, is what the back
         # hid or shaded (a board's printed picture): it was not laid
         new = [
