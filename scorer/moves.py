@@ -188,7 +188,11 @@ def who_played(hand: Hand, tile: Tile, unseen_draws: bool | None = None) -> WhoP
     out: list[Candidate] = []
     seat = hand.turn
     for _ in hand.active:
-        if could_hold(hand, seat, tile) or (unseen_draws and boneyard > 0 and _may_draw(hand, seat, tile)):
+        if (
+            could_hold(hand, seat, tile)
+            or (unseen_draws and boneyard > 0 and _may_draw(hand, seat, tile))
+            or (unseen_draws and _went_on(hand, seat, tile))
+        ):
             out.append(Candidate(seat, tuple(passes), tuple(draws)))
         # could `seat` have passed, for the play to come from a later seat?
         if hand.passes_in_row + len(passes) + 1 >= len(hand.active):
@@ -203,6 +207,17 @@ def who_played(hand: Hand, tile: Tile, unseen_draws: bool | None = None) -> WhoP
         passes.append(seat)
         seat = hand.next_seat(seat)
     return WhoPlayed(tile, tuple(out))
+
+
+def _went_on(hand: Hand, seat: int, tile: Tile) -> bool:
+    """Whether `seat`, which played its last counted tile (`Hand.maybe_out`), may lay `tile` now:
+    its count is only the least it holds, and it goes on with a tile it drew unseen (the one the
+    boneyard count set aside for it, or one of those a pass took unseen: `Hand._went_on`). So a
+    count of none rules it out only where the record holds every draw."""
+    if hand.maybe_out is None or hand.maybe_out[0] != seat or not _may_draw(hand, seat, tile):
+        return False
+    # a player who passed while this tile fitted did not hold it, nor drew it after (must-play)
+    return not any(p.layout is not None and p.layout.fits(tile) for p in hand.passes[seat])
 
 
 def _may_draw(hand: Hand, seat: int, tile: Tile) -> bool:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
+
 from vision.follow.boneyard import BoneyardWatch
 from vision.follow.motion import Region
 from vision.read.reading import Ignored, Reading
@@ -65,3 +68,38 @@ def test_where_a_back_was_taken_is_remembered_for_the_hand():
     assert not watch.uncovered((100.0, 400.0))  # a back still there hides nothing yet
     watch.start(frame(*HEAP[:-1]))
     assert not watch.uncovered((156.0, 404.0))
+
+
+def table(*dark: tuple[float, float]) -> np.ndarray:
+    """A plain green table, a dark cup (radius 16 px) standing at each of `dark`."""
+    image = np.full((480, 640, 3), (60, 120, 60), np.uint8)
+    for x, y in dark:
+        cv2.circle(image, (int(x), int(y)), 16, (40, 30, 20), -1)
+    return image
+
+
+def test_a_back_hidden_under_something_standing_over_its_place_is_not_taken():
+    watch = BoneyardWatch()
+    watch.start(frame(*HEAP))
+    last = (156.0, 400.0)  # HEAP[-1]'s centre
+    region = [Region(140, 380, 175, 420)]
+    # a cup stood on the last back: the frame changed there and the back is not read, but its
+    # place does not show the table: hidden, still remembered, not taken
+    assert watch.look(frame(*HEAP[:-1]), region, table(last)) == 0
+    assert watch.taken == 0 and watch.hidden == 1 and len(watch.backs) == 5
+    # the cup lifted: the back is read where it lay, no back appeared
+    watch.look(frame(*HEAP), region, table())
+    assert watch.appeared == 0 and len(watch.backs) == 5
+    # taken for real, the table shows where it lay
+    assert watch.look(frame(*HEAP[:-1]), region, table()) == 1 and watch.hidden == 1
+
+
+def test_a_back_read_where_none_lay_appeared_but_a_nudged_one_did_not():
+    watch = BoneyardWatch()
+    watch.start(frame(*HEAP))
+    # the last back pushed aside by a few pixels (less than a back's length): the same back
+    watch.look(frame(*HEAP[:-1], back(150.0, 408.0)), None)
+    assert watch.appeared == 0 and watch.taken == 0
+    # a back laid face down in front of a player, far from the heap: not the boneyard's
+    watch.look(frame(*HEAP[:-1], back(150.0, 408.0), back(400.0, 60.0)), None)
+    assert watch.appeared == 1

@@ -609,6 +609,59 @@ def test_a_back_taken_from_where_the_frame_changed_is_a_draw_however_the_count_w
     assert nothing.code == "no_new_tile" and follower.open_changes == 1
 
 
+def test_a_drawn_tile_laid_face_down_in_view_leaves_the_draws_uncounted_and_the_seat_asked():
+    # seat 1 draws one and lays it face down in front of it (as players keep drawn tiles that do
+    # not fit): the backs in view are as many as before, but they are no longer the boneyard
+    # alone, so their count neither says how many were drawn nor that nobody passed
+    follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
+    left = follower.match.current.boneyard
+    heap = [back_at(30.0 + 14 * k, 400.0) for k in range(left)]
+    lead = tile(5, 5, 300, 200)
+    follower.observe(Reading("f", 640, 480, (), ignored=tuple(heap)))
+    follower.observe(Reading("f", 640, 480, (lead,), ignored=tuple(heap)))
+    assert follower.backs == left and follower.backs_exact
+    from vision.follow.motion import Region
+
+    kept = (*heap[:-1], back_at(320.0, 450.0))
+    where = [Region(30 + 14 * (left - 1) - 10, 380, 30 + 14 * (left - 1) + 10, 420), Region(300, 430, 340, 470)]
+    assert follower.observe(Reading("f", 640, 480, (lead,), ignored=kept), where).code == "drawn"
+    assert not follower.backs_exact
+    # the play after it may be seat 1's or, after passes, a later seat's: asked, not recorded
+    played = follower.observe(Reading("f", 640, 480, (lead, tile(5, 0, 360, 200)), ignored=kept))
+    assert played.kind == "ask" and played.code == "who_played" and played.params["seats"][0] == 1
+    assert len(played.params["seats"]) > 1
+
+
+def test_a_back_hidden_under_a_cup_is_no_draw_counted():
+    # a cup stood on one back of the heap, in a frame with no new tile: the count falls by one,
+    # but the back's place does not show the table; the draw is not counted, nor is any after
+    import cv2
+
+    from vision.follow.motion import Region
+
+    follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
+    left = follower.match.current.boneyard
+    heap = [back_at(30.0 + 14 * k, 400.0) for k in range(left)]
+    lead = tile(5, 5, 300, 200)
+    follower.observe(Reading("f", 640, 480, (), ignored=tuple(heap)))
+    follower.observe(Reading("f", 640, 480, (lead,), ignored=tuple(heap)))
+    x = 30.0 + 14 * (left - 1)
+    image = np.full((480, 640, 3), (60, 120, 60), np.uint8)
+    cv2.circle(image, (int(x), 400), 16, (40, 30, 20), -1)
+    where = [Region(x - 20, 380, x + 20, 420)]
+    follower.observe(Reading("f", 640, 480, (lead,), ignored=tuple(heap[:-1])), where, image=image)
+    assert follower.boneyard.hidden == 1 and follower.boneyard.taken == 0 and not follower.backs_exact
+    played = follower.observe(
+        Reading("f", 640, 480, (lead, tile(5, 0, 360, 200)), ignored=tuple(heap[:-1])),
+        [Region(340, 180, 380, 220)],
+        arms=[arm(SIDES[1], share(360, 200))],
+        image=image,
+    )
+    # no draw recorded for the cup (the play followed, or asked about: the count says no more)
+    assert played.kind in ("play", "ask") and not any(e["type"] == "draw" for e in played.events)
+    assert follower.match.current.boneyard == left
+
+
 def after_a_draw() -> tuple[Follower, TileReading, list[Ignored]]:
     """A counted boneyard, seat 0's lead 5-5, then seat 1 takes the heap's last back (at 128, 400)."""
     from vision.follow.motion import Region

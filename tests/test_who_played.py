@@ -259,3 +259,22 @@ def test_after_a_possible_out_the_pass_takes_the_boneyard_less_the_tile_the_last
     for event in answer.of(2).events(play(-1, LINE[17], "east")):
         match.apply(event)  # the scorer takes the draws it implies
     assert hand_.boneyard == 0 and hand_.plays[-1]["seat"] == 2
+
+
+def test_a_seat_perhaps_out_may_lay_a_tile_it_drew_unseen_after_the_next_seat_passed():
+    # two players, 14 in the boneyard: seat 0 lays its seventh tile, the last the record counts.
+    # The draws went unseen (or were kept face down in view), so the count is only the least it
+    # holds: seat 1 may have drawn the rest and passed, and seat 0 laid a tile it had drawn
+    events = [play(k % 2, t, "east") if k else play(0, t) for k, t in enumerate(LINE[:13])]
+    match = observed("draw", *events, players=2, unseen_draws=True)
+    hand_ = match.current
+    assert hand_.maybe_out is not None and hand_.maybe_out[0] == 0 and hand_.turn == 1
+    tile = Tile.parse(LINE[13])
+    answer = who_played(hand_, tile)
+    assert answer.seats == (1, 0) and answer.sure is None  # a question, not seat 1 for sure
+    assert answer.of(0).passes == (1,)
+    # with every draw recorded, seat 0 went out: only seat 1 can lay it
+    assert who_played(hand_, tile, unseen_draws=False).seats == (1,)
+    for event in answer.of(0).events(play(-1, LINE[13], "east")):
+        match.apply(event)  # the scorer takes it: seat 0 had drawn one unseen
+    assert hand_.plays[-1]["seat"] == 0 and hand_.inferred_draws[-1]["seat"] == 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from vision.follow.motion import Region
@@ -24,6 +25,12 @@ from vision.read.reading import Ignored, Reading
 
 #: how far from a back's centre its place reaches, in back widths (two: a back's length)
 NEAR = 2.0
+#: how far from every remembered back a back read is apart from the boneyard, in back widths
+#: (two backs' lengths: farther than a back nudged or pushed in the heap goes)
+APART = 4.0
+#: how far (colour distance, 0-255 channels) the middle of a back's old place may be from the
+#: table around it and still be the table showing (`bare`), where the table is plain
+BARE = 15.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +46,10 @@ class Back:
         x, y = corners.mean(axis=0)
         return cls((float(x), float(y)), float(short_side(box.corners)))
 
-    def reaches(self, point: tuple[float, float]) -> bool:
-        """Whether `point` lies within a back's length of this back's centre (under it, or beside
-        it in its shadow and among its neighbours)."""
-        return float(np.hypot(point[0] - self.center[0], point[1] - self.center[1])) <= NEAR * self.width
+    def reaches(self, point: tuple[float, float], widths: float = NEAR) -> bool:
+        """Whether `point` lies within a back's length (`widths` back widths) of this back's
+        centre (under it, or beside it in its shadow and among its neighbours)."""
+        return float(np.hypot(point[0] - self.center[0], point[1] - self.center[1])) <= widths * self.width
 
     def near(self, other: Back) -> bool:
         """The same place: centres closer than half the narrower back's width."""
@@ -59,30 +66,47 @@ class BoneyardWatch:
     taken: int = 0
     #: where they lay
     gone: list[Back] = field(default_factory=list)
+    #: backs read this hand where none was remembered: a tile laid face down (a drawn tile a
+    #: player keeps in front of them), a back moved or hidden before; the backs in view are then
+    #: not only the boneyard, and their count says how many were drawn at least, not exactly
+    appeared: int = 0
+    #: backs gone from where the frame changed while their place does not show the table
+    #: (`bare`): something stands over them, and the count of backs in view is short
+    hidden: int = 0
 
     def start(self, reading: Reading) -> None:
         """A new hand: the backs in view now are the boneyard."""
         self.backs = _backs(reading)
         self.taken = 0
         self.gone = []
+        self.appeared = 0
+        self.hidden = 0
 
     def uncovered(self, point: tuple[float, float]) -> bool:
         """Whether `point` lies where a back was taken this hand, or beside it: what the back hid
         or shaded shows once it is gone (the table, or a board's printed picture)."""
         return any(back.reaches(point) for back in self.gone)
 
-    def look(self, reading: Reading, regions: Sequence[Region] | None) -> int:
+    def look(self, reading: Reading, regions: Sequence[Region] | None, image: np.ndarray | None = None) -> int:
         """How many remembered backs were taken in this change: gone from places where the frame
-        changed. Backs read at new places are remembered from here on. With no changed regions
+        changed. Backs read at new places are remembered from here on (`appeared`). With no changed regions
         known (a photo taken on purpose, not a camera watching) nothing is taken: a back missing
         from one photo may be the reader's miss as well as a draw."""
         now = _backs(reading)
+        # a back read away from every remembered one (farther than two backs' lengths: not one
+        # of them nudged or pushed, nor a back first read in the heap)
+        self.appeared += sum(1 for b in now if not any(back.reaches(b.center, APART) for back in self.backs))
         kept: list[Back] = []
         taken = 0
         for back in self.backs:
             if any(back.near(b) for b in now):
                 continue  # read again: refreshed below
             if regions is not None and any(r.contains(back.center) for r in regions):
+                if image is not None and not bare(image, back, reading):
+                    # something stands over its place (a cup, a hand): hidden, not taken
+                    self.hidden += 1
+                    kept.append(back)
+                    continue
                 taken += 1
                 self.gone.append(back)
             else:
@@ -90,6 +114,35 @@ class BoneyardWatch:
         self.backs = kept + now
         self.taken += taken
         return taken
+
+
+def bare(image: np.ndarray, back: Back, reading: Reading) -> bool:
+    """Whether the table shows where `back` lay in `image`: the middle of its place looks like
+    the table around it (a ring two to three back widths out, off every box read). Where the
+    ring is hidden too (boxes all round, the photo's border), or a box read lies over the place
+    (a back nudged there), there is nothing to tell: True."""
+    x, y, w = back.center[0], back.center[1], back.width
+    reach = 3.0 * w
+    x0, y0 = max(int(x - reach), 0), max(int(y - reach), 0)
+    x1, y1 = min(int(x + reach) + 1, image.shape[1]), min(int(y + reach) + 1, image.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return True
+    patch = image[y0:y1, x0:x1].reshape(y1 - y0, x1 - x0, -1).astype(np.float32)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    gap = np.hypot(xx - x, yy - y)
+    boxes = np.zeros(gap.shape, np.uint8)
+    for corners in [*(b.corners for b in reading.ignored), *(t.corners for t in reading.tiles)]:
+        shifted = np.asarray(corners, np.float32) - np.asarray([x0, y0], np.float32)
+        cv2.fillConvexPoly(boxes, np.round(shifted).astype(np.int32), 1)
+    ring = (gap >= 2.0 * w) & (gap <= reach) & (boxes == 0)
+    middle = gap <= 0.45 * w
+    if ring.sum() < 40 or (middle & (boxes == 0)).sum() < 0.3 * middle.sum():
+        return True  # the table all round hidden, or a box read over the place (a back pushed there)
+    middle &= boxes == 0
+    table = np.median(patch[ring], axis=0)
+    spread = float(np.median(np.linalg.norm(patch[ring] - table, axis=1)))
+    diff = float(np.linalg.norm(patch[middle].mean(axis=0) - table))
+    return diff <= max(BARE, 4.0 * spread)
 
 
 def _backs(reading: Reading) -> list[Back]:

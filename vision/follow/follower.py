@@ -861,6 +861,8 @@ class Follower:
         #: where the boneyard's backs lie: a change that took one is a draw, however the count
         #: went (a back missed in one frame, a shadow boxed as one in another)
         self.boneyard = BoneyardWatch()
+        #: the pixels of the frame being observed, where the caller gave them (`observe`)
+        self.last_image: np.ndarray | None = None
         #: with nobody to answer (`spinner watch` away from a terminal): a play whose seat
         #: nothing settles is followed as the first candidate's (the turn seat: no pass) so that
         #: the layout goes on, and kept to confirm with its candidate seats (`unsure_seats`); the
@@ -1324,6 +1326,7 @@ class Follower:
         again: bool = False,
         photo: bool = False,
         arms: Sequence[ArmSighting] = (),
+        image: np.ndarray | None = None,
     ) -> Outcome:
         """A frame that differs from the last accepted one: what happened on the table.
 
@@ -1331,8 +1334,11 @@ class Follower:
         after something moved over it), not another change. `photo`: a photo taken on purpose, not
         a camera watching: with nothing to compare it with, every tile the record does not place
         there is new (a camera's first frame is the table as it starts). `arms`: the arms seen
-        reaching over the table since the last frame observed (`seats.ArmWatch`), oldest first."""
+        reaching over the table since the last frame observed (`seats.ArmWatch`), oldest first.
+        `image`: the frame's pixels, where known: a back gone from its place is taken only where
+        the table shows there (`boneyard.bare`), not something standing over it."""
         self.seats.saw(arms)
+        self.last_image = image
         self.arms_seen = self.arms_seen or bool(arms)
         self.last_look = reading
         self.passed_over = []
@@ -1460,7 +1466,13 @@ class Follower:
             )
         changes = len(self.changes) + current
         # a back gone from where the frame changed was drawn, whatever the count says
-        taken = self.boneyard.look(reading, regions) if self.hand.unseen_draws else 0
+        appeared, hidden = self.boneyard.appeared, self.boneyard.hidden
+        taken = self.boneyard.look(reading, regions, self.last_image) if self.hand.unseen_draws else 0
+        if self.boneyard.appeared > appeared or self.boneyard.hidden > hidden:
+            # a back where none lay (a drawn tile laid face down in view, a back moved): the backs
+            # in view are no longer the boneyard alone, and a draw leaves their count unchanged;
+            # or a back hidden where something stands over it: their count is short of the boneyard
+            self.backs_exact = False
         # a faint tile apart from the layout, where a back lay until it was drawn, is what the back
         # hid or shaded (a board's printed picture): it was not laid
         new = [

@@ -70,7 +70,7 @@ class Watcher:
         reading = self.reader.read(image, name)
         self.reads += 1
         self._last = (image, reading)
-        outcome = self.follower.observe(reading, motion.regions, again=motion.again, arms=self.arms.take())
+        outcome = self.follower.observe(reading, motion.regions, again=motion.again, arms=self.arms.take(), image=image)
         # the picture is the new reference for stillness even after an ask: the same unsettled
         # change is not read again until the table changes once more. A change in which nothing
         # new was read stays a change: after the next movement the frame is read again, and a
