@@ -127,18 +127,7 @@ def iso(moment: Any) -> str | None:
 
 
 def change_json(change: Any) -> dict[str, Any]:
-    return {
-        "version": change.version,
-        "action": change.action,
-        "hand": change.hand,
-        "event": change.event,
-        "before": change.before,
-        "after": change.after,
-        "who": change.who,
-        "why": change.why,
-        "source": change.source,
-        "at": iso(change.at),
-    }
+    return {**store.change_fields(change), "at": iso(change.at)}
 
 
 # -- matches ----------------------------------------------------------------------------------

@@ -509,15 +509,15 @@ def _stale(game: Game, expected: int, now: int) -> Stale:
             .limit(STALE_CHANGES)
         )
     )[::-1]
-    stale.extra["changes"] = [_change_json(c) for c in since]
+    stale.extra["changes"] = [change_fields(c) for c in since]
     said = wording.say_stale(since, {"players": game.players, "variant": game.variant})
     if said:
         stale.extra["say"] = said
     return stale
 
 
-def _change_json(change: Change) -> dict[str, Any]:
-    """A change as the API shows it (`api.change_json`, which reads the same fields)."""
+def change_fields(change: Change) -> dict[str, Any]:
+    """A change's fields as the API shows them (`api.change_json` adds when it was made)."""
     return {
         "version": change.version,
         "action": change.action,
