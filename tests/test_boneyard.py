@@ -103,3 +103,19 @@ def test_a_back_read_where_none_lay_appeared_but_a_nudged_one_did_not():
     # a back laid face down in front of a player, far from the heap: not the boneyard's
     watch.look(frame(*HEAP[:-1], back(150.0, 408.0), back(400.0, 60.0)), None)
     assert watch.appeared == 1
+
+
+def test_a_photo_decoded_at_reduced_size_is_looked_at_where_its_reading_points():
+    # the reading's points are the photo's own (1280x960), its pixels decoded at half that size
+    # (a phone's large JPEG, `Reader.read_upright`): the cup at half the back's place hides it
+    big = [Ignored(b.kind, tuple((2 * x, 2 * y) for x, y in b.corners), b.confidence) for b in HEAP]
+
+    def photo(*backs: Ignored) -> Reading:
+        return Reading("f", 1280, 960, (), ignored=backs)
+
+    region = [Region(280, 760, 350, 840)]
+    watch = BoneyardWatch()
+    watch.start(photo(*big))
+    assert watch.look(photo(*big[:-1]), region, table((156.0, 400.0))) == 0 and watch.hidden == 1
+    watch.look(photo(*big), region, table())
+    assert watch.look(photo(*big[:-1]), region, table()) == 1

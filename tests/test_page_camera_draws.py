@@ -287,3 +287,84 @@ def test_a_seat_perhaps_out_goes_out_once_the_pips_are_counted(tmp_path):
     hand = t.get("/score").get_json()["hands"][0]
     assert hand["end"] == "out" and hand["winner"] == 0 and hand["pips"] == [0, 5]
     assert "Hand over" in t.get("/board").get_json()["html"]["top"]
+
+
+class Looks:
+    """Reads each picture sent as the reading it was drawn from (found by its pixels: sent as PNG)."""
+
+    def __init__(self) -> None:
+        self.of: dict[str, Any] = {}
+
+    def __call__(self, variant: str) -> Looks:
+        return self
+
+    def read(self, image: np.ndarray, name: str = "") -> Any:
+        return self.of.get(_key(image)) or seen()
+
+
+def test_a_back_under_a_cup_is_no_draw_for_the_page_camera(tmp_path, seats_in_turn_order):
+    # the page's live camera follows a drawing hand with the boneyard in view; a cup stood over
+    # one back of the heap hides it from the reader. Its place does not show the table: no tile
+    # was drawn, and none is recorded for the seat that plays next (before, the frame's pixels
+    # never reached the page's follower, and the back was taken for a draw)
+    from tests.support.readings import tile
+    from vision.read.reading import Ignored, Reading
+
+    def back_at(x: float, y: float) -> Ignored:  # a face-down tile, 10 px wide, 20 px long
+        return Ignored("face_down", ((x - 5, y - 10), (x + 5, y - 10), (x + 5, y + 10), (x - 5, y + 10)), 0.9)
+
+    heap = [back_at(30.0 + 14 * k, 400.0) for k in range(14)]  # two players: 14 left to draw
+    cup = (30 + 14 * 13, 400)
+
+    def picture(tiles: list[Any], backs: list[Any], covered: bool = False) -> tuple[bytes, Reading]:
+        image = np.full((480, 640, 3), (60, 120, 60), np.uint8)
+        for b in backs:
+            (x0, y0), _, (x1, y1), _ = b.corners
+            cv2.rectangle(image, (int(x0), int(y0)), (int(x1), int(y1)), (30, 40, 50), -1)
+        for t in tiles:
+            x, y = t.center
+            cv2.rectangle(image, (int(x - 30), int(y - 15)), (int(x + 30), int(y + 15)), (245, 245, 245), -1)
+        if covered:
+            cv2.circle(image, cup, 16, (40, 30, 20), -1)
+        ok, data = cv2.imencode(".png", image)
+        assert ok
+        return data.tobytes(), Reading("frame", 640, 480, tuple(tiles), ignored=tuple(backs))
+
+    lead, answer = tile(5, 5, 300, 200), tile(5, 0, 360, 200)
+    looks = Looks()
+    app = make_app(tmp_path, SPINNER_READER=looks)
+    client = app.test_client()
+    t = Table(client, client.post("/api/games", json={"variant": "draw", "players": ["Ana", "Ben"]}).get_json())
+    assert t.post("/hands", {"leader": 0}).status_code == 201
+
+    def show(tiles: list[Any], backs: list[Any], covered: bool = False) -> list[dict[str, Any]]:
+        """The table as the camera sees it until it has settled: what each frame came to."""
+        data, reading = picture(tiles, backs, covered)
+        looks.of[_key(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR))] = reading
+        return [
+            t.client.post(
+                f"/api/games/{t.id}/frames?source=camera",
+                data={"photo": (io.BytesIO(data), "table.png")},
+                headers=t.auth,
+                content_type="multipart/form-data",
+            ).get_json()
+            for _ in range(3)
+        ]
+
+    def events() -> list[dict[str, Any]]:
+        return t.record()["hands"][0]["events"]
+
+    show([], heap)
+    show([lead], heap)
+    assert [(e["type"], e["seat"]) for e in events()] == [("play", 0)]
+    # the cup over the heap's last back: the reader boxes one back fewer
+    show([lead], heap[:-1], covered=True)
+    sent = show([lead, answer], heap[:-1], covered=True)
+    proposed = [e for s in sent for e in (s.get("proposal") or {}).get("events") or []]
+    assert not any(e["type"] == "draw" for e in [*events(), *proposed]), (events(), sent)
+    assert [(e["type"], e["seat"], _tile(e["tile"])) for e in events()] == [("play", 0, "5-5"), ("play", 1, "0-5")]
+    # the back is remembered as hidden, not taken (`BoneyardWatch.hidden`)
+    from webapp import frames
+
+    watch = frames.tables(app).find(t.id).follower.boneyard
+    assert (watch.hidden, watch.taken) == (1, 0)

@@ -44,6 +44,8 @@ from .models import Frame, Game
 from .readers import Readers, Unavailable, default_factory
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .readqueue.web import RemoteQueue
 
 log = logging.getLogger(__name__)
@@ -387,13 +389,16 @@ def process(readers: Readers, frame_id: int, data: bytes | None, look: Look | No
         data = path.read_bytes()
     name = f"frame {frame.id}"
     try:
+        # the frame's pixels go to the follower with its reading: a back gone from the boneyard is
+        # a draw only where the table shows at its place, not under a cup or a hand. A photo taken on
+        # purpose takes no back: the reader in its own process sends them back for a live frame alone
         if hasattr(reader, "read_bytes"):  # the reader in its own process decodes the photo there
-            read = reader.read_bytes(data or b"", name)
+            read = reader.read_bytes(data or b"", name, pixels=look is not None)
             frame.reading, frame.width, frame.height = read["reading"], int(read["width"]), int(read["height"])
-            decide(frame, look, read.get("object"))
+            decide(frame, look, read.get("object"), read.get("pixels"))
             return
-        if hasattr(reader, "read_photo"):  # the reader here: upright, a large JPEG decoded at reduced size
-            reading = reader.read_photo(data or b"", name)
+        if hasattr(reader, "read_upright"):  # the reader here: upright, a large JPEG decoded at reduced size
+            reading, image = reader.read_upright(data or b"", name)
             size = (int(reading.width), int(reading.height))
         else:  # a reader of decoded images (a stand-in of the tests, the truth of a filmed game)
             image = camera.decode(data or b"", name)
@@ -409,15 +414,18 @@ def process(readers: Readers, frame_id: int, data: bytes | None, look: Look | No
         return
     frame.width, frame.height = size
     frame.reading = reading.to_json() if hasattr(reading, "to_json") else reading
-    decide(frame, look, reading if isinstance(reading, Reading) else None)
+    decide(frame, look, reading if isinstance(reading, Reading) else None, image)
 
 
-def decide(frame: Frame, look: Look | None = None, reading: Reading | None = None) -> None:
+def decide(
+    frame: Frame, look: Look | None = None, reading: Reading | None = None, image: np.ndarray | None = None
+) -> None:
     """What the match's follower makes of the frame's reading (`vision.follow.table`): a play is
     recorded through the store (source "camera"), a question waits for a tap, and the rest is
     "nothing" (or "over"). `look`: a live camera's frame as the motion test saw it when it arrived;
     None for a photo taken on purpose. `reading`: the reader's own `Reading`, where it gave one
-    (else it is made again from the frame's JSON)."""
+    (else it is made again from the frame's JSON). `image`: the frame's pixels as read, where known
+    (`Table.frame`: a back gone from the boneyard is a draw only where the table shows there)."""
     game_id = frame.game_id
     seat = (frame.proposal or {}).get("seat")
     snap = store.snapshot(store.get_game(game_id))
@@ -442,7 +450,7 @@ def decide(frame: Frame, look: Look | None = None, reading: Reading | None = Non
     with table.lock:
         table.sync(snap.record)
         _drop_kept(game_id, table)
-        outcome = table.frame(seen, look if frame.source == "camera" else None, seat)
+        outcome = table.frame(seen, look if frame.source == "camera" else None, seat, image)
         proposal = proposal_of(
             outcome, frame.source == "camera", table.follower.leader_known, len(snap.record.get("players") or [])
         )

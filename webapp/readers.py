@@ -36,7 +36,9 @@ class Unavailable(Exception):
 _CHILD_READERS: dict[tuple[str, str, int | None], Any] = {}
 
 
-def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, name: str) -> dict[str, Any]:
+def _read_in_child(
+    models: str, variant: str, threads: int | None, data: bytes, name: str, pixels: bool = False
+) -> dict[str, Any]:
     import dataclasses
 
     from vision.read.reader import FOLLOWING_CONFIDENCE, FOLLOWING_REFINER, FOLLOWING_SLANT, Reader
@@ -53,14 +55,17 @@ def _read_in_child(models: str, variant: str, threads: int | None, data: bytes, 
             refiner=FOLLOWING_REFINER,
             slant=FOLLOWING_SLANT,
         )
-    reading = reader.read_photo(data, name)  # upright, a phone's large JPEG decoded at reduced size
+    # upright, a phone's large JPEG decoded at reduced size
+    reading, image = reader.read_upright(data, name)
     # the reading itself too, for the camera's follower (its halves' every value), less the
-    # reader's own layout rebuild, which it would rebuild anyway
+    # reader's own layout rebuild, which it would rebuild anyway; and the pixels read where asked
+    # (a live camera's frame: the follower looks where a back left the boneyard)
     return {
         "reading": reading.to_json(),
         "width": reading.width,
         "height": reading.height,
         "object": dataclasses.replace(reading, rebuilt=None),
+        "pixels": image if pixels else None,
     }
 
 
@@ -90,20 +95,20 @@ def end_with_parent(parent: int) -> None:
 
 
 class ChildReader:
-    """`vision.read.reader.Reader` run in a pool of processes: `read_bytes(data, name)`."""
+    """`vision.read.reader.Reader` run in a pool of processes: `read_bytes(data, name)`, with the
+    pixels read (`pixels`: as decoded, at reduced size for a large photo) where asked."""
 
     def __init__(self, pool: Pool, models: Path, variant: str, threads: int | None) -> None:
         self.pool, self.models, self.variant, self.threads = pool, str(models), variant, threads
 
-    def read_bytes(self, data: bytes, name: str = "") -> dict[str, Any]:
+    def read_bytes(self, data: bytes, name: str = "", pixels: bool = False) -> dict[str, Any]:
         from concurrent.futures.process import BrokenProcessPool
 
+        args = (_read_in_child, self.models, self.variant, self.threads, data, name, pixels)
         try:
-            return self.pool.get().submit(_read_in_child, self.models, self.variant, self.threads, data, name).result()
+            return self.pool.get().submit(*args).result()
         except BrokenProcessPool:  # a reader process died (out of memory...): start anew, try once more
-            return (
-                self.pool.renew().submit(_read_in_child, self.models, self.variant, self.threads, data, name).result()
-            )
+            return self.pool.renew().submit(*args).result()
 
 
 class Pool:

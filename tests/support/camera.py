@@ -146,8 +146,8 @@ class Asks:
         real = CameraTable.frame
         queued = self.outcomes
 
-        def frame(table: Any, reading: Any, look: Any, seat: int | None = None) -> Any:
-            return queued.pop(0) if queued else real(table, reading, look, seat)
+        def frame(table: Any, reading: Any, look: Any, seat: int | None = None, image: Any = None) -> Any:
+            return queued.pop(0) if queued else real(table, reading, look, seat, image)
 
         monkeypatch.setattr(CameraTable, "frame", frame)
         return self

@@ -120,8 +120,11 @@ def bare(image: np.ndarray, back: Back, reading: Reading) -> bool:
     """Whether the table shows where `back` lay in `image`: the middle of its place looks like
     the table around it (a ring two to three back widths out, off every box read). Where the
     ring is hidden too (boxes all round, the photo's border), or a box read lies over the place
-    (a back nudged there), there is nothing to tell: True."""
-    x, y, w = back.center[0], back.center[1], back.width
+    (a back nudged there), there is nothing to tell: True. `image` may be smaller than the photo
+    whose pixels the reading's points are in (a phone's large JPEG decoded at reduced size,
+    `Reader.read_upright`): the points are scaled by its width over the reading's."""
+    scale = image.shape[1] / reading.width if reading.width > 0 else 1.0
+    x, y, w = back.center[0] * scale, back.center[1] * scale, back.width * scale
     reach = 3.0 * w
     x0, y0 = max(int(x - reach), 0), max(int(y - reach), 0)
     x1, y1 = min(int(x + reach) + 1, image.shape[1]), min(int(y + reach) + 1, image.shape[0])
@@ -132,7 +135,7 @@ def bare(image: np.ndarray, back: Back, reading: Reading) -> bool:
     gap = np.hypot(xx - x, yy - y)
     boxes = np.zeros(gap.shape, np.uint8)
     for corners in [*(b.corners for b in reading.ignored), *(t.corners for t in reading.tiles)]:
-        shifted = np.asarray(corners, np.float32) - np.asarray([x0, y0], np.float32)
+        shifted = np.asarray(corners, np.float32) * scale - np.asarray([x0, y0], np.float32)
         cv2.fillConvexPoly(boxes, np.round(shifted).astype(np.int32), 1)
     ring = (gap >= 2.0 * w) & (gap <= reach) & (boxes == 0)
     middle = gap <= 0.45 * w

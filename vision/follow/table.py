@@ -14,8 +14,9 @@ plays by the same rules as `spinner watch`:
   answered "yes", a play scored on the pad) reach the follower as `confirm` or `scored`; any other
   difference (an undo, a correction, a new hand) rebuilds it from the record, its tiles looked
   for in the next frames where they lie.
-- `frame(reading, look)`: what the follower makes of a read frame: a play, a question with its
-  candidates, or nothing. A photo taken on purpose (no `look`) is a change of its own.
+- `frame(reading, look)`: what the follower makes of a read frame (and of its pixels, where
+  given: a back gone from the boneyard is a draw only where the table shows at its place): a
+  play, a question with its candidates, or nothing. A photo taken on purpose (no `look`) is a change of its own.
 - `decline()`: a player answered a question "no".
 
 A play whose seat nothing settles (no arm seen, a pass possible) is followed as the turn seat's and
@@ -214,16 +215,21 @@ class Table:
 
     # -- what the camera sees -------------------------------------------------------------------
 
-    def frame(self, reading: Reading, look: Look | None, seat: int | None = None) -> Outcome:
+    def frame(
+        self, reading: Reading, look: Look | None, seat: int | None = None, image: np.ndarray | None = None
+    ) -> Outcome:
         """A read frame: a live one with what the motion test saw when it arrived (`see`), or a
         photo taken on purpose (`look` None), always looked at. `seat`: the seat of the player who
-        sent it, who leads where the record does not say who does."""
+        sent it, who leads where the record does not say who does. `image`: the frame's pixels,
+        where known (the reading's size, or reduced as a large photo is decoded): a back gone from
+        the boneyard is taken as drawn only where the table shows at its place
+        (`Follower.observe`)."""
         with self.lock:
             follower = self.follower
             if seat is not None and not follower.leader_known and not follower.hand.layout.placements:
                 follower.leader, follower.leader_known = seat, True
             if look is None:
-                outcome = self.follower.observe(reading, None, photo=True)
+                outcome = self.follower.observe(reading, None, photo=True, image=image)
                 return outcome
             unread = self.without_reading(look)
             if unread is not None:
@@ -231,7 +237,7 @@ class Table:
             assert self.owed is not None
             regions, again = self.owed
             self.owed = None
-            outcome = self.follower.observe(reading, regions, again=again, arms=self.arms.take())
+            outcome = self.follower.observe(reading, regions, again=again, arms=self.arms.take(), image=image)
             if outcome.code == "passes_unsure":  # not looked at: read again once it is answered
                 self.owed = (regions, again)
             elif outcome.settled:

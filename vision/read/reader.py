@@ -288,12 +288,18 @@ class Reader:
         """A photo's bytes (an upload) read as `spinner read` reads a file: decoded upright by its
         EXIF orientation and, a phone's large JPEG, at reduced size (`vision.read.photo.decode`),
         the reading's points in the photo's own upright pixels. A ReadError saying why not."""
+        return self.read_upright(data, name)[0]
+
+    def read_upright(self, data: bytes, name: str = "the photo") -> tuple[Reading, np.ndarray]:
+        """`read_photo`, and the pixels read: the photo upright as decoded, at reduced size where
+        it was (its width over the reading's is the scale to take the reading's points into it).
+        The page's camera follower looks at them where a back left the boneyard."""
         loaded = photo.decode(data, name, max_pixels=MAX_PIXELS)
         reading = self.read(loaded.image, name)
         if loaded.scale == 1:
-            return reading
+            return reading, loaded.image
         # the layout rebuilt from the reduced image's points is left for the follower to rebuild
-        return replace(scaled(reading, loaded.scale, loaded.width, loaded.height), rebuilt=None)
+        return replace(scaled(reading, loaded.scale, loaded.width, loaded.height), rebuilt=None), loaded.image
 
 
 #: the detector's classes that are not a face-up tile (`vision.train.detector.IGNORED_CLASSES`)
