@@ -198,6 +198,15 @@ def test_a_bad_if_match_is_a_400(table):
     assert table.event({"event": play(0, "6-6"), "version": "2"}).status_code == 400
 
 
+def test_two_versions_that_disagree_are_a_400_and_nothing_recorded(table):
+    before = table.record()
+    both = table.event({"event": play(0, "6-6"), "version": 1}, headers={"If-Match": '"2"'})
+    assert both.status_code == 400
+    assert "If-Match says version 2 and the body's version says 1" in both.get_json()["error"]
+    assert table.record() == before
+    assert table.event({"event": play(0, "6-6"), "version": 2}, headers={"If-Match": '"2"'}).status_code == 201
+
+
 @BOTH_DATABASES
 def test_two_phones_at_once_never_lose_an_event(app, table):
     """Two threads append adjustments with no version: every one lands, each on its own version."""

@@ -59,18 +59,25 @@ def _parsed_body() -> dict[str, Any]:
 
 
 def expected_version(data: dict[str, Any]) -> int | None:
-    """The version a change was made on: the If-Match header, else the body's `version`."""
+    """The version a change was made on: the If-Match header, or the body's `version` (both, only
+    where they agree: a client saying two versions is not sure which board it changed)."""
     header = request.headers.get("If-Match")
+    said: int | None = None
     if header:
         text = header.strip().removeprefix("W/").strip('"').removeprefix("v")
         if not (text.isascii() and text.isdigit()) or len(text) > 15:
             raise ApiError(400, f'If-Match must be the match\'s version, such as "7", not {header[:40]!r}')
-        return int(text)
+        said = int(text)
     value = data.get("version")
     if value is None:
-        return None
+        return said
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ApiError(400, f"version must be the match's version number, not {value!r}")
+    if said is not None and said != value:
+        raise ApiError(
+            400,
+            f"If-Match says version {said} and the body's version says {value}: send the one the change was made on",
+        )
     return value
 
 
