@@ -329,3 +329,23 @@ def test_an_archive_of_heic_photos_imports_them_as_jpegs_and_refuses_one_cut_sho
     response = titled.client.post("/api/games", data=zipped(members), content_type="application/zip")
     assert response.status_code == 415 and "frames/1.heic is cut short or damaged" in response.get_json()["error"]
     assert len(titled.client.get("/api/games").get_json()["games"]) == listed
+
+
+def test_an_archive_photo_is_kept_and_served_as_what_its_content_is_not_its_name(titled):
+    import cv2
+    import numpy as np
+
+    pixels = np.full((48, 64, 3), 90, np.uint8)
+    jpeg = cv2.imencode(".jpg", pixels)[1].tobytes()
+    png = cv2.imencode(".png", pixels)[1].tobytes()
+    record = json.dumps({"variant": "all-fives", "players": ["A", "B"], "hands": []}).encode()
+    misnamed = {"frames/1.heic": jpeg, "frames/2.heif": png, "frames/3.jpg": png, "frames/4.png": jpeg}
+    listing = {"format": "spinner-frames/1", "frames": [{"file": n} for n in misnamed]}
+    copy = imported(titled, zipped({"record.json": record, "frames.json": json.dumps(listing).encode(), **misnamed}))
+    served = [copy.client.get(frame["image"]) for frame in frames_of(copy)]
+    assert [(r.mimetype, r.data) for r in served] == [
+        ("image/jpeg", jpeg),
+        ("image/png", png),
+        ("image/png", png),
+        ("image/jpeg", jpeg),
+    ]

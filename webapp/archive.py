@@ -210,11 +210,15 @@ def read(file: IO[bytes], name: str, spool: Path) -> Contents:
     for k, (entry, path) in enumerate(kept):  # every header read and the budget kept: now each photo decodes
         file_name = entry["file"]
         data = path.read_bytes()
-        if frames.kind_of(data) is None:  # a phone's HEIC: kept as a JPEG the page can show
+        kind = frames.kind_of(data)  # its content says what it is, whatever its name says
+        if kind is None:  # a phone's HEIC: kept as a JPEG the page can show
             data, ext = imagesize.decodable(camera.web_copy, data, f"{name}: {file_name}")
             path.unlink()
             path = path.with_suffix(f".{ext}")
             path.write_bytes(data)
+            kept[k] = (entry, path)
+        elif path.suffix != f".{kind}":  # a JPEG named .heic: kept, and served, as the JPEG it is
+            path = path.rename(path.with_suffix(f".{kind}"))
             kept[k] = (entry, path)
         imagesize.decodable(camera.check, data, f"{name}: {file_name}")
     contents = Contents(record, kept)
