@@ -344,3 +344,17 @@ def test_an_avif_or_a_video_of_the_same_box_is_refused_by_name():
     movie = struct.pack(">I", 24) + b"ftypqt  " + b"\x00" * 4 + b"qt  " + b"\x00" * 40  # a Live Photo's .MOV
     with pytest.raises(PhotoError, match=r"^IMG_0001.MOV: is not a photo this reads"):
         decode(movie, "IMG_0001.MOV")
+
+
+def test_a_heic_claiming_more_than_libheif_holds_is_refused_naming_its_claim(monkeypatch):
+    """libheif gives 0x0 for an `ispe` of 0xFFFFFFFF x 0xFFFFFFFF: the refusal names what it claims."""
+    from tests.support.heic import heic
+    from vision.read import photo
+
+    monkeypatch.setattr(photo, "_heif_decode", lambda data: pytest.fail("decoded"))
+    data = heic(marked(480, 640))  # no `clap`: its `ispe` alone gives the size (a `clap` as large libheif refuses)
+    at = data.index(b"ispe")
+    bomb = data[: at + 8] + struct.pack(">II", 0xFFFFFFFF, 0xFFFFFFFF) + data[at + 16 :]
+    with pytest.raises(PhotoError, match=r"^b.heic: is 4294967295x4294967295 pixels, more than 50 megapixels$") as no:
+        decode(bomb, "b.heic")
+    assert no.value.kind == "too_large"

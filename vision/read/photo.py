@@ -36,6 +36,8 @@ import cv2
 import numpy as np
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from pillow_heif import HeifFile
 
 #: the largest photo read: a 50-megapixel phone's full size (8192 x 6144); larger ones are refused
@@ -150,7 +152,41 @@ def _heif_header(data: bytes) -> Header | None:
         width, height = _heif_file(data).size
     except Exception:  # libheif's refusal (a ValueError, in words that vary): cut short or not a HEIF
         return None
+    if not width or not height:  # libheif gives 0x0 for a size it cannot hold (0xFFFFFFFF wide): say the claim
+        width, height = _ispe_claim(data) or (width, height)
     return Header("heif", int(width), int(height))
+
+
+def _boxes(data: bytes, start: int, end: int) -> Iterator[tuple[bytes, int, int]]:
+    """(type, where its body starts, where it ends) of each ISO media box from `start` to `end`."""
+    while start + 8 <= end:
+        size, kind = struct.unpack(">I4s", data[start : start + 8])
+        body = start + 8
+        if size == 1 and body + 8 <= end:  # a 64-bit size follows the type
+            size, body = struct.unpack(">Q", data[body : body + 8])[0], body + 8
+        elif size == 0:  # to the end of its parent
+            size = end - start
+        if size < body - start or start + size > end:
+            return
+        yield kind, body, start + size
+        start += size
+
+
+def _ispe_claim(data: bytes) -> tuple[int, int] | None:
+    """The largest size a HEIF's `ispe` properties (meta > iprp > ipco) claim, as written; None
+    where it has none. It names the size of a container that libheif cannot hold."""
+    claims = [
+        struct.unpack(">II", data[at + 4 : at + 12])
+        for kind, body, end in _boxes(data, 0, len(data))
+        if kind == b"meta"
+        for kind2, body2, end2 in _boxes(data, body + 4, end)
+        if kind2 == b"iprp"
+        for kind3, body3, end3 in _boxes(data, body2, end2)
+        if kind3 == b"ipco"
+        for kind4, at, end4 in _boxes(data, body3, end3)
+        if kind4 == b"ispe" and end4 - at >= 12
+    ]
+    return max(claims, key=lambda c: c[0] * c[1], default=None)
 
 
 def _heif_decode(data: bytes) -> np.ndarray | None:
