@@ -215,7 +215,9 @@ def test_a_lead_whose_player_is_not_known_asks_who_led(cam, script):
     adjust = {"type": "adjust", "team": 0, "points": 50, "reason": "x"}  # it has no seat: that is not why
     refused = cam.post(f"/frames/{frame['id']}/accept", {"event": adjust})
     assert refused.status_code == 400
-    assert refused.get_json()["error"].startswith("a photo records a play or a pass, not an event of type 'adjust'")
+    assert refused.get_json()["error"].startswith(
+        "a photo records a play, a pass or a draw, not an event of type 'adjust'"
+    )
     assert cam.post(f"/frames/{frame['id']}/accept", {"event": play(2, "6-6")}).status_code == 200
     assert cam.record()["hands"][0]["events"] == [play(2, "6-6")]
 

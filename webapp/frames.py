@@ -913,10 +913,10 @@ def _answer(game_id: str, frame_id: int, accept: bool, event: Any, *, who: str, 
     chosen = event if event is not None else (proposed[0] if isinstance(proposed, list) and proposed else None)
     if chosen is None:
         raise ApiError(400, "this proposal has no play to record: send the event to record with it")
-    if isinstance(chosen, dict) and chosen.get("type") not in ("play", "pass"):  # an adjust has no seat to ask
+    if isinstance(chosen, dict) and chosen.get("type") not in ("play", "pass", "draw"):  # an adjust has no seat
         raise ApiError(
             400,
-            f"a photo records a play or a pass, not an event of type {str(chosen.get('type'))[:20]!r}: "
+            f"a photo records a play, a pass or a draw, not an event of type {str(chosen.get('type'))[:20]!r}: "
             "send that event by itself (POST /api/games/ID/events)",
         )
     if isinstance(chosen, dict) and chosen.get("seat") is None:
