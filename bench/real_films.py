@@ -177,7 +177,8 @@ def main() -> None:
         f"{total['right']} right, {total['asked']} asked in {total['questions']} questions "
         f"({total['seat_questions']} who played, {total['dismissed']} dismissed), {total['wrong']} WRONG "
         f"({total['wrong_seat']} seat, {total['wrong_tile']} tile), {total['offered_wrong_seat']} offered wrong "
-        f"seat, {total['not_reached']} missed; after a pass {total['after_pass_inferred']} of {total['after_pass']} inferred; "
+        f"seat, {total['not_reached']} missed; after a pass {total['after_pass_inferred']} of {total['after_pass']} "
+        f"recorded unasked, {total['after_pass_seat_inferred']} with their seat unasked; "
         f"scores equal {total['scores_equal']}/{args.films}"
     )
     print(f"questions and wrong plays by reason: {dict(codes.most_common())}")

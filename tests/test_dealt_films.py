@@ -264,3 +264,22 @@ def test_a_drawing_film_followed_to_the_end_is_written_so_any_reader_scores_it_a
     if unseen:  # the follower's record as it is: such a reader refuses it
         with pytest.raises(RecordError, match="boneyard"):
             score_record(_without_unseen_draws(followed))
+
+
+def test_an_arm_along_the_next_border_with_its_shadow_names_no_seat():
+    # film 513 (block), play 18: seat 3 (the right side) lays 1-6 after seat 2 passed, reaching in
+    # near the top right corner along the top border, its shadow over the top: most of the border
+    # evidence is the top's, seat 0's side
+    video = game_video(513, 320, 240, dealt="any")
+    assert video.sides == (0, 3, 2, 1)
+    watch = ArmWatch()
+    seen = None
+    for frame in video.frames():
+        if frame.event is not None and frame.event > 18:
+            break
+        sighted = watch.update(thumbnail(frame.image))
+        if frame.event == 18 and sighted is not None:
+            seen = sighted
+    assert seen is not None and seen.touches[0] > seen.touches[1] > 0  # the top's evidence, then the right's
+    evidence = seat_of_play(Seating.given(video.sides), seen, candidates=(2, 3, 0, 1))
+    assert evidence is None or evidence.seat == 3  # asked (or counted), never seat 0's

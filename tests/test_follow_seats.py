@@ -827,6 +827,23 @@ def test_watch_eval_counts_a_question_that_offers_the_true_tile_for_a_wrong_seat
     assert lead.known == {"west": "west", "east": "east"}  # trying candidates taught the map nothing
 
 
+def test_watch_eval_counts_a_pass_inferred_where_only_the_tile_is_asked():
+    from vision.evaluate.games import EndMap, seats_offered
+    from vision.follow.follower import Outcome
+
+    _, open_ = unclear_after_a_pass(arms=False)
+    _, seated = unclear_after_a_pass(arms=True)
+    truth = [{"type": "play", "seat": 2, "tile": "1-5", "end": "east"}]
+    lead = EndMap()
+    lead.lead("3-5", "3-5")
+    assert seats_offered(seated, truth, lead) == [True]  # the arm said who: only the tile is asked
+    assert seats_offered(open_, truth, lead) == [False]  # the question asks who laid it
+    as_before = [[replace(seq[0], seats=(), event={**seq[0].event, "seat": 1})] for seq in open_.candidates]
+    turn_seat = Outcome("ask", "the photo cannot tell", candidates=as_before, code="cannot_tell")
+    assert seats_offered(turn_seat, truth, lead) == [False]  # the seat that passed, offered as known
+    assert seats_offered(turn_seat, [{**truth[0], "tile": "3-3"}], lead) == [False]  # no candidate holds it
+
+
 def test_spinner_watch_lists_an_open_seat_as_the_seats_that_may_have_laid_it():
     from vision.commands.watch import _offered
 

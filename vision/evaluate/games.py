@@ -63,6 +63,7 @@ COUNTED = (
     "draws",
     "after_pass",
     "after_pass_inferred",
+    "after_pass_seat_inferred",
     "wrong_draws",
 )
 
@@ -160,6 +161,11 @@ class VideoReport:
     #: right with no question (issue 34: at least 95 % where the hands are in view)
     after_pass: int = 0
     after_pass_inferred: int = 0
+    #: of the plays after a pass, those whose seat was known with no question about who played:
+    #: recorded right unasked, or asked about only for their tile, the question's natural pick
+    #: (`natural_pick`) naming the true seat as known. What a question about the tile asks is the
+    #: reader's doubt; the pass itself was inferred.
+    after_pass_seat_inferred: int = 0
     #: plays before which the record has a seat draw more tiles than it did (a draw no photo
     #: showed is left out, `unseen_draws`; one recorded that did not happen puts counts off)
     wrong_draws: int = 0
@@ -310,7 +316,9 @@ def follow_video(
                     break
                 if done < len(truth_events) and same_play(truth_events[done], event, ends):
                     report.right += 1
-                    report.after_pass_inferred += any(e["type"] == "pass" for e in before[done])
+                    passed = any(e["type"] == "pass" for e in before[done])
+                    report.after_pass_inferred += passed
+                    report.after_pass_seat_inferred += passed
                     done += 1
                     continue
                 want = truth_events[done] if done < len(truth_events) else None
@@ -330,6 +338,13 @@ def follow_video(
             # the person at the table says what was played since the last settled move: the
             # plays lying in the asked frame (none where the camera saw a tile that is not a play)
             shown = names.get(outcome.frame, frame.state)
+            if run_from is None:
+                known = seats_offered(outcome, truth_events[done:shown], ends)
+                report.after_pass_seat_inferred += sum(
+                    right
+                    for k, right in zip(range(done, shown), known, strict=False)
+                    if any(e["type"] == "pass" for e in before[k])
+                )
             if run_from is None and offered_wrong_seat(outcome, truth_events[done:shown], ends):
                 report.offered_wrong_seat += 1
                 report.notes.append(
@@ -389,27 +404,52 @@ def follow_video(
 SEAT_ASKED = ("who_played", "leader_unknown")
 
 
-def offered_wrong_seat(outcome: Any, truth: Sequence[dict[str, Any]], ends: EndMap) -> bool:
-    """Whether a question offers the true play under another seat as if that seat were known.
-
-    The candidate a player naturally picks is the first whose plays are true plays in a row
-    (`truth`: the true plays the answer holds) in tile and end, whatever their seats; a player
-    confirms the tile they saw laid. It is offered wrong where one of its plays names another
-    seat than the truth's and neither the question (`SEAT_ASKED`) nor that candidate
-    (`Candidate.seats`: the seats that may have laid it) says the seat is open."""
-    if outcome.code in SEAT_ASKED:
-        return False
+def natural_pick(
+    outcome: Any, truth: Sequence[dict[str, Any]], ends: EndMap
+) -> tuple[int, list[Any], list[dict[str, Any]]] | None:
+    """The candidate a player naturally picks: the first whose plays are true plays in a row
+    (`truth`: the true plays the answer holds) in tile and end, whatever their seats, as (where
+    in `truth` its plays begin, the candidate, its plays); None where none is. A player confirms
+    the tile they saw laid."""
     for seq in outcome.candidates:
         plays = [c.event for c in seq]
         for start in range(len(truth) - len(plays) + 1):
             window = truth[start : start + len(plays)]
             learnt = copy.deepcopy(ends)  # trying a candidate teaches nothing
             if all(same_play({**t, "seat": p.get("seat")}, p, learnt) for t, p in zip(window, plays, strict=True)):
-                return any(
-                    p.get("seat") != t["seat"] and len(getattr(c, "seats", ()) or ()) < 2
-                    for c, p, t in zip(seq, plays, window, strict=True)
-                )
-    return False
+                return start, list(seq), plays
+    return None
+
+
+def _seat_open(candidate: Any) -> bool:
+    """Whether a candidate says who laid its tile is open (`Candidate.seats`: the seats that may have)."""
+    return len(getattr(candidate, "seats", ()) or ()) >= 2
+
+
+def offered_wrong_seat(outcome: Any, truth: Sequence[dict[str, Any]], ends: EndMap) -> bool:
+    """Whether a question offers the true play under another seat as if that seat were known: one
+    of the natural pick's plays names another seat than the truth's and neither the question
+    (`SEAT_ASKED`) nor that candidate says the seat is open."""
+    if outcome.code in SEAT_ASKED:
+        return False
+    pick = natural_pick(outcome, truth, ends)
+    if pick is None:
+        return False
+    start, seq, plays = pick
+    window = truth[start : start + len(plays)]
+    return any(p.get("seat") != t["seat"] and not _seat_open(c) for c, p, t in zip(seq, plays, window, strict=True))
+
+
+def seats_offered(outcome: Any, truth: Sequence[dict[str, Any]], ends: EndMap) -> list[bool]:
+    """For each true play a question holds (`truth`), whether its natural pick names the play's
+    true seat as known: the question asks about the tile, not who laid it."""
+    known = [False] * len(truth)
+    pick = None if outcome.code in SEAT_ASKED else natural_pick(outcome, truth, ends)
+    if pick is not None:
+        start, seq, plays = pick
+        for k, (c, p) in enumerate(zip(seq, plays, strict=True)):
+            known[start + k] = p.get("seat") == truth[start + k]["seat"] and not _seat_open(c)
+    return known
 
 
 def _wrong_note(

@@ -48,8 +48,12 @@ LAID_SHARE = 0.0003
 BAND = 3
 #: the share of each border, at both ends, that counts for neither side (see `border_touches`)
 CORNER = 0.12
-#: share of the border evidence that one side must hold for the sighting to name it
-LEAST_SURE = 0.6
+#: share of the border evidence that one side must hold for the sighting to name it. An arm
+#: reaching in near a corner, along the next border, with its shadow over that border, gives that
+#: border up to two thirds of the evidence: on dealt films (`bench/seat_evidence.py`) sightings
+#: under 0.7 named a wrong side 2 times in 27, none from 0.7 up; 0.75 leaves a margin, and a
+#: play whose arm says less is decided by the rules, the count of deals, or a question
+LEAST_SURE = 0.75
 #: the farthest the hand of the arm that laid a tile may have reached from the tile (a share of
 #: the picture): an arm whose changed pixels reach no nearer is another arm, or the band along
 #: the wrong border (an arm from one side laying a tile near another border runs along it)
