@@ -852,3 +852,29 @@ def test_spinner_watch_lists_an_open_seat_as_the_seats_that_may_have_laid_it():
     names = ["A", "B", "C", "D"]
     assert _offered(open_.candidates[0][0], names) == "(B or C or D or A?) plays 1-5 on east"
     assert _offered(seated.candidates[0][0], names) == "C plays 1-5 on east"
+
+
+def test_a_play_after_one_that_may_have_been_missed_names_no_seat_as_known():
+    # draw films (watch-eval --dealt draw --seed 401): a play laid under a hand and never read,
+    # then the next seat's. A counted boneyard says the turn seat laid the tile read (nobody
+    # passed), but the turn seat laid the missed one: the question offered seat 1's play as known,
+    # and a player confirming the tile recorded it for seat 1, not seat 2
+    follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
+    left = follower.match.current.boneyard
+    follower.observe(with_backs(left))
+    lead = tile(3, 5, 300, 200)
+    assert follower.observe(with_backs(left, lead)).events == [{"type": "play", "seat": 0, "tile": "3-5"}]
+    assert follower.observe(with_backs(left, lead)).kind == "nothing"  # seat 1's 5-1, not read
+    outcome = follower.observe(with_backs(left, lead, tile(6, 3, 240, 200)))
+    assert outcome.kind == "ask" and outcome.code == "missed"
+    best = outcome.candidates[0][0]
+    assert best.event["tile"] == "3-6" and best.seats == (1, 2, 3, 0)  # who laid it is asked too
+    assert outcome.params["open_seats"] == [1, 2, 3, 0]
+    # with the arm that laid it in view, and the seating known, its seat is told
+    follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0, seating=SIDES)
+    follower.observe(with_backs(left))
+    follower.observe(with_backs(left, lead), arms=[arm(SIDES[0], share(300, 200))])
+    follower.observe(with_backs(left, lead))
+    outcome = follower.observe(with_backs(left, lead, tile(6, 3, 240, 200)), arms=[arm(SIDES[2], share(240, 200))])
+    assert outcome.code == "missed" and outcome.candidates[0][0].event["seat"] == 2
+    assert not outcome.candidates[0][0].seat_open

@@ -1624,14 +1624,15 @@ class Follower:
         ranked = rank(self.hand, self.placed, new, 0, self.leader, photo)
         # a tile turned down before says so first (it would be asked about as played anyway)
         unclear = clear_winner(ranked, new, self.hand, photo)
-        why = unclear or self._doubted([new]) or _missed(1, changes)
+        missed = _missed(1, changes)
+        why = unclear or self._doubted([new]) or missed
         if why is not None:
             if getattr(why, "code", None) == "no_open_end":
                 # the photo shows the tile at no open end: a play of another tile, at an end where
                 # nothing was seen, is no question to put ("Was it 1-5?" with 1-5 on no table); the
                 # tile read is, where it may be played, or no play at all (the pad scores it)
                 ranked = [c for c in ranked if c.move.tile is new.tile]
-            options = self._evidenced(reading, [[(c, new)] for c in ranked[:8]])
+            options = self._evidenced(reading, [[(c, new)] for c in ranked[:8]], after_missed=missed is not None)
             if unclear is not None and options:  # worded again with the seats the evidence gives
                 why = clear_winner([o[0] for o in options], new, self.hand, photo) or unclear
             return self._ask(reading, why, [new], options, changes)
@@ -1687,7 +1688,7 @@ class Follower:
             return self._ask(reading, why, new, options, changes)
         missed = _missed(len(new), changes)
         if missed is not None:
-            options = self._evidenced(reading, [[(c, new[c.tile]) for c in o] for o in orders])
+            options = self._evidenced(reading, [[(c, new[c.tile]) for c in o] for o in orders], after_missed=True)
             return self._ask(reading, self._doubted(new) or missed, new, options, changes)
         return self._play(reading, [(c, new[c.tile]) for c in orders[0]])
 
@@ -1939,8 +1940,26 @@ class Follower:
             pick = replace(pick, draws=())
         return answer, pick
 
+    def _seat_after_missed(
+        self, hand: Hand, answer: WhoPlayed, arm: ArmSighting | None
+    ) -> tuple[WhoPlayed, SeatCandidate | None]:
+        """Who laid `answer.tile` where a play may have been missed before it: any seat in the
+        hand, from the turn on (the missed play's seat, or a later one), unless the arm that laid
+        it names one (`SeatKeeper.choose` with no count of deals: those assume no play between);
+        the seat named implies no pass or draw, which the person's answer says."""
+        order = [hand.turn]
+        while (following := hand.next_seat(order[-1])) != hand.turn and following not in order:
+            order.append(following)
+        first = answer.seats[0] if answer.seats else hand.turn
+        order = [first, *(s for s in order if s != first)]
+        anyone = replace(answer, candidates=tuple(SeatCandidate(s) for s in order))
+        return anyone, self.seats.choose(anyone, arm)
+
     def _evidenced(
-        self, reading: Reading, options: Sequence[Sequence[tuple[Candidate, TileReading]]]
+        self,
+        reading: Reading,
+        options: Sequence[Sequence[tuple[Candidate, TileReading]]],
+        after_missed: bool = False,
     ) -> list[list[Candidate]]:
         """A question's candidates (each a sequence of plays, with the tile each was read as), each
         play with the seat the evidence gives, as a play followed without a question gets it
@@ -1948,7 +1967,12 @@ class Follower:
         (`legal_moves`: after a pass, the seat that passed). Where nothing settles it and a pass
         was possible, the play keeps the turn seat as a stand-in with the seats that may have laid
         it (`Candidate.seats`): the question says the seat is open (`_ask`). A lead keeps its seat
-        (the leader's, or asked: "leader_unknown")."""
+        (the leader's, or asked: "leader_unknown").
+
+        `after_missed`: a play may have been missed before these (`_missed`). The rules and the
+        boneyard's count judge who laid a tile as if it came next, which it may not have (the
+        seat whose turn it was laid the missed one); only the arm that laid it says who did
+        (`_seat_after_missed`)."""
         out: list[list[Candidate]] = []
         for option in options:
             arms = self.seats.arms_for([_point(t, reading) for _, t in option])
@@ -1959,7 +1983,10 @@ class Follower:
                 draws: list[dict[str, Any]] = []
                 answer = who_played(hand, candidate.move.tile) if hand is not None else None
                 if hand is not None and answer is not None and answer.candidates and candidate.move.end is not None:
-                    answer, pick = self._pick_seat(hand, answer, arm, reading)
+                    if after_missed:
+                        answer, pick = self._seat_after_missed(hand, answer, arm)
+                    else:
+                        answer, pick = self._pick_seat(hand, answer, arm, reading)
                     seat, seats = (pick.seat, ()) if pick is not None else (answer.seats[0], answer.seats)
                     candidate = replace(
                         candidate,
