@@ -1947,10 +1947,10 @@ class Follower:
         hand, from the turn on (the missed play's seat, or a later one), unless the arm that laid
         it names one (`SeatKeeper.choose` with no count of deals: those assume no play between);
         the seat named implies no pass or draw, which the person's answer says."""
-        order = [hand.turn]
-        while (following := hand.next_seat(order[-1])) != hand.turn and following not in order:
+        first = answer.seats[0]
+        order = [hand.turn if hand.turn is not None else first]
+        while (following := hand.next_seat(order[-1])) not in order:
             order.append(following)
-        first = answer.seats[0] if answer.seats else hand.turn
         order = [first, *(s for s in order if s != first)]
         anyone = replace(answer, candidates=tuple(SeatCandidate(s) for s in order))
         return anyone, self.seats.choose(anyone, arm)
