@@ -17,7 +17,7 @@ from scorer.match import Match
 from tests.support.readings import reading, tile
 from vision.evaluate.games import follow_video
 from vision.follow import seats
-from vision.follow.follower import Follower
+from vision.follow.follower import Follower, Outcome
 from vision.follow.seats import ArmSighting, ArmWatch, laying_arm
 from vision.read.reading import Ignored, Reading, TileReading
 from vision.synth.video import game_video
@@ -659,6 +659,57 @@ def test_a_back_hidden_under_a_cup_is_no_draw_counted():
     )
     # no draw recorded for the cup (the play followed, or asked about: the count says no more)
     assert played.kind in ("play", "ask") and not any(e["type"] == "draw" for e in played.events)
+    assert follower.match.current.boneyard == left
+
+
+def test_a_draw_and_its_play_between_two_photos_are_the_players_where_the_back_was_seen_taken():
+    # seat 1 draws the heap's last back and lays 5-0 between two photos: the count fell by one
+    # with a new tile, and the frame changed where that back lay, showing the table there
+    from vision.follow.motion import Region
+
+    table = np.full((480, 640, 3), (60, 120, 60), np.uint8)
+    lead, laid = tile(5, 5, 300, 200), tile(5, 0, 360, 200)
+
+    def photos(drawn: int, misread: bool = False, recorded: int = 0) -> tuple[Follower, int, Outcome]:
+        follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
+        left = follower.match.current.boneyard
+        heap = [back_at(30.0 + 14 * k, 400.0) for k in range(left)]
+        follower.observe(Reading("f", 640, 480, (), ignored=tuple(heap)), image=table)
+        follower.observe(
+            Reading("f", 640, 480, (lead,), ignored=tuple(heap)), [Region(280, 180, 320, 220)], image=table
+        )
+        if recorded:  # draws the record holds that the count of backs never saw
+            follower.match.apply({"type": "draw", "seat": 1, "count": recorded})
+        x = 30.0 + 14 * (left - drawn)
+        where = [Region(x - 10, 380, 30.0 + 14 * left, 420), Region(340, 180, 380, 220)]
+        # `misread`: the last back is still there, boxed as a printed picture (not a back)
+        last = (Ignored("printed", heap[-1].corners, 0.5),) if misread else ()
+        now = Reading("f", 640, 480, (lead, laid), ignored=(*heap[: left - drawn], *last))
+        return follower, left, follower.observe(now, where, image=table)
+
+    follower, left, played = photos(1)
+    assert played.kind == "play" and played.events[0] == {"type": "draw", "seat": 1, "count": 1}
+    assert (played.events[1]["seat"], played.events[1]["tile"]) == (1, "0-5")
+    assert follower.match.current.boneyard == left - 1 and follower.backs_exact
+    # two: seat 1 may have drawn one and played, and seat 2 drawn the other before the photo
+    follower, left, played = photos(2)
+    assert not any(e["type"] == "draw" for e in played.events) and not follower.backs_exact
+    # the back at the taken one's place only boxed as something else: the table does not show
+    # there, so the count does not say it was drawn
+    follower, left, played = photos(1, misread=True)
+    assert not any(e["type"] == "draw" for e in played.events) and not follower.backs_exact
+    assert follower.match.current.boneyard == left
+    # a draw in the record that the count never saw (a person said it; or the reader went on
+    # boxing a back where one was taken): the count is not the record's boneyard, and a back it
+    # loses in the play's frame may be that one's ghost going: no draw recorded (the count is
+    # the record's boneyard again)
+    follower, left, played = photos(1, recorded=1)
+    assert [e["type"] for e in played.events] == ["play"]
+    assert follower.match.current.boneyard == left - 1 == follower.backs
+    # the last backs taken with the play: the seat that emptied the boneyard may have passed and
+    # a later seat played, so nothing is recorded: asked
+    follower, left, played = photos(left)
+    assert played.kind == "ask" and played.code == "who_played" and len(played.params["seats"]) > 1
     assert follower.match.current.boneyard == left
 
 

@@ -31,6 +31,9 @@ APART = 4.0
 #: how far (colour distance, 0-255 channels) the middle of a back's old place may be from the
 #: table around it and still be the table showing (`bare`), where the table is plain
 BARE = 15.0
+#: a box whose short side is this many back widths or more is no back (`bare`): a back boxed
+#: alone is one width across, however it lies
+WIDE = 1.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,9 @@ class BoneyardWatch:
     #: backs gone from where the frame changed while their place does not show the table
     #: (`bare`): something stands over them, and the count of backs in view is short
     hidden: int = 0
+    #: of the backs the last `look` took, those whose place was seen to show the table (not
+    #: only where nothing there could tell): the count of backs may say how many were drawn
+    seen_gone: int = 0
 
     def start(self, reading: Reading) -> None:
         """A new hand: the backs in view now are the boneyard."""
@@ -81,6 +87,7 @@ class BoneyardWatch:
         self.gone = []
         self.appeared = 0
         self.hidden = 0
+        self.seen_gone = 0
 
     def uncovered(self, point: tuple[float, float]) -> bool:
         """Whether `point` lies where a back was taken this hand, or beside it: what the back hid
@@ -97,17 +104,19 @@ class BoneyardWatch:
         # of them nudged or pushed, nor a back first read in the heap)
         self.appeared += sum(1 for b in now if not any(back.reaches(b.center, APART) for back in self.backs))
         kept: list[Back] = []
-        taken = 0
+        taken = self.seen_gone = 0
         for back in self.backs:
             if any(back.near(b) for b in now):
                 continue  # read again: refreshed below
             if regions is not None and any(r.contains(back.center) for r in regions):
-                if image is not None and not bare(image, back, reading):
+                shows = bare(image, back, reading) if image is not None else None
+                if shows is False:
                     # something stands over its place (a cup, a hand): hidden, not taken
                     self.hidden += 1
                     kept.append(back)
                     continue
                 taken += 1
+                self.seen_gone += shows is True
                 self.gone.append(back)
             else:
                 kept.append(back)  # not read this time, and nothing moved there
@@ -116,31 +125,41 @@ class BoneyardWatch:
         return taken
 
 
-def bare(image: np.ndarray, back: Back, reading: Reading) -> bool:
+def bare(image: np.ndarray, back: Back, reading: Reading) -> bool | None:
     """Whether the table shows where `back` lay in `image`: the middle of its place looks like
     the table around it (a ring two to three back widths out, off every box read). Where the
     ring is hidden too (boxes all round, the photo's border), or a box read lies over the place
-    (a back nudged there), there is nothing to tell: True. `image` may be smaller than the photo
-    whose pixels the reading's points are in (a phone's large JPEG decoded at reduced size,
-    `Reader.read_upright`): the points are scaled by its width over the reading's."""
+    (a back nudged there, or the back itself boxed as something else), there is nothing to
+    tell: None. But a box over the place as wide as two backs (`WIDE`) is no back nudged there:
+    the detector drew it round what stands over several (a cup over one back and half the
+    next, boxed as one back and taken for the half-hidden one): False, something stands there.
+    `image` may be smaller than the photo whose pixels the reading's points are in (a phone's
+    large JPEG decoded at reduced size, `Reader.read_upright`): the points are scaled by its
+    width over the reading's."""
     scale = image.shape[1] / reading.width if reading.width > 0 else 1.0
     x, y, w = back.center[0] * scale, back.center[1] * scale, back.width * scale
     reach = 3.0 * w
     x0, y0 = max(int(x - reach), 0), max(int(y - reach), 0)
     x1, y1 = min(int(x + reach) + 1, image.shape[1]), min(int(y + reach) + 1, image.shape[0])
     if x1 <= x0 or y1 <= y0:
-        return True
+        return None
     patch = image[y0:y1, x0:x1].reshape(y1 - y0, x1 - x0, -1).astype(np.float32)
     yy, xx = np.mgrid[y0:y1, x0:x1]
     gap = np.hypot(xx - x, yy - y)
     boxes = np.zeros(gap.shape, np.uint8)
+    wide = np.zeros(gap.shape, np.uint8)
     for corners in [*(b.corners for b in reading.ignored), *(t.corners for t in reading.tiles)]:
         shifted = np.asarray(corners, np.float32) * scale - np.asarray([x0, y0], np.float32)
         cv2.fillConvexPoly(boxes, np.round(shifted).astype(np.int32), 1)
+        if short_side(corners) >= WIDE * back.width:
+            cv2.fillConvexPoly(wide, np.round(shifted).astype(np.int32), 1)
     ring = (gap >= 2.0 * w) & (gap <= reach) & (boxes == 0)
     middle = gap <= 0.45 * w
-    if ring.sum() < 40 or (middle & (boxes == 0)).sum() < 0.3 * middle.sum():
-        return True  # the table all round hidden, or a box read over the place (a back pushed there)
+    covered = (middle & (boxes == 0)).sum() < 0.3 * middle.sum()
+    if covered and (middle & (wide == 1)).sum() >= 0.5 * middle.sum():
+        return False  # a box no back fills lies over the place: something stands over it
+    if ring.sum() < 40 or covered:
+        return None  # the table all round hidden, or a box read over the place (a back pushed there)
     middle &= boxes == 0
     table = np.median(patch[ring], axis=0)
     spread = float(np.median(np.linalg.norm(patch[ring] - table, axis=1)))

@@ -858,6 +858,10 @@ class Follower:
         self.backs_exact = True
         #: the last frame showed as many backs as the record's boneyard may hold (not counted yet)
         self.backs_at_most = False
+        #: the backs the last frame's change took from where they lay, each place seen to show the
+        #: table (`BoneyardWatch.look`), where no back appeared or was hidden in it: as many
+        #: fewer backs counted in that frame were drawn, not missed by the reader
+        self.backs_taken = 0
         #: where the boneyard's backs lie: a change that took one is a draw, however the count
         #: went (a back missed in one frame, a shadow boxed as one in another)
         self.boneyard = BoneyardWatch()
@@ -1468,11 +1472,15 @@ class Follower:
         # a back gone from where the frame changed was drawn, whatever the count says
         appeared, hidden = self.boneyard.appeared, self.boneyard.hidden
         taken = self.boneyard.look(reading, regions, self.last_image) if self.hand.unseen_draws else 0
+        # (a back taken where nothing could tell whether the table shows may be one the reader
+        # boxed as something else: it is a draw, but the count says no more)
+        self.backs_taken = taken if self.boneyard.seen_gone == taken else 0
         if self.boneyard.appeared > appeared or self.boneyard.hidden > hidden:
             # a back where none lay (a drawn tile laid face down in view, a back moved): the backs
             # in view are no longer the boneyard alone, and a draw leaves their count unchanged;
             # or a back hidden where something stands over it: their count is short of the boneyard
             self.backs_exact = False
+            self.backs_taken = 0
         # a faint tile apart from the layout, where a back lay until it was drawn, is what the back
         # hid or shaded (a board's printed picture): it was not laid
         new = [
@@ -1825,7 +1833,9 @@ class Follower:
         self.leftover = later
         if self.backs is not None:
             self.backs = _backs(reading)
-            self.backs_exact = self.backs_exact and self._counted_before(self.backs)
+            # (the draws seen taken in this frame keep the count exact where the record took them)
+            seen = self._seen_drawn(self.backs) and self.backs == self.hand.boneyard
+            self.backs_exact = self.backs_exact and (self._counted_before(self.backs) or seen)
         share = min(c.share for c, _ in chosen)
         why = Reason(f"evidence share {share:.2f}", code="evidence", share=round(share, 2))
         if self.likely_seats:
@@ -2039,7 +2049,9 @@ class Follower:
         Players draw one tile at a time: a boneyard that grew, or lost several tiles in one look,
         was miscounted (a back missed or hidden in one frame), and says no more than that tiles
         were drawn this hand (`backs_exact`): draws it implied would be recorded wrong, and every
-        later count be off by as many."""
+        later count be off by as many. So are several fewer between two photos, each seen taken
+        from where it lay: the seat that played in between may have drawn some of them, and the
+        seat after it the rest (a photo taken late), which the count cannot tell apart."""
         if self.backs is None:
             return False
         now = _backs(reading)
@@ -2059,8 +2071,12 @@ class Follower:
             return None  # emptied (the seats after may have passed), or miscounted: not evidence
         # a back fewer only in the play's own frame is a draw in the play's reach or a back missed
         # there: the boneyard holds tiles either way (nobody passed), but only the draws seen in
-        # the still frames before are recorded (and `_play` counts exactly no more)
-        return self.backs - (now if self._counted_before(now) else self.backs_before or now)
+        # the still frames before, or seen taken from their places in this one, are recorded
+        # (and `_play` counts exactly no more). The latter only where the count has been the
+        # record's boneyard: a back read where none lay (a gap in a row of backs boxed as one)
+        # that goes in this frame would otherwise be a draw that never happened
+        seen = self._counted_before(now) or (self._seen_drawn(now) and self.backs == hand.boneyard)
+        return self.backs - (now if seen else self.backs_before or now)
 
     def _counted_before(self, now: int) -> bool:
         """Whether the boneyard's count in the frame of a play was seen in the still frame before
@@ -2068,6 +2084,14 @@ class Follower:
         or a back the reader missed there (an arm's shadow, a tile laid beside it), and a draw
         recorded that did not happen puts every later count off."""
         return self.backs_before is None or self.backs_before == now
+
+    def _seen_drawn(self, now: int) -> bool:
+        """Whether the back fewer in the frame of a play than in the frame before it was seen
+        taken from where it lay (`backs_taken`), and the boneyard still holds tiles: the last
+        draw of the seat that played, between two photos (it plays the tile it drew at once:
+        RULES.md, Draw games), not a back the reader missed. An emptied boneyard says less: the
+        seat that emptied it may have passed, and a later one played."""
+        return self.backs_before is not None and now > 0 and self.backs_before - now == self.backs_taken == 1
 
     def _who_played(self, reading: Reading, chosen: list[tuple[Candidate, TileReading]], answer: Any) -> Outcome:
         """Ask who laid the first chosen tile: one candidate per seat the rules leave, the turn seat
