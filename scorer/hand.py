@@ -49,6 +49,9 @@ class LeadRule:
     doubles_only: bool = False  # `cross`: the lead is a double
     why: str = ""
     highest: bool = False  # the double is the highest one dealt (not known yet: no deal recorded)
+    #: `cross`, later hands, no deal recorded: the last hand's winner, who leads a double if it
+    #: holds one (the duty passes on to the next seat only when it holds none)
+    duty: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +108,7 @@ class Hand:
         "drawn",
         "adjustments",
         "events",
+        "_lead_watch",
     )
 
     def __init__(
@@ -181,6 +185,9 @@ class Hand:
                 + ("a record with a deal names every draw" if deal is not None else f"in {rules.name} nobody draws")
             )
         self.unseen_draws = unseen_draws
+        #: an observed `cross` hand whose lead the rules tie to what was held (the highest double;
+        #: the winner's double): a double played or shown later may prove the lead wrong
+        self._lead_watch = deal is None and not unseen_draws and (lead_rule.highest or lead_rule.duty is not None)
         #: (seat, event, out with a double) of a seat that played its last counted tile while
         #: unseen draws may have given it more: out, unless the record goes on
         self.maybe_out: tuple[int, int, bool] | None = None
@@ -393,7 +400,7 @@ class Hand:
             )
         if self.boneyard > 0 and not self.unseen_draws:
             raise RecordError(
-                f"{said} with {self.boneyard} tiles in the boneyard: "
+                f"{said} with {n_tiles(self.boneyard)} in the boneyard: "
                 "a player who cannot play draws until a tile fits (RULES.md, Draw games)",
                 code="pass_boneyard",
                 seat=seat,
@@ -440,6 +447,61 @@ class Hand:
         if rule.doubles_only and not tile.is_double:
             raise RecordError(f"the lead must be a double ({rule.why}), not {tile}", code="lead_double", tile=str(tile))
 
+    def _check_lead_held(self, seat: int, tiles: Iterable[Tile], verb: str) -> None:
+        """`cross` without a deal: who had to lead, and with what, depends on the doubles held at
+        the deal, which nobody saw. A seat that plays or shows a double it did not draw (it drew
+        nothing unseen, and not that tile in sight) held it when the lead was laid; that may prove
+        the lead broke the rule (RULES.md, cross), as a reveal proves a pass broke must-play."""
+        drawn = self.drawn[seat]
+        if any(tile is None for _, tile, _ in drawn):
+            return  # it drew tiles nobody saw: any double it shows may be one of them
+        in_sight = {tile for _, tile, _ in drawn}
+        held = sorted(t for t in tiles if t.is_double and t not in in_sight)
+        if not held or not self.layout.placements:
+            return
+        rule = self.lead_rule
+        lead = self.layout.placements[0].tile
+        at = self.on_table[lead]
+        led = f"seat {self.leader} led {lead} at event {at}"
+        if rule.highest:
+            tile = held[-1]
+            if tile.high <= lead.high:
+                return
+            raise RecordError(
+                f"seat {seat} {verb} {tile}, which it did not draw, so it held {tile} when {led}: {lead} was not the highest "
+                f"double dealt, and {rule.why} (RULES.md, cross); correct the lead (event {at})",
+                code="lead_not_highest",
+                seat=seat,
+                tile=str(tile),
+                lead=str(lead),
+                leader=self.leader,
+                at=at,
+            )
+        duty = rule.duty
+        if duty is None or self.leader is None:
+            return
+        before = []  # the seats whose duty it was to lead before the seat that did
+        current = duty
+        while current != self.leader:
+            before.append(current)
+            current = self._next[current]
+        if seat not in before:
+            return
+        tile = held[-1]
+        passes_on = "" if seat == duty else f", and the duty passed on to seat {seat} before seat {self.leader}"
+        raise RecordError(
+            f"seat {seat} {verb} {tile}, which it did not draw, so it held a double when {led}: seat {duty}, the last hand's "
+            f"winner, leads a double from hand, and the duty passes to the next seat only when it holds none"
+            f"{passes_on} (RULES.md, cross); correct the lead (event {at})",
+            code="lead_duty",
+            seat=seat,
+            tile=str(tile),
+            lead=str(lead),
+            leader=self.leader,
+            duty=duty,
+            at=at,
+        )
+
     def _play(self, event: dict[str, Any], index: int) -> dict[str, Any]:
         if self.maybe_out is not None:
             return self._went_on(Hand._play, event, index)
@@ -479,6 +541,8 @@ class Hand:
             if self.turn is not None and seat != self.turn:
                 skipped = self._infer_passes(seat, index)
                 end = self._resolve_end(tile, end)
+                if self._lead_watch and tile.is_double:
+                    self._check_lead_held(seat, (tile,), "played")
                 # Everything is checked: change the hand.
                 for passer in skipped:
                     self._record_pass(passer, index)
@@ -488,9 +552,13 @@ class Hand:
                 # (`type(end) is str`: an end written as a list is not hashable; `_resolve_end` refuses it.)
                 value = layout.open_ends().get(end) if self._plain_ends and type(end) is str else None  # type: ignore[call-overload]
                 if value is not None and (value == tile.low or value == tile.high):
+                    if self._lead_watch and tile.is_double:
+                        self._check_lead_held(seat, (tile,), "played")
                     layout._place_at(tile, end, value)  # the usual case: the named end fits
                 else:
                     end = self._resolve_end(tile, end)
+                    if self._lead_watch and tile.is_double:
+                        self._check_lead_held(seat, (tile,), "played")
                     layout.place(tile, end)
         else:
             if end is not None:
@@ -815,11 +883,14 @@ class Hand:
                 seat=seat,
                 tile=str(self.must_play[1]),
             )
-        has_tile = event.get("tile") is not None  # (null is left out: GAME_RECORD.md, `scorer.schema`)
+        # GAME_RECORD.md: a draw is a known tile or a count, one or the other (null is left out:
+        # `scorer.schema`). Stored records of older Spinners may hold the other shapes: the web
+        # store reads them as they were scored (`webapp.store.stored_event`).
+        has_tile = event.get("tile") is not None
         if has_tile:
             tile, _ = self._tile(event)
             count = 1
-            if event.get("count") not in (None, 1):
+            if event.get("count") is not None:
                 raise RecordError(
                     f"a draw names its 'tile' (one tile seen) or a 'count' of unseen tiles, not both "
                     f"({tile} and a count of {event['count']!r})",
@@ -827,21 +898,26 @@ class Hand:
                 )
         else:
             tile = None
-            count = event.get("count", 1)
-            if count is None:  # (null is left out)
-                count = 1
-            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            given = event.get("count")
+            if given is None:
                 raise RecordError(
-                    f"a draw names its 'tile' or a 'count' of unseen tiles of at least 1, not {count!r}",
+                    f"seat {seat}'s draw names neither its 'tile' (one tile seen) nor a 'count' of unseen tiles",
+                    code="draw_neither",
+                    seat=seat,
+                )
+            if not isinstance(given, int) or isinstance(given, bool) or given < 1:
+                raise RecordError(
+                    f"a draw names its 'tile' or a 'count' of unseen tiles of at least 1, not {given!r}",
                     code="draw_count",
                 )
+            count = given
             if self.full:
                 raise RecordError(
                     "a full-information record (one with a deal) names every drawn tile", code="draw_name"
                 )
         if count > self.boneyard:
             raise RecordError(
-                f"seat {seat} drew {count} tiles, but the boneyard holds {self.boneyard}",
+                f"seat {seat} drew {n_tiles(count)}, but the boneyard holds {self.boneyard}",
                 code="boneyard_short",
                 seat=seat,
                 count=count,
@@ -917,7 +993,7 @@ class Hand:
         extra = len(tiles) - self.counts[seat]  # unseen draws: tiles it drew that nobody saw
         if extra and not (self.unseen_draws and 0 < extra <= self.unseen + self.boneyard):
             raise RecordError(
-                f"seat {seat} should hold {self.counts[seat]} tiles ({self._count_words(seat)}), "
+                f"seat {seat} should hold {n_tiles(self.counts[seat])} ({self._count_words(seat)}), "
                 f"but {len(tiles)} were revealed",
                 code="reveal_count",
                 seat=seat,
@@ -956,6 +1032,8 @@ class Hand:
                         end=ends[0],
                     )
         self._check_draws(seat, seen, max(extra, 0))
+        if self._lead_watch:
+            self._check_lead_held(seat, seen, "revealed")
         self._check_pip_total(seat, sum(t.pips for t in tiles))
         if extra:  # drawn unseen: from those a pass took, else from what the boneyard was thought to hold
             taken = min(extra, self.unseen)
@@ -1010,9 +1088,9 @@ class Hand:
         return words + (f", {drawn} drawn" if drawn else "")
 
     def _check_reveal_time(self, seat: int) -> None:
-        if self.end not in ("out", "blocked"):
-            if self.end == "target":
-                raise RecordError("the match was won during this hand: nothing is revealed after it", code="reveal_won")
+        # A match won at once in mid-hand (`target`) ends the hand too: what the players still held
+        # may be shown, and checked, though it scores nothing (docs/scorer.md).
+        if self.end not in ("out", "blocked", "target"):
             waiting = f"seat {self.turn} is to play" if self.turn is not None else "the lead is still to come"
             raise RecordError(
                 f"seat {seat} showed its tiles before the hand ended ({waiting}); "
@@ -1049,7 +1127,7 @@ class Hand:
         least = sum(sorted(unplayed)[:count])
         if not least <= value <= most:
             raise RecordError(
-                f"seat {seat} holds {count} tiles ({self._count_words(seat)}), "
+                f"seat {seat} holds {n_tiles(count)} ({self._count_words(seat)}), "
                 f"which cannot total {value} pips (between {least} and {most} with the tiles not yet played)",
                 code="pips_range",
                 seat=seat,
@@ -1144,6 +1222,11 @@ class Hand:
         self.turn = None
 
 
+def n_tiles(n: int) -> str:
+    """'1 tile', '3 tiles' (the engine's messages)."""
+    return f"{n} tile" if n == 1 else f"{n} tiles"
+
+
 def lead_rule(
     rules: Rules,
     previous: Hand | None,
@@ -1183,7 +1266,11 @@ def lead_rule(
     if winner_side is None or winner_side not in active:
         return _first_lead("highest_double", deal, active, "after a hand with no winner", everything_dealt)
     if deal is None:
-        return LeadRule(doubles_only=True, why="the last hand's winner, or the next seat holding one, leads a double")
+        return LeadRule(
+            doubles_only=True,
+            why="the last hand's winner, or the next seat holding one, leads a double",
+            duty=winner_side,
+        )
     seat = winner_side
     for _ in active:
         if any(t.is_double for t in deal[seat]):

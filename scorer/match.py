@@ -154,10 +154,9 @@ class Match:
         hand = self.hands[-1]
         h = len(self.hands) - 1
         e = hand.events if index is None else index
-        # Showing what was left after the winning hand is harmless; anything else is not.
-        if self.winner is not None and not (
-            type(event) is dict and event.get("type") in ("reveal", "pips") and hand.end != "target"
-        ):
+        # Showing what was left after the winning hand (or the winning play, in mid-hand) is
+        # harmless, and lets the table check the last hand; anything else is not.
+        if self.winner is not None and not (type(event) is dict and event.get("type") in ("reveal", "pips")):
             raise RecordError(
                 f"the match was already won ({self._won_words()})", hand=h, event=e, code="match_won", side=self.winner
             )

@@ -161,7 +161,7 @@ def test_the_pad_alone_keeps_a_drawing_hands_counts_closed(tmp_path):
     t = Table(client, client.post("/api/games", json={"variant": "draw", "players": ["Ana", "Ben"]}).get_json())
     assert t.post("/hands", {"leader": 0}).status_code == 201
     assert t.event({"type": "play", "seat": 0, "tile": "6-6"}).status_code == 201
-    assert t.event({"type": "draw", "seat": 1}).status_code == 201  # the scorer taps Draw
+    assert t.event({"type": "draw", "seat": 1, "count": 1}).status_code == 201  # the scorer taps Draw
     assert "unseen_draws" not in t.record()["hands"][0]
     # a photo taken on purpose is no live camera: the counts stay as the pad keeps them
     ok, data = cv2.imencode(".png", np.full((240, 320, 3), 90, np.uint8))

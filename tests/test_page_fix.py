@@ -23,6 +23,17 @@ def open_fix(page, play: int) -> None:
     page.wait_for_selector("#fix-dialog[open]")
 
 
+def test_a_correction_of_a_pass_names_it_by_its_kind_not_as_a_play(live_server, open_page):
+    page = open_page(SMALL)
+    start_match(page, live_server.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')
+    tap_and_wait(page, '[data-tile="6-6"]')
+    tap_and_wait(page, "#pass")  # Ben passes
+    open_fix(page, 2)
+    assert page.inner_text("#fix-title") == "Correct: Hand 1, no. 2 (a pass)"
+    assert page.get_attribute('#board-bottom .fix[data-event="1"]', "aria-label") == "Correct no. 2: Ben passed"
+
+
 def test_a_correction_is_tapped_not_typed(live_server, open_page):
     page = open_page(SMALL)
     game = two_plays(page, live_server.url)

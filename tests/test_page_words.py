@@ -90,7 +90,8 @@ def test_the_compiled_catalogue_is_the_po_file():
     assert mo == po
 
 
-def refusal_in(lang: str, error: dict, players=("Ana", "Ben", "Cruz", "Dee"), variant="all-fives") -> str:
+def refusal_in(lang: str, error: dict, players=("Ana", "Ben", "Cruz", "Dee"), variant="all-fives", hands=()) -> str:
+    """`say_refusal` of `error`; `hands`: the refused record's, which say what kind of event it names."""
     from flask_babel import force_locale
 
     from webapp import create_app
@@ -98,26 +99,42 @@ def refusal_in(lang: str, error: dict, players=("Ana", "Ben", "Cruz", "Dee"), va
 
     app = create_app({"DATABASE_URL": "sqlite://", "SPINNER_DATA": "/nonexistent"}, migrate=False)
     with app.test_request_context(), force_locale(lang):
-        return say_refusal(error, {"players": list(players), "variant": variant})
+        return say_refusal(error, {"players": list(players), "variant": variant, "hands": list(hands)})
 
 
 def test_a_refusal_names_players_and_counts_from_one_in_both_languages():
     from scorer import Match, RecordError
 
+    rec = record("all-fives", hand(play(0, "5-5"), play(0, "0-5", "west")), players=2)
     with pytest.raises(RecordError) as caught:
-        Match.from_record(record("all-fives", hand(play(0, "5-5"), play(0, "0-5", "west")), players=2))
+        Match.from_record(rec)
     error = caught.value.to_dict(coded=True)
     assert error["code"] == "pass_boneyard"
     assert "seat 1 must have passed" in error["error"]  # the command line's words, as they were
-    english = refusal_in("en", error, players=("Ana", "Ben"))
+    english = refusal_in("en", error, players=("Ana", "Ben"), hands=rec["hands"])
     assert english == (
         "Hand 1, play 2: It is Ben's turn: Ben cannot have passed: 10 tiles are in the boneyard, "
         "so a player who cannot play draws until a tile fits."
     )
-    spanish = refusal_in("es", error, players=("Ana", "Ben"))
+    spanish = refusal_in("es", error, players=("Ana", "Ben"), hands=rec["hands"])
     assert spanish.startswith("Mano 1, jugada 2: Le toca a Ben") and "pozo" in spanish
     for said in (english, spanish):
         assert "seat" not in said and "hand 0" not in said and "RULES.md" not in said
+
+
+def test_a_refusal_names_an_event_that_is_no_play_by_its_kind_and_number():
+    # The hand's list numbers every event; a draw, a pass or a reveal is not "play 2".
+    from scorer import Match, RecordError
+
+    rec = record("all-fives", hand(play(0, "5-5"), {"type": "draw", "seat": 1}), players=2)
+    with pytest.raises(RecordError) as caught:
+        Match.from_record(rec)
+    error = caught.value.to_dict(coded=True)
+    english = refusal_in("en", error, players=("Ana", "Ben"), hands=rec["hands"])
+    assert english == "Hand 1, no. 2 (a draw): A draw names the tile seen, or how many tiles were drawn unseen."
+    spanish = refusal_in("es", error, players=("Ana", "Ben"), hands=rec["hands"])
+    assert spanish.startswith("Mano 1, n.º 2 (un robo): Un robo dice la ficha vista")
+    assert refusal_in("en", error, players=("Ana", "Ben")).startswith("Hand 1, no. 2: ")  # kind not known
 
 
 def test_a_team_is_named_by_its_players():
@@ -128,7 +145,7 @@ def test_a_team_is_named_by_its_players():
     rec["hands"][0]["events"].append(play(0, "6-5", "west"))
     with pytest.raises(RecordError) as caught:
         Match.from_record(rec)
-    said = refusal_in("en", caught.value.to_dict(coded=True), variant="partners")
+    said = refusal_in("en", caught.value.to_dict(coded=True), variant="partners", hands=rec["hands"])
     assert said == "Hand 1, play 6: The match is over: Ben & Dee won."
 
 
@@ -146,7 +163,7 @@ def test_the_play_list_and_refusals_speak_of_players(live_server, open_page):
     page.click("#send-pips")
     page.wait_for_function("document.getElementById('pad-error').textContent.length > 0")
     said = page.inner_text("#pad-error")
-    assert said.startswith("Hand 1, play 4: The hand is not over yet")
+    assert said.startswith("Hand 1, no. 4 (pips counted): The hand is not over yet")  # the pips, not a play
     assert "seat" not in said and "event" not in said
     assert len(record_of(page, game)["hands"][0]["events"]) == 3
 

@@ -135,9 +135,9 @@ def test_a_drawn_tile_that_fits_is_played_at_once():
 
 def test_unseen_draws_are_counted_and_the_boneyard_runs_out():
     # draw with 2 players: 7 each, 14 in the boneyard.
-    rec = record("draw", hand(play(0, "6-6"), draw(1, count=14), draw(1)), players=2)
+    rec = record("draw", hand(play(0, "6-6"), draw(1, count=14), draw(1, count=1)), players=2)
     error = refused(rec)
-    assert "seat 1 drew 1 tiles, but the boneyard holds 0" in str(error)
+    assert "seat 1 drew 1 tile, but the boneyard holds 0" in str(error)
 
 
 def test_block_sets_the_leftovers_aside_and_partners_has_no_boneyard():
@@ -152,7 +152,7 @@ def test_a_full_information_record_names_every_drawn_tile():
     error = refused(record("draw", hand(play(0, "6-6"), deal=short, leader=0), players=2))
     assert "seat 0 must be dealt 7 tiles in draw, not 5" in str(error)  # draw with 2 players deals 7
     deal = [["6-6", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5"], ["1-1", "1-2", "1-3", "1-4", "1-5", "2-2", "2-3"]]
-    error = refused(record("draw", hand(play(0, "6-6"), draw(1), deal=deal, leader=0), players=2))
+    error = refused(record("draw", hand(play(0, "6-6"), draw(1, count=1), deal=deal, leader=0), players=2))
     assert "names every drawn tile" in str(error)
     error = refused(record("draw", hand(play(0, "6-6"), draw(1, "0-5"), deal=deal, leader=0), players=2))
     assert "0-5 is in seat 0's hand" in str(error)

@@ -8,7 +8,7 @@ import pytest
 
 from scorer import score_record
 from tests.support.records import SIX_BLOCK_LEFT, SIX_BLOCK_PLAYS, hand, play, record, six_block
-from tests.support.web import PLAYERS, Table
+from tests.support.web import PLAYERS, Table, new_table
 
 #: The API tests that run on PostgreSQL as well (`test_webapp_postgres.py` has the rest of that story):
 #: the concurrency ones above all, since the guarded version bump must hold there too.
@@ -456,3 +456,92 @@ def test_two_players_whose_names_differ_only_in_unicode_form_are_refused(client)
     response = client.post("/api/games", json={"variant": "partners", "players": players})
     assert response.status_code == 400
     assert response.get_json()["error"].startswith("two players are called 'José' (seats 1 and 3)")
+
+
+@pytest.mark.parametrize(
+    ("draw", "code"),
+    [
+        ({"type": "draw", "seat": 1}, "draw_neither"),
+        ({"type": "draw", "seat": 1, "count": 1, "tile": "6-6"}, "draw_both"),
+    ],
+)
+def test_a_draw_with_neither_tile_nor_count_or_with_both_is_refused_naming_it(client, draw, code):
+    # GAME_RECORD.md: a draw is a known tile or a count.
+    t = new_table(client, "cross", ["Ana", "Ben", "Cruz"])
+    assert t.event(play(0, "0-0")).status_code == 201
+    before = t.version()
+    response = t.event(draw)
+    assert response.status_code == 422
+    data = response.get_json()
+    assert (data["hand"], data["event"], data["code"]) == (0, 1, code)
+    assert "hand 0, event 1" in data["error"]
+    assert data["say"].startswith("Hand 1, no. 2 (a draw): A draw ")
+    assert t.version() == before
+
+
+def test_draws_stored_before_the_check_are_read_as_they_were_scored(app, client):
+    from webapp import store
+    from webapp.db import db
+    from webapp.models import EventRow, Game
+
+    assert store.stored_event({"type": "draw", "seat": 1}) == {"type": "draw", "seat": 1, "count": 1}
+    assert store.stored_event({"type": "draw", "seat": 1, "tile": "6-6", "count": 1}) == {
+        "type": "draw",
+        "seat": 1,
+        "tile": "6-6",
+    }
+    t = new_table(client, "cross", ["Ana", "Ben", "Cruz"])
+    for event in (play(0, "0-0"), {"type": "draw", "seat": 1, "count": 1}, {"type": "draw", "seat": 1, "tile": "6-6"}):
+        assert t.event(event).status_code == 201
+    with app.app_context():  # rows as an older Spinner kept them
+        rows = db.session.query(EventRow).filter_by(game_id=t.id).order_by(EventRow.position).all()
+        rows[1].body = {"type": "draw", "seat": 1}
+        rows[2].body = {"type": "draw", "seat": 1, "tile": "6-6", "count": 1}
+        db.session.commit()
+        record = store.record_of(db.session.get(Game, t.id))
+    assert record["hands"][0]["events"][1:] == [
+        {"type": "draw", "seat": 1, "count": 1},
+        {"type": "draw", "seat": 1, "tile": "6-6"},
+    ]
+    assert score_record(record)["hands"][0]["turn"] == 1  # Ben drew 6-6, which does not fit: he draws on
+
+
+def test_a_cross_lead_a_later_play_proves_wrong_is_refused_saying_to_correct_the_lead(client):
+    t = new_table(client, "cross", ["Ana", "Ben", "Cruz"])
+    for event in (play(0, "0-0"), play(1, "0-1", "west"), play(2, "0-2", "east"), play(0, "0-3", "north")):
+        assert t.event(event).status_code == 201
+    assert t.event(play(1, "0-4", "south")).status_code == 201
+    response = t.event(play(2, "3-3", "north"))
+    assert response.status_code == 422
+    data = response.get_json()
+    assert (data["hand"], data["event"], data["code"]) == (0, 5, "lead_not_highest")
+    assert data["say"] == (
+        "Hand 1, play 6: Cruz held 3-3 from the deal, a higher double than the lead 0-0: "
+        "the highest double leads. Correct the lead (play 1)."
+    )
+
+
+def test_a_reveal_after_the_match_was_won_in_mid_hand_is_kept(client):
+    created = client.post("/api/games", json={"variant": "partners", "players": PLAYERS, "options": {"target": 20}})
+    t = Table(client, created.get_json())
+    assert t.post("/hands", {}).status_code == 201
+    plays = [play(0, "6-6"), play(1, "3-6", "west"), play(2, "4-6", "east"), play(3, "4-4", "east")]
+    for event in [*plays, play(0, "2-3", "west"), play(1, "3-4", "east")]:
+        assert t.event(event).status_code == 201
+    assert t.get("/score").get_json()["winner"] == 1
+    response = t.event({"type": "reveal", "seat": 2, "tiles": ["0-0", "0-1", "0-2", "1-1", "1-2", "2-2"]})
+    assert response.status_code == 201, response.get_json()
+    assert t.event({"type": "pips", "seat": 3, "pips": 30}).status_code == 201
+    assert t.event(play(2, "2-2", "west")).get_json()["code"] == "match_won"
+
+
+def test_the_board_names_the_last_winner_whose_duty_it_is_to_lead_a_double_in_cross(client):
+    t = new_table(client, "cross", ["Ana", "Ben", "Cruz"])
+    first = [play(0, "6-6"), {"type": "draw", "seat": 1, "count": 7}]
+    first += [{"type": "pass", "seat": s} for s in (1, 2, 0)]
+    first += [{"type": "pips", "seat": s, "pips": p} for s, p in ((0, 20), (1, 80), (2, 56))]
+    for event in first:
+        assert t.event(event).status_code == 201, t.event(event).get_json()
+    assert t.post("/hands", {}).status_code == 201
+    lead = t.get("/board").get_json()["pad"]["lead"]
+    assert (lead["doubles_only"], lead["seat"], lead["duty"]) == (True, None, 0)  # Ana won: hers if she has a double

@@ -122,6 +122,9 @@ def _pad(snap: Snapshot) -> dict[str, Any]:
             "doubles_only": rule.doubles_only,
             # the highest double dealt leads, and which one it is is not known (no deal recorded)
             "highest": rule.highest,
+            # cross, a later hand, no deal recorded: the last winner, who leads a double if they
+            # hold one (with none, the next seat with one); who does is not known until the lead
+            "duty": rule.duty,
             "seat": hand.leader,
         }
     has_boneyard = hand.rules.variant.leftovers == "boneyard"
@@ -239,7 +242,7 @@ def _match_board(game: Game, snap: Snapshot) -> dict[str, Any]:
     )
     error = dict(snap.error) if snap.error else None
     if error:
-        error["say"] = wording.refusal(error, table)
+        error["say"] = wording.refusal(error, table, snap.record)
     board = {
         "id": game.id,
         "title": game.title,
@@ -310,7 +313,9 @@ def _disputes(game: Game, snap: Snapshot, table: wording.Table) -> list[dict[str
                 "event": change.event,
                 "why": change.why,
                 "who": change.who,
-                "where": wording.where(change.hand, change.event),
+                "where": wording.where(
+                    change.hand, change.event, event.get("type") if isinstance(event, dict) else None
+                ),
                 "what": wording.event_words(event, table) if isinstance(event, dict) else "",
                 "made": _made(snap, change.hand, change.event),
             }

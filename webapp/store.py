@@ -157,7 +157,7 @@ def record_of(game: Game, version: int | None = None) -> dict[str, Any]:
         hand["events"] = []
         hands.append(hand)
     for event in event_rows:
-        hands[event.hand]["events"].append(event.body)
+        hands[event.hand]["events"].append(stored_event(event.body))
     return {
         **game.extra,
         "format": RECORD_FORMAT,
@@ -166,6 +166,19 @@ def record_of(game: Game, version: int | None = None) -> dict[str, Any]:
         "players": game.players,
         "hands": hands,
     }
+
+
+def stored_event(body: Any) -> Any:
+    """An event as stored, in the shape GAME_RECORD.md gives it. Before the scorer held a draw to
+    its tile or its count, one or the other, it took a draw with neither as one tile drawn unseen
+    and a draw with both (a count of 1) as the tile: rows of that time are read so, as they were
+    scored, and every other event as it is."""
+    if type(body) is dict and body.get("type") == "draw":
+        if body.get("tile") is not None and body.get("count") == 1:
+            return {k: v for k, v in body.items() if k != "count"}
+        if body.get("tile") is None and body.get("count") is None:
+            return {**{k: v for k, v in body.items() if k != "tile"}, "count": 1}
+    return body
 
 
 def live_match(record: dict[str, Any]) -> Match:
@@ -816,7 +829,7 @@ def correct_taking_back(
             raise ApiError(
                 400,
                 f"take_back_from is the first event to take back, after the one corrected ({e}) "
-                f"and before the end of the hand ({len(events)} events), not {take_back_from!r}",
+                f"and before the end of the hand ({len(events)} event{'' if len(events) == 1 else 's'}), not {take_back_from!r}",
             )
         last = len(events) - 1
         del events[take_back_from:]
@@ -1047,7 +1060,8 @@ def _words(event: dict[str, Any]) -> str:
     if kind == "reveal":
         return f"{who} showing {', '.join(map(str, event.get('tiles') or [])) or 'no tiles'}"
     if kind == "pips":
-        return f"{who} counting {event.get('pips')} pips"
+        pips = event.get("pips")
+        return f"{who} counting {pips} pip{'' if pips == 1 else 's'}"
     if kind == "adjust":
         return f"an adjustment of {event.get('points')} for {who}"
     return f"the event {json.dumps(event)[:80]}"

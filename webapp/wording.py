@@ -88,13 +88,40 @@ class Table:
         return ", ".join(self.seat(s) for s in seats)
 
 
-def where(hand: int | None, event: int | None) -> str:
-    """Where in the match, as players count: "Hand 2, play 6"."""
+def where(hand: int | None, event: int | None, kind: object = None) -> str:
+    """Where in the match, as players count: "Hand 2, play 6", or for an event that is no play,
+    its number in the hand's list and what it is: "Hand 2, no. 7 (a draw)". `kind`: the event's
+    type, where known."""
     if hand is None:
         return ""
     if event is None:
         return _("Hand %(hand)s", hand=hand + 1)
-    return _("Hand %(hand)s, play %(play)s", hand=hand + 1, play=event + 1)
+    if kind == "play":
+        return _("Hand %(hand)s, play %(play)s", hand=hand + 1, play=event + 1)
+    what = KINDS.get(kind) if isinstance(kind, str) else None
+    if what is None:
+        return _("Hand %(hand)s, no. %(n)s", hand=hand + 1, n=event + 1)
+    return _("Hand %(hand)s, no. %(n)s (%(what)s)", hand=hand + 1, n=event + 1, what=what)
+
+
+#: What each kind of event other than a play is, where a message numbers it.
+KINDS = {
+    "pass": L("a pass"),
+    "draw": L("a draw"),
+    "reveal": L("tiles shown"),
+    "pips": L("pips counted"),
+    "adjust": L("an adjustment"),
+}
+
+
+def kind_at(record: dict[str, Any] | None, hand: object, event: object) -> str | None:
+    """The type of event `event` of hand `hand` in `record`, if it is there."""
+    try:
+        found = record["hands"][hand]["events"][event]  # type: ignore[index]
+    except (KeyError, IndexError, TypeError):
+        return None
+    kind = found.get("type") if isinstance(found, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def event_words(event: dict[str, Any], table: Table) -> str:
@@ -224,6 +251,34 @@ RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
     ),
     "lead_tile": lambda p, t: _("The lead must be %(lead)s, not %(tile)s.", lead=p.get("lead"), tile=p.get("tile")),
     "lead_double": lambda p, t: _("The lead must be a double, not %(tile)s.", tile=p.get("tile")),
+    "lead_not_highest": lambda p, t: _(
+        "%(who)s held %(tile)s from the deal, a higher double than the lead %(lead)s: "
+        "the highest double leads. Correct the lead (play %(play)s).",
+        who=t.seat(p.get("seat")),
+        tile=p.get("tile"),
+        lead=p.get("lead"),
+        play=(p.get("at") or 0) + 1,
+    ),
+    "lead_duty": lambda p, t: (
+        _(
+            "%(who)s won the last hand and held %(tile)s from the deal, so %(who)s leads a double, "
+            "not %(leader)s. Correct the lead (play %(play)s).",
+            who=t.seat(p.get("seat")),
+            tile=p.get("tile"),
+            leader=t.seat(p.get("leader")),
+            play=(p.get("at") or 0) + 1,
+        )
+        if p.get("seat") == p.get("duty")
+        else _(
+            "%(who)s held %(tile)s from the deal, so the lead did not pass on from %(winner)s, "
+            "the last hand's winner, to %(leader)s. Correct the lead (play %(play)s).",
+            who=t.seat(p.get("seat")),
+            tile=p.get("tile"),
+            winner=t.seat(p.get("duty")),
+            leader=t.seat(p.get("leader")),
+            play=(p.get("at") or 0) + 1,
+        )
+    ),
     "must_play_drawn": lambda p, t: _(
         "%(who)s drew %(tile)s, which fits: it is played at once.", who=t.seat(p.get("seat")), tile=p.get("tile")
     ),
@@ -243,6 +298,7 @@ RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
     ),
     "draw_count": lambda p, t: _("A draw is of one tile or more."),
     "draw_both": lambda p, t: _("A draw is one tile seen or a number of tiles unseen, not both."),
+    "draw_neither": lambda p, t: _("A draw names the tile seen, or how many tiles were drawn unseen."),
     "draw_name": lambda p, t: _("This match names every tile drawn."),
     "boneyard_short": lambda p, t: ngettext(
         "The boneyard holds %(num)s tile.", "The boneyard holds %(num)s tiles.", p.get("boneyard") or 0
@@ -271,19 +327,18 @@ RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
         "%(who)s drew %(tile)s in sight: show it too.", who=t.seat(p.get("seat")), tile=p.get("tile")
     ),
     "passed_holding": lambda p, t: _(
-        "%(who)s passed at play %(play)s while holding %(tile)s, which fitted the %(end)s end.",
+        "%(who)s passed (no. %(play)s) while holding %(tile)s, which fitted the %(end)s end.",
         who=t.seat(p.get("seat")),
         play=(p.get("at") or 0) + 1,
         tile=p.get("tile"),
         end=end(p.get("end")),
     ),
     "drew_holding": lambda p, t: _(
-        "%(who)s drew at play %(play)s, but the tiles shown say a tile that fitted was held then: "
+        "%(who)s drew (no. %(play)s), but the tiles shown say a tile that fitted was held then: "
         "a player who can play must play.",
         who=t.seat(p.get("seat")),
         play=(p.get("at") or 0) + 1,
     ),
-    "reveal_won": lambda p, t: _("The match was won in this hand: nothing more is shown."),
     "reveal_early": lambda p, t: _(
         "The hand is not over yet: tiles are shown when somebody goes out or nobody can play."
     ),
@@ -335,10 +390,11 @@ def rule(code: str | None, params: dict[str, Any] | None, message: str, table: T
         return message
 
 
-def refusal(error: dict[str, Any], table: Table) -> str:
-    """A whole refusal: where it happened, then why ("Hand 2, play 6: Ben cannot pass: ...")."""
+def refusal(error: dict[str, Any], table: Table, record: dict[str, Any] | None = None) -> str:
+    """A whole refusal: where it happened, then why ("Hand 2, no. 6 (a pass): Ben cannot pass: ...");
+    `record`: the record refused, which says what kind of event it names."""
     said = rule(error.get("code"), error.get("params"), str(error.get("error", "")), table)
-    place = where(error.get("hand"), error.get("event"))
+    place = where(error.get("hand"), error.get("event"), kind_at(record, error.get("hand"), error.get("event")))
     return _("%(where)s: %(why)s", where=place, why=said) if place else said
 
 
@@ -349,7 +405,7 @@ def say_refusal(error: dict[str, Any], record: dict[str, Any]) -> str:
 
     if not has_request_context():
         return str(error.get("error", ""))
-    return refusal(error, _table_of(record))
+    return refusal(error, _table_of(record), record)
 
 
 #: What each change of the history did, for the history page.
@@ -379,9 +435,10 @@ def change_words(change: Any, table: Table) -> dict[str, str]:
             return str(value["title"])
         return ""
 
+    shown = change.after if isinstance(change.after, dict) else change.before
     return {
         "action": str(ACTIONS.get(change.action, change.action)),
-        "where": where(change.hand, change.event),
+        "where": where(change.hand, change.event, shown.get("type") if isinstance(shown, dict) else None),
         "before": said(change.before),
         "after": said(change.after),
     }
@@ -473,6 +530,12 @@ def script_words() -> dict[str, str]:
         "tap_holder": _("Tap who holds %(tile)s, then %(tile)s", tile="{tile}"),
         "tap_holder_highest": _("Tap who holds the highest double, then that double"),
         "tap_leader_double": _("Tap who leads, then their double"),
+        # cross, a later hand: the last winner leads a double if they hold one (RULES.md, cross)
+        "tap_duty_double": _(
+            "%(who)s won the last hand: if %(who)s holds a double, %(who)s leads it; if not, the next "
+            "player with one. Tap who leads, then their double",
+            who="{who}",
+        ),
         "tap_lead_tile_who": _("%(who)s leads: tap %(tile)s", who="{who}", tile="{tile}"),
         "tap_lead_double_who": _("%(who)s leads: tap a double", who="{who}"),
         "tap_leader_first": _("Who led %(tile)s? Tap them first, then %(tile)s again.", tile="{tile}"),
@@ -558,6 +621,9 @@ def script_words() -> dict[str, str]:
         ),
         "hand_n": _("Hand %(hand)s", hand="{n}"),
         "hand_play": _("Hand %(hand)s, play %(play)s", hand="{hand}", play="{play}"),
+        # an event that is no play: its number in the hand's list and what it is (`where`)
+        "hand_no": _("Hand %(hand)s, no. %(n)s (%(what)s)", hand="{hand}", n="{n}", what="{what}"),
+        **{f"kind_{kind}": str(words) for kind, words in KINDS.items()},
         "correct_title": _("Correct: %(where)s", where="{where}"),
         "settle_title": _("Settle the dispute: %(where)s", where="{where}"),
         "now_recorded": _("Recorded now: %(what)s", what="{what}"),

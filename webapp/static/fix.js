@@ -113,7 +113,13 @@
     target = { mode, hand, index, version };
     const found = index === null ? null : eventOf(hand, index);
     draft = draftOf(found ? found.raw : null);
-    const place = index === null ? say("hand_n", { n: hand + 1 }) : say("hand_play", { hand: hand + 1, play: index + 1 });
+    // A draw, a pass, a reveal... is named by its kind and its number in the list, not as a play.
+    const kind = found && found.raw && found.raw.type !== "play" ? found.raw.type : null;
+    const place = index === null
+      ? say("hand_n", { n: hand + 1 })
+      : kind && ["pass", "draw", "reveal", "pips", "adjust"].includes(kind)
+        ? say("hand_no", { hand: hand + 1, n: index + 1, what: say(`kind_${kind}`) })
+        : say("hand_play", { hand: hand + 1, play: index + 1 });
     $("#fix-title").textContent = mode === "settle" ? say("settle_title", { where: place }) : say("correct_title", { where: place });
     show($("#fix-now"), found ? say("now_recorded", { what: found.words }) : "");
     // Settling: what the play made, which is what the table argues about (the count and its ends).

@@ -185,6 +185,9 @@
     const lead = board.pad.lead || {};
     if (seat === null) {
       if (lead.tile) return say("tap_holder", { tile: lead.tile });
+      if (lead.doubles_only && lead.duty !== null && lead.duty !== undefined) {
+        return say("tap_duty_double", { who: name(board.players[lead.duty]) });
+      }
       if (lead.doubles_only) return say(lead.highest ? "tap_holder_highest" : "tap_leader_double");
       return say("tap_leader");
     }
