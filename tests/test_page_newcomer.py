@@ -145,10 +145,33 @@ def test_tiles_not_drawn_are_said_in_words_never_as_plus_points(app):
     with app.test_request_context(), force_locale("en"):
         svg = layout_svg(layout, layout.open_ends())
     more = re.findall(r'<text class="more"[^>]*>(.*?)</text>', svg)
-    assert more and all(re.fullmatch(r"<title>\d+ tiles? not drawn</title>\d+ tiles?", m) for m in more), more
+    # "not drawn" read as not taken from the boneyard, in a draw game: the tiles are not pictured
+    assert more and all(re.fullmatch(r"<title>(\d+) more tiles?, not shown</title>\1 tiles?", m) for m in more), more
+    assert "not drawn" not in svg
     assert not re.search(r">\+\d", svg)
     with app.test_request_context(), force_locale("es"):
-        assert "fichas</text>" in layout_svg(layout, layout.open_ends())
+        spanish = layout_svg(layout, layout.open_ends())
+        assert "fichas</text>" in spanish and "fichas más, sin mostrar</title>" in spanish
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "said", "dicho"),
+    [
+        # RULES.md: "a single highest score over 100 wins", so exactly 100 does not
+        ("all-fives-bonus", ["Ana", "Ben"], "over 100", "más de 100"),
+        ("draw", ["Ana", "Ben"], "to 50", "a 50"),  # reaching the target wins
+        ("partners", ["Ana", "Ben", "Cruz", "Dee"], "to 250", "a 250"),
+    ],
+)
+def test_the_board_says_whether_the_target_is_reached_or_passed(client, variant, players, said, dicho):
+    game = new_match(client, variant=variant, player=players)
+    target = re.compile(r'<p class="target">(.*?)</p>')
+    assert target.search(client.get(f"/g/{game}").text).group(1) == said
+    spanish = client.get(f"/g/{game}", headers={"Accept-Language": "es"}).text
+    assert target.search(spanish).group(1) == dicho
+    form = client.get("/").text  # the new-match form's "blank: the game's own" says the same
+    own = re.search(rf'<option value="{variant}"[^>]* data-target="([^"]*)"', form).group(1)
+    assert own == ("over 100" if variant == "all-fives-bonus" else own)
 
 
 def test_the_ends_buttons_point_the_way_their_arm_lies(client):

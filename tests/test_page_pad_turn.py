@@ -3,6 +3,8 @@ play (a later seat, the leader) or a tile chosen before an undo must not carry o
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.support.browser import expect
@@ -16,7 +18,7 @@ from tests.support.page import (
     version,
     wait_version,
 )
-from tests.support.records import LOW_TEAM0, hand, six_block
+from tests.support.records import LOW_TEAM0, draw, hand, play, record, six_block
 
 pytestmark = pytest.mark.slow
 
@@ -140,3 +142,49 @@ def test_a_tap_for_the_turn_another_phone_just_recorded_is_refused_and_said(live
     assert [(e["seat"], e["tile"]) for e in events] == [(0, "6-6"), (1, "4-6"), (2, "3-6")]
     # A's own taps in a row are never held for a change of its own
     expect(a.locator("#tiles-hint")).to_have_text("Dee: tap the tile played")
+
+
+def test_a_tap_refused_for_a_seat_tapped_out_of_turn_says_so_and_goes_back_to_the_turn(live_server, open_page):
+    """Probe (draw games), finding 1: Ben is on turn (he drew); the scorer taps Ana's seat by mistake,
+    then 4-4. The refusal says what was tried, the pad goes back to Ben, so the next tap is not sent
+    as Ana's again; a button offers the same tap for Ben, named, and nothing is recorded until tapped."""
+    page = open_page(PHONE)
+    rec = record("draw", hand(play(0, "3-4"), draw(1, count=1), leader=0), players=2)
+    game = import_record(page, live_server.url, rec)
+    assert chosen_seat(page) == "Ben"
+    page.click('.seat[data-seat="0"]')  # Ana, by mistake
+    page.click('[data-tile="4-4"]')  # one end only (east shows 4): one tap
+    expect(page.locator("#pad-error")).to_have_text(
+        re.compile(
+            r"^Ana playing 4-4 was not recorded: Hand 1, play 3: It is Ben's turn: .* The pad is back on Ben's turn\.$"
+        )
+    )
+    assert chosen_seat(page) == "Ben"
+    expect(page.locator("#tiles-hint")).to_have_text("Ben: tap the tile played")
+    expect(page.locator("#pad-retry")).to_have_text("Record it for Ben")
+    assert len(record_of(page, game)["hands"][0]["events"]) == 2  # nothing recorded for anyone
+    tap_and_wait(page, "#pad-retry")
+    events = record_of(page, game)["hands"][0]["events"]
+    assert [(e["type"], e["seat"], e.get("tile")) for e in events][-1] == ("play", 1, "4-4")
+    expect(page.locator("#pad-retry")).to_be_hidden()
+    expect(page.locator("#pad-error")).to_have_text("")
+    expect(page.locator("#tiles-hint")).to_have_text("Ben played 4-4 on the east. Ana: tap the tile played")
+
+
+def test_after_a_refusal_out_of_turn_the_next_tile_goes_to_the_seat_on_turn(live_server, open_page):
+    """The same mistake, then the tile Ben really played: it is recorded as Ben's, not refused as Ana's
+    again (the probe's next step, Undo, took back Ben's real draw)."""
+    page = open_page(PHONE)
+    rec = record("draw", hand(play(0, "3-4"), draw(1, count=1), leader=0), players=2)
+    game = import_record(page, live_server.url, rec)
+    page.click('.seat[data-seat="0"]')
+    page.click('[data-tile="4-4"]')
+    page.wait_for_function("document.getElementById('pad-error').textContent.length > 0")
+    tap_and_wait(page, '[data-tile="4-5"]')  # before: sent as Ana's again, refused
+    events = record_of(page, game)["hands"][0]["events"]
+    assert [(e["type"], e["seat"], e.get("tile")) for e in events] == [
+        ("play", 0, "3-4"),
+        ("draw", 1, None),
+        ("play", 1, "4-5"),
+    ]
+    expect(page.locator("#pad-retry")).to_be_hidden()  # its turn is past

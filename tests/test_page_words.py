@@ -194,3 +194,23 @@ def test_the_spanish_page_follows_the_browser_and_the_switch(live_server, open_p
     assert "Cruz to play" in page.inner_text(".status")
     page.goto(live_server.url + "/")
     assert page.inner_text("h1") == "New match"  # the switch outlasts the page it was made on
+
+
+@pytest.mark.parametrize(
+    ("code", "params", "said"),
+    [
+        # a count of one is said in the singular, whichever number the sentence turns on
+        ("reveal_count", {"seat": 1, "holds": 3, "shown": 1}, "Ben holds 3 tiles, not the number shown (1)."),
+        ("pips_deal", {"seat": 1, "known": 1, "pips": 3}, "Ben holds 1 pip, not 3."),
+        ("pips_deal", {"seat": 1, "known": 12, "pips": 3}, "Ben holds 12 pips, not 3."),
+        (
+            "pips_range",
+            {"seat": 1, "holds": 3, "pips": 1, "least": 3, "most": 33},
+            "Ben holds 3 tiles: together their pips are from 3 to 33, not 1.",
+        ),
+    ],
+)
+def test_counts_of_one_are_never_said_as_many(code, params, said):
+    assert refusal_in("en", {"code": code, "params": params, "error": "engine words"}) == said
+    spanish = refusal_in("es", {"code": code, "params": params, "error": "engine words"})
+    assert not re.search(r"\b1 (fichas|puntos)\b", spanish) and "engine words" not in spanish

@@ -99,5 +99,8 @@ def test_an_illegal_tap_is_refused_with_the_rule(live_server, browser):
     page.wait_for_function("document.getElementById('pad-error').textContent.length > 0")
     message = page.inner_text("#pad-error")
     # In players' words: names, and plays counted from 1.
-    assert message.startswith("Hand 1, play 2: It is Ben's turn") and "draws until a tile fits" in message
+    # What was tried first, then the rule; the seat tapped out of turn gives way to the seat on turn.
+    assert message.startswith("Ana playing 0-5 was not recorded: Hand 1, play 2: It is Ben's turn")
+    assert "draws until a tile fits" in message and message.endswith("The pad is back on Ben's turn.")
+    assert page.inner_text(".seat.on") == "Ben"
     assert page.evaluate("window.spinnerBoard.version") == version + 1

@@ -253,6 +253,9 @@ def _match_board(game: Game, snap: Snapshot) -> dict[str, Any]:
         "teams": len(sides) != len(players),
         "totals": answer.get("totals", []),
         "target": answer.get("target"),
+        # a target that is won only by going past it ("a single highest score over 100 wins"):
+        # the board says "over 100", as the rules and the new-match form do, not "to 100"
+        "target_over": bool(getattr(VARIANTS.get(str(answer.get("variant", game.variant))), "target_strict", False)),
         "scoring": answer.get("scoring", "points"),
         "winner": winner,
         "winner_name": sides[winner] if isinstance(winner, int) and winner < len(sides) else None,

@@ -137,7 +137,9 @@ def target_words(variant: Variant) -> str:
     for players, target in sorted(variant.target.items()):
         by_target.setdefault(target, []).append(players)
     if len(by_target) == 1:
-        return str(next(iter(by_target)))
+        only = next(iter(by_target))
+        # won only by going past it ("a single highest score over 100 wins"): said so
+        return _("over %(n)s", n=only) if variant.target_strict else str(only)
     said = []
     for target, counts in by_target.items():
         many = str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"

@@ -125,9 +125,10 @@ def layout_svg(layout: Layout | None, open_ends: dict[str, int] | None) -> str:
         # Start at the centre tile's edge on that side.
         pos = cw / 2 if dx else ch / 2
         if hidden:
-            # the tiles not drawn between the centre and the last few: "4 tiles", in words
+            # the tiles left out of the picture between the centre and the last few: "4 tiles", in
+            # words ("not drawn" would read as not taken from the boneyard, in a draw game)
             words = escape(ngettext("%(num)s tile", "%(num)s tiles", hidden))
-            title = escape(ngettext("%(num)s tile not drawn", "%(num)s tiles not drawn", hidden))
+            title = escape(ngettext("%(num)s more tile, not shown", "%(num)s more tiles, not shown", hidden))
             gap = max(U, len(words) * MORE_SIZE * 0.58 + 6) if dx else U
             cx, cy = dx * (pos + gap / 2), dy * (pos + gap / 2)
             parts.append(f'<text class="more" x="{cx:.1f}" y="{cy + 3:.1f}"><title>{title}</title>{words}</text>')

@@ -314,8 +314,8 @@ RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
     "reveal_field": lambda p, t: _("Tap the tiles left, then Show tiles."),
     "reveal_twice": lambda p, t: _("%(tile)s was shown twice.", tile=p.get("tile")),
     "reveal_count": lambda p, t: ngettext(
-        "%(who)s holds %(num)s tile, but %(shown)s were shown.",
-        "%(who)s holds %(num)s tiles, but %(shown)s were shown.",
+        "%(who)s holds %(num)s tile, not the number shown (%(shown)s).",
+        "%(who)s holds %(num)s tiles, not the number shown (%(shown)s).",
         p.get("holds") or 0,
         who=t.seat(p.get("seat")),
         shown=p.get("shown"),
@@ -346,18 +346,19 @@ RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
     "counted_already": lambda p, t: _("%(who)s's tiles are counted already.", who=t.seat(p.get("seat"))),
     "pips_field": lambda p, t: _("Type the pips left as a whole number."),
     "pips_range": lambda p, t: ngettext(
-        "%(who)s holds %(num)s tile: that cannot make %(pips)s pips (from %(least)s to %(most)s).",
-        "%(who)s holds %(num)s tiles: together they cannot make %(pips)s pips (from %(least)s to %(most)s).",
+        "%(who)s holds %(num)s tile: its pips are from %(least)s to %(most)s, not %(pips)s.",
+        "%(who)s holds %(num)s tiles: together their pips are from %(least)s to %(most)s, not %(pips)s.",
         p.get("holds") or 0,
         who=t.seat(p.get("seat")),
         pips=p.get("pips"),
         least=p.get("least"),
         most=p.get("most"),
     ),
-    "pips_deal": lambda p, t: _(
-        "%(who)s holds %(known)s pips, not %(pips)s.",
+    "pips_deal": lambda p, t: ngettext(
+        "%(who)s holds %(num)s pip, not %(pips)s.",
+        "%(who)s holds %(num)s pips, not %(pips)s.",
+        p.get("known") if isinstance(p.get("known"), int) else 2,
         who=t.seat(p.get("seat")),
-        known=p.get("known"),
         pips=p.get("pips"),
     ),
     "pips_total": lambda p, t: _(
@@ -554,6 +555,15 @@ def script_words() -> dict[str, str]:
         # a second tap on Pass/Draw just after the first moved the turn on: held back once
         "again_pass": _("%(done)s. Tap Pass again to pass for %(who)s", done="{done}", who="{who}"),
         "again_draw": _("%(done)s. Tap Draw again to draw for %(who)s", done="{done}", who="{who}"),
+        # a tap the scorer refused: what was tried, then the rule ("Ana playing 4-4 was not recorded: ...")
+        "refused_play": _(
+            "%(who)s playing %(tile)s was not recorded: %(why)s", who="{who}", tile="{tile}", why="{why}"
+        ),
+        "refused_pass": _("%(who)s passing was not recorded: %(why)s", who="{who}", why="{why}"),
+        "refused_draw": _("%(who)s drawing a tile was not recorded: %(why)s", who="{who}", why="{why}"),
+        # ... for a seat the scorer tapped out of turn: the pad goes back to the seat on turn
+        "back_on_turn": _("The pad is back on %(who)s's turn.", who="{who}"),
+        "record_for": _("Record it for %(who)s", who="{who}"),
         "start_hand": _("Start the hand"),
         "tap_left": _("Tap the tiles left, then Show tiles"),
         "tap_left_who": _("%(who)s: tap the tiles left, then Show tiles", who="{who}"),

@@ -17,6 +17,11 @@
   // question, and this button makes the change anyway, dropping them ("drop_kept": true).
   const dropButton = document.getElementById("pad-drop-kept");
   let dropRetry = null;
+  // A play, pass or draw refused for a seat the scorer tapped while it was another seat's turn: the
+  // pad goes back to the seat on turn, and this button sends the same tap for that seat (it names
+  // them: nothing is recorded for a seat the scorer did not choose).
+  const retryButton = document.getElementById("pad-retry");
+  let retry = null;
   const hint = document.getElementById("tiles-hint");
   let seat = null;
   let chosenSeat = false; // the scorer tapped a seat: keep it until the next event lands
@@ -51,13 +56,22 @@
     errorBox.textContent = message || "";
     dropButton.hidden = true;
     dropRetry = null;
+    offerRetry(null);
+  }
+
+  function offerRetry(how, words = "") {
+    retry = how;
+    if (!retryButton) return;
+    show(retryButton, words);
+    retryButton.hidden = !how;
   }
 
   // `offerDrop`: a refusal over plays kept to confirm offers the button beside the pad's error (the
   // fix dialog offers its own: `refused` is the last refusal's answer).
   let refused = null;
   // `on`: the version the change was made on (a tap's: `tappedOn`), else the board's now.
-  async function send(path, body, method = "POST", offerDrop = true, on = null) {
+  // `explain(message)`: a refusal by the rules (422) is worded by it, once the board is fresh.
+  async function send(path, body, method = "POST", offerDrop = true, on = null, explain = null) {
     if (busy) return null;
     busy = true;
     pad.classList.add("busy");
@@ -80,6 +94,11 @@
         refused = data;
         // another phone recorded first: the server says what ("Another phone recorded Carmen played 5-6...")
         if (data.code === "changed") under = null;
+        if (explain && response.status === 422) {
+          await live.refresh();
+          explain(data.say || data.error);
+          return null;
+        }
         fail(response.status === 409 && data.version ? data.say || say("changed") : data.say || data.error);
         // plays kept to confirm come first: the camera box shows their question; or drop them
         if (data.code === "kept_open" && data.asks && window.spinnerCameraAsk) window.spinnerCameraAsk(data.asks);
@@ -150,13 +169,41 @@
   }
 
   async function record(kind, event, on = null) {
-    const data = await send("/events", event, "POST", true, on);
+    const picked = chosenSeat; // the scorer tapped this seat, rather than the pad following the turn
+    const worded = ["play", "pass", "draw"].includes(kind) ? (why) => explain(kind, event, picked, why) : null;
+    const data = await send("/events", event, "POST", true, on, worded);
     if (!data) return data;
     const words = wordsOf(event);
     recorded = { words, version: data.version };
     last = kind === "pass" || kind === "draw" ? { kind, seat: event.seat, version: data.version, at: performance.now(), words } : null;
     render(live.board);
     return data;
+  }
+
+  // A play, pass or draw refused by the rules: say what was tried ("Ana playing 4-4 was not
+  // recorded: ...") before why. Where the scorer had tapped a seat that is not the one on turn, the
+  // pad goes back to the seat on turn (the next tap is theirs) and offers the same tap for them.
+  function explain(kind, event, picked, why) {
+    const board = live.board;
+    const cur = board.current;
+    const who = name(board.players[event.seat]);
+    let words = say(`refused_${kind}`, { who, tile: event.tile, why });
+    const turn = cur && cur.end === null ? cur.turn : null;
+    if (picked && chosenSeat && seat === event.seat && Number.isInteger(turn) && turn !== event.seat) {
+      chosenSeat = false;
+      render(board);
+      const them = name(board.players[turn]);
+      words = `${words} ${say("back_on_turn", { who: them })}`;
+      const version = board.version;
+      show(errorBox, words);
+      offerRetry((on) => {
+        // only on the board the refusal was made on (a change since hides the button anyway)
+        if (live.version !== version) { offerRetry(null); return null; }
+        return record(kind, { ...event, seat: turn }, on);
+      }, say("record_for", { who: them }));
+      return;
+    }
+    show(errorBox, words);
   }
 
   // Whether a tap on Pass/Draw is to be held back: it comes within the guard window after this
@@ -211,6 +258,7 @@
       shownKey = key;
       if (madeOn !== null) forget();
       if (madeOn !== null && dropRetry) fail(""); // the question answered (or the match changed): the refusal is past
+      if (madeOn !== null && retry) offerRetry(null); // the turn the refused tap was offered for is past
       madeOn = board.version;
     }
     if (!chosenSeat) {
@@ -354,6 +402,9 @@
       }
     } else if (button.id === "pad-drop-kept") {
       if (dropRetry) dropRetry();
+      return;
+    } else if (button.id === "pad-retry") {
+      if (retry) retry(on);
       return;
     } else if (button.id === "undo") {
       send("/undo", { why: "undo on the pad" }, "POST", true, on); return;
