@@ -285,19 +285,25 @@ EVENT_FIELDS: dict[str, Any] = {
     "pips": int_between(0, 1000, "a pip count (0 to 1000)"),
     "points": int_between(-10_000, 10_000, "an adjustment is at most 10000 points either way"),
     "reason": {"type": "string", "maxLength": REASON_LENGTH},
+    "time": {
+        "type": "number",
+        "minimum": 0,
+        "maximum": 10_000_000,
+        "description": "a flip of twelve: seconds since the first flip (the server's clock where left out)",
+    },
 }
 
 EVENT: dict[str, Any] = {
     "title": "Event",
     "description": 'an event is a JSON object such as {"type": "play", "seat": 0, "tile": "6-6"} '
-    "(GAME_RECORD.md: play, pass, draw, reveal, pips or adjust)",
+    "(GAME_RECORD.md: play, pass, draw, reveal, pips or adjust; flip in twelve)",
     "type": "object",
     "required": ["type"],
     "properties": {
         "type": {
             "type": "string",
             "maxLength": 16,
-            "description": "the event's type: play, pass, draw, reveal, pips or adjust",
+            "description": "the event's type: play, pass, draw, reveal, pips or adjust (flip in twelve)",
         },
         **{name: _or_null(schema) for name, schema in EVENT_FIELDS.items()},
     },

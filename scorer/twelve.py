@@ -25,65 +25,107 @@ def _sets(record: dict[str, Any]) -> int:
         raise RecordError("options must be a JSON object of house rule options")
     unknown = set(options) - {"sets"}
     if unknown:
-        raise RecordError(f"unknown option {sorted(unknown)[0]!r} for twelve (it knows: sets)")
+        name = sorted(unknown)[0]
+        raise RecordError(f"unknown option {name!r} for twelve (it knows: sets)", code="twelve_option", option=name)
     sets = options.get("sets", 1)
     if sets not in (1, 2) or isinstance(sets, bool):
-        raise RecordError(f"option sets must be 1 or 2 (28 or 56 tiles), not {sets!r}")
+        raise RecordError(f"option sets must be 1 or 2 (28 or 56 tiles), not {sets!r}", code="twelve_sets")
     return sets
 
 
 def score_twelve(record: Any) -> dict[str, Any]:
-    """Replay a game of twelve: attempts, pairs removed, tiles left, time, finished."""
+    """Replay a game of twelve: attempts, pairs removed, tiles left, time, finished.
+
+    Each refusal says which rule in `code` (and `params`) for a page to word: `twelve_flip_only`,
+    `twelve_over`, `twelve_two`, `twelve_not_tile`, `twelve_same` (one tile turned twice in one
+    set), `twelve_removed` (a tile no longer face down), `twelve_time`, `twelve_players`,
+    `twelve_one_hand`, `twelve_sets`, `twelve_option`."""
     if not isinstance(record, dict) or record.get("variant") != "twelve":
         raise RecordError("not a record of twelve")
     players = record.get("players")
     if not isinstance(players, list) or len(players) != 1:
-        raise RecordError("twelve is played by one player: players lists one name")
+        raise RecordError("twelve is played by one player: players lists one name", code="twelve_players")
     sets = _sets(record)
     hands = record.get("hands") or [{"events": []}]
     if not isinstance(hands, list) or len(hands) != 1 or not isinstance(hands[0], dict):
-        raise RecordError("a game of twelve is one hand of flips")
+        extra = 1 if isinstance(hands, list) and len(hands) > 1 and isinstance(hands[0], dict) else None
+        raise RecordError("a game of twelve is one hand of flips", hand=extra, code="twelve_one_hand")
     left = Counter({tile: sets for tile in FULL_SET})
-    attempts, removed, last_time = 0, [], 0.0
-    for e, event in enumerate(hands[0].get("events", [])):
+    attempts, removed, removed_at, last_time = 0, [], [], 0.0
+    events = hands[0].get("events", [])
+    if not isinstance(events, list):
+        raise RecordError("events must be a list", hand=0)
+    for e, event in enumerate(events):
         if not isinstance(event, dict) or event.get("type") != "flip":
-            raise RecordError("twelve knows one event: flip, with the two tiles turned", hand=0, event=e)
+            raise RecordError(
+                "twelve knows one event: flip, with the two tiles turned", hand=0, event=e, code="twelve_flip_only"
+            )
         if sum(left.values()) == 0:
-            raise RecordError("every tile was already removed: the game is over", hand=0, event=e)
+            raise RecordError("every tile was already removed: the game is over", hand=0, event=e, code="twelve_over")
         texts = event.get("tiles")
         if not isinstance(texts, list) or len(texts) != 2:
-            raise RecordError("a flip turns exactly two tiles", hand=0, event=e)
+            raise RecordError("a flip turns exactly two tiles", hand=0, event=e, code="twelve_two")
         try:
             tiles = [Tile.parse(t) for t in texts]
         except ValueError as error:
-            raise RecordError(f"flip: {error}", hand=0, event=e) from None
+            bad = next((t for t in texts if not _is_tile(t)), texts[0])
+            raise RecordError(f"flip: {error}", hand=0, event=e, code="twelve_not_tile", text=str(bad)[:8]) from None
         need = Counter(tiles)
         for tile, n in need.items():
             if n > sets:
-                raise RecordError(f"two tiles were turned, but {sets} set(s) hold {sets} {tile}", hand=0, event=e)
+                raise RecordError(
+                    f"{tile} was turned twice, but {sets} set(s) hold {sets} {tile}: a flip turns two tiles",
+                    hand=0,
+                    event=e,
+                    code="twelve_same",
+                    tile=str(tile),
+                )
             if left[tile] < n:
-                raise RecordError(f"{tile} is no longer face down on the table (it was removed)", hand=0, event=e)
+                raise RecordError(
+                    f"{tile} is no longer face down on the table (it was removed)",
+                    hand=0,
+                    event=e,
+                    code="twelve_removed",
+                    tile=str(tile),
+                )
         time = event.get("time", last_time)
-        if not isinstance(time, (int, float)) or isinstance(time, bool) or time < last_time:
+        if not isinstance(time, (int, float)) or isinstance(time, bool) or not last_time <= time < 10**7:
             raise RecordError(
-                f"time must be seconds since the start, never going back (was {last_time})", hand=0, event=e
+                f"time must be seconds since the start, never going back (was {last_time})",
+                hand=0,
+                event=e,
+                code="twelve_time",
+                last=last_time,
             )
         last_time = float(time)
         attempts += 1
         if sum(t.pips for t in tiles) == PAIR_TOTAL:
             left.subtract(need)
             removed.append([str(t) for t in tiles])
+            removed_at.append(e)
     remaining = sum(left.values())
     return {
         "variant": "twelve",
         "sides": list(players),
+        "sets": sets,
         "attempts": attempts,
         "pairs": removed,
+        "removed_at": removed_at,  # the flip (event index) that removed each pair
         "remaining": remaining,
+        # how many of each tile still lie face down (0 once removed; up to 2 with two sets)
+        "face_down": {str(tile): left[tile] for tile in FULL_SET},
         "time": last_time,
         "finished": remaining == 0,
         "winner": 0 if remaining == 0 else None,
     }
+
+
+def _is_tile(text: object) -> bool:
+    try:
+        Tile.parse(text)  # type: ignore[arg-type]  # anything: a wrong type is a ValueError too
+    except ValueError:
+        return False
+    return True
 
 
 def simulate_twelve(seed: int, sets: int = 1, memory: float = 0.9) -> dict[str, Any]:

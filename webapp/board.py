@@ -22,7 +22,7 @@ from flask_babel import force_locale
 from scorer import FULL_SET, Match, RecordError
 from scorer.variants import VARIANTS, OptionError
 
-from . import i18n, picture, wording
+from . import i18n, picture, twelve, wording
 from .models import Game
 from .store import Snapshot
 
@@ -272,6 +272,8 @@ def _match_board(game: Game, snap: Snapshot) -> dict[str, Any]:
         "current": current,
         "next_hand": bool(next_hand),
         "pad": pad,
+        # the memory game's own board (webapp.twelve): None for every other game
+        "twelve": twelve.board(game.id, snap.record, answer) if twelve.of(snap.record) else None,
         "error": error,
         "disputes": _disputes(game, snap, table),
         "svg": {

@@ -23,7 +23,7 @@ import threading
 from flask import Blueprint, current_app, jsonify, request, send_file
 from werkzeug.http import parse_range_header
 
-from . import auth, camera, camera_words, frames, schemas, uploads, validate
+from . import auth, camera, camera_words, frames, schemas, twelve, uploads, validate
 from .api import body, readable, scorer_game
 from .db import db
 from .errors import ApiError
@@ -76,6 +76,8 @@ def _slots(app) -> threading.BoundedSemaphore:  # type: ignore[no-untyped-def]
 @bp.post("")
 def send(game_id: str):  # type: ignore[no-untyped-def]
     game = scorer_game(game_id)
+    if game.variant == twelve.VARIANT:  # no layout on the table: nothing for the reader
+        raise ApiError(409, "twelve is a memory game with no layout to photograph: record each attempt on the pad")
     source = request.args.get("source", "photo")
     if source not in ("photo", "camera"):
         raise ApiError(400, "source is photo (one shot) or camera (a live camera's frame)")

@@ -21,7 +21,22 @@ from sqlalchemy import select
 
 from scorer.variants import _CHOICES, VARIANTS, Variant, make_rules
 
-from . import archive, auth, bidi, board, csrf, frames, i18n, matches, picture, schemas, store, validate, wording
+from . import (
+    archive,
+    auth,
+    bidi,
+    board,
+    csrf,
+    frames,
+    i18n,
+    matches,
+    picture,
+    schemas,
+    store,
+    twelve,
+    validate,
+    wording,
+)
 from .db import db
 from .errors import ApiError
 from .models import Game
@@ -231,9 +246,11 @@ def index():  # type: ignore[no-untyped-def]
         }
         for v in VARIANTS.values()
     ]
+    variants.append(twelve.form_entry(variant_name(twelve.VARIANT), variant_details(twelve.VARIANT)))
     presets = sorted({p for v in VARIANTS.values() for p in v.presets})
     games = [resume_line(game, roles.get(game.id) == "scorer") for game in db.session.scalars(query).all()]
-    return render_template("index.html", games=games, variants=variants, choices=_CHOICES, presets=presets)
+    choices = {**_CHOICES, "sets": list(twelve.SETS)}  # twelve's one option, shown for it alone
+    return render_template("index.html", games=games, variants=variants, choices=choices, presets=presets)
 
 
 def resume_line(game: Game, scorer: bool) -> dict[str, Any]:
@@ -246,6 +263,9 @@ def resume_line(game: Game, scorer: bool) -> dict[str, Any]:
         table, totals = wording.Table(list(game.players)), []
     title = game.title or " v ".join(table.sides)
     score = " – ".join(str(t) for t in totals)
+    if game.variant == twelve.VARIANT:
+        with contextlib.suppress(ApiError):
+            score = twelve.score_line(store.snapshot(game).answer)
     return {
         "game": game,
         "title": title,
@@ -273,6 +293,7 @@ def spec_from_form() -> dict[str, Any]:
                 options[name] = validate.loads(form[name], name)
             except ApiError:
                 raise ApiError(400, f"{name}: choose one of the listed values") from None
+    options.update(twelve.options_from_form(form))
     players = [name for name in form.getlist("player") if name.strip()]
     return {
         "variant": form.get("variant"),

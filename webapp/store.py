@@ -30,7 +30,7 @@ from scorer.commands import replay
 from scorer.explicit import Explicit, explicit_record
 from scorer.schema import check_players
 
-from . import fanout, live, schemas, validate
+from . import fanout, live, schemas, twelve, validate
 from .auth import clean_text, digest, new_token
 from .db import db
 from .errors import ApiError, Stale, record_error
@@ -189,7 +189,19 @@ def live_match(record: dict[str, Any]) -> Match:
     return Match.from_record(record, live=True)
 
 
+def scored(record: dict[str, Any]) -> tuple[Match | None, dict[str, Any]]:
+    """The match a record makes and the scorer's answer, or the RecordError: the one memory game
+    has no `Match`, only its answer (`webapp.twelve`)."""
+    if twelve.of(record):
+        return None, twelve.scored(record)
+    match = live_match(record)
+    return match, match.answer()
+
+
 def _replayed(game_id: str, version: int, record: dict[str, Any]) -> Snapshot:
+    if twelve.of(record):
+        said, broken = twelve.replayed(record)
+        return Snapshot(game_id, version, record, None, said, error=broken.to_dict(coded=True) if broken else None)
     match, error = replay(record, live=True)  # the last hand as it is being played (`live_match`)
     if error is None and match is not None:
         return Snapshot(game_id, version, record, match, match.answer())
@@ -274,7 +286,10 @@ def create(
     record.setdefault("options", {})
     record.setdefault("hands", [])
     try:
-        Match.from_record(record)
+        if twelve.of(record):
+            twelve.scored(record)
+        else:
+            Match.from_record(record)
     except RecordError as error:
         raise _said(record_error(error, what="this record cannot be scored"), error, record) from None
     hands = record["hands"]
@@ -447,10 +462,11 @@ def _change_in_turn(
         current = snapshot(game)
         plan = plan_for(game, current)
         try:
-            match = live_match(plan.record)
+            match, answer = scored(plan.record)
         except RecordError as error:
             raise _said(record_error(error, what=plan.what), error, plan.record) from None
-        if game.guarded is not False:  # None: not read with the row, so each guard asks for itself
+        # None: not read with the row, so each guard asks for itself; no Match (twelve): no guard's
+        if game.guarded is not False and match is not None:
             for guard in GUARDS:
                 guard.check(game, current, plan.record, match)
         old = game.version
@@ -495,7 +511,7 @@ def _change_in_turn(
                 raise _stale(game, expected, new) from None
             time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
             continue
-        snap = cache.put(Snapshot(game_id, new, plan.record, match, match.answer()))
+        snap = cache.put(Snapshot(game_id, new, plan.record, match, answer))
         live.publish(game_id, new)
         return Done(new, change, snap)
     raise ApiError(409, "the match is changing too fast to keep up: nothing was recorded; try again")
@@ -727,7 +743,9 @@ def append_event(
             raise ApiError(409, "no hand has started: start one first (POST /api/games/ID/hands)")
         h = len(record["hands"]) - 1
         e = len(record["hands"][h]["events"])
-        record["hands"][h]["events"].append(event)
+        # a flip of twelve sent without its time: the server's clock (webapp.twelve)
+        added = twelve.timed(game.id, record, snap.answer, event) if twelve.of(record) else event
+        record["hands"][h]["events"].append(added)
 
         def write(version: int) -> None:
             # After the hand's last row, taken back ones too, worked out by the INSERT itself (a SQL
@@ -737,11 +755,11 @@ def append_event(
             )
             db.session.add(
                 EventRow(
-                    game_id=game.id, hand=h, position=after_last.scalar_subquery(), body=event, created_version=version
+                    game_id=game.id, hand=h, position=after_last.scalar_subquery(), body=added, created_version=version
                 )
             )
 
-        return Plan(record, write, "event", "", hand=h, event=e, after=event, moves="made", made_by=made_by)
+        return Plan(record, write, "event", "", hand=h, event=e, after=added, moves="made", made_by=made_by)
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
@@ -835,7 +853,7 @@ def correct_taking_back(
         del events[take_back_from:]
         events[e] = event
         try:
-            live_match(record)
+            scored(record)
         except RecordError as error:
             what = f"correcting hand {h}, event {e} to {_words(event)} would break a rule"
             raise _said(record_error(error, what=what), error, record) from None
@@ -1064,6 +1082,8 @@ def _words(event: dict[str, Any]) -> str:
         return f"{who} counting {pips} pip{'' if pips == 1 else 's'}"
     if kind == "adjust":
         return f"an adjustment of {event.get('points')} for {who}"
+    if kind == "flip":
+        return f"turning {' and '.join(map(str, event.get('tiles') or [])) or 'no tiles'}"
     return f"the event {json.dumps(event)[:80]}"
 
 

@@ -32,6 +32,7 @@ VARIANTS = {
     "block": L("Block (2–4 alone, 100)"),
     "draw": L("Draw (2–4 alone)"),
     "cross": L("Cross (penalties, elimination at 100)"),
+    "twelve": L("Twelve (memory game, 1 player: pairs of 12)"),
 }
 #: The house rules of the new-match form: each option and each of its choices, in words.
 OPTIONS = {
@@ -43,6 +44,7 @@ OPTIONS = {
     "round_each_hand": L("Round each hand's points to five"),
     "tie": L("A blocked hand with equal pips"),
     "winners_score": L("The winners of a blocked hand score"),
+    "sets": L("Tiles (twelve)"),
 }
 CHOICES: dict[str, dict[Any, Any]] = {
     "end_at_target": {"at_once": L("the match ends at once"), "end_of_hand": L("the hand is played out first")},
@@ -51,6 +53,7 @@ CHOICES: dict[str, dict[Any, Any]] = {
     "round_each_hand": {False: L("no"), True: L("yes")},
     "tie": {"no_score": L("nobody scores"), "leading_team_wins": L("the team that led wins")},
     "winners_score": {"losers": L("the losers' pips"), "all": L("every pip left")},
+    "sets": {1: L("one set, 28 tiles"), 2: L("two sets, 56 tiles")},
 }
 
 
@@ -165,6 +168,10 @@ def _event_words(event: dict[str, Any], table: Table) -> str:
             who=who,
             reason=event.get("reason") or "",
         )
+    if kind == "flip":
+        turned = [str(t) for t in event.get("tiles") or []]
+        if len(turned) == 2:
+            return _("Turned %(first)s and %(second)s", first=turned[0], second=turned[1])
     return _("an event the page does not know")
 
 
@@ -374,6 +381,25 @@ RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
     "hand_open": lambda p, t: _("This hand has not ended yet."),
     "leader_field": lambda p, t: _("Choose who leads."),
     "no_hand": lambda p, t: _("No hand has started."),
+    # twelve, the memory game (scorer/twelve.py)
+    "twelve_flip_only": lambda p, t: _("Twelve records one thing: the two tiles turned."),
+    "twelve_over": lambda p, t: _("Every tile is removed already: the game is over."),
+    "twelve_two": lambda p, t: _("Turn exactly two tiles."),
+    "twelve_not_tile": lambda p, t: _("%(text)s is not a tile.", text=p.get("text")),
+    "twelve_same": lambda p, t: _(
+        "%(tile)s was turned twice, but one set has one %(tile)s: turn two different tiles.", tile=p["tile"]
+    ),
+    "twelve_removed": lambda p, t: _(
+        "%(tile)s was removed already: it is no longer face down on the table.", tile=p["tile"]
+    ),
+    "twelve_time": lambda p, t: _(
+        "The time goes back: a flip's time is seconds since the first flip, never less than %(last)s.",
+        last=p.get("last"),
+    ),
+    "twelve_players": lambda p, t: _("Twelve is played by one player: give one name."),
+    "twelve_one_hand": lambda p, t: _("A game of twelve is one hand: it has no next hand."),
+    "twelve_sets": lambda p, t: _("Twelve is played with one set (28 tiles) or two (56)."),
+    "twelve_option": lambda p, t: _("Twelve has one house rule: how many sets of tiles."),
     "pips_needed": lambda p, t: _(
         "The last hand still needs the tiles or pips of %(who)s.", who=t.seats(p.get("seats") or [])
     ),
@@ -406,6 +432,9 @@ def say_refusal(error: dict[str, Any], record: dict[str, Any]) -> str:
 
     if not has_request_context():
         return str(error.get("error", ""))
+    if record.get("variant") == "twelve" and isinstance(error.get("event"), int):  # one hand of attempts
+        said = rule(error.get("code"), error.get("params"), str(error.get("error", "")), _table_of(record))
+        return _("Attempt %(n)s: %(why)s", n=error["event"] + 1, why=said)
     return refusal(error, _table_of(record), record)
 
 
@@ -591,9 +620,21 @@ def script_words() -> dict[str, str]:
         "option_default": _("%(choice)s (the game's default)", choice="{choice}"),
         # new.js: how many players the chosen game takes
         "players_n": _("%(n)s players.", n="{n}"),
+        "players_one": _("One player."),
         "players_range": _(
             "%(least)s to %(most)s players: leave the last seats empty for fewer.", least="{least}", most="{most}"
         ),
+        # twelve.js: the memory game's taps (what each attempt did comes from the server's board)
+        "twelve_first": _("Tap the two tiles turned"),
+        "twelve_second": _("%(tile)s turned: tap the second tile", tile="{tile}"),
+        "twelve_gone": _("%(tile)s was removed already.", tile="{tile}"),
+        "twelve_removed": _(
+            "%(first)s and %(second)s make 12: removed. Turn two more", first="{first}", second="{second}"
+        ),
+        "twelve_back": _(
+            "%(first)s and %(second)s do not make 12: turned back. Turn two more", first="{first}", second="{second}"
+        ),
+        "twelve_done": _("Every tile is removed: the game is over."),
         # camera.js: the camera box's own words (the server's answers carry theirs: `say`)
         "cam_reading": _("Reading the photo…"),
         "cam_turned_down": _("Turned down: score this play on the pad."),

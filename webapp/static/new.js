@@ -20,9 +20,15 @@
     document.getElementById("variant-details").textContent = option.dataset.details || "";
     const say = window.spinnerSay || ((key) => key); // words.js: the page's language
     document.getElementById("variant-hint").textContent =
-      counts.length > 1 ? say("players_range", { least, most }) : say("players_n", { n: most });
+      counts.length > 1 ? say("players_range", { least, most }) : most === 1 ? say("players_one") : say("players_n", { n: most });
     // What the game does where the form says nothing: its own target, each house rule's default.
     document.getElementById("target-hint").textContent = say("target_default", { target: option.dataset.target });
+    // a game with no target (twelve, the memory game: attempts and time) has no target field
+    const targetField = document.getElementById("target-field");
+    targetField.hidden = option.dataset.target === "";
+    targetField.querySelector("input").disabled = option.dataset.target === "";
+    // one player alone (twelve) has no play order
+    document.getElementById("play-order").hidden = most < 2;
     const defaults = JSON.parse(option.dataset.defaults || "{}");
     const options = option.dataset.options.split(",");
     document.querySelectorAll("[data-option]").forEach((label) => {
