@@ -929,3 +929,12 @@ def test_a_play_after_one_that_may_have_been_missed_names_no_seat_as_known():
     outcome = follower.observe(with_backs(left, lead, tile(6, 3, 240, 200)), arms=[arm(SIDES[2], share(240, 200))])
     assert outcome.code == "missed" and outcome.candidates[0][0].event["seat"] == 2
     assert not outcome.candidates[0][0].seat_open
+    # an arm with no seating known yet says nothing: a seating guessed from it assumed no play
+    # between (the page's filmed game in the browser test, on a loaded machine: 3-6 offered as
+    # the leader's, seat 0's, and confirmed)
+    follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
+    follower.observe(with_backs(left))
+    follower.observe(with_backs(left, lead), arms=[arm(SIDES[0], share(300, 200))])
+    follower.observe(with_backs(left, lead))
+    outcome = follower.observe(with_backs(left, lead, tile(6, 3, 240, 200)), arms=[arm(SIDES[0], share(240, 200))])
+    assert outcome.code == "missed" and outcome.candidates[0][0].seats == (1, 2, 3, 0)

@@ -1955,15 +1955,17 @@ class Follower:
     ) -> tuple[WhoPlayed, SeatCandidate | None]:
         """Who laid `answer.tile` where a play may have been missed before it: any seat in the
         hand, from the turn on (the missed play's seat, or a later one), unless the arm that laid
-        it names one (`SeatKeeper.choose` with no count of deals: those assume no play between);
-        the seat named implies no pass or draw, which the person's answer says."""
+        it names one by a seating already known (`seat_of_play`: not the rules, not the count of
+        deals, not a seating guessed with this arm, which all assume no play between); the seat
+        named implies no pass or draw, which the person's answer says."""
         first = answer.seats[0]
         order = [hand.turn if hand.turn is not None else first]
         while (following := hand.next_seat(order[-1])) not in order:
             order.append(following)
         order = [first, *(s for s in order if s != first)]
         anyone = replace(answer, candidates=tuple(SeatCandidate(s) for s in order))
-        return anyone, self.seats.choose(anyone, arm)
+        evidence = seat_of_play(self.seats.seating, arm, order)
+        return anyone, SeatCandidate(evidence.seat) if evidence is not None else None
 
     def _evidenced(
         self,
