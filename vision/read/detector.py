@@ -69,12 +69,14 @@ def to_blob(canvas: np.ndarray) -> np.ndarray:
     """BGR uint8 (H, W, 3) -> RGB float32 (1, 3, H, W) in [0, 1]: the network's input.
 
     The same numbers as `cv2.dnn.blobFromImage(canvas, 1 / 255, swapRB=True)`, a plane at a
-    time straight into the output, with no intermediate copies (several times faster).
+    time straight into the output (several times faster). OpenCV parts the interleaved channels
+    faster than numpy reads every third byte.
     """
     height, width = canvas.shape[:2]
     blob = np.empty((1, 3, height, width), np.float32)
-    for rgb, bgr in enumerate((2, 1, 0)):
-        np.multiply(canvas[:, :, bgr], np.float32(1 / 255.0), out=blob[0, rgb], casting="unsafe")
+    for rgb, plane in zip((2, 1, 0), cv2.split(canvas)):
+        blob[0, rgb] = plane
+    blob *= np.float32(1 / 255.0)
     return blob
 
 
