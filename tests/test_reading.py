@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.read.crops import HALF_SIZE, rectify
-from vision.read.detector import Voting, canvas_shape, decode, letterbox, to_blob, vote
+from vision.read.detector import Voting, canvas_shape, decode, fast_nms, letterbox, probiou, to_blob, vote
 from vision.read.reader import ReadError, load_photo
 from vision.read.reading import Reading, TileCandidate, settle, split_halves
 
@@ -231,6 +231,51 @@ def test_boxes_scored_zero_vote_alike_under_a_confidence_bar_of_zero():
     pool = np.array([[50.0, 50.0, 40.0, 20.0, 0.0], [52.0, 50.0, 40.0, 20.0, 0.0]])
     (box,) = vote(kept, pool, np.array([0.0, 0.0]), overlap=0.5)
     assert box[0] == pytest.approx(51.0) and box[2:4] == pytest.approx([40.0, 20.0])
+
+
+def random_boxes(rng: np.random.Generator, count: int, spread: float = 300.0) -> np.ndarray:
+    """`count` boxes (cx, cy, w, h, radians) crowded enough that many overlap."""
+    return np.column_stack(
+        [rng.uniform(0, spread, (count, 2)), rng.uniform(10, 80, (count, 2)), rng.uniform(-np.pi, np.pi, count)]
+    )
+
+
+def test_voting_gives_each_kept_box_the_weighted_means_of_its_voters_one_by_one():
+    """`vote` works on every kept box at once: the same as each box's voters averaged in turn."""
+    rng = np.random.default_rng(7)
+    pool = random_boxes(rng, 200)
+    kept = np.concatenate([pool[:40], random_boxes(rng, 5, spread=3000) + [3000, 0, 0, 0, 0]])  # 5 far away
+    overlaps = probiou(kept, pool)
+    weights = rng.uniform(0, 1, 200).astype(np.float32)
+    weights[overlaps[0] > 0.5] = 0  # the first kept box's voters all scored 0
+    assert not (overlaps[-5:] > 0.5).any()  # the far ones have no voters
+    voted = vote(kept, pool, weights, 0.5)
+    for box, row, got in zip(kept, overlaps, voted):
+        voters = row > 0.5
+        if not voters.any():
+            bw, bh, r = box[2:]
+            assert np.allclose(got, [*box[:2], max(bw, bh), min(bw, bh), r if bw >= bh else r + np.pi / 2])
+            continue
+        w = weights[voters] if weights[voters].sum() > 0 else np.ones(voters.sum())
+        long_first = pool[voters, 2] >= pool[voters, 3]
+        length = np.where(long_first, pool[voters, 2], pool[voters, 3])
+        width = np.where(long_first, pool[voters, 3], pool[voters, 2])
+        direction = np.where(long_first, pool[voters, 4], pool[voters, 4] + np.pi / 2)
+        means = [np.average(v, weights=w) for v in (pool[voters, 0], pool[voters, 1], length, width)]
+        doubled = np.sum(w * np.sin(2 * direction)), np.sum(w * np.cos(2 * direction))
+        assert np.allclose(got, [*means, 0.5 * np.arctan2(*doubled)], rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("count", [1, 63, 64, 65, 300])
+def test_nms_drops_each_box_a_higher_scoring_one_overlaps(count):
+    """`fast_nms` compares a block of boxes at a time: the same as the whole matrix at once."""
+    rng = np.random.default_rng(count)
+    boxes = random_boxes(rng, count)
+    scores = rng.uniform(0, 1, count).astype(np.float32)
+    scores[::3] = 0.5  # ties keep their order
+    order = np.argsort(-scores, kind="stable")
+    beaten = (np.triu(probiou(boxes[order]), k=1) > 0.35).any(axis=0)
+    assert np.array_equal(fast_nms(boxes, scores, 0.35), order[~beaten])
 
 
 def test_a_confidence_bar_of_zero_reads_every_box_but_only_the_best_go_on_to_nms(monkeypatch):
