@@ -938,3 +938,22 @@ def test_a_play_after_one_that_may_have_been_missed_names_no_seat_as_known():
     follower.observe(with_backs(left, lead))
     outcome = follower.observe(with_backs(left, lead, tile(6, 3, 240, 200)), arms=[arm(SIDES[0], share(240, 200))])
     assert outcome.code == "missed" and outcome.candidates[0][0].seats == (1, 2, 3, 0)
+
+
+def test_an_arm_seen_after_a_tile_was_read_did_not_lay_it():
+    # the page's live camera, film 14 (`bench/page_camera.py --videos 1 --seed 14`): a tile asked
+    # about and turned down (the play before it was missed), the missed play scored on the pad,
+    # then the next player's arm laid a tile beside it, not read yet: the tile turned down was
+    # recorded for that player, unasked
+    follower, tiles = started(seating=SIDES)
+    follower.observe(reading(*tiles))  # seat 1 lays 3-6 on the west: the camera misses it
+    five_one = tile(5, 1, 360, 200)
+    outcome = follower.observe(reading(*tiles, five_one), arms=[arm(SIDES[2], share(360, 200))])
+    assert outcome.kind == "ask" and outcome.code == "missed"
+    follower.decline()
+    follower.scored([{"type": "play", "seat": 1, "tile": "3-6", "end": "west"}])  # the player pads it
+    tiles.append(tile(3, 6, 240, 200))
+    # seat 3's arm lays 1-2 against 5-1 (not read in this frame): it reached beside 5-1
+    outcome = follower.observe(reading(*tiles, five_one), arms=[arm(SIDES[3], share(420, 200))])
+    assert outcome.kind == "ask" and outcome.code == "who_played"  # no arm seen laying it: asked
+    assert outcome.params["tile"] == "1-5" and outcome.params["seats"] == [2, 3, 0, 1]

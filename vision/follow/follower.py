@@ -767,6 +767,8 @@ class Pending:
     #: tiles lying in the layout unrecorded that made the question (`_unexplained`): the play
     #: confirmed, they lie there and are not asked about again
     aside: tuple[TileReading, ...] = ()
+    #: how many arms had been seen when it was asked (`SeatKeeper.seen_count`)
+    arms_seen: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -782,6 +784,9 @@ class Doubt:
     #: a person answered the question "no"; False: it was left open and the record went on
     #: without it (plays scored on the pad), so nobody turned anything down
     said: bool = True
+    #: how many arms had been seen when the tile was read (`SeatKeeper.seen_count`): an arm
+    #: seen after it did not lay it
+    arms_seen: int | None = None
 
 
 class Follower:
@@ -1241,7 +1246,9 @@ class Follower:
             else None
         )
         plays = len(self.hand.layout.placements)
-        self.doubts += [Doubt(t, pending.missed, plays, best, said) for t in pending.outcome.new_tiles]
+        self.doubts += [
+            Doubt(t, pending.missed, plays, best, said, pending.arms_seen) for t in pending.outcome.new_tiles
+        ]
 
     def scored(self, events: Sequence[dict[str, Any]]) -> list[tuple[int, int]]:
         """Events scored elsewhere (the pad), with no question open about them: applied, their
@@ -1716,7 +1723,7 @@ class Follower:
         the start: no play has taught one yet) and the rules let that seat lead; None: ask."""
         if not self.seats.given:
             return None
-        arms = self.seats.arms_for([_point(t, reading) for _, t in chosen])
+        arms = self._arms_for(reading, [t for _, t in chosen])
         hand = self.hand
         out = []
         for (candidate, tile), arm in zip(chosen, arms, strict=True):
@@ -1886,7 +1893,7 @@ class Follower:
         out: list[tuple[list[dict[str, Any]], int | tuple[int, ...], ArmSighting | None]] = []
         unsure = self.open_seats = {}
         likely = self.likely_seats = {}
-        arms = self.seats.arms_for([_point(t, reading) for _, t in chosen])  # each arm lays one tile
+        arms = self._arms_for(reading, [t for _, t in chosen])  # each arm lays one tile
         for k, (candidate, tile) in enumerate(chosen):
             hand = match.current
             assert hand is not None
@@ -1950,6 +1957,19 @@ class Follower:
             pick = replace(pick, draws=())
         return answer, pick
 
+    def _arms_for(self, reading: Reading, tiles: Sequence[TileReading]) -> list[ArmSighting | None]:
+        """The arm that laid each of `tiles` (`SeatKeeper.arms_for`), of those seen before each
+        tile was first read where it was read already (a tile asked about and turned down, or
+        left open, before)."""
+        before = [
+            min(
+                (d.arms_seen for d in self.doubts if d.arms_seen is not None and not _alone(t, [d.reading])),
+                default=None,
+            )
+            for t in tiles
+        ]
+        return self.seats.arms_for([_point(t, reading) for t in tiles], before)
+
     def _seat_after_missed(
         self, hand: Hand, answer: WhoPlayed, arm: ArmSighting | None
     ) -> tuple[WhoPlayed, SeatCandidate | None]:
@@ -1987,7 +2007,7 @@ class Follower:
         (`_seat_after_missed`)."""
         out: list[list[Candidate]] = []
         for option in options:
-            arms = self.seats.arms_for([_point(t, reading) for _, t in option])
+            arms = self._arms_for(reading, [t for _, t in option])
             match = self.match if len(option) == 1 else copy.deepcopy(self.match)
             seated: list[Candidate] = []
             for (candidate, _), arm in zip(option, arms, strict=True):
@@ -2241,7 +2261,7 @@ class Follower:
             )
         missed = max(0, (changes if changes is not None else len(self.changes)) - len(new))
         aside, self.aside = tuple(self.aside), []
-        self.pending = Pending(outcome, reading, missed, self.looking_first, aside)
+        self.pending = Pending(outcome, reading, missed, self.looking_first, aside, self.seats.seen_count)
         return outcome
 
     def _accept(self, reading: Reading) -> None:

@@ -435,6 +435,9 @@ class SeatKeeper:
     #: the seating was given (asked once at the start), not learnt
     given: bool = False
     sightings: list[ArmSighting] = field(default_factory=list)
+    #: how many arms were seen before `sightings` (spent with the moves recorded): with
+    #: `len(sightings)`, a count of every arm seen, to say which came after a tile was read
+    spent_count: int = 0
     known: list[SeatItem] = field(default_factory=list)
     #: the chance of the seat the last `choose` took from counting the deals; None where the
     #: rules or an arm named it, or nothing did
@@ -451,25 +454,41 @@ class SeatKeeper:
     def saw(self, arms: Iterable[ArmSighting]) -> None:
         self.sightings.extend(arms)
 
-    def arms_for(self, points: Sequence[tuple[float, float] | None]) -> list[ArmSighting | None]:
+    @property
+    def seen_count(self) -> int:
+        """How many arms were seen so far, spent ones included."""
+        return self.spent_count + len(self.sightings)
+
+    def arms_for(
+        self, points: Sequence[tuple[float, float] | None], before: Sequence[int | None] | None = None
+    ) -> list[ArmSighting | None]:
         """The arm that laid each of the tiles recorded in one move, in the order they were laid,
         each lying at its point (shares of the picture's width and height; None: the camera did
         not see where). Where as many arms left the table changed as there are tiles, they laid
         them in the same order; otherwise each tile takes the arm that reached nearest it of those
         not taken (a tile not seen takes none, unless it is the move's only one: the last arm).
         An arm that left the table as it was, or whose hand reached no nearer the tile than
-        `REACHES`, is no evidence (None)."""
+        `REACHES`, is no evidence (None).
+
+        `before`: for each tile, where it was read already in an earlier look (`seen_count` then),
+        the arms seen since cannot have laid it: only those seen before count (after a move
+        recorded meanwhile, none: the arm that laid the next tile, reaching beside it, would
+        name the next seat)."""
+        limits = list(before) if before is not None else [None] * len(points)
+        first = self.spent_count
         laid = [s for s in self.sightings if s.changed]
-        if len(points) > 1 and len(laid) == len(points):
+        if len(points) > 1 and len(laid) == len(points) and all(b is None for b in limits):
             chosen: list[ArmSighting | None] = list(laid)
         else:
             chosen = []
             used: list[ArmSighting] = []
-            for point in points:
+            for point, limit in zip(points, limits, strict=True):
                 if point is None and len(points) > 1:
                     chosen.append(None)
                     continue
-                seen = laying_arm([s for s in self.sightings if not any(s is u for u in used)], point)
+                upto = len(self.sightings) if limit is None else max(0, limit - first)
+                free = [s for s in self.sightings[:upto] if not any(s is u for u in used)]
+                seen = laying_arm(free, point)
                 chosen.append(seen)
                 if seen is not None:
                     used.append(seen)
@@ -514,4 +533,5 @@ class SeatKeeper:
 
     def spent(self) -> None:
         """The move is recorded: the arms seen before it are spent."""
+        self.spent_count += len(self.sightings)
         self.sightings = []
