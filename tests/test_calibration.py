@@ -67,3 +67,51 @@ def test_a_tile_too_small_to_read_its_halves_well_is_unsure_however_sure(calibra
     assert small.unsure
     if calibrated:
         assert large.calibrated >= SURE_AT > round(small.calibrated, 3)
+
+
+def _box(cx: float, cy: float, length: float = 100.0, width: float = 50.0) -> tuple[tuple[float, float], ...]:
+    """An upright box's corners, in order around it."""
+    x0, x1, y0, y1 = cx - length / 2, cx + length / 2, cy - width / 2, cy + width / 2
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def test_boxes_overlapping_by_more_than_a_share_of_the_smaller_are_found():
+    from vision.read.reader import overlapping
+
+    # laid end to end, side by side and apart (each a few pixels into the next): none overlaps
+    apart = [_box(0, 0), _box(103, 0), _box(0, 48), _box(400, 400)]
+    assert overlapping(apart, 0.3) == set()
+    # a box across two tiles laid end to end: half of each, both with it
+    across = [_box(0, 0), _box(100, 0), _box(50, 0)]
+    assert overlapping(across, 0.3) == {0, 1, 2}
+    # a box a third of a tile off another: found at 0.3 of the smaller, not at 0.7
+    assert overlapping([_box(0, 0), _box(33, 0)], 0.3) == {0, 1}
+    assert overlapping([_box(0, 0), _box(33, 0)], 0.7) == set()
+
+
+def test_two_sure_tiles_whose_boxes_overlap_are_both_asked_about():
+    """Two boxes that would be sure tiles overlapping by half (one across two tiles, as the
+    pin-no-divider photos showed): the reader cannot tell which is the tile, and asks about both,
+    never changing what they read. A tile overlapping a box that is unsure anyway stays sure."""
+    from scorer.tiles import Tile
+    from vision.read.reader import Reader
+    from vision.read.reading import HalfReading, TileReading
+
+    reader = Reader()
+    half = HalfReading(3, (0.0, 0.0), ((0.0, 0.0),) * 4, (0.0,) * 3 + (1.0,) + (0.0,) * 3)
+
+    def tile(cx: float, confidence: float = 0.995) -> TileReading:
+        return TileReading(Tile.of(3, 3), (cx, 0.0), _box(cx, 0), (half, half), confidence, pixels=100)
+
+    sure, across, faint, apart = tile(0), tile(50), tile(150, confidence=0.3), tile(400)
+    marked = reader.mark_overlapping([sure, across, faint, apart])
+    judged = [reader.judge(t) for t in marked]
+    assert [t.overlapped for t in marked] == [True, True, False, False]
+    assert [t.unsure for t in judged] == [True, True, True, False]
+    assert judged[0].to_json()["overlapped"] and "overlapped" not in judged[3].to_json()
+    assert all(t.tile == Tile.of(3, 3) for t in judged)  # asked, not changed
+    assert judged[0].calibrated < SURE_AT <= judged[3].calibrated
+    # without the unsure one beside it, the one across is alone with `faint`: sure again
+    assert not any(t.overlapped for t in reader.mark_overlapping([across, faint, apart]))
+    # unmarked (`Reader(overlap=None)` never marks them): as sure as before
+    assert not any(reader.judge(t).unsure for t in (sure, across))

@@ -67,6 +67,10 @@ class TileReading:
     #: or were not counted: they are counted only on a tile that would otherwise be sure), in the
     #: order of `halves`
     pips: tuple[int | None, int | None] = (None, None)
+    #: True where its box overlaps another box that would be a sure tile too, by more than the
+    #: reader allows (`reader.SURE_OVERLAP`): two tiles cannot lie there, so at least one of the
+    #: two is no tile (a box across two tiles) and the reader asks about both (`Reader.judge`)
+    overlapped: bool = False
 
     @property
     def pips_disagree(self) -> bool:
@@ -92,6 +96,8 @@ class TileReading:
             out["corrected"] = True
         if self.pips_disagree:  # why the tile is unsure: its pips, counted, say another value
             out["pips"] = list(self.pips)
+        if self.overlapped:  # why the tile is unsure: its box overlaps another sure one
+            out["overlapped"] = True
         return out
 
 
