@@ -68,7 +68,7 @@ def test_time_may_reach_the_schemas_bound_and_past_it_is_said_too_large():
 
 
 @pytest.mark.parametrize(
-    ("field", "value"), [("seat", 5), ("end", "north"), ("tile", "6-6"), ("count", 3), ("team", 0), ("reason", "x")]
+    ("field", "value"), [("seat", 5), ("end", "north"), ("tile", "6-6"), ("count", 3), ("team", 0), ("points", 5)]
 )
 def test_a_flip_with_a_field_of_the_other_games_is_refused_naming_it(field, value):
     """Probe: a flip with seat, end, tile or count was kept as sent (and means nothing in twelve)."""
@@ -78,6 +78,15 @@ def test_a_flip_with_a_field_of_the_other_games_is_refused_naming_it(field, valu
         score_twelve(record)
     assert refused.value.code == "twelve_field" and refused.value.params == {"field": field}
     assert (refused.value.hand, refused.value.event) == (0, 1)
+
+
+def test_a_field_no_game_knows_is_ignored_in_twelve_as_in_every_record():
+    # GAME_RECORD.md: "Fields not listed here may be added; a reader ignores what it does not know"
+    record = game(("6-6", "0-0", 1), ("1-2", "3-4", 2))
+    record["hands"][0]["events"][1]["note"] = "my own app's field"
+    record["hands"][0]["events"][0]["reason"] = "a note"
+    record["hands"][0]["dealer"] = "Ana"
+    assert score_twelve(record)["attempts"] == 2
 
 
 @pytest.mark.parametrize(("field", "value"), [("leader", 2), ("deal", [["6-6", "0-0"]]), ("unseen_draws", True)])
