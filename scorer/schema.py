@@ -273,6 +273,9 @@ TILE = {
 }
 SEAT = int_between(0, MAX_PLAYERS - 1, "a seat number (0 for the first player)")
 
+#: The latest a flip of twelve may be, in seconds since the first (`scorer.twelve`: the one bound)
+TWELVE_MAX_TIME = 10_000_000
+
 #: The fields of an event: every one may be left out (or null) as far as the shape goes; which
 #: ones an event of each type needs is the scorer's to say.
 EVENT_FIELDS: dict[str, Any] = {
@@ -288,7 +291,7 @@ EVENT_FIELDS: dict[str, Any] = {
     "time": {
         "type": "number",
         "minimum": 0,
-        "maximum": 10_000_000,
+        "maximum": TWELVE_MAX_TIME,
         "description": "a flip of twelve: seconds since the first flip (the server's clock where left out)",
     },
 }

@@ -3,7 +3,11 @@
 The tiles lie face down; the player turns two; if their pips total 12 they are removed and
 the player goes again, otherwise they are turned back. The record's one hand holds `flip`
 events, `{"type": "flip", "tiles": ["6-6", "0-0"], "time": 3.5}` (seconds since the start,
-optional), and the game ends when every tile is removed. Option `sets`: 1 (28 tiles) or 2 (56).
+optional, at most `MAX_TIME`), and the game ends when every tile is removed. Option `sets`: 1
+(28 tiles) or 2 (56). A field of the other games that means nothing here (a flip's `seat`,
+`end`, `tile` or `count`, the hand's `leader` or `deal`, the record's `seating`) is refused by
+name (`twelve_field`) rather than kept unread; a field no game knows is ignored, as
+GAME_RECORD.md asks of every reader.
 """
 
 from __future__ import annotations
@@ -14,9 +18,42 @@ from typing import Any
 
 from .errors import RecordError
 from .match import RECORD_FORMAT
+from .schema import TWELVE_MAX_TIME as MAX_TIME
 from .tiles import FULL_SET, Tile
 
 PAIR_TOTAL = 12
+#: what a flip and the hand of twelve hold (beside the record's own: format, variant...)
+FLIP_FIELDS = ("type", "tiles", "time")
+HAND_FIELDS = ("events",)
+#: the other games' fields (GAME_RECORD.md's events and hands, and the companion's own) that mean
+#: nothing in twelve: kept unread, they would say a seat played or led where nobody did. A field
+#: no game knows is left alone: "a reader ignores what it does not know" (GAME_RECORD.md)
+NOT_FLIP_FIELDS = ("seat", "tile", "end", "count", "pips", "team", "points")
+NOT_HAND_FIELDS = ("leader", "deal", "unseen_draws")
+#: a record's fields that are the other games' alone (the camera's seating: twelve has no layout)
+NOT_RECORD_FIELDS = ("seating",)
+
+
+def _no_other_fields(
+    found: dict[str, Any],
+    refused: tuple[str, ...],
+    kept: tuple[str, ...],
+    where: str,
+    hand: int,
+    event: int | None = None,
+) -> None:
+    """Refuse the first field of `found` (a flip, the hand) that the other games use and twelve
+    has no use for, by name."""
+    extra = [k for k in refused if found.get(k) is not None]
+    if extra:
+        name = extra[0]
+        raise RecordError(
+            f"{where} has no {name!r}: it holds {', '.join(kept)} alone",
+            code="twelve_field",
+            hand=hand,
+            event=event,
+            field=name,
+        )
 
 
 def _sets(record: dict[str, Any]) -> int:
@@ -39,17 +76,24 @@ def score_twelve(record: Any) -> dict[str, Any]:
     Each refusal says which rule in `code` (and `params`) for a page to word: `twelve_flip_only`,
     `twelve_over`, `twelve_two`, `twelve_not_tile`, `twelve_same` (one tile turned twice in one
     set), `twelve_removed` (a tile no longer face down), `twelve_time`, `twelve_players`,
-    `twelve_one_hand`, `twelve_sets`, `twelve_option`."""
+    `twelve_one_hand`, `twelve_sets`, `twelve_option`, `twelve_time_max` (past `MAX_TIME`),
+    `twelve_field` (a field twelve has no use for, named in `field`)."""
     if not isinstance(record, dict) or record.get("variant") != "twelve":
         raise RecordError("not a record of twelve")
     players = record.get("players")
     if not isinstance(players, list) or len(players) != 1:
         raise RecordError("twelve is played by one player: players lists one name", code="twelve_players")
     sets = _sets(record)
+    for name in NOT_RECORD_FIELDS:
+        if record.get(name) is not None:
+            raise RecordError(
+                f"a record of twelve has no {name!r} (no layout, no camera)", code="twelve_field", field=name
+            )
     hands = record.get("hands") or [{"events": []}]
     if not isinstance(hands, list) or len(hands) != 1 or not isinstance(hands[0], dict):
         extra = 1 if isinstance(hands, list) and len(hands) > 1 and isinstance(hands[0], dict) else None
         raise RecordError("a game of twelve is one hand of flips", hand=extra, code="twelve_one_hand")
+    _no_other_fields(hands[0], NOT_HAND_FIELDS, HAND_FIELDS, "the hand of twelve", hand=0)
     left = Counter({tile: sets for tile in FULL_SET})
     attempts, removed, removed_at, last_time = 0, [], [], 0.0
     events = hands[0].get("events", [])
@@ -60,6 +104,7 @@ def score_twelve(record: Any) -> dict[str, Any]:
             raise RecordError(
                 "twelve knows one event: flip, with the two tiles turned", hand=0, event=e, code="twelve_flip_only"
             )
+        _no_other_fields(event, NOT_FLIP_FIELDS, FLIP_FIELDS, "a flip of twelve", hand=0, event=e)
         if sum(left.values()) == 0:
             raise RecordError("every tile was already removed: the game is over", hand=0, event=e, code="twelve_over")
         texts = event.get("tiles")
@@ -89,7 +134,15 @@ def score_twelve(record: Any) -> dict[str, Any]:
                     tile=str(tile),
                 )
         time = event.get("time", last_time)
-        if not isinstance(time, (int, float)) or isinstance(time, bool) or not last_time <= time < 10**7:
+        if isinstance(time, (int, float)) and not isinstance(time, bool) and time > MAX_TIME:
+            raise RecordError(
+                f"time {time} is too large: at most {MAX_TIME} seconds since the start",
+                hand=0,
+                event=e,
+                code="twelve_time_max",
+                most=MAX_TIME,
+            )
+        if not isinstance(time, (int, float)) or isinstance(time, bool) or not last_time <= time:
             raise RecordError(
                 f"time must be seconds since the start, never going back (was {last_time})",
                 hand=0,

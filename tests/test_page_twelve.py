@@ -3,9 +3,11 @@ scorer taps the two tiles turned (a pair of 12 removed, any other turned back), 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from tests.support.page import PHONE, answer_of, axe_findings, version
+from tests.support.page import PHONE, answer_of, api, axe_findings, record_of, version
 
 pytestmark = pytest.mark.slow
 
@@ -62,3 +64,119 @@ def test_a_game_of_twelve_tapped_on_the_pad(live_server, open_page):
     assert "removed" not in page.get_attribute('#flips [data-tile="6-6"]', "class")
     assert answer_of(page, game)["attempts"] == 1
     assert axe_findings(page) == []
+
+
+def new_game(page, url: str, sets: str = "") -> str:
+    page.goto(url + "/")
+    page.select_option("#variant", "twelve")
+    page.fill('.player[data-seat="0"] input', "Ana")
+    if sets:
+        page.select_option('select[name="sets"]', label=sets)
+    page.click("#new-match button[type=submit]")
+    page.wait_for_selector("#twelve-pad[data-ready]")
+    return page.locator("#board").get_attribute("data-game")
+
+
+def taps(page, *tiles: str, gap_ms: int = 80) -> None:
+    """Tap the tiles `gap_ms` apart, as a fast scorer does, whatever is being sent meanwhile (the
+    page taps itself: the test's own calls wait on the slowed requests)."""
+    page.evaluate(
+        """([tiles, gap]) => new Promise((done) => {
+            tiles.forEach((tile, n) => setTimeout(() => {
+                document.querySelector(`#flips [data-tile="${tile}"]`).click();
+                if (n === tiles.length - 1) done();
+            }, n * gap));
+        })""",
+        [list(tiles), gap_ms],
+    )
+
+
+def chosen(page, tile: str, copy: int = 0) -> bool:
+    return "chosen" in page.get_attribute(f'#flips [data-tile="{tile}"][data-copy="{copy}"]', "class")
+
+
+def flips(page, game: str) -> list[list[str]]:
+    return [e["tiles"] for e in record_of(page, game)["hands"][0]["events"]]
+
+
+def test_taps_made_while_an_attempt_is_sent_wait_their_turn(live_server, open_page):
+    """Probe (page_fasttap2): on a slow network the scorer taps 6-6, 0-0, then 5-6 while that flip
+    is being sent; 5-6 was dropped (let go when this phone's own flip came back), the next taps paired
+    up wrong and ["0-1", "4-6"] was recorded, an attempt never made."""
+    page = open_page(PHONE)
+    game = new_game(page, live_server.url)
+    before = version(page)
+
+    def slowly(route) -> None:  # a phone's network: each flip takes 300 ms to get there
+        time.sleep(0.3)
+        route.continue_()
+
+    page.route("**/events", slowly)
+    taps(page, "6-6", "0-0", "5-6")
+    wait_version(page, before + 1)
+    # 5-6, tapped while 6-6 and 0-0 were on their way, is still the attempt's first tile
+    assert chosen(page, "5-6")
+    assert page.inner_text("#twelve-hint") == "5-6 turned: tap the second tile"
+    taps(page, "0-1", "4-6", "0-2")  # the second attempt is sent while the third is tapped
+    wait_version(page, before + 3)
+    assert flips(page, game) == [["6-6", "0-0"], ["5-6", "0-1"], ["4-6", "0-2"]]
+    assert not any(chosen(page, t) for t in ("6-6", "0-0", "5-6", "0-1", "4-6", "0-2"))
+    assert page.inner_text("#twelve-hint") == "4-6 and 0-2 make 12: removed. Turn two more"
+
+
+def test_a_tile_chosen_is_let_go_in_words_when_another_phone_records_a_flip(live_server, open_page):
+    """Probe (page_twelve2): another phone's flip silently let go of this phone's first tile."""
+    page = open_page(PHONE)
+    new_game(page, live_server.url)
+    page.click('#flips [data-tile="1-1"]')
+    assert chosen(page, "1-1")
+    before = version(page)
+    assert api(page, "POST", "/events", {"type": "flip", "tiles": ["3-3", "4-5"]})["status"] == 201  # another phone
+    wait_version(page, before + 1)
+    assert not chosen(page, "1-1")
+    assert page.inner_text("#twelve-hint") == "1-1 was let go: another phone recorded a flip; tap 1-1 again"
+    # and where the other phone's flip removed it
+    page.click('#flips [data-tile="6-6"]')
+    assert api(page, "POST", "/events", {"type": "flip", "tiles": ["6-6", "0-0"]})["status"] == 201
+    wait_version(page, before + 2)
+    assert page.inner_text("#twelve-hint") == "6-6 was let go: another phone recorded it removed."
+    # this phone's own attempt keeps nothing chosen that it did not tap
+    page.click('#flips [data-tile="1-1"]')
+    page.click('#flips [data-tile="2-2"]')
+    wait_version(page, before + 3)
+    assert page.inner_text("#twelve-hint") == "1-1 and 2-2 do not make 12: turned back. Turn two more"
+
+
+def test_the_choice_of_sets_is_in_sight_when_twelve_is_chosen(live_server, open_page):
+    """Probe (page_sets): the one set / two sets choice hid inside the closed "House rules"."""
+    page = open_page(PHONE)
+    page.goto(live_server.url + "/")
+    assert page.locator('select[name="sets"]').is_hidden()  # not the default game's
+    assert page.locator("details.options").is_visible()
+    page.select_option("#variant", "twelve")
+    assert page.locator('select[name="sets"]').is_visible()  # in sight, nothing to unfold
+    assert page.locator("details.options").is_hidden()  # twelve has no other house rule
+    page.select_option("#variant", "partners")
+    assert page.locator('select[name="sets"]').is_hidden() and page.locator("details.options").is_visible()
+
+
+def test_with_two_sets_the_copy_tapped_is_the_one_removed(live_server, open_page):
+    """Probe (page_sets): with two sets, the first 6-6 of a removed pair left its button and faded
+    the other copy's."""
+    page = open_page(PHONE)
+    game = new_game(page, live_server.url, sets="two sets, 56 tiles")
+    assert page.locator("#flips .flipbtn").count() == 56
+    before = version(page)
+    page.click('#flips [data-tile="6-6"][data-copy="0"]')
+    page.click('#flips [data-tile="0-0"][data-copy="1"]')
+    wait_version(page, before + 1)
+
+    def removed(tile: str, copy: int) -> bool:
+        return "removed" in page.get_attribute(f'#flips [data-tile="{tile}"][data-copy="{copy}"]', "class")
+
+    assert removed("6-6", 0) and not removed("6-6", 1)
+    assert removed("0-0", 1) and not removed("0-0", 0)
+    assert answer_of(page, game)["face_down"]["6-6"] == 1
+    page.click("#twelve-undo")
+    wait_version(page, before + 2)
+    assert not any(removed(t, c) for t in ("6-6", "0-0") for c in (0, 1))

@@ -249,3 +249,157 @@ def test_every_endpoint_of_a_game_answers_a_game_of_twelve_without_a_server_erro
     assert game.get("/score").get_json()["attempts"] == 1
     for page in (f"/g/{game.id}", f"/g/{game.id}/history", f"/g/{game.id}/hands/0/replay"):
         assert game.client.get(page, headers=game.auth).status_code < 500, page
+
+
+def test_a_flip_corrected_without_a_time_keeps_the_time_it_was_recorded_at(game):
+    """Probe (api_attack4): correcting a flip stamped 30 kept it with no time, shown 0:00; settling
+    a dispute with a corrected flip too."""
+    game.event(flip("1-2", "3-4", time=10))
+    game.event(flip("1-1", "2-2", time=30))
+    game.event(flip("5-5", "0-1", time=42))
+    put = f"/api/games/{game.id}/hands/0/events/1"
+    response = game.client.put(put, json={"event": flip("3-3", "4-5"), "why": "it was 3-3"}, headers=game.auth)
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["change"]["after"] == flip("3-3", "4-5", time=30)
+    assert game.record()["hands"][0]["events"][1] == flip("3-3", "4-5", time=30)
+    board = game.get("/board").get_json()["twelve"]
+    assert board["flips"][1]["clock"] == "0:30"
+    # a time sent is the correction's own (held to going forward, as any)
+    sent = game.client.put(put, json={"event": flip("3-3", "4-5", time=35), "why": "at 35"}, headers=game.auth)
+    assert sent.status_code == 200 and game.record()["hands"][0]["events"][1]["time"] == 35
+    # a dispute settled with a corrected flip
+    version = game.post("/disputes", {"hand": 0, "event": 2, "why": "was it 5-5?"}).get_json()["version"]
+    settled = game.post(f"/disputes/{version}/settle", {"why": "it was 5-5 and 2-5", "event": flip("5-5", "2-5")})
+    assert settled.status_code == 200, settled.get_json()
+    assert game.record()["hands"][0]["events"][2] == flip("5-5", "2-5", time=42)
+    # taking back the flips after it, as the pad's fix does
+    taken = game.client.put(
+        f"/api/games/{game.id}/hands/0/events/0",
+        json={"event": flip("1-2", "3-5"), "why": "it was 3-5", "take_back_from": 1},
+        headers=game.auth,
+    )
+    assert taken.status_code == 200, taken.get_json()
+    assert game.record()["hands"][0]["events"] == [flip("1-2", "3-5", time=10)]
+
+
+def test_a_time_at_the_bound_is_taken_and_past_it_refused_as_too_large(game):
+    """Probe: time 10000000 after 9999999.9 was refused as "the time goes back"."""
+    assert game.event(flip("1-2", "3-4", time=9_999_999.9)).status_code == 201
+    assert game.event(flip("1-2", "3-4", time=10_000_000)).status_code == 201
+    response = game.event(flip("1-2", "3-4", time=10_000_001))
+    assert response.status_code == 400 and "time" in response.get_json()["error"]
+    assert "goes back" not in json.dumps(response.get_json())
+
+
+def test_a_time_past_the_bound_in_a_record_is_said_too_large(client):
+    record = {
+        "variant": "twelve",
+        "players": ["Ana"],
+        "hands": [{"events": [flip("1-2", "3-4", time=9_999_999.9)]}],
+    }
+    from scorer.twelve import MAX_TIME
+
+    assert client.post("/api/games", json=record).status_code == 201
+    from webapp import wording
+
+    with client.application.test_request_context(headers={"Accept-Language": "en"}):
+        said = wording.say_refusal(
+            {"error": "", "hand": 0, "event": 1, "code": "twelve_time_max", "params": {"most": MAX_TIME}}, record
+        )
+    assert said == ("Attempt 2: The time is too large: a flip's time is at most 10000000 seconds since the first flip.")
+
+
+@pytest.mark.parametrize(("field", "value"), [("seat", 5), ("end", "north"), ("tile", "6-6"), ("count", 3)])
+def test_a_flip_with_a_field_of_the_other_games_is_refused_naming_it(game, field, value):
+    """Probe (api_attack3): flips with seat, end, tile or count were kept as sent."""
+    response = game.event(flip("1-1", "2-2", **{field: value}), headers={"Accept-Language": "en"})
+    assert response.status_code == 422, response.get_json()
+    data = response.get_json()
+    assert data["code"] == "twelve_field" and data["params"] == {"field": field}
+    assert f"'{field}'" in data["error"]
+    assert data["say"] == (
+        f"Attempt 1: Twelve has no {field}: an attempt is the two tiles turned (and its time), nothing more."
+    )
+    assert game.record()["hands"][0]["events"] == []
+
+
+def test_a_leader_or_a_deal_for_twelve_is_refused_naming_it(client):
+    """Probe (api_attack3): POST /hands {"leader": 3} in a one-player game, and a created record
+    whose hand has a deal and a leader, were kept."""
+    created = client.post("/api/games", json={"variant": "twelve", "players": ["Ana"]})
+    table = Table(client, created.get_json())
+    response = table.post("/hands", {"leader": 3}, headers={"Accept-Language": "en"})
+    assert response.status_code == 422, response.get_json()
+    data = response.get_json()
+    assert data["code"] == "twelve_field" and data["params"] == {"field": "leader"} and "'leader'" in data["error"]
+    assert data["say"].startswith("Twelve has no leader:")  # no "Hand 1:" in a game of one hand
+    assert table.post("/hands", {"deal": [["6-6"]]}).get_json()["params"] == {"field": "deal"}
+    assert table.record()["hands"] == []
+    dealt = {
+        "variant": "twelve",
+        "players": ["Ana"],
+        "hands": [{"deal": [["6-6", "0-0"]], "leader": 2, "events": [flip("6-6", "0-0")]}],
+    }
+    response = client.post("/api/games", json=dealt)
+    assert response.status_code == 422 and response.get_json()["params"]["field"] in ("deal", "leader")
+
+
+def test_seating_is_refused_for_twelve(game, client):
+    """Probe (api_attack3): PUT /seating was kept for a game with no layout and no camera."""
+    before = game.version()
+    for seating in (["bottom"], None):
+        response = client.put(f"/api/games/{game.id}/seating", json={"seating": seating}, headers=game.auth)
+        assert response.status_code == 422, response.get_json()
+        assert response.get_json()["field"] == "seating" and "seating" in response.get_json()["error"]
+    assert game.version() == before
+    record = {"variant": "twelve", "players": ["Ana"], "seating": ["bottom"]}
+    response = client.post("/api/games", json=record)
+    assert response.status_code == 422 and response.get_json()["params"] == {"field": "seating"}
+
+
+def test_a_flip_another_phone_recorded_first_is_said_in_a_sentence(game):
+    """Probe: "Another phone recorded Turned 6-6 and 0-0; Turned 1-1 and 2-2 first"."""
+    shown = game.version()
+    english = {"Accept-Language": "en"}
+    game.event(flip("6-6", "0-0"))
+    late = game.event(flip("3-3", "4-5"), headers={"If-Match": f'"{shown}"', **english})
+    assert late.status_code == 409
+    assert late.get_json()["say"] == (
+        "Another phone recorded an attempt first (6-6 and 0-0): nothing was recorded for this tap. "
+        "Check the board and tap again."
+    )
+    game.event(flip("1-1", "2-2"))
+    late = game.event(flip("3-3", "4-5"), headers={"If-Match": f'"{shown}"', **english})
+    assert late.get_json()["say"] == (
+        "Another phone recorded 2 attempts first (6-6 and 0-0; 1-1 and 2-2): nothing was recorded for this tap. "
+        "Check the board and tap again."
+    )
+    game.post("/undo", {})
+    late = game.event(flip("3-3", "4-5"), headers={"If-Match": f'"{shown}"', **english})
+    assert late.get_json()["say"] == (
+        "Another phone changed the match first (Recorded, attempt 1: 6-6 and 0-0; Recorded, attempt 2: "
+        "1-1 and 2-2; Undone, attempt 2: 1-1 and 2-2): nothing was recorded for this tap. "
+        "Check the board and tap again."
+    )
+    spanish = game.event(flip("3-3", "4-5"), headers={"If-Match": f'"{shown}"', "Accept-Language": "es"})
+    assert "Another" not in spanish.get_json()["say"] and "intento" in spanish.get_json()["say"]
+
+
+def test_a_new_hand_another_phone_started_is_said_once(client):
+    """Probe: "changed the match first (New hand Hand 1)"."""
+    created = client.post("/api/games", json={"variant": "partners", "players": ["Ana", "Ben", "Cruz", "Dee"]})
+    table = Table(client, created.get_json())
+    shown = table.version()
+    assert table.post("/hands", {}).status_code == 201
+    late = table.post("/hands", {}, headers={"If-Match": f'"{shown}"', "Accept-Language": "en"})
+    assert late.status_code == 409
+    assert late.get_json()["say"] == (
+        "Another phone changed the match first (Hand 1 started): nothing was recorded for this tap. "
+        "Check the board and tap again."
+    )
+    twelve = client.post("/api/games", json={"variant": "twelve", "players": ["Ana"]})
+    game = Table(client, twelve.get_json())
+    shown = game.version()
+    assert game.post("/hands", {}).status_code == 201
+    late = game.event(flip("1-1", "2-2"), headers={"If-Match": f'"{shown}"', "Accept-Language": "en"})
+    assert late.get_json()["say"].startswith("Another phone changed the match first (The game started):")

@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from sqlalchemy import delete as sql_delete
 from sqlalchemy import select
 
-from . import frames, store
+from . import frames, store, twelve
 from .auth import clean_text
 from .db import db
 from .errors import ApiError
@@ -51,6 +51,14 @@ def seat(game_id: str, seating: object, expected: int | None, *, who: str) -> st
     line in the history)."""
 
     def plan(game: Game, snap: store.Snapshot) -> store.Plan:
+        if game.variant == twelve.VARIANT:  # the engine refuses a record of twelve with one too
+            raise ApiError(
+                422,
+                "seating: a game of twelve has no seating (no layout, no camera): nothing was changed",
+                code="twelve_field",
+                field="seating",
+                say=_("Twelve has no seating: there is no layout for a camera to follow."),
+            )
         sides = store.seating_of(seating, len(game.players))
         record = {k: v for k, v in snap.record.items() if k != "seating"}
         if sides is not None:

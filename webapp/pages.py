@@ -250,7 +250,14 @@ def index():  # type: ignore[no-untyped-def]
     presets = sorted({p for v in VARIANTS.values() for p in v.presets})
     games = [resume_line(game, roles.get(game.id) == "scorer") for game in db.session.scalars(query).all()]
     choices = {**_CHOICES, "sets": list(twelve.SETS)}  # twelve's one option, shown for it alone
-    return render_template("index.html", games=games, variants=variants, choices=choices, presets=presets)
+    return render_template(
+        "index.html",
+        games=games,
+        variants=variants,
+        choices=choices,
+        presets=presets,
+        main_options=twelve.MAIN_OPTIONS,
+    )
 
 
 def resume_line(game: Game, scorer: bool) -> dict[str, Any]:

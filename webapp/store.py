@@ -788,24 +788,24 @@ def correct_event(
             _still_disputed(record, hand, index, *disputed)
         h, e = _locate(record, hand, index)
         before = record["hands"][h]["events"][e]
-        record["hands"][h]["events"][e] = event
+        # a flip of twelve corrected without its time keeps the time it was recorded at
+        put = twelve.kept_time(record, before, event)
+        record["hands"][h]["events"][e] = put
 
         def write(version: int) -> None:
             row = _event_rows(game.id, h)[e]
             row.removed_version = version
-            db.session.add(
-                EventRow(game_id=game.id, hand=h, position=row.position, body=event, created_version=version)
-            )
+            db.session.add(EventRow(game_id=game.id, hand=h, position=row.position, body=put, created_version=version))
 
         return Plan(
             record,
             write,
             "correct",
-            f"correcting hand {h}, event {e} to {_words(event)} would break a rule",
+            f"correcting hand {h}, event {e} to {_words(put)} would break a rule",
             hand=h,
             event=e,
             before=before,
-            after=event,
+            after=put,
             moves="corrected",
         )
 
@@ -851,7 +851,7 @@ def correct_taking_back(
             )
         last = len(events) - 1
         del events[take_back_from:]
-        events[e] = event
+        events[e] = twelve.kept_time(record, events[e], event)  # as correct_event puts it
         try:
             scored(record)
         except RecordError as error:

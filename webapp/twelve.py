@@ -7,7 +7,8 @@ scorer checks each play; this module is the glue:
 
 - `scored`/`replayed`: the engine's answer for the store's snapshots (there is no `Match`);
 - `timed`: a flip recorded without a `time` gets one from the server's clock, seconds since the
-  server recorded the game's first flip (docs/api.md says why the server's);
+  server recorded the game's first flip (docs/api.md says why the server's); `kept_time`: a flip
+  corrected without one keeps the time of the flip it replaces;
 - `board`: what the page shows (the 28 or 56 tiles by value, face down or removed, attempts,
   pairs, time) and `score_line`: the resume list's line;
 - `form_entry`: the new-match form's entry for it.
@@ -24,11 +25,13 @@ from sqlalchemy import select
 
 from scorer import RecordError
 from scorer.tiles import FULL_SET
-from scorer.twelve import PAIR_TOTAL, score_twelve
+from scorer.twelve import MAX_TIME, PAIR_TOTAL, score_twelve
 
 VARIANT = "twelve"
 #: the option `sets`: one double-six set (28 tiles) or two (56)
 SETS = (1, 2)
+#: the form's choices shown in sight, not folded in "House rules": how many sets is twelve's game itself
+MAIN_OPTIONS = ("sets",)
 #: pairs of 12 in one set (168 pips)
 PAIRS_PER_SET = len(FULL_SET) // 2
 
@@ -97,7 +100,24 @@ def timed(game_id: str, record: dict[str, Any], answer: dict[str, Any], event: d
     elapsed = (now() - first).total_seconds() if first is not None else 0.0
     last = answer.get("time")
     last = float(last) if isinstance(last, (int, float)) and not isinstance(last, bool) else 0.0
-    return {**event, "time": max(last, round(max(0.0, elapsed), 1))}
+    # never past the engine's bound either (a game left open for months): the clock stops there
+    return {**event, "time": min(float(MAX_TIME), max(last, round(max(0.0, elapsed), 1)))}
+
+
+def kept_time(record: dict[str, Any], before: object, event: dict[str, Any]) -> dict[str, Any]:
+    """A correction of a flip (`store.correct_event`, a dispute settled with one): the time of the
+    flip it replaces where none is sent, so that correcting the tiles turned leaves the attempt
+    when it was; a time sent is the correction's own (checked by the engine)."""
+    if (
+        not of(record)
+        or event.get("type") != "flip"
+        or "time" in event
+        or not isinstance(before, dict)
+        or before.get("type") != "flip"
+        or "time" not in before
+    ):
+        return event
+    return {**event, "time": before["time"]}
 
 
 def clock(seconds: object) -> str:

@@ -396,6 +396,13 @@ RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
         "The time goes back: a flip's time is seconds since the first flip, never less than %(last)s.",
         last=p.get("last"),
     ),
+    "twelve_time_max": lambda p, t: _(
+        "The time is too large: a flip's time is at most %(most)s seconds since the first flip.", most=p["most"]
+    ),
+    "twelve_field": lambda p, t: _(
+        "Twelve has no %(field)s: an attempt is the two tiles turned (and its time), nothing more.",
+        field=p["field"],
+    ),
     "twelve_players": lambda p, t: _("Twelve is played by one player: give one name."),
     "twelve_one_hand": lambda p, t: _("A game of twelve is one hand: it has no next hand."),
     "twelve_sets": lambda p, t: _("Twelve is played with one set (28 tiles) or two (56)."),
@@ -432,8 +439,10 @@ def say_refusal(error: dict[str, Any], record: dict[str, Any]) -> str:
 
     if not has_request_context():
         return str(error.get("error", ""))
-    if record.get("variant") == "twelve" and isinstance(error.get("event"), int):  # one hand of attempts
+    if record.get("variant") == "twelve":  # one hand of attempts: an attempt's number, never a hand's
         said = rule(error.get("code"), error.get("params"), str(error.get("error", "")), _table_of(record))
+        if not isinstance(error.get("event"), int):
+            return said
         return _("Attempt %(n)s: %(why)s", n=error["event"] + 1, why=said)
     return refusal(error, _table_of(record), record)
 
@@ -484,7 +493,17 @@ def say_stale(changes: Sequence[Any], record: dict[str, Any]) -> str:
     if not has_request_context():
         return ""
     table = _table_of(record)
+    memory = record.get("variant") == "twelve"
     events = [c for c in changes if c.action == "event" and isinstance(c.after, dict)]
+    if changes and len(events) == len(changes) and memory:  # attempts, not a sentence each
+        return ngettext(
+            "Another phone recorded an attempt first (%(what)s): nothing was recorded for this tap. "
+            "Check the board and tap again.",
+            "Another phone recorded %(num)s attempts first (%(what)s): nothing was recorded for this tap. "
+            "Check the board and tap again.",
+            len(events),
+            what="; ".join(_pair_words(c.after) for c in events),
+        )
     if changes and len(events) == len(changes):
         what = "; ".join(event_words(c.after, table) for c in events)
         if all(c.source == "camera" for c in events):
@@ -496,12 +515,7 @@ def say_stale(changes: Sequence[Any], record: dict[str, Any]) -> str:
             "Another phone recorded %(what)s first: nothing was recorded for this tap. Check the board and tap again.",
             what=what,
         )
-    said = []
-    for change in changes:
-        words = change_words(change, table)
-        line = " ".join(w for w in (words["action"], words["where"]) if w)
-        detail = words["after"] or words["before"]
-        said.append(f"{line}: {detail}" if detail else line)
+    said = [_stale_line(change, table, memory) for change in changes]
     if not said:
         return _("Another phone changed the match first: check the board and tap again.")
     return _(
@@ -509,6 +523,34 @@ def say_stale(changes: Sequence[Any], record: dict[str, Any]) -> str:
         "Check the board and tap again.",
         what="; ".join(said),
     )
+
+
+def _pair_words(event: object) -> str:
+    """A flip of twelve as its two tiles: "6-6 and 0-0" (inside a sentence, where "Turned 6-6 and 0-0" is one)."""
+    turned = [str(t) for t in event.get("tiles") or []] if isinstance(event, dict) else []
+    if len(turned) != 2:
+        return _("an event the page does not know")
+    return _("%(first)s and %(second)s", first=turned[0], second=turned[1])
+
+
+def _stale_line(change: Any, table: Table, memory: bool) -> str:
+    """One change of a stale refusal's list: "Hand 2 started", "Undone, Hand 2, play 3: Ana played
+    6-6"; in twelve, "Undone, attempt 2: 6-6 and 0-0"."""
+    if change.action == "hand":
+        if memory:
+            return _("The game started")
+        if isinstance(change.hand, int):
+            return _("Hand %(hand)s started", hand=change.hand + 1)
+    words = change_words(change, table)
+    place = words["where"]
+    if memory:
+        place = _("attempt %(n)s", n=change.event + 1) if isinstance(change.event, int) else ""
+        shown = change.after if isinstance(change.after, dict) and "type" in change.after else change.before
+        detail = _pair_words(shown) if isinstance(shown, dict) and shown.get("type") == "flip" else ""
+    else:
+        detail = words["after"] or words["before"]
+    line = _("%(action)s, %(where)s", action=words["action"], where=place) if place else words["action"]
+    return _("%(what)s: %(detail)s", what=line, detail=detail) if detail else line
 
 
 def take_back_hint(index: int, first: int, last: int) -> str:
@@ -635,6 +677,16 @@ def script_words() -> dict[str, str]:
             "%(first)s and %(second)s do not make 12: turned back. Turn two more", first="{first}", second="{second}"
         ),
         "twelve_done": _("Every tile is removed: the game is over."),
+        # taps made while an attempt is being sent wait their turn, said so; a refusal drops those after it
+        "twelve_pair": _("%(first)s and %(second)s", first="{first}", second="{second}"),
+        "twelve_sending": _("Recording %(pairs)s…", pairs="{pairs}"),
+        "twelve_not_sent": _("Not recorded: %(pairs)s. Check the board and tap them again.", pairs="{pairs}"),
+        # another phone's change lets go of the tile chosen here
+        "twelve_let_go": _("%(tile)s was let go: another phone recorded a flip; tap %(tile)s again", tile="{tile}"),
+        "twelve_let_go_changed": _(
+            "%(tile)s was let go: another phone changed the game; tap %(tile)s again", tile="{tile}"
+        ),
+        "twelve_let_go_gone": _("%(tile)s was let go: another phone recorded it removed.", tile="{tile}"),
         # camera.js: the camera box's own words (the server's answers carry theirs: `say`)
         "cam_reading": _("Reading the photo…"),
         "cam_turned_down": _("Turned down: score this play on the pad."),

@@ -39,6 +39,9 @@
       const standing = label.querySelector('option[value=""]');
       if (name !== "preset" && shown) standing.textContent = say("option_default", { choice: defaults[name] || "" });
     });
+    // "House rules" folded away only where the game has some (twelve's one choice is in sight above)
+    const houseRules = document.querySelector("details.options");
+    if (houseRules) houseRules.hidden = !houseRules.querySelector("[data-option]:not([hidden])");
   }
   select.addEventListener("change", update);
   update();

@@ -38,70 +38,165 @@
   const errorBox = document.getElementById("pad-error");
   const undo = document.getElementById("twelve-undo");
   const buttons = Array.from(pad.querySelectorAll(".flipbtn"));
-  let first = null; // the first tile turned: its button
-  let why = ""; // why the last tile tapped cannot be turned
-  let busy = false;
-  let madeOn = null; // the version the first tap was made on: any change clears it
+  let first = null; // the first tile of the attempt being tapped: its button
+  let firstOn = null; // the version the board stood at when it was tapped
+  let why = ""; // why a tap was not taken, or a chosen tile let go
+  // Taps are taken as they come, sending or not: each attempt tapped (both tiles) and each Undo
+  // waits here, in order, and is sent once the one before it is recorded. A tile chosen stays
+  // chosen through this phone's own changes; another phone's change lets it go, and says so.
+  const queue = []; // {tiles, buttons, on} an attempt, or {undo: true, on}; `on`: the version tapped on
+  let sending = false;
+  const ours = new Set(); // the versions this phone's own changes made
+  let latest = live.version; // the newest version known: the board's, or this phone's last change's
+  let seen = live.version; // the version the choice on the pad was last checked against
+  let seenAttempts = null;
+  // Which copy of a tile fades once removed (two sets): the one tapped, where this phone tapped it;
+  // the server knows only how many copies of each tile are left face down.
+  const gone = {}; // tile -> copies this phone saw removed, in order
 
-  async function send(path, body) {
-    if (busy) return null;
-    busy = true;
+  // Whether a change other than this phone's own came after `from` up to `to`.
+  function othersSince(from, to) {
+    for (let v = from + 1; v <= to; v += 1) if (!ours.has(v)) return true;
+    return false;
+  }
+
+  function pairWords(tiles) { return say("twelve_pair", { first: tiles[0], second: tiles[1] }); }
+
+  async function post(item) {
+    const path = item.undo ? "/undo" : "/events";
+    const body = item.undo ? { why: "undo on the pad" } : { type: "flip", tiles: item.tiles };
+    const response = await fetch(api + path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        "X-CSRF-Token": csrf,
+        "If-Match": `"${latest}"`,
+        "X-Spinner-Who": localStorage.getItem("spinner-who") || "",
+      },
+      body: JSON.stringify({ ...body, source: "pad" }),
+    });
+    const data = await response.json().catch(() => ({ error: say("server_said", { status: response.status }) }));
+    if (!response.ok) {
+      errorBox.textContent = response.status === 409 && data.version ? data.say || say("changed") : data.say || data.error;
+      return null;
+    }
+    return data;
+  }
+
+  // Send what waits, one after another; a refusal drops the attempts tapped after it (they were
+  // tapped on a board that did not come), and the pad says which.
+  async function drain() {
+    if (sending) return;
+    sending = true;
     pad.classList.add("busy");
     errorBox.textContent = "";
     try {
-      const response = await fetch(api + path, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: {
-          "Content-Type": "application/json",
-          "X-CSRF-Token": csrf,
-          "If-Match": `"${live.version}"`,
-          "X-Spinner-Who": localStorage.getItem("spinner-who") || "",
-        },
-        body: JSON.stringify({ ...body, source: "pad" }),
-      });
-      const data = await response.json().catch(() => ({ error: say("server_said", { status: response.status }) }));
-      if (!response.ok) {
-        errorBox.textContent = response.status === 409 && data.version ? data.say || say("changed") : data.say || data.error;
+      while (queue.length) {
+        const item = queue[0];
+        latest = Math.max(latest, live.version);
+        if (othersSince(item.on, latest)) {
+          errorBox.textContent = say("changed");
+          break;
+        }
+        let data = null;
+        try {
+          data = await post(item);
+        } catch (error) {
+          errorBox.textContent = say("offline_tap");
+        }
+        if (!data) break;
+        queue.shift();
+        ours.add(data.version);
+        latest = Math.max(latest, data.version);
+        const score = data.score || {};
+        const at = data.change ? data.change.event : null;
+        if (item.tiles && Array.isArray(score.removed_at) && score.removed_at.includes(at)) {
+          item.buttons.forEach((b) => { (gone[b.dataset.tile] = gone[b.dataset.tile] || []).push(Number(b.dataset.copy)); });
+        }
       }
-      await live.refresh();
-      render(live.board);
-      return response.ok ? data : null;
-    } catch (error) {
-      errorBox.textContent = say("offline_tap");
-      return null;
+      const dropped = queue.filter((item) => item.tiles).map((item) => pairWords(item.tiles));
+      if (queue.length) why = dropped.length ? say("twelve_not_sent", { pairs: dropped.join("; ") }) : "";
+      queue.length = 0;
     } finally {
-      busy = false;
-      pad.classList.remove("busy");
+      sending = false;
     }
+    try { await live.refresh(); } catch (error) { /* the live board catches up by itself */ }
+    render(live.board);
+    if (!sending) pad.classList.remove("busy"); // not busy until the board shows what was sent
+  }
+
+  function enqueue(item) {
+    queue.push(item);
+    render(live.board);
+    drain();
+  }
+
+  // Each tile's copies that show as removed: those this phone saw go first, then from the last copy.
+  function fadedCopies(t) {
+    const copies = {};
+    t.tiles.forEach((x) => {
+      const c = (copies[x.tile] = copies[x.tile] || { all: [], down: 0 });
+      c.all.push(x.copy);
+      if (x.down) c.down += 1;
+    });
+    const faded = new Set();
+    Object.entries(copies).forEach(([tile, c]) => {
+      const n = c.all.length - c.down;
+      const mine = (gone[tile] || []).filter((copy) => c.all.includes(copy)).slice(0, n);
+      gone[tile] = mine; // an undo brings back the last removed
+      const rest = c.all.filter((copy) => !mine.includes(copy)).sort((a, b) => b - a);
+      mine.concat(rest).slice(0, n).forEach((copy) => faded.add(`${tile}/${copy}`));
+    });
+    return faded;
   }
 
   function render(board) {
     const t = board.twelve;
     if (!t) return;
-    if (madeOn !== board.version) {
-      if (madeOn !== null) { first = null; why = ""; }
-      madeOn = board.version;
+    const faded = fadedCopies(t);
+    const isFaded = (b) => faded.has(`${b.dataset.tile}/${b.dataset.copy}`);
+    // Another phone changed the game since this one looked: a tile chosen here is let go, in words
+    // (whether it is still face down, and tapping it again starts the attempt anew). Judged once
+    // nothing of this phone's is on its way, so that its own changes are known as its own.
+    if (!sending && board.version > seen) {
+      if (first && othersSince(Math.max(seen, firstOn), board.version)) {
+        const tile = first.dataset.tile;
+        const flipped = seenAttempts !== null && t.attempts > seenAttempts;
+        if (isFaded(first)) why = say("twelve_let_go_gone", { tile });
+        else why = say(flipped ? "twelve_let_go" : "twelve_let_go_changed", { tile });
+        first = null;
+      }
+      seen = board.version;
     }
-    const down = new Set(t.tiles.filter((x) => x.down).map((x) => `${x.tile}/${x.copy}`));
+    if (first && isFaded(first)) { // removed meanwhile (it was in an attempt of this phone's that made 12)
+      why = say("twelve_gone", { tile: first.dataset.tile });
+      first = null;
+    }
+    if (!sending) seenAttempts = t.attempts;
+    const waiting = new Set(queue.flatMap((item) => item.buttons || []));
     buttons.forEach((b) => {
-      const isDown = down.has(`${b.dataset.tile}/${b.dataset.copy}`);
+      const isDown = !isFaded(b);
+      const chosen = b === first || waiting.has(b);
       b.classList.toggle("removed", !isDown);
       b.setAttribute("aria-disabled", isDown && !t.finished ? "false" : "true");
-      b.classList.toggle("chosen", b === first);
-      b.setAttribute("aria-pressed", b === first ? "true" : "false");
+      b.classList.toggle("chosen", chosen);
+      b.classList.toggle("waiting", waiting.has(b));
+      b.setAttribute("aria-pressed", chosen ? "true" : "false");
     });
     let text;
+    const pending = queue.filter((item) => item.tiles);
     if (why) text = why;
-    else if (t.finished) text = say("twelve_done");
     else if (first) text = say("twelve_second", { tile: first.dataset.tile });
+    else if (pending.length) text = say("twelve_sending", { pairs: pending.map((item) => pairWords(item.tiles)).join("; ") });
+    else if (t.finished) text = say("twelve_done");
     else if (t.last) {
       const [a, b] = t.last.tiles;
       text = say(t.last.removed ? "twelve_removed" : "twelve_back", { first: a, second: b });
     } else text = say("twelve_first");
     show(hint, text);
     hint.classList.toggle("why", Boolean(why));
-    undo.disabled = !board.pad.can_undo;
+    undo.disabled = !board.pad.can_undo && !pending.length;
     tick();
     pad.dataset.ready = "1";
   }
@@ -112,7 +207,7 @@
     why = "";
     if (button === undo) {
       first = null;
-      send("/undo", { why: "undo on the pad" });
+      enqueue({ undo: true, on: live.version });
       return;
     }
     if (!button.classList.contains("flipbtn")) return;
@@ -122,11 +217,12 @@
       first = null; // tapped again: not turned after all
     } else if (first === null) {
       first = button;
+      firstOn = live.version;
     } else {
-      const tiles = [first.dataset.tile, button.dataset.tile];
+      // the two tiles tapped, in the order tapped: the one attempt sent, whatever else waits
+      const item = { tiles: [first.dataset.tile, button.dataset.tile], buttons: [first, button], on: firstOn };
       first = null;
-      render(live.board);
-      send("/events", { type: "flip", tiles });
+      enqueue(item);
       return;
     }
     render(live.board);

@@ -667,6 +667,9 @@ ES: dict[str, str | tuple[str, str]] = {
     "Another phone recorded %(what)s first: nothing was recorded for this tap. Check the board and tap again.": "Otro teléfono anotó antes: %(what)s. No se anotó nada con este toque: mira el tablero y vuelve a tocar.",
     "The camera recorded %(what)s first: nothing was recorded for this tap. Check the board and tap again.": "La cámara anotó antes: %(what)s. No se anotó nada con este toque: mira el tablero y vuelve a tocar.",
     "Another phone changed the match first (%(what)s): nothing was recorded for this tap. Check the board and tap again.": "Otro teléfono cambió la partida antes (%(what)s): no se anotó nada con este toque. Mira el tablero y vuelve a tocar.",
+    "Hand %(hand)s started": "Empezó la mano %(hand)s",
+    "%(action)s, %(where)s": "%(action)s, %(where)s",
+    "%(what)s: %(detail)s": "%(what)s: %(detail)s",
     # a correction that a later play no longer fits
     "Play %(first)s does not fit once play %(play)s is corrected: take it back with the correction, then tap it again.": (
         "La jugada %(first)s no entra si se corrige la jugada %(play)s: quítala con la corrección y vuelve a tocarla después.",
@@ -745,4 +748,19 @@ ES: dict[str, str | tuple[str, str]] = {
     "removed": "quitadas",
     "turned back": "tapadas de nuevo",
     "two sets, 56 tiles": "dos juegos, 56 fichas",
+    "The time is too large: a flip's time is at most %(most)s seconds since the first flip.": "El tiempo es demasiado grande: el tiempo de un intento es como mucho %(most)s segundos desde el primero.",
+    "Twelve has no %(field)s: an attempt is the two tiles turned (and its time), nothing more.": "El doce no tiene %(field)s: un intento son las dos fichas volteadas (y su tiempo), nada más.",
+    "Twelve has no seating: there is no layout for a camera to follow.": "El doce no tiene asientos: no hay fichas en la mesa que siga una cámara.",
+    "%(first)s and %(second)s": "%(first)s y %(second)s",
+    "Recording %(pairs)s…": "Anotando %(pairs)s…",
+    "Not recorded: %(pairs)s. Check the board and tap them again.": "No se anotó: %(pairs)s. Mira el tablero y vuelve a tocarlas.",
+    "%(tile)s was let go: another phone recorded a flip; tap %(tile)s again": "Se soltó la %(tile)s: otro teléfono anotó un intento; vuelve a tocar la %(tile)s",
+    "%(tile)s was let go: another phone changed the game; tap %(tile)s again": "Se soltó la %(tile)s: otro teléfono cambió la partida; vuelve a tocar la %(tile)s",
+    "%(tile)s was let go: another phone recorded it removed.": "Se soltó la %(tile)s: otro teléfono la anotó como quitada.",
+    "Another phone recorded an attempt first (%(what)s): nothing was recorded for this tap. Check the board and tap again.": (
+        "Otro teléfono anotó antes un intento (%(what)s): no se anotó nada con este toque. Mira el tablero y vuelve a tocar.",
+        "Otro teléfono anotó antes %(num)s intentos (%(what)s): no se anotó nada con este toque. Mira el tablero y vuelve a tocar.",
+    ),
+    "The game started": "Empezó la partida",
+    "attempt %(n)s": "intento %(n)s",
 }
