@@ -193,7 +193,12 @@ class _Strict:
 def _replay_hand(match: Match, hand: Any, h: int) -> None:
     if not isinstance(hand, dict):
         raise RecordError("a hand must be a JSON object", hand=h)
-    match.start_hand(leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=hand.get("unseen_draws") is True)
+    match.start_hand(
+        leader=hand.get("leader"),
+        deal=hand.get("deal"),
+        unseen_draws=hand.get("unseen_draws") is True,
+        lead_stands=hand.get("lead_stands") is True,
+    )
     for j, event in enumerate(hand.get("events") or []):
         match.apply(event, j)
     match.close_hand()
@@ -204,7 +209,9 @@ def _plan(match: Match, hand: dict[str, Any], h: int) -> _Plan:
     events = hand.get("events") or []
     if not isinstance(events, list):
         raise RecordError("events must be a list", hand=h)
-    state = match.start_hand(leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=True)
+    state = match.start_hand(
+        leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=True, lead_stands=hand.get("lead_stands") is True
+    )
     plan = _Plan(list(events))
     led = False
     emptied: int | None = None  # the event whose pass took the rest of the boneyard, if one did
@@ -329,7 +336,9 @@ def _write(
 
     mark = strict.mark()
     try:
-        state = strict.start_hand(leader=hand.get("leader"), deal=hand.get("deal"))
+        state = strict.start_hand(
+            leader=hand.get("leader"), deal=hand.get("deal"), lead_stands=hand.get("lead_stands") is True
+        )
         for j, event in enumerate(plan.events):
             for seat, passes in plan.rest.get(j, []):
                 if state.boneyard:

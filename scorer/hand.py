@@ -34,6 +34,10 @@ from .tiles import DOUBLES, FULL_SET, SET_PIPS, SHOWING, TILE_NAMES, TILE_PARTS,
 from .variants import HandOutcome, Rules
 
 EVENT_TYPES = ("play", "pass", "draw", "reveal", "pips", "adjust")
+#: What a table does once a `cross` lead is proved wrong after the hand went on (`lead_not_highest`,
+#: `lead_duty`): void the hand and deal again, or agree to let the lead stand (the hand record's
+#: `"lead_stands": true`), after which the hand's lead is no longer judged.
+_REDEAL_OR_STAND = 'deal the hand again, or let its lead stand (the hand\'s "lead_stands": true)'
 
 #: `Placement(...)` or `_Pass(...)` as `_new_tuple(Placement, (fields...))`: a named tuple made
 #: without the Python-level `__new__` that handles keywords (the replay's inner loop).
@@ -102,6 +106,7 @@ class Hand:
         "plays",
         "inferred_passes",
         "unseen_draws",
+        "lead_stands",
         "maybe_out",
         "unseen",
         "inferred_draws",
@@ -121,6 +126,7 @@ class Hand:
         active: Iterable[int] | None = None,
         layout_rules: LayoutRules | None = None,
         unseen_draws: bool = False,
+        lead_stands: bool = False,
     ) -> None:
         self.rules = rules
         self.active: tuple[int, ...] = tuple(range(rules.players) if active is None else active)
@@ -185,9 +191,14 @@ class Hand:
                 + ("a record with a deal names every draw" if deal is not None else f"in {rules.name} nobody draws")
             )
         self.unseen_draws = unseen_draws
+        #: the table let this hand's lead stand, right or wrong (the hand record's `"lead_stands":
+        #: true`, a house ruling): what is held later proves nothing about it
+        self.lead_stands = lead_stands
         #: an observed `cross` hand whose lead the rules tie to what was held (the highest double;
         #: the winner's double): a double played or shown later may prove the lead wrong
-        self._lead_watch = deal is None and not unseen_draws and (lead_rule.highest or lead_rule.duty is not None)
+        self._lead_watch = (
+            deal is None and not unseen_draws and not lead_stands and (lead_rule.highest or lead_rule.duty is not None)
+        )
         #: (seat, event, out with a double) of a seat that played its last counted tile while
         #: unseen draws may have given it more: out, unless the record goes on
         self.maybe_out: tuple[int, int, bool] | None = None
@@ -469,7 +480,7 @@ class Hand:
                 return
             raise RecordError(
                 f"seat {seat} {verb} {tile}, which it did not draw, so it held {tile} when {led}: {lead} was not the highest "
-                f"double dealt, and {rule.why} (RULES.md, cross); correct the lead (event {at})",
+                f"double dealt, and {rule.why} (RULES.md, cross); {_REDEAL_OR_STAND}",
                 code="lead_not_highest",
                 seat=seat,
                 tile=str(tile),
@@ -492,7 +503,7 @@ class Hand:
         raise RecordError(
             f"seat {seat} {verb} {tile}, which it did not draw, so it held a double when {led}: seat {duty}, the last hand's "
             f"winner, leads a double from hand, and the duty passes to the next seat only when it holds none"
-            f"{passes_on} (RULES.md, cross); correct the lead (event {at})",
+            f"{passes_on} (RULES.md, cross); {_REDEAL_OR_STAND}",
             code="lead_duty",
             seat=seat,
             tile=str(tile),

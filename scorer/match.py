@@ -78,7 +78,10 @@ class Match:
             raise RecordError("events must be a list", hand=h)
         try:
             self.start_hand(
-                leader=hand.get("leader"), deal=hand.get("deal"), unseen_draws=_given(hand, "unseen_draws", False)
+                leader=hand.get("leader"),
+                deal=hand.get("deal"),
+                unseen_draws=_given(hand, "unseen_draws", False),
+                lead_stands=_given(hand, "lead_stands", False),
             )
             self.replay_events(events)
             if close:
@@ -96,9 +99,13 @@ class Match:
     def over(self) -> bool:
         return self.winner is not None
 
-    def start_hand(self, leader: object = None, deal: object = None, unseen_draws: object = False) -> Hand:
+    def start_hand(
+        self, leader: object = None, deal: object = None, unseen_draws: object = False, lead_stands: object = False
+    ) -> Hand:
         """Start the next hand. `unseen_draws`: an observed hand whose draws were not all seen
-        (the hand record's `"unseen_draws": true`; see `Hand`)."""
+        (the hand record's `"unseen_draws": true`; see `Hand`). `lead_stands`: the table let the
+        hand's lead stand though later plays prove it broke the rule of who leads (`"lead_stands":
+        true`, a house ruling: the lead is not judged)."""
         index = len(self.hands)
         if self.over:
             raise RecordError(
@@ -118,6 +125,8 @@ class Match:
         try:
             if not isinstance(unseen_draws, bool):
                 raise RecordError(f"unseen_draws is true or false, not {unseen_draws!r}")
+            if not isinstance(lead_stands, bool):
+                raise RecordError(f"lead_stands is true or false, not {lead_stands!r}")
             tiles = self._parse_deal(deal)
             rule = lead_rule(self.rules, previous, tiles, self.active)
             if leader is not None:
@@ -138,6 +147,7 @@ class Match:
                 active=self.active,
                 layout_rules=self.layout_rules,
                 unseen_draws=unseen_draws,
+                lead_stands=lead_stands,
             )
         except RecordError as error:
             raise error.at(hand=index) from None

@@ -323,6 +323,7 @@ HAND: dict[str, Any] = {
         ),
         "events": _or_null({"type": "array", "items": EVENT, "maxItems": MAX_EVENTS}),
         "unseen_draws": _or_null({"type": "boolean"}),
+        "lead_stands": _or_null({"type": "boolean"}),
     },
 }
 
@@ -370,7 +371,7 @@ RECORD: dict[str, Any] = {
 
 #: The fields null may stand in for (left out), at each level of a record.
 _RECORD_OPTIONAL = ("format", "options", "hands", "seating", "title", "private", "who")
-_HAND_OPTIONAL = ("leader", "deal", "events", "unseen_draws")
+_HAND_OPTIONAL = ("leader", "deal", "events", "unseen_draws", "lead_stands")
 _EVENT_OPTIONAL = tuple(EVENT_FIELDS)
 
 

@@ -147,8 +147,8 @@ def test_a_correction_a_later_play_no_longer_fits_offers_to_take_it_back(live_se
     page.click("#fix-save")
     page.wait_for_selector("#fix-take-back", state="visible")
     assert page.inner_text("#fix-error") == (
-        "Hand 1, play 4: 2-3 does not fit the east end: it shows 1. "
-        "Play 4 does not fit once play 3 is corrected: take it back with the correction, then tap it again."
+        "Hand 1: with play 3 corrected to Cruz played 1-6 on the east, play 4 (Dee played 2-3 on the east) no longer "
+        "fits: 2-3 does not fit the east end: it shows 1. Take it back with the correction, then tap it again if it was played."
     )
     assert page.inner_text("#fix-take-back") == "Correct play 3 and take back play 4"
     assert len(record_of(page, game)["hands"][0]["events"]) == 4  # nothing changed yet

@@ -163,7 +163,7 @@ def test_cross_a_higher_double_held_from_the_deal_proves_the_first_lead_wrong():
     said = str(error)
     assert "seat 2 played 3-3, which it did not draw, so it held 3-3 when seat 0 led 0-0 at event 0" in said
     assert "the holder of the highest double leads it in the first hand (RULES.md, cross)" in said
-    assert said.endswith("correct the lead (event 0)")
+    assert said.endswith('deal the hand again, or let its lead stand (the hand\'s "lead_stands": true)')
     # the leader itself, holding a higher double all along, proves it too
     own = [*CROSS_ROUND_THE_LEAD, draw(2, count=1), play(2, "4-4", "south"), play(0, "3-3", "north")]
     error = refused(record("cross", hand(*own), players=3))
@@ -204,7 +204,7 @@ def test_cross_the_last_winner_holding_a_double_proves_another_seats_lead_wrong(
     assert (error.hand, error.event, error.code) == (1, 5, "lead_duty")
     assert error.params == {"seat": 0, "tile": "0-0", "lead": "5-5", "leader": 1, "duty": 0, "at": 0}
     assert "seat 0, the last hand's winner, leads a double from hand" in str(error)
-    assert str(error).endswith("correct the lead (event 0)")
+    assert str(error).endswith('let its lead stand (the hand\'s "lead_stands": true)')
     # Ana drew before playing it: it may be the tile drawn, so nothing is proved
     drew = [*second[:5], draw(0, count=1), second[5]]
     assert score_record(record("cross", _cross_won_by_ana(), hand(*drew), players=3))["hands"][1]["leader"] == 1
@@ -221,6 +221,22 @@ def test_cross_a_seat_the_duty_passed_over_holding_a_double_proves_the_lead_wron
     error = refused(record("cross", _cross_won_by_ana(), hand(*second), players=3))
     assert (error.hand, error.event, error.code, error.params["duty"]) == (1, 5, "lead_duty", 0)
     assert "the duty passed on to seat 1 before seat 2" in str(error)
+
+
+def test_cross_a_lead_the_table_let_stand_is_not_judged():
+    # A house ruling on the hand ("lead_stands": true): the table played on after a wrong lead.
+    events = [*CROSS_ROUND_THE_LEAD, play(2, "3-3", "north")]
+    ruled = {**hand(*events), "lead_stands": True}
+    assert score_record(record("cross", ruled, players=3))["hands"][0]["plays"][-1]["tile"] == "3-3"
+    second = [play(1, "5-5"), play(2, "0-5", "west"), play(0, "1-5", "north"), play(1, "2-5", "south")]
+    second += [play(2, "3-5", "east"), play(0, "0-0", "west")]
+    duty = record("cross", _cross_won_by_ana(), {**hand(*second), "lead_stands": True}, players=3)
+    assert score_record(duty)["hands"][1]["plays"][-1]["tile"] == "0-0"
+    # only that hand: the next one's lead is judged again
+    assert refused(record("cross", {**hand(*events), "lead_stands": False}, players=3)).code == "lead_not_highest"
+    assert "lead_stands is true or false" in str(
+        refused(record("cross", {**hand(*events), "lead_stands": "yes"}, players=3))
+    )
 
 
 def test_a_reveal_after_the_match_was_won_in_mid_hand_is_accepted_and_checked():

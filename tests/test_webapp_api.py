@@ -170,8 +170,8 @@ def test_a_correction_a_later_play_no_longer_fits_says_what_to_do_and_does_it_wh
     said = refused.get_json()
     assert (said["hand"], said["event"], said["take_back_from"], said["take_back_to"]) == (0, 3, 3, 3)
     assert said["say"] == (
-        "Hand 1, play 4: 2-3 does not fit the east end: it shows 1. "
-        "Play 4 does not fit once play 3 is corrected: take it back with the correction, then tap it again."
+        "Hand 1: with play 3 corrected to Cruz played 1-6 on the east, play 4 (Dee played 2-3 on the east) no longer "
+        "fits: 2-3 does not fit the east end: it shows 1. Take it back with the correction, then tap it again if it was played."
     )
     assert '"take_back_from": 3' in said["error"]
     assert table.record() == before
@@ -506,7 +506,7 @@ def test_draws_stored_before_the_check_are_read_as_they_were_scored(app, client)
     assert score_record(record)["hands"][0]["turn"] == 1  # Ben drew 6-6, which does not fit: he draws on
 
 
-def test_a_cross_lead_a_later_play_proves_wrong_is_refused_saying_to_correct_the_lead(client):
+def test_a_cross_lead_a_later_play_proves_wrong_is_refused_offering_the_table_s_two_ways(client):
     t = new_table(client, "cross", ["Ana", "Ben", "Cruz"])
     for event in (play(0, "0-0"), play(1, "0-1", "west"), play(2, "0-2", "east"), play(0, "0-3", "north")):
         assert t.event(event).status_code == 201
@@ -517,7 +517,97 @@ def test_a_cross_lead_a_later_play_proves_wrong_is_refused_saying_to_correct_the
     assert (data["hand"], data["event"], data["code"]) == (0, 5, "lead_not_highest")
     assert data["say"] == (
         "Hand 1, play 6: Cruz held 3-3 from the deal, a higher double than the lead 0-0: "
-        "the highest double leads. Correct the lead (play 1)."
+        "the highest double leads. Deal this hand again, or keep it as played."
+    )
+
+
+#: cross, Ana, Ben and Cruz: Ana leads 5-5 and the hand goes on round it; Cruz then plays 6-6, which
+#: he never drew: he held it at the deal, so 5-5 was not the highest double (RULES.md, cross).
+CROSS_MISLED = [play(0, "5-5"), play(1, "5-6", "west"), play(2, "4-5", "east"), play(0, "3-5", "north")]
+CROSS_MISLED += [play(1, "2-5", "south")]
+CROSS_SIX_SIX = play(2, "6-6", "west")
+
+
+def _misled_cross(client) -> Table:
+    t = new_table(client, "cross", ["Ana", "Ben", "Cruz"])
+    for event in CROSS_MISLED:
+        assert t.event(event).status_code == 201
+    refused = t.event(CROSS_SIX_SIX)
+    assert (refused.status_code, refused.get_json()["code"]) == (422, "lead_not_highest")
+    return t
+
+
+def test_a_cross_hand_misled_is_dealt_again_as_one_change(client):
+    t = _misled_cross(client)
+    said = t.event(CROSS_SIX_SIX).get_json()["say"]
+    assert said.endswith("Deal this hand again, or keep it as played."), said
+    assert t.client.delete(f"/api/games/{t.id}/hands/0", json={}, headers=t.auth).status_code == 400  # why
+    version = t.version()
+    done = t.client.delete(f"/api/games/{t.id}/hands/0", json={"why": "Cruz held 6-6"}, headers=t.auth)
+    assert done.status_code == 200, done.get_json()
+    change = done.get_json()["change"]
+    assert (change["action"], change["hand"], change["version"]) == ("void", 0, version + 1)
+    assert change["before"]["events"] == CROSS_MISLED  # the hand as played stays in the history
+    assert t.record()["hands"] == []
+    # dealt again: Cruz leads 6-6, the highest double
+    assert t.post("/hands", {}).status_code == 201
+    assert t.event(play(2, "6-6")).status_code == 201
+    assert t.get("/score").get_json()["hands"][0]["leader"] == 2
+    history = [c["action"] for c in t.get("/history").get_json()["changes"]]
+    assert history[-4:] == ["event", "void", "hand", "event"]
+    assert t.get(f"/record?version={version}").get_json()["hands"][0]["events"] == CROSS_MISLED
+    # exported and imported, the history keeps the voided hand
+    zipped = t.get("/export", headers=t.auth).data
+    response = t.client.post("/api/games", data=zipped, content_type="application/zip")
+    assert response.status_code == 201, response.get_json()
+    copy = Table(t.client, response.get_json())
+    assert copy.record()["hands"] == t.record()["hands"]
+    assert "void" in [c["action"] for c in copy.get("/history", headers=copy.auth).get_json()["changes"]]
+
+
+def test_only_the_last_hand_is_dealt_again(client):
+    t = new_table(client, "cross", ["Ana", "Ben", "Cruz"])
+    for event in (play(0, "6-6"), {"type": "draw", "seat": 1, "count": 7}, {"type": "pass", "seat": 1}):
+        assert t.event(event).status_code == 201
+    for event in ({"type": "pass", "seat": 2}, {"type": "pass", "seat": 0}):
+        assert t.event(event).status_code == 201
+    for seat, pips in ((0, 20), (1, 80), (2, 56)):
+        assert t.event({"type": "pips", "seat": seat, "pips": pips}).status_code == 201
+    assert t.post("/hands", {}).status_code == 201
+    refused = t.client.delete(f"/api/games/{t.id}/hands/0", json={"why": "x"}, headers=t.auth)
+    assert refused.status_code == 409
+    assert t.client.delete(f"/api/games/{t.id}/hands/5", json={"why": "x"}, headers=t.auth).status_code == 404
+
+
+def test_a_cross_hand_misled_is_kept_as_played_by_a_ruling_in_the_history(client):
+    t = _misled_cross(client)
+    assert t.post("/hands/0/lead-stands", {}).status_code == 400  # why
+    ruled = t.post("/hands/0/lead-stands", {"why": "the table plays on"})
+    assert ruled.status_code == 200, ruled.get_json()
+    change = ruled.get_json()["change"]
+    assert (change["action"], change["hand"], change["after"]) == ("lead_stands", 0, {"lead_stands": True})
+    assert t.record()["hands"][0]["lead_stands"] is True
+    assert t.event(CROSS_SIX_SIX).status_code == 201  # the play refused before
+    assert t.post("/hands/0/lead-stands", {"why": "again"}).status_code == 409
+    assert score_record(t.record())["hands"][0]["plays"][-1]["tile"] == "6-6"
+    imported = t.client.post("/api/games", json=t.record())  # the ruling travels with the record
+    assert imported.status_code == 201, imported.get_json()
+    assert Table(t.client, imported.get_json()).record()["hands"][0]["lead_stands"] is True
+    # Undo takes back plays, never the ruling under them
+    assert t.post("/undo", {}).status_code == 200
+    assert t.post("/undo", {}).get_json()["change"]["before"] == CROSS_MISLED[-1]
+    assert t.record()["hands"][0]["lead_stands"] is True
+
+
+def test_correcting_a_cross_lead_says_the_plays_after_it_no_longer_fit(client):
+    t = _misled_cross(client)
+    body = {"event": play(2, "6-6"), "why": "Cruz held 6-6"}
+    refused = t.client.put(f"/api/games/{t.id}/hands/0/events/0", json=body, headers=t.auth).get_json()
+    assert refused["take_back_from"] == 1
+    assert refused["say"] == (
+        "Hand 1: with play 1 corrected to Cruz played 6-6, play 2 (Ben played 5-6 on the west) no longer fits: "
+        "it is Ana's turn there, not Ben's. "
+        "Take back plays 2 to 5 with the correction, then tap again those that were played."
     )
 
 

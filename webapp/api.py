@@ -256,31 +256,32 @@ def correct_event(game_id: str, hand: int, index: int):  # type: ignore[no-untyp
                 source=source(data),
             )
         except ApiError as refusal:
-            raise _later_unfit(game_id, hand, index, refusal) from None
+            raise _later_unfit(game_id, hand, index, data.get("event"), refusal) from None
     return changed(done)
 
 
-def _later_unfit(game_id: str, hand: int, index: int, refusal: ApiError) -> ApiError:
+def _later_unfit(game_id: str, hand: int, index: int, event: Any, refusal: ApiError) -> ApiError:
     """A correction refused because a later event of the hand no longer fits it ("Hand 1, play 16:
-    2-4 does not fit the west end"): the refusal says so and what to do, and names the events to
-    take back with it (`take_back_from`, `take_back_to`: send `"take_back_from"` to do it). Later
-    events are never changed silently."""
+    2-4 does not fit the west end"): the refusal says which play no longer fits and why, and what to
+    do, and names the events to take back with it (`take_back_from`, `take_back_to`: send
+    `"take_back_from"` to do it). Later events are never changed silently."""
     from . import wording
 
     later = refusal.extra.get("event")
     if refusal.status != 422 or refusal.extra.get("hand") != hand or not isinstance(later, int) or later <= index:
         return refusal
-    events = store.snapshot(store.get_game(game_id)).record["hands"][hand]["events"]
-    last = len(events) - 1
+    record = store.snapshot(store.get_game(game_id)).record
+    last = len(record["hands"][hand]["events"]) - 1
     refusal.extra.update(take_back_from=later, take_back_to=last)
-    hint = wording.take_back_hint(index, later, last)
+    error = {"hand": hand, "event": later, "code": refusal.extra.get("code"), "params": refusal.extra.get("params")}
+    error["error"] = refusal.message
     refusal.message = (
         f"{refusal.message}; events {later} to {last} of the hand were laid after it: send "
         f'"take_back_from": {later} to take them back with the correction'
     )
-    if hint:
-        said = str(refusal.extra.get("say") or refusal.message)
-        refusal.extra["say"] = f"{said}{'' if said.endswith(('.', '!', '?')) else '.'} {hint}"
+    said = wording.later_unfit(error, record, index, event, last)
+    if said:
+        refusal.extra["say"] = said
     return refusal
 
 
@@ -295,6 +296,28 @@ def remove_event(game_id: str, hand: int, index: int):  # type: ignore[no-untype
         done = store.remove_event(
             game_id, hand, index, expected_version(data), who=auth.who(data), why=why, source=source(data)
         )
+    return changed(done)
+
+
+@bp.delete("/games/<game_id>/hands/<int:hand>")
+def void_hand(game_id: str, hand: int):  # type: ignore[no-untyped-def]
+    """Deal the last hand again: it is voided, its events with it, as one change (`store.void_hand`)."""
+    data = body()
+    scorer_game(game_id)
+    why = reason(data)
+    with over_kept(game_id, data, f"dealing hand {hand} again"):
+        done = store.void_hand(game_id, hand, expected_version(data), who=auth.who(data), why=why, source=source(data))
+    return changed(done)
+
+
+@bp.post("/games/<game_id>/hands/<int:hand>/lead-stands")
+def lead_stands(game_id: str, hand: int):  # type: ignore[no-untyped-def]
+    """The table lets the hand's lead stand (`cross`): `"lead_stands": true` on the hand (`store.lead_stands`)."""
+    data = body()
+    scorer_game(game_id)
+    done = store.lead_stands(
+        game_id, hand, expected_version(data), who=auth.who(data), why=reason(data), source=source(data)
+    )
     return changed(done)
 
 

@@ -409,7 +409,7 @@ class Plan:
     after: Any = None
     #: what the change does to the event at (hand, event), for the frames linked to it
     #: (`_relink`): "made" (the frames `made_by` made it), "corrected", or "taken back" (the
-    #: events after it in the hand move up one place)
+    #: events after it in the hand move up one place); "voided": the whole hand taken back
     moves: str | None = None
     made_by: tuple[int, ...] = ()
 
@@ -566,6 +566,13 @@ def _relink(game_id: str, plan: Plan, version: int, *, who: str, why: str) -> No
     taken back (an undo, a removal) keeps no index (its `link` says what took it back, and where
     it stood), and the frames of the events after it move up with them; a corrected event's
     frames stay at its place, their `link` saying so; a new event's frames (`made_by`) name it."""
+    if plan.moves == "voided" and plan.hand is not None:  # the whole hand taken back: its frames keep no event
+        said = {"action": plan.action, "version": version, "hand": plan.hand, "who": who, "why": why}
+        for frame in db.session.scalars(select(Frame).where(Frame.game_id == game_id, Frame.hand == plan.hand)):
+            if frame.event is not None:
+                frame.link = {"state": "taken back", **said, "event": frame.event}
+                frame.event = None
+        return
     if plan.moves is None or plan.hand is None or plan.event is None:
         return
     h, e = plan.hand, plan.event
@@ -892,6 +899,80 @@ def remove_event(
             event=e,
             before=before,
             moves="taken back",
+        )
+
+    return _change(game_id, expected, plan, who=who, why=why, source=source)
+
+
+def void_hand(game_id: str, hand: object, expected: int | None, *, who: str, why: str, source: str = "api") -> Done:
+    """The last hand voided, to be dealt again (a `cross` lead proved wrong after the hand went on,
+    a misdeal): the hand and every event of it taken back as one change, whose `before` keeps the
+    hand as it was; the match stands as before the hand, and the next hand starts afresh. Only the
+    last hand: the hands after one decide who leads, so an earlier one is not taken out from under them."""
+    if not why:
+        raise ApiError(400, "dealing a hand again needs its reason (why)")
+
+    def plan(game: Game, snap: Snapshot) -> Plan:
+        record = _copy(snap.record)
+        h = _locate_hand(record, hand)
+        if h != len(record["hands"]) - 1:
+            raise ApiError(
+                409,
+                f"only the last hand ({len(record['hands']) - 1}) can be dealt again: "
+                f"the hands after hand {h} follow from it",
+            )
+        before = record["hands"].pop()
+
+        def write(version: int) -> None:
+            for row in _event_rows(game.id, h):
+                row.removed_version = version
+            row = db.session.scalars(_standing(HandRow, game.id, None).where(HandRow.number == h)).one()
+            row.removed_version = version
+
+        return Plan(
+            record, write, "void", f"dealing hand {h} again would break a rule", hand=h, before=before, moves="voided"
+        )
+
+    return _change(game_id, expected, plan, who=who, why=why, source=source)
+
+
+def lead_stands(game_id: str, hand: object, expected: int | None, *, who: str, why: str, source: str = "api") -> Done:
+    """The table lets the hand's lead stand, though later plays prove it broke the rule of who
+    leads (`cross`): the hand record says `"lead_stands": true` (a house ruling a reader of
+    GAME_RECORD.md may ignore) and the scorer no longer judges that lead. One change of the history."""
+    if not why:
+        raise ApiError(400, "letting a lead stand needs its reason (why)")
+
+    def plan(game: Game, snap: Snapshot) -> Plan:
+        record = _copy(snap.record)
+        h = _locate_hand(record, hand)
+        before = {k: v for k, v in record["hands"][h].items() if k != "events"}
+        if before.get("lead_stands") is True:
+            raise ApiError(409, f"hand {h}'s lead stands already")
+        record["hands"][h]["lead_stands"] = True
+
+        def write(version: int) -> None:
+            row = db.session.scalars(_standing(HandRow, game.id, None).where(HandRow.number == h)).one()
+            row.removed_version = version
+            db.session.add(
+                HandRow(
+                    game_id=game.id,
+                    number=h,
+                    leader=row.leader,
+                    deal=row.deal,
+                    extra={**(row.extra or {}), "lead_stands": True},
+                    created_version=version,
+                )
+            )
+
+        return Plan(
+            record,
+            write,
+            "lead_stands",
+            f"letting hand {h}'s lead stand would break a rule",
+            hand=h,
+            before=before,
+            after={**before, "lead_stands": True},
         )
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)

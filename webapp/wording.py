@@ -260,30 +260,27 @@ RULES: dict[str, Callable[[dict[str, Any], Table], str]] = {
     "lead_double": lambda p, t: _("The lead must be a double, not %(tile)s.", tile=p.get("tile")),
     "lead_not_highest": lambda p, t: _(
         "%(who)s held %(tile)s from the deal, a higher double than the lead %(lead)s: "
-        "the highest double leads. Correct the lead (play %(play)s).",
+        "the highest double leads. Deal this hand again, or keep it as played.",
         who=t.seat(p.get("seat")),
         tile=p.get("tile"),
         lead=p.get("lead"),
-        play=(p.get("at") or 0) + 1,
     ),
     "lead_duty": lambda p, t: (
         _(
             "%(who)s won the last hand and held %(tile)s from the deal, so %(who)s leads a double, "
-            "not %(leader)s. Correct the lead (play %(play)s).",
+            "not %(leader)s. Deal this hand again, or keep it as played.",
             who=t.seat(p.get("seat")),
             tile=p.get("tile"),
             leader=t.seat(p.get("leader")),
-            play=(p.get("at") or 0) + 1,
         )
         if p.get("seat") == p.get("duty")
         else _(
             "%(who)s held %(tile)s from the deal, so the lead did not pass on from %(winner)s, "
-            "the last hand's winner, to %(leader)s. Correct the lead (play %(play)s).",
+            "the last hand's winner, to %(leader)s. Deal this hand again, or keep it as played.",
             who=t.seat(p.get("seat")),
             tile=p.get("tile"),
             winner=t.seat(p.get("duty")),
             leader=t.seat(p.get("leader")),
-            play=(p.get("at") or 0) + 1,
         )
     ),
     "must_play_drawn": lambda p, t: _(
@@ -461,6 +458,8 @@ ACTIONS = {
     "rename": L("Renamed"),
     "seating": L("Seats set"),
     "counts_open": L("Draws unseen: tile counts kept open"),
+    "void": L("Hand voided, to be dealt again"),
+    "lead_stands": L("Lead let stand as played"),
 }
 
 
@@ -553,23 +552,43 @@ def _stale_line(change: Any, table: Table, memory: bool) -> str:
     return _("%(what)s: %(detail)s", what=line, detail=detail) if detail else line
 
 
-def take_back_hint(index: int, first: int, last: int) -> str:
-    """What to do when a correction of play `index` leaves play `first` unfit (events from 0): take
-    back `first` to `last` with it, then tap them again. Empty outside a request."""
+def later_unfit(error: dict[str, Any], record: dict[str, Any], index: int, event: Any, last: int) -> str:
+    """A correction of play `index` (events from 0) to `event` refused because a later play of the
+    hand (`error`'s event) no longer fits it: what no longer fits and why, then what to do (take it
+    back with the later ones, then tap again those really played). Empty outside a request."""
     from flask import has_request_context
 
     if not has_request_context():
         return ""
-    return ngettext(
-        "Play %(first)s does not fit once play %(play)s is corrected: take it back with the correction, "
-        "then tap it again.",
-        "Play %(first)s does not fit once play %(play)s is corrected: take back plays %(first)s to %(last)s "
-        "with the correction, then tap them again.",
-        last - first + 1,
+    table = _table_of(record)
+    h, later = error["hand"], error["event"]
+    events = record["hands"][h]["events"]
+    was = events[later] if 0 <= later < len(events) else {}
+    p = error.get("params") or {}
+    if p.get("inferred") is not None and isinstance(was, dict) and was.get("seat") is not None:
+        # the later play makes the seat on turn have passed: say whose turn it is there instead
+        why = _(
+            "it is %(who)s's turn there, not %(other)s's.", who=table.seat(p.get("seat")), other=table.seat(was["seat"])
+        )
+    else:
+        why = rule(error.get("code"), p, str(error.get("error", "")), table)
+    said = _(
+        "Hand %(hand)s: with play %(play)s corrected to %(now)s, play %(later)s (%(was)s) no longer fits: %(why)s",
+        hand=h + 1,
         play=index + 1,
-        first=first + 1,
+        now=event_words(event, table) if isinstance(event, dict) else "?",
+        later=later + 1,
+        was=event_words(was, table) if isinstance(was, dict) else "?",
+        why=why,
+    )
+    todo = ngettext(
+        "Take it back with the correction, then tap it again if it was played.",
+        "Take back plays %(first)s to %(last)s with the correction, then tap again those that were played.",
+        last - later + 1,
+        first=later + 1,
         last=last + 1,
     )
+    return f"{said}{'' if said.endswith(('.', '!', '?')) else '.'} {todo}"
 
 
 def _table_of(record: dict[str, Any]) -> Table:
@@ -635,6 +654,9 @@ def script_words() -> dict[str, str]:
         # ... for a seat the scorer tapped out of turn: the pad goes back to the seat on turn
         "back_on_turn": _("The pad is back on %(who)s's turn.", who="{who}"),
         "record_for": _("Record it for %(who)s", who="{who}"),
+        # the reasons kept in the history for the two ways after a cross lead proved wrong
+        "why_deal_again": _("The wrong player led: the hand is dealt again"),
+        "why_lead_stands": _("The wrong player led: the table keeps the hand as played"),
         "start_hand": _("Start the hand"),
         "tap_left": _("Tap the tiles left, then Show tiles"),
         "tap_left_who": _("%(who)s: tap the tiles left, then Show tiles", who="{who}"),

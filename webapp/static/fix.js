@@ -200,6 +200,8 @@
       takeBack = () => sent(path, { ...body, take_back_from: refused.take_back_from }, method);
       takeBackButton.hidden = false;
     }
+    // a cross lead proved wrong: the pad behind says so and offers the table's two ways (pad.js)
+    if (refused && ["lead_not_highest", "lead_duty"].includes(refused.code)) { dialog.close(); return; }
     if (refused && refused.code === "kept_open") { // the camera box behind asks their question
       dropRetry = () => sent(path, { ...body, drop_kept: true }, method);
       dropButton.hidden = false;

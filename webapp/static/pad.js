@@ -22,6 +22,13 @@
   // them: nothing is recorded for a seat the scorer did not choose).
   const retryButton = document.getElementById("pad-retry");
   let retry = null;
+  // A cross lead that a later play proves broke the rule of who leads (`lead_not_highest`,
+  // `lead_duty`), refused here or in the fix dialog: the table deals the hand again (the hand voided,
+  // then a new one started), or keeps it as played (its lead let stand, then the refused change sent
+  // again). The one place on the page for both ways.
+  const leadWays = document.getElementById("pad-lead-ways");
+  const MISLED = ["lead_not_highest", "lead_duty"];
+  let misled = null; // {hand, again}
   const hint = document.getElementById("tiles-hint");
   let seat = null;
   let chosenSeat = false; // the scorer tapped a seat: keep it until the next event lands
@@ -57,6 +64,22 @@
     dropButton.hidden = true;
     dropRetry = null;
     offerRetry(null);
+    offerWays(null);
+  }
+
+  function offerWays(ways) {
+    misled = ways;
+    if (leadWays) leadWays.hidden = !ways;
+  }
+
+  async function dealAgain() {
+    const { hand } = misled;
+    if (await send(`/hands/${hand}`, { why: say("why_deal_again") }, "DELETE")) await send("/hands", {});
+  }
+
+  async function keepAsPlayed() {
+    const { hand, again } = misled;
+    if (await send(`/hands/${hand}/lead-stands`, { why: say("why_lead_stands") })) await again();
   }
 
   function offerRetry(how, words = "") {
@@ -94,12 +117,16 @@
         refused = data;
         // another phone recorded first: the server says what ("Another phone recorded Carmen played 5-6...")
         if (data.code === "changed") under = null;
+        const ways = MISLED.includes(data.code) && Number.isInteger(data.hand)
+          ? { hand: data.hand, again: () => send(path, body, method, offerDrop, null, explain) } : null;
         if (explain && response.status === 422) {
           await live.refresh();
           explain(data.say || data.error);
+          offerWays(ways);
           return null;
         }
         fail(response.status === 409 && data.version ? data.say || say("changed") : data.say || data.error);
+        offerWays(ways);
         // plays kept to confirm come first: the camera box shows their question; or drop them
         if (data.code === "kept_open" && data.asks && window.spinnerCameraAsk) window.spinnerCameraAsk(data.asks);
         if (data.code === "kept_open" && offerDrop) {
@@ -259,6 +286,7 @@
       if (madeOn !== null) forget();
       if (madeOn !== null && dropRetry) fail(""); // the question answered (or the match changed): the refusal is past
       if (madeOn !== null && retry) offerRetry(null); // the turn the refused tap was offered for is past
+      if (madeOn !== null && misled && !busy) offerWays(null); // another change came: the refusal is past
       madeOn = board.version;
     }
     if (!chosenSeat) {
@@ -405,6 +433,12 @@
       return;
     } else if (button.id === "pad-retry") {
       if (retry) retry(on);
+      return;
+    } else if (button.id === "pad-deal-again") {
+      if (misled) dealAgain();
+      return;
+    } else if (button.id === "pad-lead-stands") {
+      if (misled) keepAsPlayed();
       return;
     } else if (button.id === "undo") {
       send("/undo", { why: "undo on the pad" }, "POST", true, on); return;
