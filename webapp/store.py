@@ -667,6 +667,30 @@ def start_hand(
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
 
+def _flag_hand(game: Game, snap: Snapshot, h: int, flag: str, action: str, refused: str) -> Plan:
+    """The plan of a change that sets `flag` true on hand `h` (its row replaced by one that says
+    so): `counts_open`'s `unseen_draws`, `lead_stands`'s ruling."""
+    record = _copy(snap.record)
+    before = {k: v for k, v in record["hands"][h].items() if k != "events"}
+    record["hands"][h][flag] = True
+
+    def write(version: int) -> None:
+        row = db.session.scalars(_standing(HandRow, game.id, None).where(HandRow.number == h)).one()
+        row.removed_version = version
+        db.session.add(
+            HandRow(
+                game_id=game.id,
+                number=h,
+                leader=row.leader,
+                deal=row.deal,
+                extra={**(row.extra or {}), flag: True},
+                created_version=version,
+            )
+        )
+
+    return Plan(record, write, action, refused, hand=h, before=before, after={**before, flag: True})
+
+
 def counts_open(game_id: str, expected: int | None, *, who: str, why: str = "", source: str = "api") -> Done | None:
     """The current hand's draws are not all seen (a camera follows it): its record says
     `"unseen_draws": true`, so its tile counts are only the least each seat holds and no count
@@ -676,34 +700,8 @@ def counts_open(game_id: str, expected: int | None, *, who: str, why: str = "", 
     def plan(game: Game, snap: Snapshot) -> Plan:
         if not opens_counts(snap):
             raise _Unchanged
-        record = _copy(snap.record)
-        h = len(record["hands"]) - 1
-        before = {k: v for k, v in record["hands"][h].items() if k != "events"}
-        record["hands"][h]["unseen_draws"] = True
-
-        def write(version: int) -> None:
-            row = db.session.scalars(_standing(HandRow, game.id, None).where(HandRow.number == h)).one()
-            row.removed_version = version
-            db.session.add(
-                HandRow(
-                    game_id=game.id,
-                    number=h,
-                    leader=row.leader,
-                    deal=row.deal,
-                    extra={**(row.extra or {}), "unseen_draws": True},
-                    created_version=version,
-                )
-            )
-
-        return Plan(
-            record,
-            write,
-            "counts_open",
-            f"hand {h} cannot keep its counts open",
-            hand=h,
-            before=before,
-            after={**before, "unseen_draws": True},
-        )
+        h = len(snap.record["hands"]) - 1
+        return _flag_hand(game, snap, h, "unseen_draws", "counts_open", f"hand {h} cannot keep its counts open")
 
     try:
         return _change(game_id, expected, plan, who=who, why=why, source=source)
@@ -944,35 +942,11 @@ def lead_stands(game_id: str, hand: object, expected: int | None, *, who: str, w
         raise ApiError(400, "letting a lead stand needs its reason (why)")
 
     def plan(game: Game, snap: Snapshot) -> Plan:
-        record = _copy(snap.record)
-        h = _locate_hand(record, hand)
-        before = {k: v for k, v in record["hands"][h].items() if k != "events"}
-        if before.get("lead_stands") is True:
+        h = _locate_hand(snap.record, hand)
+        if snap.record["hands"][h].get("lead_stands") is True:
             raise ApiError(409, f"hand {h}'s lead stands already")
-        record["hands"][h]["lead_stands"] = True
-
-        def write(version: int) -> None:
-            row = db.session.scalars(_standing(HandRow, game.id, None).where(HandRow.number == h)).one()
-            row.removed_version = version
-            db.session.add(
-                HandRow(
-                    game_id=game.id,
-                    number=h,
-                    leader=row.leader,
-                    deal=row.deal,
-                    extra={**(row.extra or {}), "lead_stands": True},
-                    created_version=version,
-                )
-            )
-
-        return Plan(
-            record,
-            write,
-            "lead_stands",
-            f"letting hand {h}'s lead stand would break a rule",
-            hand=h,
-            before=before,
-            after={**before, "lead_stands": True},
+        return _flag_hand(
+            game, snap, h, "lead_stands", "lead_stands", f"letting hand {h}'s lead stand would break a rule"
         )
 
     return _change(game_id, expected, plan, who=who, why=why, source=source)
