@@ -565,6 +565,65 @@ def test_a_cross_hand_misled_is_dealt_again_as_one_change(client):
     assert "void" in [c["action"] for c in copy.get("/history", headers=copy.auth).get_json()["changes"]]
 
 
+def test_undo_brings_a_voided_hand_back_as_it_was_played(client):
+    t = _misled_cross(client)
+    assert t.client.delete(f"/api/games/{t.id}/hands/0", json={"why": "by mistake"}, headers=t.auth).status_code == 200
+    voided = t.version()
+    undone = t.post("/undo", {})
+    assert undone.status_code == 200, undone.get_json()
+    change = undone.get_json()["change"]
+    assert (change["action"], change["hand"], change["version"]) == ("undo", 0, voided + 1)
+    assert change["after"]["events"] == CROSS_MISLED
+    assert t.record()["hands"][0]["events"] == CROSS_MISLED
+    assert t.get(f"/record?version={voided}").get_json()["hands"] == []  # the void stays in the history
+    assert [c["action"] for c in t.get("/history").get_json()["changes"]][-2:] == ["void", "undo"]
+    assert t.client.get(f"/g/{t.id}/history").status_code == 200
+    zipped = t.get("/export", headers=t.auth).data  # the undo travels in the history
+    copied = t.client.post("/api/games", data=zipped, content_type="application/zip")
+    assert copied.status_code == 201, copied.get_json()
+    assert Table(t.client, copied.get_json()).record()["hands"] == t.record()["hands"]
+    # the hand goes on as before the void: the play that proved the lead wrong is refused again
+    assert t.event(CROSS_SIX_SIX).get_json()["code"] == "lead_not_highest"
+    assert t.post("/undo", {}).get_json()["change"]["before"] == CROSS_MISLED[-1]  # then Undo as ever
+    assert t.event(CROSS_MISLED[-1]).status_code == 201
+
+
+def test_undo_after_the_pad_deals_a_voided_hand_again_brings_the_hand_back(client):
+    t = _misled_cross(client)
+    assert t.client.delete(f"/api/games/{t.id}/hands/0", json={"why": "by mistake"}, headers=t.auth).status_code == 200
+    assert t.post("/hands", {}).status_code == 201  # the pad starts the hand afresh at once
+    assert t.get("/board").get_json()["pad"]["can_undo"] is True
+    undone = t.post("/undo", {})
+    assert undone.status_code == 200, undone.get_json()
+    change = undone.get_json()["change"]
+    assert (change["action"], change["hand"], change["after"]["events"]) == ("undo", 0, CROSS_MISLED)
+    assert [hand["events"] for hand in t.record()["hands"]] == [CROSS_MISLED]
+    assert t.get("/board").get_json()["pad"]["can_undo"] is True
+
+
+def test_a_voided_hand_that_would_break_a_rule_now_is_refused_by_undo_and_nothing_is_lost(client, monkeypatch):
+    from scorer import RecordError
+    from webapp import store
+
+    t = _misled_cross(client)
+    assert t.client.delete(f"/api/games/{t.id}/hands/0", json={"why": "by mistake"}, headers=t.auth).status_code == 200
+    voided = t.version()
+    real = store.scored
+
+    def strict(record):  # a scorer that no longer takes the hand as played
+        if record["hands"]:
+            raise RecordError("the lead was not the highest double", 0, 0, code="record")
+        return real(record)
+
+    monkeypatch.setattr(store, "scored", strict)
+    refused = t.post("/undo", {})
+    assert refused.status_code == 422, refused.get_json()
+    assert "bringing back hand 0 as it was played would break a rule" in refused.get_json()["error"]
+    monkeypatch.setattr(store, "scored", real)
+    assert (t.version(), t.record()["hands"]) == (voided, [])
+    assert t.post("/undo", {}).get_json()["change"]["after"]["events"] == CROSS_MISLED  # kept to bring back
+
+
 def test_only_the_last_hand_is_dealt_again(client):
     t = new_table(client, "cross", ["Ana", "Ben", "Cruz"])
     for event in (play(0, "6-6"), {"type": "draw", "seat": 1, "count": 7}, {"type": "pass", "seat": 1}):
@@ -597,6 +656,22 @@ def test_a_cross_hand_misled_is_kept_as_played_by_a_ruling_in_the_history(client
     assert t.post("/undo", {}).status_code == 200
     assert t.post("/undo", {}).get_json()["change"]["before"] == CROSS_MISLED[-1]
     assert t.record()["hands"][0]["lead_stands"] is True
+
+
+def test_undo_takes_back_a_ruling_that_lets_a_lead_stand(client):
+    t = _misled_cross(client)
+    assert t.post("/hands/0/lead-stands", {"why": "by mistake"}).status_code == 200
+    ruled = t.version()
+    undone = t.post("/undo", {})
+    assert undone.status_code == 200, undone.get_json()
+    change = undone.get_json()["change"]
+    assert (change["action"], change["hand"], change["version"]) == ("undo", 0, ruled + 1)
+    assert (change["before"]["lead_stands"], "lead_stands" in change["after"]) == (True, False)
+    assert "lead_stands" not in t.record()["hands"][0]
+    assert t.record()["hands"][0]["events"] == CROSS_MISLED  # the plays stay
+    assert t.get(f"/record?version={ruled}").get_json()["hands"][0]["lead_stands"] is True
+    assert t.event(CROSS_SIX_SIX).get_json()["code"] == "lead_not_highest"  # judged again
+    assert t.post("/hands/0/lead-stands", {"why": "the table plays on"}).status_code == 200  # and ruled again
 
 
 def test_correcting_a_cross_lead_says_the_plays_after_it_no_longer_fit(client):

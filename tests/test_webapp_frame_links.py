@@ -61,6 +61,16 @@ def test_an_undone_play_is_taken_back_from_its_photo_not_given_the_next_play(cam
     assert "It made play 2:" in cam.client.get(f"/g/{cam.id}/hands/0/replay?at=2").text
 
 
+def test_a_voided_hand_brought_back_by_undo_links_its_photos_again(cam, script):
+    sent = three_from_photos(cam, script)
+    voided = cam.client.delete(f"/api/games/{cam.id}/hands/0", json={"why": "by mistake"}, headers=cam.auth)
+    assert voided.status_code == 200, voided.get_json()
+    assert [f["event"] for f in frames_of(cam)] == [None, None, None]
+    assert cam.post("/undo", {"why": "not a misdeal"}).status_code == 200
+    frames = {f["id"]: f for f in frames_of(cam)}
+    assert [(frames[f["id"]]["event"], frames[f["id"]]["link"]) for f in sent] == [(0, None), (1, None), (2, None)]
+
+
 def test_a_removal_moves_the_later_photos_up_with_their_plays(cam, script):
     assert cam.event(play(0, "6-6")).status_code == 201
     assert cam.event(pass_(1)).status_code == 201  # recorded by mistake: removed below

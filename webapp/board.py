@@ -22,7 +22,7 @@ from flask_babel import force_locale
 from scorer import FULL_SET, Match, RecordError
 from scorer.variants import VARIANTS, OptionError
 
-from . import i18n, picture, twelve, wording
+from . import i18n, picture, store, twelve, wording
 from .models import Game
 from .store import Snapshot
 
@@ -96,7 +96,7 @@ def _pad(snap: Snapshot) -> dict[str, Any]:
             "in_play": False,
             "lead": None,
             "can_draw": False,
-            "can_undo": _can_undo(snap.record),
+            "can_undo": _can_undo(snap),
             "boneyard": None,
             "counts_open": False,
             "maybe_out": None,
@@ -136,9 +136,10 @@ def _pad(snap: Snapshot) -> dict[str, Any]:
         "lead": lead,
         "can_draw": in_play and has_boneyard and not leading and hand.boneyard > 0,
         "can_pass": in_play and not leading and not (has_boneyard and hand.boneyard > 0),
-        # Undo takes back the last event, or a hand started with none; the first hand's start was
-        # the page's own (a new match starts it), so a match with nothing recorded has nothing to undo.
-        "can_undo": _can_undo(snap.record),
+        # Undo takes back the last event, or a hand started with none (or a void or ruling just made);
+        # the first hand's start was the page's own (a new match starts it), so a match with nothing
+        # recorded has nothing to undo.
+        "can_undo": _can_undo(snap),
         "boneyard": hand.boneyard if has_boneyard else None,
         "counts": [hand.counts[s] if s in hand.active else None for s in range(len(hand.counts))],
         # a hand a camera follows (`unseen_draws`) while tiles may still be drawn unseen: each count
@@ -149,11 +150,12 @@ def _pad(snap: Snapshot) -> dict[str, Any]:
     }
 
 
-def _can_undo(record: dict[str, Any]) -> bool:
-    """Whether Undo takes anything back (store.undo: the last event, or a hand started with none).
-    The first hand's start is the page's own (a new match starts it): alone, it is nothing to undo."""
-    hands = record.get("hands") or []
-    return len(hands) > 1 or bool(hands and hands[-1].get("events"))
+def _can_undo(snap: Snapshot) -> bool:
+    """Whether Undo takes anything back (store.undo: the last event, or a hand started with none;
+    a void or a ruling just made). The first hand's start is the page's own (a new match starts
+    it): alone, it is nothing to undo, unless it deals a voided hand again."""
+    hands = snap.record.get("hands") or []
+    return len(hands) > 1 or bool(hands and hands[-1].get("events")) or store.undo_reverses(snap)
 
 
 def _scored(hands: list[dict[str, Any]], h: int, side: object) -> dict[str, int] | None:

@@ -59,6 +59,10 @@ class Snapshot:
     error: dict[str, Any] | None = None
     #: What the pages made of it (board JSON, HTML), filled once by `webapp.board`.
     views: dict[Hashable, Any] = field(default_factory=dict)
+    #: The action of the change that made this version, where this process made it (None: not
+    #: known here); "hand after void" for a hand started right after a void. Undo asks the history
+    #: for the last changes only where it may reverse one (`_reversing`): never for a play's undo.
+    last_change: str | None = None
 
 
 class _Cache:
@@ -409,9 +413,12 @@ class Plan:
     after: Any = None
     #: what the change does to the event at (hand, event), for the frames linked to it
     #: (`_relink`): "made" (the frames `made_by` made it), "corrected", or "taken back" (the
-    #: events after it in the hand move up one place); "voided": the whole hand taken back
+    #: events after it in the hand move up one place); "voided": the whole hand taken back;
+    #: "restored": a voided hand brought back (its frames linked again to their events)
     moves: str | None = None
     made_by: tuple[int, ...] = ()
+    #: "restored": the version of the void it reverses
+    voided_at: int | None = None
 
 
 @dataclass
@@ -511,10 +518,20 @@ def _change_in_turn(
                 raise _stale(game, expected, new) from None
             time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
             continue
-        snap = cache.put(Snapshot(game_id, new, plan.record, match, answer))
+        made = _made_by(plan.action, current.last_change)
+        snap = cache.put(Snapshot(game_id, new, plan.record, match, answer, last_change=made))
         live.publish(game_id, new)
         return Done(new, change, snap)
     raise ApiError(409, "the match is changing too fast to keep up: nothing was recorded; try again")
+
+
+def _made_by(action: str, before: str | None) -> str | None:
+    """`Snapshot.last_change` of a version `action` made on one whose own was `before`."""
+    if action != "hand":
+        return action
+    if before is None:  # whether a void came just before is not known here
+        return None
+    return "hand after void" if before == "void" else "hand"
 
 
 #: How many of the changes made since the version a refused change names its answer lists.
@@ -572,6 +589,12 @@ def _relink(game_id: str, plan: Plan, version: int, *, who: str, why: str) -> No
             if frame.event is not None:
                 frame.link = {"state": "taken back", **said, "event": frame.event}
                 frame.event = None
+        return
+    if plan.moves == "restored" and plan.hand is not None:  # a voided hand back: its frames' events with it
+        for frame in db.session.scalars(select(Frame).where(Frame.game_id == game_id, Frame.hand == plan.hand)):
+            link = frame.link or {}
+            if frame.event is None and link.get("action") == "void" and link.get("version") == plan.voided_at:
+                frame.event, frame.link = link.get("event"), None
         return
     if plan.moves is None or plan.hand is None or plan.event is None:
         return
@@ -952,10 +975,157 @@ def lead_stands(game_id: str, hand: object, expected: int | None, *, who: str, w
     return _change(game_id, expected, plan, who=who, why=why, source=source)
 
 
+def _last_changes(game_id: str, version: int, count: int) -> list[Change]:
+    """The match's `count` newest changes up to `version`, newest first."""
+    query = select(Change).where(Change.game_id == game_id, Change.version <= version)
+    return list(db.session.scalars(query.order_by(Change.version.desc()).limit(count)))
+
+
+def _undoing_change(game: Game, snap: Snapshot) -> Plan | None:
+    """Undo's plan where the last change is one that an event's undo would not reverse: a hand
+    voided (or voided and started afresh, with no event yet), or a lead let stand. None otherwise."""
+    found = _reversing(game.id, snap)
+    if found is None:
+        return None
+    what, change = found
+    h = change.hand
+    assert h is not None
+    if what == "lead_stands":
+        refused = f"taking back the ruling on hand {h}'s lead would break a rule"
+        return _unflag_hand(game, snap, h, "lead_stands", refused)
+    return _unvoid(game, snap, change, fresh=what == "void, dealt again")
+
+
+def _reversing(game_id: str, snap: Snapshot) -> tuple[str, Change] | None:
+    """What Undo reverses where it is not an event or a hand's start: ("void", the void) where the
+    last change voided the last hand, ("void, dealt again", the void) where the hand was started
+    afresh since with no event yet, ("lead_stands", the ruling) where the last change let a lead stand."""
+    if snap.last_change is not None and snap.last_change not in ("void", "hand after void", "lead_stands"):
+        return None  # known without asking the history
+    hands = snap.record["hands"]
+    last = _last_changes(game_id, snap.version, 2)
+    if not last:
+        return None
+    if last[0].action == "void" and last[0].hand == len(hands):
+        return "void", last[0]
+    if (
+        len(last) == 2
+        and last[0].action == "hand"
+        and last[1].action == "void"
+        and last[0].hand == last[1].hand == len(hands) - 1
+        and not hands[-1]["events"]
+    ):
+        return "void, dealt again", last[1]
+    h = last[0].hand
+    if last[0].action == "lead_stands" and isinstance(h, int) and 0 <= h < len(hands):
+        if hands[h].get("lead_stands") is True:
+            return "lead_stands", last[0]
+    return None
+
+
+def undo_reverses(snap: Snapshot) -> bool:
+    """Whether Undo reverses a void or a ruling (`_reversing`), for the pad's Undo where the record
+    alone shows nothing to take back (a match whose only hand was voided and dealt again)."""
+    return _reversing(snap.game_id, snap) is not None
+
+
+def _unvoid(game: Game, snap: Snapshot, void: Change, *, fresh: bool) -> Plan:
+    """Undo of `void`: the hand it voided brought back as it was, its rows written again as new
+    ones; `fresh`: the hand started afresh in its place (no event yet) is taken back with it."""
+    h = void.hand
+    assert h is not None
+    hand_row = db.session.scalars(
+        select(HandRow).where(HandRow.game_id == game.id, HandRow.number == h, HandRow.removed_version == void.version)
+    ).one_or_none()
+    if hand_row is None:  # voided before the match was imported here: its rows are not kept
+        raise ApiError(409, f"hand {h} was voided before this match came to this server: it cannot be brought back")
+    event_rows = list(
+        db.session.scalars(
+            select(EventRow)
+            .where(EventRow.game_id == game.id, EventRow.hand == h, EventRow.removed_version == void.version)
+            .order_by(EventRow.position)
+        )
+    )
+    record = _copy(snap.record)
+    before = None
+    if fresh:
+        started = record["hands"].pop()
+        before = {k: v for k, v in started.items() if k != "events"}
+    hand: dict[str, Any] = dict(hand_row.extra or {})
+    if hand_row.leader is not None:
+        hand["leader"] = hand_row.leader
+    if hand_row.deal is not None:
+        hand["deal"] = hand_row.deal
+    hand["events"] = [stored_event(row.body) for row in event_rows]
+    record["hands"].append(_copy(hand))
+
+    def write(version: int) -> None:
+        if fresh:
+            row = db.session.scalars(_standing(HandRow, game.id, None).where(HandRow.number == h)).one()
+            row.removed_version = version
+        db.session.add(
+            HandRow(
+                game_id=game.id,
+                number=h,
+                leader=hand_row.leader,
+                deal=hand_row.deal,
+                extra=hand_row.extra,
+                created_version=version,
+            )
+        )
+        for row in event_rows:
+            db.session.add(
+                EventRow(game_id=game.id, hand=h, position=row.position, body=row.body, created_version=version)
+            )
+
+    return Plan(
+        record,
+        write,
+        "undo",
+        f"bringing back hand {h} as it was played would break a rule",
+        hand=h,
+        before=before,
+        after=hand,
+        moves="restored",
+        voided_at=void.version,
+    )
+
+
+def _unflag_hand(game: Game, snap: Snapshot, h: int, flag: str, refused: str) -> Plan:
+    """Undo of a change that set `flag` on hand `h` (`_flag_hand`): its row replaced by one without it."""
+    record = _copy(snap.record)
+    before = {k: v for k, v in record["hands"][h].items() if k != "events"}
+    del record["hands"][h][flag]
+
+    def write(version: int) -> None:
+        row = db.session.scalars(_standing(HandRow, game.id, None).where(HandRow.number == h)).one()
+        row.removed_version = version
+        extra = {k: v for k, v in (row.extra or {}).items() if k != flag}
+        db.session.add(
+            HandRow(
+                game_id=game.id,
+                number=h,
+                leader=row.leader,
+                deal=row.deal,
+                extra=extra or None,
+                created_version=version,
+            )
+        )
+
+    after = {k: v for k, v in before.items() if k != flag}
+    return Plan(record, write, "undo", refused, hand=h, before=before, after=after)
+
+
 def undo(game_id: str, expected: int | None, *, who: str, why: str = "", source: str = "api") -> Done:
-    """Take back the last thing recorded: the last event, or a hand started with no event yet."""
+    """Take back the last thing recorded: the last event, or a hand started with no event yet. Where
+    the last change is a hand voided (`void_hand`), or that hand's fresh start with no event yet
+    (the pad deals again at once), the voided hand comes back as it was; where it is a ruling that
+    lets a lead stand (`lead_stands`), the ruling goes."""
 
     def plan(game: Game, snap: Snapshot) -> Plan:
+        taken = _undoing_change(game, snap)
+        if taken is not None:
+            return taken
         record = _copy(snap.record)
         if not record["hands"]:
             raise ApiError(409, "nothing to undo: no hand has started")
