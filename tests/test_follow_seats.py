@@ -135,6 +135,29 @@ def test_the_arm_that_laid_a_play_scored_on_the_pad_first_is_no_evidence_for_the
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}]
 
 
+def test_the_arm_that_laid_a_lead_scored_on_the_pad_first_teaches_the_seating():
+    follower = Follower(Match.new("block", ["A", "B", "C", "D"]), leader=0)
+    follower.observe(reading())
+    follower.scored([{"type": "play", "seat": 0, "tile": "3-5"}])  # scored before the camera saw it laid
+    lead = tile(3, 5, 300, 200)
+    follower.observe(reading(lead), arms=[arm(SIDES[0], share(300, 200))])  # seat 0's arm lays it
+    assert follower.seats.known == [(0, SIDES[0])]
+    # seat 1's arm lays 1-5 from seat 1's side: with the lead's arm it fixes the way round
+    outcome = follower.observe(reading(lead, tile(5, 1, 360, 200)), arms=[arm(SIDES[1], share(360, 200))])
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}]
+    assert follower.seats.seating is not None and follower.seats.seating.sides == SIDES
+
+
+def test_an_arm_that_laid_nothing_near_a_lead_scored_on_the_pad_teaches_the_seating_nothing():
+    follower = Follower(Match.new("block", ["A", "B", "C", "D"]), leader=0)
+    follower.observe(reading())
+    follower.scored([{"type": "play", "seat": 0, "tile": "3-5"}])
+    lead = tile(3, 5, 300, 200)
+    far = arm(SIDES[2], share(40, 460))  # changed the table far from the lead: not the arm that laid it
+    follower.observe(reading(lead), arms=[far])
+    assert follower.seats.known == [] and not follower.seats.sightings
+
+
 def test_an_arm_that_laid_nothing_teaches_the_seating_nothing_when_a_person_names_the_seat():
     follower, tiles = started()
     tiles.append(tile(5, 1, 360, 200))

@@ -833,6 +833,11 @@ class Follower:
         #: where each placement of the hand's layout was last seen (same order as the scorer's
         #: placements); None for a tile a person confirmed that the camera has not found yet
         self.placed: list[Seen | None] = []
+        #: the seat of each placement scored on the pad before the camera saw it laid (by its
+        #: index in `placed`): found later, the arm that laid it is evidence for the seating
+        self.padded: dict[int, int] = {}
+        #: the padded plays `_find_unseen` found arrived in the frame it last looked at: (seat, tile)
+        self.padded_found: list[tuple[int, TileReading]] = []
         self.pending: Pending | None = None
         #: the last frame observed (`ended` asks about it)
         self.last_look: Reading | None = None
@@ -962,6 +967,7 @@ class Follower:
         self.events.append([])
         self.leaders.append(leader)
         self.placed = []
+        self.padded = {}
         self.pending = None
         self.leftover = []
         self.named = []
@@ -1259,6 +1265,7 @@ class Follower:
         for event in events:
             where.append(self._apply(event))  # a refused event raises RecordError
             if event.get("type") == "play":
+                self.padded[len(self.placed)] = int(event["seat"])
                 self.placed.append(None)
                 # no evidence for the seating: which of the arms seen laid a play scored on the pad
                 # is not known (the last one may have laid a tile since, still unrecorded)
@@ -1458,7 +1465,12 @@ class Follower:
             new = touching or new
         if unseen_found and not new:
             # a play scored on the pad before the camera saw it laid: the arms seen until its tile
-            # came laid it, and are no evidence for the next play
+            # came laid it, and are no evidence for the next play. Where it is the one tile that
+            # came, the arm that laid it (`arms_for`: it left the table changed and reached the
+            # tile) is evidence for the seating, its seat being the one a person scored
+            if len(self.padded_found) == 1:
+                seat, found = self.padded_found[0]
+                self.seats.played(seat, self.seats.arms_for([_point(found, reading)])[0])
             self.seats.spent()
         seen = [s for s in self.placed if s is not None]
         missing = [
@@ -2293,6 +2305,7 @@ class Follower:
         `before` and were not read in an earlier change: the ones that explain this change."""
         before = self.reference if before is None else before
         found_now = 0
+        self.padded_found = []
         placements = self.hand.layout.placements if self.match.current is not None else []
         for k, seen in enumerate(self.placed):
             if seen is not None or k >= len(placements):
@@ -2332,4 +2345,6 @@ class Follower:
             met = [d.reading for d in self.doubts] + [t for news in self.changes for t in news]
             if _alone(found, met) and (before is None or _alone(found, before.tiles)):
                 found_now += 1
+                if k in self.padded:
+                    self.padded_found.append((self.padded.pop(k), found))
         return found_now
