@@ -321,6 +321,13 @@ def train() -> None:
 @click.option("--resume", is_flag=True, help="Go on from PROJECT/NAME/weights/last.pt.")
 @click.option("--device", default=None, help="cpu, or a GPU index (default: a GPU when there is one).")
 @click.option(
+    "--workers",
+    type=click.IntRange(min=0),
+    default=2,
+    show_default=True,
+    help="Processes loading and augmenting photos (a GPU needs more than two to be kept busy).",
+)
+@click.option(
     "--model",
     "model_cfg",
     default="yolo11n-obb.yaml",
@@ -353,6 +360,7 @@ def train_detector(
     batch: int,
     resume: bool,
     device: str | None,
+    workers: int,
     model_cfg: str,
     hours: float | None,
     lr: float | None,
@@ -363,7 +371,18 @@ def train_detector(
 
     data_yaml = td.prepare([Path(d) for d in data], Path(project) / f"{name}-data", ignored=ignored)
     best = td.train(
-        data_yaml, Path(project), name, epochs, imgsz, batch, resume, device, model_cfg=model_cfg, hours=hours, lr=lr
+        data_yaml,
+        Path(project),
+        name,
+        epochs,
+        imgsz,
+        batch,
+        resume,
+        device,
+        workers=workers,
+        model_cfg=model_cfg,
+        hours=hours,
+        lr=lr,
     )
     click.echo(f"weights: {best}")
 
