@@ -239,7 +239,9 @@ def train(
     log(f"crops: {len(train_set.values)} train, {len(val_set.values)} val ({time.time() - started:.0f} s)")
     x, y = _tensor(train_set)
     vx, vy = _tensor(val_set)
-    model = build_model()
+    # The crops stay in host memory (several GB); each batch goes to the GPU where there is one.
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = build_model().to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * max(1, (len(y) + batch - 1) // batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
@@ -251,13 +253,14 @@ def train(
         total = 0.0
         for i in range(0, len(y), batch):
             idx = order[i : i + batch]
-            xb = x[idx]
+            xb = x[idx].to(device)
             # Light photometric jitter: the crops already vary in geometry.
             xb = (
-                xb * (0.75 + 0.5 * torch.rand(len(idx), 1, 1, 1)) + 0.1 * (torch.rand(len(idx), 3, 1, 1) - 0.5)
+                xb * (0.75 + 0.5 * torch.rand(len(idx), 1, 1, 1, device=device))
+                + 0.1 * (torch.rand(len(idx), 3, 1, 1, device=device) - 0.5)
             ).clamp_(0, 1)
             optimiser.zero_grad()
-            loss = loss_fn(model(xb), y[idx])
+            loss = loss_fn(model(xb), y[idx].to(device))
             loss.backward()
             optimiser.step()
             schedule.step()
@@ -283,8 +286,9 @@ def evaluate(model, x, y) -> float:  # noqa: ANN001
     import torch
 
     model.eval()
+    device = next(model.parameters()).device
     with torch.no_grad():
-        predicted = torch.cat([model(x[i : i + 1024]).argmax(1) for i in range(0, len(y), 1024)])
+        predicted = torch.cat([model(x[i : i + 1024].to(device)).argmax(1).cpu() for i in range(0, len(y), 1024)])
     return float((predicted == y).float().mean()) if len(y) else 0.0
 
 
@@ -293,7 +297,7 @@ def export(model, out: Path) -> None:  # noqa: ANN001
 
     model.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, HALF_SIZE, HALF_SIZE)
+    dummy = torch.zeros(1, 3, HALF_SIZE, HALF_SIZE, device=next(model.parameters()).device)
     torch.onnx.export(
         model,
         dummy,
