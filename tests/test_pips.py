@@ -17,6 +17,10 @@ PLACES = {
     4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)],
     5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)],
     6: [(x, y) for y in (0.25, 0.75) for x in (0.22, 0.5, 0.78)],
+    # a double-nine set's halves beyond six, laid on the same grid
+    7: [(x, y) for y in (0.25, 0.75) for x in (0.22, 0.5, 0.78)] + [(0.5, 0.5)],
+    8: [(x, y) for y in (0.25, 0.5, 0.75) for x in (0.25, 0.5, 0.75) if (x, y) != (0.5, 0.5)],
+    9: [(x, y) for y in (0.25, 0.5, 0.75) for x in (0.25, 0.5, 0.75)],
 }
 
 
@@ -34,6 +38,14 @@ def half(value: int, body=(200, 228, 238), pip=(20, 20, 20), size: int = 48, see
 @pytest.mark.parametrize("value", range(7))
 def test_dark_pips_on_ivory_are_counted(value):
     assert count(half(value)) == value
+
+
+@pytest.mark.parametrize("value", [7, 8, 9])
+def test_a_half_no_double_six_set_has_is_counted_as_what_it_shows(value):
+    # a double-nine set's 7, 8 and 9 fill the grid further: counted as such, never as a six or a
+    # five, so that they disagree with whatever the classifier (which knows 0 to 6) reads
+    assert count(half(value)) == value
+    assert count(half(value, body=(28, 28, 30), pip=(235, 235, 235))) == value
 
 
 @pytest.mark.parametrize("value", [1, 4, 6])
@@ -85,6 +97,15 @@ def test_a_sure_tile_whose_pips_say_another_value_is_asked_not_changed():
     assert "pips" not in reader.judge(_tile(5, (5, 2))).to_json()
     assert not reader.judge(_tile(5, (5, 2))).unsure  # they agree
     assert not reader.judge(_tile(5, (None, None))).unsure  # they cannot tell
+
+
+def test_a_sure_tile_with_a_half_of_more_than_six_pips_is_asked():
+    # a double-nine set's 8-2 that the classifier is sure is a 6-2: the pips say 8, so it is asked
+    from vision.read.reader import Reader
+
+    reader = Reader()
+    asked = reader.judge(_tile(6, (count(half(8)), 2)))
+    assert asked.unsure and asked.to_json()["pips"] == [8, 2]
 
 
 def _table(size: int = 64) -> np.ndarray:

@@ -68,8 +68,8 @@ INNER = slice(round(HALF_SIZE * MARGIN / (1 + 2 * MARGIN)), HALF_SIZE - round(HA
 
 
 def count_many(halves: np.ndarray, how: PipCount = PipCount()) -> list[int | None]:
-    """The value each of N rectified halves' pips say (0..6), or None where they do not say it
-    plainly. `halves`: (N, S, S, 3) BGR, each the half alone (no margin), S some 20 px or more."""
+    """The value each of N rectified halves' pips say (0..6, or 7..9: no double-six half), or None
+    where they do not say it plainly. `halves`: (N, S, S, 3) BGR, each the half alone (no margin), S some 20 px or more."""
     n, size = len(halves), int(halves.shape[1]) if len(halves) else 0
     if n == 0:
         return []
@@ -145,7 +145,7 @@ def count_many(halves: np.ndarray, how: PipCount = PipCount()) -> list[int | Non
 
 
 def count(half: np.ndarray, how: PipCount = PipCount()) -> int | None:
-    """The value one rectified half's pips say (0..6), or None (`count_many`)."""
+    """The value one rectified half's pips say (0..9), or None (`count_many`)."""
     return count_many(half[None], how)[0]
 
 
@@ -165,12 +165,21 @@ def opinion(image: np.ndarray, quad: np.ndarray, how: PipCount = PipCount()) -> 
     return count(rectify(image, np.asarray(quad, np.float32))[INNER, INNER], how)
 
 
+#: halves no double-six set has, as a double-nine or double-twelve set lays out 7, 8 and 9 on the
+#: same grid: counted, they disagree with any reading (0..6), so the tile is asked about, never
+#: scored as the six (or five) the classifier may take it for
+MORE_THAN_SIX: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
+    7: tuple(way | {(1, 1)} for way in PATTERNS[6]),
+    8: (frozenset((r, c) for r in range(3) for c in range(3)) - {(1, 1)},),
+    9: (frozenset((r, c) for r in range(3) for c in range(3)),),
+}
+
 _AT = (0.25, 0.5, 0.75)
 #: BGR -> (lightness, red - green, yellow - blue), rows for `cv2.transform`
 _OPPONENT = np.asarray([[1 / 3, 1 / 3, 1 / 3], [0.0, -1.0, 1.0], [-1.0, 0.5, 0.5]], np.float32)
 #: the value whose pattern the grid's places hold (bit 3 * row + column each), -1 for none
 _VALUE_OF = np.full(512, -1, np.int64)
-for _value, _ways in PATTERNS.items():
+for _value, _ways in (PATTERNS | MORE_THAN_SIX).items():
     for _way in _ways:
         _VALUE_OF[sum(1 << (3 * r + c) for r, c in _way)] = _value
 
