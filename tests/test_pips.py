@@ -21,15 +21,22 @@ PLACES = {
     7: [(x, y) for y in (0.25, 0.75) for x in (0.22, 0.5, 0.78)] + [(0.5, 0.5)],
     8: [(x, y) for y in (0.25, 0.5, 0.75) for x in (0.25, 0.5, 0.75) if (x, y) != (0.5, 0.5)],
     9: [(x, y) for y in (0.25, 0.5, 0.75) for x in (0.25, 0.5, 0.75)],
+    # a double-twelve set's, smaller and off the 3x3 grid
+    10: [(x, y) for x in (0.25, 0.75) for y in (0.2, 0.4, 0.6, 0.8)] + [(0.5, 0.3), (0.5, 0.7)],
+    11: [(x, y) for x in (0.25, 0.75) for y in (0.2, 0.4, 0.6, 0.8)] + [(0.5, 0.25), (0.5, 0.5), (0.5, 0.75)],
+    12: [(x, y) for x in (0.22, 0.5, 0.78) for y in (0.2, 0.4, 0.6, 0.8)],
 }
 
 
-def half(value: int, body=(200, 228, 238), pip=(20, 20, 20), size: int = 48, seed: int = 0) -> np.ndarray:
-    """A rectified half: its body, its pips, a painted divider along one side, a little noise."""
+def half(
+    value: int, body=(200, 228, 238), pip=(20, 20, 20), size: int = 48, seed: int = 0, radius: float = 0.09
+) -> np.ndarray:
+    """A rectified half: its body, its pips (`radius` a share of its side), a painted divider along
+    one side, a little noise."""
     image = np.empty((size, size, 3), np.uint8)
     image[:] = body
     for x, y in PLACES[value]:
-        cv2.circle(image, (int(x * size), int(y * size)), int(0.09 * size), pip, -1, cv2.LINE_AA)
+        cv2.circle(image, (int(x * size), int(y * size)), int(radius * size), pip, -1, cv2.LINE_AA)
     image[:, size - 2 :] = pip  # the divider, at the half's edge
     noise = np.random.default_rng(seed).normal(0, 3, image.shape)
     return np.clip(image + noise, 0, 255).astype(np.uint8)
@@ -46,6 +53,11 @@ def test_a_half_no_double_six_set_has_is_counted_as_what_it_shows(value):
     # five, so that they disagree with whatever the classifier (which knows 0 to 6) reads
     assert count(half(value)) == value
     assert count(half(value, body=(28, 28, 30), pip=(235, 235, 235))) == value
+
+
+@pytest.mark.parametrize("value", [10, 11, 12])
+def test_a_double_twelve_half_off_the_grid_is_counted_by_its_round_pips(value):
+    assert count(half(value, radius=0.065)) == value
 
 
 @pytest.mark.parametrize("value", [1, 4, 6])

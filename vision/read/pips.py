@@ -68,8 +68,8 @@ INNER = slice(round(HALF_SIZE * MARGIN / (1 + 2 * MARGIN)), HALF_SIZE - round(HA
 
 
 def count_many(halves: np.ndarray, how: PipCount = PipCount()) -> list[int | None]:
-    """The value each of N rectified halves' pips say (0..6, or 7..9: no double-six half), or None
-    where they do not say it plainly. `halves`: (N, S, S, 3) BGR, each the half alone (no margin), S some 20 px or more."""
+    """The value each of N rectified halves' pips say (0..6, or 7..12: no double-six half), or
+    None where they do not say it plainly. `halves`: (N, S, S, 3) BGR, each the half alone (no margin), S some 20 px or more."""
     n, size = len(halves), int(halves.shape[1]) if len(halves) else 0
     if n == 0:
         return []
@@ -139,13 +139,33 @@ def count_many(halves: np.ndarray, how: PipCount = PipCount()) -> list[int | Non
         window = (at[:, None, :, None] * size + at[None, :, None, :]).reshape(9, -1)
         nearby = far[live].reshape(len(live), -1)[:, window].max(axis=2)
         doubt |= ((places == 0) & (nearby > np.square(how.absent * contrast[live, None]))).any(axis=1)
+    # more round pips than a half's grid holds, wherever they lie: a double-twelve set's 10 to 12
+    # are smaller and fill no 3x3 grid, but nine or more round blobs of one size inside the half
+    # are no 0-6 whatever the pattern (the count, up to 12, is the opinion, so that it disagrees
+    # with any reading; fewer blobs off the grid may be a six's pips and a mark beside them)
+    roundish = (
+        kept
+        & inside
+        & ~touches
+        & (area >= 0.1 * nominal)
+        & (area <= 2.0 * nominal)
+        & (np.maximum(w, h) <= 1.6 * np.minimum(w, h))
+    )
+    blobs = np.bincount(which[roundish], minlength=len(live))
+    largest = np.zeros(len(live))
+    smallest = np.full(len(live), np.inf)
+    np.maximum.at(largest, which[roundish], area[roundish])
+    np.minimum.at(smallest, which[roundish], area[roundish])
+    crowded = (blobs >= max(MORE_THAN_SIX)) & (largest <= 2.0 * smallest)
+    values = np.where(crowded, np.minimum(blobs, MOST_PIPS), values)
+    doubt &= ~crowded
     for k, value, doubted in zip(live.tolist(), values.tolist(), doubt.tolist()):
         out[k] = None if doubted or value < 0 else value
     return out
 
 
 def count(half: np.ndarray, how: PipCount = PipCount()) -> int | None:
-    """The value one rectified half's pips say (0..9), or None (`count_many`)."""
+    """The value one rectified half's pips say (0..12), or None (`count_many`)."""
     return count_many(half[None], how)[0]
 
 
@@ -173,6 +193,9 @@ MORE_THAN_SIX: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
     8: (frozenset((r, c) for r in range(3) for c in range(3)) - {(1, 1)},),
     9: (frozenset((r, c) for r in range(3) for c in range(3)),),
 }
+
+#: the most pips a half of any common set holds (a double-twelve's)
+MOST_PIPS = 12
 
 _AT = (0.25, 0.5, 0.75)
 #: BGR -> (lightness, red - green, yellow - blue), rows for `cv2.transform`
