@@ -77,6 +77,9 @@ STEEP_DEG = (55.0, 68.0)
 SQUASH = (0.7, 0.8)
 #: the phone's photo size (a 12.5-megapixel 4:3 sensor)
 PHONE = (4080, 3072)
+#: a dim room's light, a share of the scene's own, and the noise (sigma, 0-255) that comes with it
+DIM_LIGHT = (0.3, 0.45)
+DIM_NOISE = (9.0, 16.0)
 #: a small photo's side (px): one tile cropped out of a larger picture, a thumbnail
 SMALL_PHOTO = (80, 240)
 #: the share of a small photo's side its tile's length takes
@@ -346,6 +349,14 @@ def blur(scene: Scene, rng: np.random.Generator) -> Shot:
     return Shot(replace(scene, finish=finish))
 
 
+def dim(scene: Scene, rng: np.random.Generator) -> Shot:
+    """A dim room at night: a third of a lit room's light on the table, and the noise and harder
+    compression a webcam or a phone gives such a photo."""
+    light = replace(scene.light, exposure=scene.light.exposure * float(rng.uniform(*DIM_LIGHT)))
+    finish = replace(scene.finish, noise=float(rng.uniform(*DIM_NOISE)), jpeg_quality=int(rng.integers(60, 86)))
+    return Shot(replace(scene, light=light, finish=finish))
+
+
 def phone(scene: Scene, rng: np.random.Generator) -> Shot:
     """Drawn at `PHONE` size (`CONDITIONS` says so), stored turned with an EXIF orientation."""
     return Shot(scene, orientation=int(rng.choice([3, 6, 8])))
@@ -382,6 +393,8 @@ CONDITIONS: tuple[Condition, ...] = (
     Condition("glare", glare, about="a highlight on every tile top, the light from over the camera"),
     Condition("blur", blur, about="motion blur 5-14 px"),
     Condition("phone-12mp", phone, size=PHONE, about="4080x3072 JPEG stored turned, EXIF orientation 3, 6 or 8"),
+    # last, so that every other condition keeps its seed (`seed_of`)
+    Condition("dim", dim, about="a dim room: 0.3-0.45 of the light, sensor noise 9-16"),
 )
 BY_NAME = {c.name: c for c in CONDITIONS}
 
