@@ -133,3 +133,19 @@ def test_a_training_condition_that_does_not_exist_is_named_in_the_refusal(tmp_pa
         main, ["dataset", "synth", "--out", str(tmp_path / "x"), "--images", "1", "--condition", "tiny"]
     )
     assert result.exit_code == 2 and "no training condition 'tiny'" in result.output and "small-photo" in result.output
+
+
+def test_a_dim_room_is_the_same_table_darker_and_noisier():
+    # one scene (the same seed and index), lit and dim: a third of the light or so, and more noise
+    lit = make_style_sample(BY_NAME["plain"], 3, seed=777, size=(320, 240))
+    dim = make_style_sample(BY_NAME["dim"], 3, seed=777, size=(320, 240))
+    assert [t["value"] for t in lit.truth["tiles"]] == [t["value"] for t in dim.truth["tiles"]]
+    lit_image = cv2.imdecode(np.frombuffer(lit.jpeg, np.uint8), cv2.IMREAD_GRAYSCALE).astype(np.float32)
+    dim_image = cv2.imdecode(np.frombuffer(dim.jpeg, np.uint8), cv2.IMREAD_GRAYSCALE).astype(np.float32)
+    assert dim_image.mean() < 0.6 * lit_image.mean()
+
+    def noise(image: np.ndarray) -> float:  # what a 3x3 high-pass leaves on the flattest half
+        response = np.abs(cv2.filter2D(image, -1, np.asarray([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)))
+        return float(np.sort(response[1:-1, 1:-1].ravel())[: response.size // 2].mean())
+
+    assert noise(dim_image) > noise(lit_image)
