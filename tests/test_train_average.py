@@ -51,3 +51,17 @@ def test_a_checkpoint_saved_during_a_run_is_averaged_from_its_ema(tmp_path):
     first, second, got = a.state_dict(), b.state_dict(), mixed["model"].state_dict()
     name = next(k for k, v in got.items() if v.is_floating_point() and not torch.equal(first[k], second[k]))
     assert torch.allclose(got[name], 0.5 * first[name] + 0.5 * second[name], atol=1e-6)
+
+
+def test_the_second_runs_optimiser_state_is_left_out(tmp_path):
+    # a last.pt of a run holds its optimiser's state, far larger than the network
+    checkpoint(tmp_path / "a.pt", 1)
+    b = checkpoint(tmp_path / "b.pt", 2)
+    optimiser = torch.optim.AdamW(b.parameters())
+    torch.save(
+        {"model": None, "ema": b, "epoch": 3, "optimizer": optimiser.state_dict(), "updates": 9}, tmp_path / "b.pt"
+    )
+    average(tmp_path / "a.pt", tmp_path / "b.pt", tmp_path / "mix.pt", share=0.75)
+    mixed = torch.load(tmp_path / "mix.pt", weights_only=False)
+    assert mixed["optimizer"] is None and mixed["updates"] is None
+    assert mixed["epoch"] == 3

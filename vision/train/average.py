@@ -17,7 +17,7 @@ from typing import Any
 def average(first: Path, second: Path, out: Path, share: float = 0.5) -> dict[str, Any]:
     """Write to `out` the checkpoint whose every floating-point weight is (1 - `share`) of
     `first`'s and `share` of `second`'s; the rest (counters, the training's settings) is
-    `second`'s. Both must be one network: the same weights by name and shape."""
+    `second`'s, without its optimiser's state. Both must be one network: the same weights by name and shape."""
     import torch
 
     if not 0 <= share <= 1:
@@ -38,6 +38,11 @@ def average(first: Path, second: Path, out: Path, share: float = 0.5) -> dict[st
     network = _network(kept, second)
     network.load_state_dict(mixed)
     kept["model"], kept["ema"] = network, None  # the averaged network is the one to use and to go on from
+    # The second run's optimiser state (three quarters of the file) never trained the average, and
+    # a run going on from it (`--model`) starts an optimiser of its own: it is left out.
+    for state in ("optimizer", "scaler", "updates"):
+        if state in kept:
+            kept[state] = None
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save(kept, out)
     return {"first": str(first), "second": str(second), "share": share, "weights": len(mixed), "out": str(out)}
