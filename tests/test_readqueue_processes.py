@@ -13,7 +13,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from tests.support.camera import photo
+from tests.support.camera import bare_table
 from tests.support.cluster import Cluster, Viewer, call, post_photo
 from tests.support.waiting import until
 from tests.support.web import PLAYERS
@@ -51,7 +51,7 @@ def test_matches_through_three_web_processes_and_two_reader_workers(postgres, tm
 
     url = postgres.create_database(f"workers_{uuid.uuid4().hex}")  # a port number may come twice
     cluster = Cluster(url, tmp_path, models=models_dir())
-    table = photo(640, 480)  # a bare table: read, nothing new in it
+    table = bare_table(640, 480)  # read: nothing new in it
     answers: list[dict[str, Any]] = []
     try:
         servers = [cluster.serve()]  # the first migrates the schema; then the others

@@ -22,6 +22,14 @@ def photo(width: int = 64, height: int = 48, fmt: str = ".jpg") -> bytes:
     return data.tobytes()
 
 
+def bare_table(width: int = 640, height: int = 480) -> bytes:
+    """A photo of a bare table: nothing on it that a reader could take for a tile (`photo`'s white
+    bar, 2:1, is a fair double blank to a detector that has seen many)."""
+    ok, data = cv2.imencode(".jpg", np.full((height, width, 3), 90, np.uint8))
+    assert ok
+    return data.tobytes()
+
+
 def seen(
     *tiles: str | tuple[str, float],
     arms: dict[str, list[str]] | None = None,
