@@ -135,6 +135,18 @@ def test_a_training_condition_that_does_not_exist_is_named_in_the_refusal(tmp_pa
     assert result.exit_code == 2 and "no training condition 'tiny'" in result.output and "small-photo" in result.output
 
 
+def test_a_printed_board_in_a_dim_room_is_drawn_by_name_only():
+    from vision.synth.styles import TRAINING_CONDITIONS, make_styled_sample
+
+    assert "dim-printed" not in {c.name for c in TRAINING_CONDITIONS}  # `--styled` draws as before
+    board = make_styled_sample(778, 1, 320, 240, condition="printed")
+    dark = make_styled_sample(778, 1, 320, 240, condition="dim-printed")
+    assert dark.truth["params"]["styles"] == "dim-printed"
+    assert dark.truth["printed"] and len(dark.truth["printed"]) == len(board.truth["printed"])
+    grey = [cv2.imdecode(np.frombuffer(s.jpeg, np.uint8), cv2.IMREAD_GRAYSCALE) for s in (board, dark)]
+    assert grey[1].mean() < 0.6 * grey[0].mean()
+
+
 def test_a_dim_room_is_the_same_table_darker_and_noisier():
     # one scene (the same seed and index), lit and dim: a third of the light or so, and more noise
     lit = make_style_sample(BY_NAME["plain"], 3, seed=777, size=(320, 240))

@@ -357,6 +357,12 @@ def dim(scene: Scene, rng: np.random.Generator) -> Shot:
     return Shot(replace(scene, light=light, finish=finish))
 
 
+def dim_printed(scene: Scene, rng: np.random.Generator) -> Shot:
+    """A game board's printed track in a dim room: in the dim room's photos the detector took a
+    board's pictures for sure tiles (docs/styles.md), and neither condition alone shows both."""
+    return dim(printed(scene, rng).scene, rng)
+
+
 def phone(scene: Scene, rng: np.random.Generator) -> Shot:
     """Drawn at `PHONE` size (`CONDITIONS` says so), stored turned with an EXIF orientation."""
     return Shot(scene, orientation=int(rng.choice([3, 6, 8])))
@@ -446,7 +452,9 @@ SMALL_PHOTO_CONDITION = Condition("small-photo", small_photo, about="one tile al
 #: the conditions a styled training photo draws from (a plain photo is any training photo; the
 #: phone's size is the reading's business, not the detector's)
 TRAINING_CONDITIONS = tuple(c for c in CONDITIONS if c.name not in ("plain", "phone-12mp")) + (SMALL_PHOTO_CONDITION,)
-TRAINING_BY_NAME = {c.name: c for c in TRAINING_CONDITIONS}
+#: training conditions drawn only by name (`--condition`), so that `--styled` draws as before
+NAMED_ONLY = (Condition("dim-printed", dim_printed, about="a game board's printed track in a dim room"),)
+TRAINING_BY_NAME = {c.name: c for c in TRAINING_CONDITIONS + NAMED_ONLY}
 
 
 def make_styled_sample(
