@@ -65,17 +65,20 @@ def test_the_live_camera_scores_a_filmed_game_with_the_bundled_models(film, mode
         )
         version = page.evaluate("window.spinnerBoard.version")
         recorded = plays_of(score_of(page))
-        assert recorded == expected[: len(recorded)], f"a wrong play was recorded: {recorded} (the truth: {expected})"
+        assert recorded == expected[: len(recorded)], (
+            f"a wrong play was recorded: {recorded} (the truth: {expected}; answered so far: {asked})"
+        )
         if len(recorded) < len(expected) and page.evaluate(QUESTION):
             said = page.evaluate("document.getElementById('cam-say').textContent")
             tile = expected[len(recorded)][1]
             assert any(name in said for name in names(tile)), (
                 f"the camera proposes a wrong tile (the next is {tile}): {said}"
             )
-            asked.append(said)
             if page.evaluate("!document.getElementById('cam-seats').hidden"):
+                asked.append(f"{said} -> seat {expected[len(recorded)][0]}")
                 page.click(f'.cam-seat[data-seat="{expected[len(recorded)][0]}"]')  # who played it: one tap
             else:
+                asked.append(f"{said} -> yes")
                 page.click("#cam-accept")
             # The tap records the play and the question goes; a refusal says why in its place.
             page.wait_for_function(
