@@ -855,6 +855,10 @@ class Follower:
         self.leftover: list[TileReading] = []
         #: tiles a person turned down as plays since the camera's last settled play (`decline`)
         self.doubts: list[Doubt] = []
+        #: boxes read too faint to be new in a look that found no new tile, each with the count of
+        #: arms seen then (`SeatKeeper.seen_count`): a tile read there later lay there then,
+        #: missed, and an arm seen before that look may have laid it (`_arms_for`)
+        self.faint_looks: list[tuple[TileReading, int]] = []
         #: the boneyard's backs in view after the last play (a drawing game whose boneyard the
         #: camera counts: `_count_boneyard`); None where it is not counted
         self.backs: int | None = None
@@ -964,6 +968,7 @@ class Follower:
         self.match.start_hand(leader=leader, unseen_draws=self.match.rules.variant.leftovers == "boneyard")
         self.changes = []
         self.doubts = []
+        self.faint_looks = []
         self.events.append([])
         self.leaders.append(leader)
         self.placed = []
@@ -1512,6 +1517,10 @@ class Follower:
         drew = self._drew(reading)
         if not new:
             self._accept(reading)
+            self.seats.looked()
+            self.faint_looks = [(t, k) for t, k in self.faint_looks if k > self.seats.spent_count] + [
+                (t, self.seats.seen_count) for t in diff.new if t.confidence < FAINT and self._placed_at(t) is None
+            ]
             # a first look at a bare table changed nothing; a draw from a counted boneyard is no
             # play, nor is a back more or less where nothing else is new (a miscount, `_drew`),
             # nor a change that took a back from where it lay
@@ -1972,10 +1981,11 @@ class Follower:
     def _arms_for(self, reading: Reading, tiles: Sequence[TileReading]) -> list[ArmSighting | None]:
         """The arm that laid each of `tiles` (`SeatKeeper.arms_for`), of those seen before each
         tile was first read where it was read already (a tile asked about and turned down, or
-        left open, before)."""
+        left open, before, or read too faint in a look that found nothing new)."""
         before = [
             min(
-                (d.arms_seen for d in self.doubts if d.arms_seen is not None and not _alone(t, [d.reading])),
+                [d.arms_seen for d in self.doubts if d.arms_seen is not None and not _alone(t, [d.reading])]
+                + [k for faint, k in self.faint_looks if k > self.seats.spent_count and not _alone(t, [faint])],
                 default=None,
             )
             for t in tiles

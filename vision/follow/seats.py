@@ -438,6 +438,9 @@ class SeatKeeper:
     #: how many arms were seen before `sightings` (spent with the moves recorded): with
     #: `len(sightings)`, a count of every arm seen, to say which came after a tile was read
     spent_count: int = 0
+    #: `seen_count` at the last look that found no new tile on the table: the arms seen before it
+    #: left no tile that a later look finds (`looked`)
+    looked_count: int = 0
     known: list[SeatItem] = field(default_factory=list)
     #: the chance of the seat the last `choose` took from counting the deals; None where the
     #: rules or an arm named it, or nothing did
@@ -459,6 +462,12 @@ class SeatKeeper:
         """How many arms were seen so far, spent ones included."""
         return self.spent_count + len(self.sightings)
 
+    def looked(self) -> None:
+        """A look found no new tile: the arms seen until now are no evidence for a tile read later.
+        Else an arm that only moved a tile (or drew one) is taken for the one that laid the next,
+        which the camera may not see reaching in (frames seldom read): a pass the table never saw."""
+        self.looked_count = self.seen_count
+
     def arms_for(
         self, points: Sequence[tuple[float, float] | None], before: Sequence[int | None] | None = None
     ) -> list[ArmSighting | None]:
@@ -473,7 +482,8 @@ class SeatKeeper:
         `before`: for each tile, where it was read already in an earlier look (`seen_count` then),
         the arms seen since cannot have laid it: only those seen before count (after a move
         recorded meanwhile, none: the arm that laid the next tile, reaching beside it, would
-        name the next seat)."""
+        name the next seat). For a tile first read now, an arm seen before the last look that
+        found no new tile (`looked`) is no evidence."""
         limits = list(before) if before is not None else [None] * len(points)
         first = self.spent_count
         laid = [s for s in self.sightings if s.changed]
@@ -492,6 +502,15 @@ class SeatKeeper:
                 chosen.append(seen)
                 if seen is not None:
                     used.append(seen)
+        # A tile first read now whose arm was seen before the last look that found nothing new:
+        # it laid no tile (it moved one, or drew), or the reader missed the tile in that look;
+        # either way it names nobody, and no other arm stands in for it (the one after the look
+        # laid another tile, if any).
+        looked = self.sightings[: max(0, self.looked_count - first)]
+        chosen = [
+            None if arm is not None and limit is None and any(arm is s for s in looked) else arm
+            for arm, limit in zip(chosen, limits, strict=True)
+        ]
         return [_reaching(arm, point) for arm, point in zip(chosen, points, strict=True)]
 
     def choose(self, answer: WhoPlayed, arm: ArmSighting | None, hand: Hand | None = None) -> Candidate | None:
