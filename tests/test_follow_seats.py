@@ -1018,3 +1018,16 @@ def test_the_arm_that_laid_a_tile_read_too_faint_in_the_look_after_it_names_its_
     assert outcome.kind == "play" or (best is not None and not best.seat_open)
     played = outcome.events[-1] if outcome.kind == "play" else best.event  # type: ignore[union-attr]
     assert played == {"type": "play", "seat": 2, "tile": "1-5", "end": "east"}
+
+
+def test_a_seat_answered_for_one_of_two_new_tiles_teaches_the_seating_nothing_from_the_one_arm_seen():
+    # `bench/page_camera.py --videos 1 --seed 3 --irregular 3`: two tiles laid between two looks,
+    # one arm seen (the second player's); the person said who laid the first, and that arm was
+    # learnt as the first player's side: every later seat was named one off, unasked
+    follower, tiles = started()
+    outcome = follower.observe(
+        reading(*tiles, tile(5, 1, 360, 200), tile(6, 3, 240, 200)), arms=[arm(SIDES[2], share(240, 200))]
+    )
+    assert outcome.kind == "ask"
+    follower.confirm([{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}])
+    assert follower.seats.known == [(0, SIDES[0])]  # the lead's arm alone

@@ -1192,7 +1192,7 @@ class Follower:
             raise ValueError("nothing is waiting to be confirmed")
         new = list(pending.outcome.new_tiles)
         applied, where, found = [], [], []
-        seated: list[tuple[int, tuple[float, float] | None]] = []  # each play's seat and where it lies
+        seated: list[tuple[int, TileReading | None]] = []  # each play's seat and the tile it was read as
         for event in events:
             tile = Tile.parse(event["tile"]) if event.get("type") == "play" else None
             end = event.get("end")
@@ -1204,12 +1204,19 @@ class Follower:
             applied.append(event)
             if tile is not None:
                 self.placed.append(Seen(reading, inner) if reading is not None else None)
-                seated.append((int(event["seat"]), _point(reading, pending.reading) if reading else None))
+                seated.append((int(event["seat"]), reading))
             if reading is not None:
                 found.append(reading)
         self.pending = None
-        for (seat, _), arm in zip(seated, self.seats.arms_for([p for _, p in seated]), strict=True):
-            self.seats.played(seat, arm)  # a person said who: evidence for the seating
+        # a person said who laid each play: evidence for the seating through the arm that laid it,
+        # where every new tile of the look is answered here (else the one arm seen may have laid
+        # another of them, and a seating learnt from it names the seats of later plays wrongly,
+        # unasked), of the arms seen before each tile was first read (`_arms_for`)
+        whole = len(found) >= len(pending.outcome.new_tiles)
+        tiles = [t for _, t in seated]
+        arms = self._arms_for(pending.reading, tiles) if whole else [None] * len(tiles)
+        for (seat, _), arm in zip(seated, arms, strict=True):
+            self.seats.played(seat, arm)
         self.seats.spent()
         self._spend(applied, found, answered=True)
         self.doubts = []
@@ -1978,19 +1985,21 @@ class Follower:
             pick = replace(pick, draws=())
         return answer, pick
 
-    def _arms_for(self, reading: Reading, tiles: Sequence[TileReading]) -> list[ArmSighting | None]:
-        """The arm that laid each of `tiles` (`SeatKeeper.arms_for`), of those seen before each
-        tile was first read where it was read already (a tile asked about and turned down, or
-        left open, before, or read too faint in a look that found nothing new)."""
+    def _arms_for(self, reading: Reading, tiles: Sequence[TileReading | None]) -> list[ArmSighting | None]:
+        """The arm that laid each of `tiles` (`SeatKeeper.arms_for`; None: a tile not seen), of
+        those seen before each tile was first read where it was read already (a tile asked about
+        and turned down, or left open, before, or read too faint in a look that found nothing new)."""
         before = [
-            min(
+            None
+            if t is None
+            else min(
                 [d.arms_seen for d in self.doubts if d.arms_seen is not None and not _alone(t, [d.reading])]
                 + [k for faint, k in self.faint_looks if k > self.seats.spent_count and not _alone(t, [faint])],
                 default=None,
             )
             for t in tiles
         ]
-        return self.seats.arms_for([_point(t, reading) for t in tiles], before)
+        return self.seats.arms_for([_point(t, reading) if t is not None else None for t in tiles], before)
 
     def _seat_after_missed(
         self, hand: Hand, answer: WhoPlayed, arm: ArmSighting | None
