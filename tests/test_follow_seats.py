@@ -249,6 +249,39 @@ def test_two_tiles_laid_between_two_looks_take_the_two_arms_in_the_order_they_ca
     assert keeper.arms_for([(0.1, 0.1)]) == [None]  # reached nowhere near it: no evidence
 
 
+def test_one_arm_seen_for_two_tiles_goes_to_the_tile_it_reached_whichever_order_they_are_taken_in():
+    from vision.follow.seats import SeatKeeper
+
+    keeper = SeatKeeper(4)
+    only = arm(2, (0.38, 0.42))
+    keeper.saw([only])
+    # taken tile by tile, the first tile of either order took it (it lies within `REACHES`)
+    assert keeper.arms_for([(0.56, 0.42), (0.38, 0.42)]) == [None, only]
+    assert keeper.arms_for([(0.38, 0.42), (0.56, 0.42)]) == [only, None]
+    # two tiles side by side, the hand reaching past both (`bench/page_camera.py --videos 1 --seed
+    # 309 --dealt partners`): a hair nearer the second tells nothing; the order gives it, as before
+    past = SeatKeeper(4)
+    beyond = arm(3, (0.597, 0.271))
+    past.saw([beyond])
+    assert past.arms_for([(0.520, 0.300), (0.516, 0.278)]) == [beyond, None]
+    assert past.arms_for([(0.516, 0.278), (0.520, 0.300)]) == [beyond, None]
+
+
+def test_an_order_question_names_the_seat_of_the_one_arm_seen_only_for_the_tile_it_laid():
+    # two tiles laid between two looks, one arm seen, laying 3-6 on the west: each order of the
+    # question gives 3-6 to that arm's seat, and 1-5 to nobody named (it was the first order's
+    # first tile, and took the arm)
+    follower, tiles = started(seating=SIDES)
+    outcome = follower.observe(
+        reading(*tiles, tile(5, 1, 360, 200), tile(6, 3, 240, 200)), arms=[arm(SIDES[2], share(240, 200))]
+    )
+    assert outcome.kind == "ask" and outcome.code == "order_unknown"
+    for order in outcome.candidates:
+        laid = {play.event["tile"]: play for play in order}
+        assert laid["3-6"].event["seat"] == 2 and not laid["3-6"].seat_open
+        assert laid["1-5"].seat_open
+
+
 def test_a_drawing_hand_keeps_its_tile_counts_open_to_unseen_draws():
     follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
     assert follower.match.current.unseen_draws and follower.record()["hands"][0]["unseen_draws"] is True

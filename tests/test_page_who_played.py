@@ -325,3 +325,51 @@ def test_the_camera_box_asks_who_laid_a_tile_it_cannot_tell_and_records_the_seat
     wait_version(page, before + 1)
     events = record_of(page, game)["hands"][0]["events"]
     assert events == [play(0, "6-6"), play(2, "1-6", "east")]
+
+
+def test_yes_to_a_play_that_names_no_seat_asks_who_played_never_the_pads_seat(scripted, asks, open_page, tmp_path):
+    # the server names no seat and lists none (no proposal of today's follower does: a page may
+    # meet an older or a newer server); "Yes" once took the seat the pad had selected, a guess
+    page = open_page(PHONE)
+    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')  # Ana leads
+    tap_and_wait(page, '[data-tile="6-6"]')
+    page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Ben'")
+    shot = tmp_path / "table.jpg"
+    shot.write_bytes(photo())
+    scripted.script.readings.append(seen("6-6", "6-3"))
+    question = who_played("6-3", [1], "east")
+    question.code, question.params = "unsure", {}
+    asks.outcomes.append(question)
+
+    # the page's own fetch answers with the server's proposal, its seat taken out
+    page.evaluate(
+        """() => {
+          const fetched = window.fetch;
+          const seatless = (body) => {
+            if (body && typeof body === "object") {
+              if (Array.isArray(body.events) && body.events.length) { body.events[0].seat = null; delete body.seats; }
+              Object.values(body).forEach(seatless);
+            }
+            return body;
+          };
+          window.fetch = async (...args) => {
+            const response = await fetched(...args);
+            if (!String(args[0]).includes("/frames")) return response;
+            const body = seatless(await response.json());
+            return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+          };
+        }"""
+    )
+    page.set_input_files("#photo-input", str(shot))
+    page.wait_for_selector("#cam-accept:not([hidden])")
+    before = version(page)
+    page.click("#cam-accept")
+    page.wait_for_selector("#cam-seats:not([hidden]) button")
+    assert page.locator("#cam-seats button").all_inner_texts() == ["Ana", "Ben", "Cruz", "Dee"]
+    assert page.locator("#cam-seats .likely").count() == 0  # no seat is likelier: none is marked
+    assert page.locator("#cam-accept").is_hidden()
+    assert version(page) == before  # nothing recorded for the pad's seat (Ben's)
+    page.click('#cam-seats button[data-seat="2"]')  # Cruz laid it
+    wait_version(page, before + 1)
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6"), play(2, "6-3", "east")]

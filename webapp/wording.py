@@ -712,7 +712,6 @@ def script_words() -> dict[str, str]:
         # camera.js: the camera box's own words (the server's answers carry theirs: `say`)
         "cam_reading": _("Reading the photo…"),
         "cam_turned_down": _("Turned down: score this play on the pad."),
-        "cam_tap_seat": _("Tap who played it on the pad's seats, then “Yes, record it”."),
         "cam_seat_turn": _("%(who)s (their turn)", who="{who}"),
         # several new tiles in more than one order: a button for each play that may have come first
         "cam_play_on": _("%(tile)s on the %(end)s", tile="{tile}", end="{end}"),

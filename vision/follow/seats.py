@@ -23,6 +23,7 @@ Pure and cheap: a few array operations on a 160-pixel-wide thumbnail per frame.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -58,6 +59,10 @@ LEAST_SURE = 0.75
 #: the picture): an arm whose changed pixels reach no nearer is another arm, or the band along
 #: the wrong border (an arm from one side laying a tile near another border runs along it)
 REACHES = 0.4
+#: how much nearer one tile than another an arm must have reached (shares of the picture) to be
+#: told as the one that laid it, where the order of the move would give it the other: about a
+#: tile's length in a photo of the table
+ALIKE = 0.05
 #: a laid tile this near a border (a share of the picture) may have the hand that laid it, or its
 #: shadow, reach past it over that border: where the arm also crossed the border across the
 #: picture, that one is where it came in (`past_the_tile`)
@@ -353,6 +358,38 @@ def _reaching(arm: ArmSighting | None, point: tuple[float, float] | None) -> Arm
     return arm if gap <= REACHES else None
 
 
+def _nearest_first(
+    points: Sequence[tuple[float, float] | None], allowed: Sequence[Sequence[ArmSighting]]
+) -> list[ArmSighting | None]:
+    """Each arm that left the table changed and whose hand was seen reaching, given to the tile it
+    reached nearest, nearest pair first (`allowed[i]`: the arms that may have laid tile i). Taken
+    tile by tile in the order laid instead, the first tile would take an arm that reached beside
+    the second, and a question's order that puts the other tile first would name a wrong seat.
+    Where the arm reached about as near an earlier tile of the order (within `ALIKE`: tiles side
+    by side, a hand reaching past both), the reach tells them apart no better than the order."""
+
+    def gap(k: int, arm: ArmSighting) -> float:
+        point = points[k]
+        if point is None or arm.reach is None or not any(arm is a for a in allowed[k]):
+            return math.inf
+        return math.dist(arm.reach, point)
+
+    pairs = sorted(
+        (gap(i, arm), i, j)
+        for i in range(len(points))
+        for j, arm in enumerate(allowed[i])
+        if arm.changed and gap(i, arm) < math.inf
+    )
+    chosen: list[ArmSighting | None] = [None] * len(points)
+    for nearest, i, j in pairs:
+        arm = allowed[i][j]
+        if chosen[i] is not None or any(arm is c for c in chosen):
+            continue
+        alike = [k for k in range(i) if chosen[k] is None and gap(k, arm) <= nearest + ALIKE]
+        chosen[alike[0] if alike else i] = arm
+    return chosen
+
+
 def arrangements(players: int) -> list[tuple[int, ...]]:
     """Every way `players` may sit at the four sides in play order: each first side, each way
     round (RULES.md: counter-clockwise, but a picture may be taken from below the table or
@@ -474,8 +511,9 @@ class SeatKeeper:
         """The arm that laid each of the tiles recorded in one move, in the order they were laid,
         each lying at its point (shares of the picture's width and height; None: the camera did
         not see where). Where as many arms left the table changed as there are tiles, they laid
-        them in the same order; otherwise each tile takes the arm that reached nearest it of those
-        not taken (a tile not seen takes none, unless it is the move's only one: the last arm).
+        them in the same order; otherwise each arm goes to the tile it reached nearest, nearest pair
+        first, and a tile left takes what `laying_arm` gives of the arms not taken (a tile not
+        seen takes none, unless it is the move's only one: the last arm).
         An arm that left the table as it was, or whose hand reached no nearer the tile than
         `REACHES`, is no evidence (None).
 
@@ -490,16 +528,16 @@ class SeatKeeper:
         if len(points) > 1 and len(laid) == len(points) and all(b is None for b in limits):
             chosen: list[ArmSighting | None] = list(laid)
         else:
-            chosen = []
-            used: list[ArmSighting] = []
-            for point, limit in zip(points, limits, strict=True):
-                if point is None and len(points) > 1:
-                    chosen.append(None)
+            allowed = [
+                self.sightings[: len(self.sightings) if limit is None else max(0, limit - first)] for limit in limits
+            ]
+            chosen = _nearest_first(points, allowed) if len(points) > 1 else [None]
+            used: list[ArmSighting] = [a for a in chosen if a is not None]
+            for i, (point, arm) in enumerate(zip(points, chosen, strict=True)):
+                if arm is not None or (point is None and len(points) > 1):
                     continue
-                upto = len(self.sightings) if limit is None else max(0, limit - first)
-                free = [s for s in self.sightings[:upto] if not any(s is u for u in used)]
-                seen = laying_arm(free, point)
-                chosen.append(seen)
+                seen = laying_arm([s for s in allowed[i] if not any(s is u for u in used)], point)
+                chosen[i] = seen
                 if seen is not None:
                     used.append(seen)
         # A tile first read now whose arm was seen before the last look that found nothing new:

@@ -92,15 +92,17 @@
 
   // Who laid the tile: a button for each seat that may have, the likeliest first and marked (whose
   // turn it is; the later seats would mean passes no photo shows). One tap records it, no "Yes".
-  function askSeat(proposal, event, seats) {
+  // `likeliest`: false where the seats come in seat order, none likelier than another.
+  function askSeat(proposal, event, seats, likeliest = true) {
     const players = (live.board && live.board.players) || [];
     seats.forEach((seat, i) => {
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "big cam-seat" + (i === 0 ? " primary likely" : "");
+      const first = likeliest && i === 0;
+      b.className = "big cam-seat" + (first ? " primary likely" : "");
       b.dataset.seat = String(seat);
       const name = named(players[seat] || String(seat + 1));
-      shown(b, i === 0 && event.end ? words("cam_seat_turn", { who: name }) : name); // a lead has no turn yet
+      shown(b, first && event.end ? words("cam_seat_turn", { who: name }) : name); // a lead has no turn yet
       b.addEventListener("click", () => record(playOf(proposal, event, seat)));
       seatsBox.append(b);
     });
@@ -268,8 +270,16 @@
   yes.addEventListener("click", async () => {
     if (!asking) return;
     const event = { ...((asking.proposal.events || [])[0] || {}) };
-    if (event.seat === null || event.seat === undefined) event.seat = window.spinnerPad ? window.spinnerPad.seat : null;
-    if (event.seat === null || event.seat === undefined) { show(words("cam_tap_seat"), "ask"); ask(asking); return; }
+    if (event.seat === null || event.seat === undefined) {
+      // who laid it is not known: asked, a button a seat, never taken from the pad's seat (which
+      // is whoever the pad last scored for, a guess)
+      const listed = asking.proposal.seats || [];
+      const everyone = ((live.board && live.board.players) || []).map((_, seat) => seat);
+      yes.hidden = true;
+      seatsBox.replaceChildren();
+      askSeat(asking.proposal, event, listed.length ? listed : everyone, listed.length > 0);
+      return;
+    }
     await record(event);
   });
   no.addEventListener("click", async () => {

@@ -568,7 +568,6 @@ ES: dict[str, str | tuple[str, str]] = {
     "Recorded from the camera: %(plays)s": "Anotado por la cámara: %(plays)s",
     "Recorded: %(play)s": "Anotado: %(play)s",
     "Stop camera": "Parar la cámara",
-    "Tap who played it on the pad's seats, then “Yes, record it”.": "Toca en el anotador quién la jugó, y luego «Sí, anótala».",
     "The camera cannot tell the play: %(why)s. Check the photo, or score this play on the pad.": "La cámara no distingue la jugada: %(why)s. Revisa la foto, o anota esta jugada en el anotador.",
     "No camera found on this device.": "No se encontró ninguna cámara en este dispositivo.",
     "The camera is not allowed: allow it for this page in the browser’s settings.": "La cámara no está permitida: permítela para esta página en los ajustes del navegador.",
