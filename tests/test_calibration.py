@@ -69,6 +69,27 @@ def test_a_tile_too_small_to_read_its_halves_well_is_unsure_however_sure(calibra
         assert large.calibrated >= SURE_AT > round(small.calibrated, 3)
 
 
+@pytest.mark.parametrize("calibrated", [True, False])
+def test_a_tile_read_as_the_double_blank_is_unsure_however_sure(calibrated):
+    """A back, a tile's side seen steeply, the bare end of a tile at the frame all read as 0-0:
+    a double blank is asked about (where the rules do not back it), never changed."""
+    from scorer.tiles import Tile
+    from vision.read.reader import Reader
+    from vision.read.reading import HalfReading, TileReading
+
+    reader = Reader() if calibrated else Reader(calibration=None)
+
+    def tile(value: int) -> TileReading:
+        half = HalfReading(value, (0.0, 0.0), ((0.0, 0.0),) * 4, tuple(float(v == value) for v in range(7)))
+        return TileReading(Tile.of(value, value), (0.0, 0.0), ((0.0, 0.0),) * 4, (half, half), 0.995, pixels=100)
+
+    blank, fives = reader.judge(tile(0)), reader.judge(tile(5))
+    assert blank.unsure and not fives.unsure
+    assert blank.tile == Tile.of(0, 0)
+    if calibrated:
+        assert fives.calibrated >= SURE_AT > round(blank.calibrated, 3)
+
+
 def _box(cx: float, cy: float, length: float = 100.0, width: float = 50.0) -> tuple[tuple[float, float], ...]:
     """An upright box's corners, in order around it."""
     x0, x1, y0, y1 = cx - length / 2, cx + length / 2, cy - width / 2, cy + width / 2

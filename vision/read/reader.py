@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.tiles import Tile
 from vision.read import photo
 from vision.read.calibration import SURE_AT, Calibration
 from vision.read.crops import rectify
@@ -89,6 +90,13 @@ FOLLOWING_SLANT: Slant | None = None
 SMALLEST_SURE = 25.0
 #: a small tile's confidence at most, as a share of the sure line
 UNDER_THE_LINE = 0.99
+#: whether a tile read as the double blank may be sure. Its halves show nothing that a tile's back,
+#: its side seen steeply, the bare end of a tile cut by the frame or a box across two tiles' ends
+#: does not show too, so it is held under the sure line however sure its reading (asked where
+#: the rules do not back it, never changed): such reads were wrong far more often than any other
+#: tile's at the same confidence (models/README.md, "A tile read as the double blank")
+SURE_DOUBLE_BLANK = False
+DOUBLE_BLANK = Tile.of(0, 0)
 #: a second opinion on each half that learns nothing (`vision.read.pips`): its pips counted by
 #: where they lie, whatever their colour and the body's. Where it says a value and a sure tile's
 #: half reads another, the tile is held just under the sure line (asked, never changed). On by
@@ -259,10 +267,7 @@ class Reader:
         assert self.pips is not None
         line = SURE_AT if self.calibration is None else self.calibration.sure_from
         halves = [
-            2 * i + k
-            for i, tile in enumerate(tiles)
-            if tile.confidence >= line and not 0 < tile.pixels < SMALLEST_SURE
-            for k in (0, 1)
+            2 * i + k for i, tile in enumerate(tiles) if tile.confidence >= line and not self.held(tile) for k in (0, 1)
         ]
         if not halves:
             return tiles
@@ -283,19 +288,21 @@ class Reader:
         overlaps another such tile's by more than `overlap` of the smaller box's area."""
         assert self.overlap is not None
         line = SURE_AT if self.calibration is None else self.calibration.sure_from
-        sure = [
-            i
-            for i, t in enumerate(tiles)
-            if t.confidence >= line and not 0 < t.pixels < SMALLEST_SURE and not t.pips_disagree
-        ]
+        sure = [i for i, t in enumerate(tiles) if t.confidence >= line and not self.held(t) and not t.pips_disagree]
         held = {sure[k] for k in overlapping([tiles[i].corners for i in sure], self.overlap)}
         return [replace(t, overlapped=True) if i in held else t for i, t in enumerate(tiles)]
 
+    @staticmethod
+    def held(tile: TileReading) -> bool:
+        """Whether `tile` is unsure however sure its reading: shorter than `SMALLEST_SURE`, or read
+        as the double blank (`SURE_DOUBLE_BLANK`)."""
+        return 0 < tile.pixels < SMALLEST_SURE or (not SURE_DOUBLE_BLANK and tile.tile is DOUBLE_BLANK)
+
     def judge(self, tile: TileReading) -> TileReading:
-        """The tile with its calibrated confidence, and whether it is unsure. A tile shorter than
-        `SMALLEST_SURE` has its confidence held just under the sure line, as a doubted picture's is."""
+        """The tile with its calibrated confidence, and whether it is unsure. A tile `held` has its
+        confidence held just under the sure line, as a doubted picture's is."""
         line = SURE_AT if self.calibration is None else self.calibration.sure_from
-        if 0 < tile.pixels < SMALLEST_SURE and tile.confidence >= line:
+        if self.held(tile) and tile.confidence >= line:
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
         if tile.confidence >= line and (tile.pips_disagree or tile.overlapped):
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
