@@ -90,6 +90,43 @@ def test_a_tile_read_as_the_double_blank_is_unsure_however_sure(calibrated):
         assert fives.calibrated >= SURE_AT > round(blank.calibrated, 3)
 
 
+def test_a_sure_tile_whose_blank_half_is_not_its_bodys_colour_is_asked_about():
+    """A finger on a half, or the table where a box runs off the tile, reads as a blank half as
+    surely as the bare face does: a blank half whose colour is not the other half's is asked
+    about (never changed). Only the colour counts: a shadow on the bare half keeps it sure."""
+    from scorer.tiles import Tile
+    from vision.read.reader import Reader
+    from vision.read.reading import HalfReading, TileReading
+
+    reader = Reader()
+
+    def half(value: int) -> HalfReading:
+        return HalfReading(value, (0.0, 0.0), ((0.0, 0.0),) * 4, tuple(float(v == value) for v in range(7)))
+
+    def crop(bgr: tuple[int, int, int], pips: bool = False) -> np.ndarray:
+        c = np.full((32, 32, 3), bgr, np.uint8)
+        if pips:
+            c[8:12, 8:12] = c[20:24, 20:24] = c[8:12, 20:24] = c[20:24, 8:12] = 20
+        return c
+
+    ivory, shaded, skin = (200, 230, 240), (110, 128, 135), (120, 160, 220)
+    tiles = [
+        TileReading(Tile.of(0, 4), (0.0, 0.0), ((0.0, 0.0),) * 4, (half(0), half(4)), 0.995, pixels=100),
+        TileReading(Tile.of(0, 4), (0.0, 0.0), ((0.0, 0.0),) * 4, (half(4), half(0)), 0.995, pixels=100),
+        TileReading(Tile.of(0, 4), (0.0, 0.0), ((0.0, 0.0),) * 4, (half(0), half(4)), 0.995, pixels=100),
+        TileReading(Tile.of(4, 4), (0.0, 0.0), ((0.0, 0.0),) * 4, (half(4), half(4)), 0.995, pixels=100),
+    ]
+    crops = [crop(skin), crop(ivory, True), crop(ivory, True), crop(shaded), crop(ivory), crop(ivory, True)]
+    crops += [crop(skin, True), crop(ivory, True)]
+    marked = reader.mark_blank_unlike(tiles, crops)
+    judged = [reader.judge(t) for t in marked]
+    assert [t.blank_unlike for t in marked] == [True, False, False, False]
+    assert [t.unsure for t in judged] == [True, False, False, False]
+    assert judged[0].tile == Tile.of(0, 4) and judged[0].to_json()["blank_unlike"] is True
+    assert "blank_unlike" not in judged[1].to_json()
+    assert not Reader(blank_apart=None).judge(tiles[0]).unsure  # not compared: as sure as read
+
+
 def _box(cx: float, cy: float, length: float = 100.0, width: float = 50.0) -> tuple[tuple[float, float], ...]:
     """An upright box's corners, in order around it."""
     x0, x1, y0, y1 = cx - length / 2, cx + length / 2, cy - width / 2, cy + width / 2

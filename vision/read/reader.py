@@ -18,6 +18,7 @@ import numpy as np
 
 from scorer.tiles import Tile
 from vision.read import photo
+from vision.read.body import APART, unlike
 from vision.read.calibration import SURE_AT, Calibration
 from vision.read.crops import rectify
 from vision.read.detector import ObbDetection, ObbModel, Voting, probiou
@@ -105,6 +106,10 @@ DOUBLE_BLANK = Tile.of(0, 0)
 #: right sure tile unsure, and it costs well under 1 ms a photo (counted on the classifier's own
 #: crops, only for tiles that would be sure; CHANGELOG, issue 35). None: not counted.
 PIP_OPINION: PipCount | None = PipCount()
+#: a sure tile with one half read blank whose colour lies farther than this from its other half's
+#: (CIELAB a*b*, `vision.read.body`) is held just under the sure line (asked, never changed): a
+#: hand or what is not the tile lies on that half. None: not compared.
+BLANK_APART: float | None = APART
 #: two tiles that would be sure whose boxes overlap by more than this share of the smaller box's
 #: area cannot both be tiles (laid end to end or side by side they overlap a few hundredths): one
 #: box lies across two tiles or half a tile off, and the reader cannot tell which of the two, so
@@ -139,6 +144,7 @@ class Reader:
         slant: Slant | None = SLANT,
         pips: PipCount | None = PIP_OPINION,
         overlap: float | None = SURE_OVERLAP,
+        blank_apart: float | None = BLANK_APART,
     ) -> None:
         #: `side`: the long side photos are read at, `enlarge`: how much a smaller photo is
         #: enlarged at most (default: the detector's, set at export)
@@ -158,6 +164,8 @@ class Reader:
         self.pips = pips
         #: the share of the smaller box two would-be sure tiles may overlap by (None: not checked)
         self.overlap = overlap
+        #: how far a blank half's colour may lie from its tile's other half (None: not compared)
+        self.blank_apart = blank_apart
         #: how sure a tile may be called (`vision.read.calibration`); where the file is absent (a
         #: model folder of one's own) a tile is unsure under a raw confidence of 0.9
         if isinstance(calibration, (str, Path)):
@@ -233,6 +241,8 @@ class Reader:
         settled_tiles = settle(candidates, self.sets, self.sure)  # one for each candidate, in order
         if self.pips is not None:
             settled_tiles = self.count_pips(settled_tiles, crops, quads)
+        if self.blank_apart is not None:
+            settled_tiles = self.mark_blank_unlike(settled_tiles, crops)
         if self.overlap is not None:
             settled_tiles = self.mark_overlapping(settled_tiles)
         tiles = tuple(sorted((self.judge(t) for t in settled_tiles), key=lambda t: (t.center[1], t.center[0])))
@@ -283,6 +293,26 @@ class Reader:
             for i, tile in enumerate(tiles)
         ]
 
+    def mark_blank_unlike(self, tiles: list[TileReading], crops: list[np.ndarray]) -> list[TileReading]:
+        """`tiles` (one for each box, its halves' crops at 2i and 2i + 1) with `blank_unlike` set
+        on each that would be sure, has one half read blank, and whose blank half's colour lies
+        more than `blank_apart` from the other's (`vision.read.body`)."""
+        assert self.blank_apart is not None
+        line = SURE_AT if self.calibration is None else self.calibration.sure_from
+        pairs = [
+            (i, 2 * i + (0 if tile.halves[0].value == 0 else 1))
+            for i, tile in enumerate(tiles)
+            if tile.confidence >= line
+            and not self.held(tile)
+            and (tile.halves[0].value == 0) != (tile.halves[1].value == 0)
+        ]
+        if not pairs:
+            return tiles
+        blank = np.stack([crops[k] for _, k in pairs])
+        other = np.stack([crops[k ^ 1] for _, k in pairs])
+        held = {i for (i, _), apart in zip(pairs, unlike(blank, other, self.blank_apart)) if apart}
+        return [replace(t, blank_unlike=True) if i in held else t for i, t in enumerate(tiles)]
+
     def mark_overlapping(self, tiles: list[TileReading]) -> list[TileReading]:
         """`tiles` with `overlapped` set on each that would be sure (`judge`) and whose box
         overlaps another such tile's by more than `overlap` of the smaller box's area."""
@@ -304,7 +334,7 @@ class Reader:
         line = SURE_AT if self.calibration is None else self.calibration.sure_from
         if self.held(tile) and tile.confidence >= line:
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
-        if tile.confidence >= line and (tile.pips_disagree or tile.overlapped):
+        if tile.confidence >= line and (tile.pips_disagree or tile.overlapped or tile.blank_unlike):
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
         if self.calibration is None:
             return replace(tile, unsure=tile.confidence < SURE_AT)

@@ -71,6 +71,10 @@ class TileReading:
     #: reader allows (`reader.SURE_OVERLAP`): two tiles cannot lie there, so at least one of the
     #: two is no tile (a box across two tiles) and the reader asks about both (`Reader.judge`)
     overlapped: bool = False
+    #: True where one half is read blank and its colour is not the tile's body colour, the other
+    #: half's (`vision.read.body`): a hand, or what is not the tile, lies there; the reader asks
+    #: about the tile (`Reader.judge`)
+    blank_unlike: bool = False
 
     @property
     def pips_disagree(self) -> bool:
@@ -98,6 +102,8 @@ class TileReading:
             out["pips"] = list(self.pips)
         if self.overlapped:  # why the tile is unsure: its box overlaps another sure one
             out["overlapped"] = True
+        if self.blank_unlike:  # why the tile is unsure: its blank half is not its body's colour
+            out["blank_unlike"] = True
         return out
 
 
