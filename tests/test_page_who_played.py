@@ -158,16 +158,7 @@ def test_a_photo_that_asks_who_played_is_answered_by_one_seat(cam, script, asks)
 
 @pytest.mark.slow
 def test_the_camera_box_asks_who_played_and_one_tap_on_a_seat_records_it(scripted, asks, open_page, tmp_path):
-    page = open_page(PHONE)
-    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
-    page.click('.seat[data-seat="0"]')  # Ana leads
-    tap_and_wait(page, '[data-tile="6-6"]')
-    page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Ben'")
-    shot = tmp_path / "table.jpg"
-    shot.write_bytes(photo())
-    scripted.script.readings.append(seen("6-6", "6-3"))
-    asks.outcomes.append(who_played("6-3", [1, 2, 3, 0], "east"))
-    page.set_input_files("#photo-input", str(shot))
+    page, game = photo_of_6_3_after_6_6(scripted, asks, open_page, tmp_path, who_played("6-3", [1, 2, 3, 0], "east"))
     page.wait_for_selector("#cam-seats:not([hidden]) button")
 
     assert page.inner_text("#cam-say") == "Who played 6-3? Ben (their turn), Cruz, Dee or Ana?"
@@ -197,16 +188,27 @@ def test_the_camera_box_asks_who_played_and_one_tap_on_a_seat_records_it(scripte
 def asked_who_laid_6_3(scripted, asks, open_page, tmp_path):  # type: ignore[no-untyped-def]
     """A phone's page: Ana leads 6-6 on the pad, then a photo shows 6-3 that seat 1 or 2 laid, and
     the camera box asks who. The page and the match's id."""
+    page, game = photo_of_6_3_after_6_6(scripted, asks, open_page, tmp_path, who_played("6-3", [1, 2], "east"))
+    page.wait_for_selector("#cam-seats:not([hidden]) button")
+    return page, game
+
+
+def photo_of_6_3_after_6_6(scripted, asks, open_page, tmp_path, question, before_photo=None):  # type: ignore[no-untyped-def]
+    """A phone's page: Ana leads 6-6 on the pad (Ben's turn next), then a photo showing 6-3 is
+    sent, the follower asking `question` about it (`before_photo(page)` runs just before it is
+    sent). The page and the match's id."""
     page = open_page(PHONE)
     game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
-    page.click('.seat[data-seat="0"]')
+    page.click('.seat[data-seat="0"]')  # Ana leads
     tap_and_wait(page, '[data-tile="6-6"]')
+    page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Ben'")
     shot = tmp_path / "table.jpg"
     shot.write_bytes(photo())
     scripted.script.readings.append(seen("6-6", "6-3"))
-    asks.outcomes.append(who_played("6-3", [1, 2], "east"))
+    asks.outcomes.append(question)
+    if before_photo is not None:
+        before_photo(page)
     page.set_input_files("#photo-input", str(shot))
-    page.wait_for_selector("#cam-seats:not([hidden]) button")
     return page, game
 
 
@@ -330,19 +332,25 @@ def test_the_camera_box_asks_who_laid_a_tile_it_cannot_tell_and_records_the_seat
 def test_yes_to_a_play_that_names_no_seat_asks_who_played_never_the_pads_seat(scripted, asks, open_page, tmp_path):
     # the server names no seat and lists none (no proposal of today's follower does: a page may
     # meet an older or a newer server); "Yes" once took the seat the pad had selected, a guess
-    page = open_page(PHONE)
-    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
-    page.click('.seat[data-seat="0"]')  # Ana leads
-    tap_and_wait(page, '[data-tile="6-6"]')
-    page.wait_for_function("document.querySelector('#pad .seat.on').textContent === 'Ben'")
-    shot = tmp_path / "table.jpg"
-    shot.write_bytes(photo())
-    scripted.script.readings.append(seen("6-6", "6-3"))
     question = who_played("6-3", [1], "east")
     question.code, question.params = "unsure", {}
-    asks.outcomes.append(question)
+    page, game = photo_of_6_3_after_6_6(scripted, asks, open_page, tmp_path, question, without_seats)
+    page.wait_for_selector("#cam-accept:not([hidden])")
+    before = version(page)
+    page.click("#cam-accept")
+    page.wait_for_selector("#cam-seats:not([hidden]) button")
+    assert page.locator("#cam-seats button").all_inner_texts() == ["Ana", "Ben", "Cruz", "Dee"]
+    assert page.locator("#cam-seats .likely").count() == 0  # no seat is likelier: none is marked
+    assert page.locator("#cam-accept").is_hidden()
+    assert version(page) == before  # nothing recorded for the pad's seat (Ben's)
+    page.click('#cam-seats button[data-seat="2"]')  # Cruz laid it
+    wait_version(page, before + 1)
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6"), play(2, "6-3", "east")]
 
-    # the page's own fetch answers with the server's proposal, its seat taken out
+
+def without_seats(page) -> None:  # type: ignore[no-untyped-def]
+    """The page's own fetch answers with the server's proposal, its first play's seat and its
+    seats taken out."""
     page.evaluate(
         """() => {
           const fetched = window.fetch;
@@ -361,15 +369,3 @@ def test_yes_to_a_play_that_names_no_seat_asks_who_played_never_the_pads_seat(sc
           };
         }"""
     )
-    page.set_input_files("#photo-input", str(shot))
-    page.wait_for_selector("#cam-accept:not([hidden])")
-    before = version(page)
-    page.click("#cam-accept")
-    page.wait_for_selector("#cam-seats:not([hidden]) button")
-    assert page.locator("#cam-seats button").all_inner_texts() == ["Ana", "Ben", "Cruz", "Dee"]
-    assert page.locator("#cam-seats .likely").count() == 0  # no seat is likelier: none is marked
-    assert page.locator("#cam-accept").is_hidden()
-    assert version(page) == before  # nothing recorded for the pad's seat (Ben's)
-    page.click('#cam-seats button[data-seat="2"]')  # Cruz laid it
-    wait_version(page, before + 1)
-    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6"), play(2, "6-3", "east")]
