@@ -54,6 +54,15 @@ def test_read_without_json_prints_a_summary(cli_runner, photo):
     assert "\n  layout: " in result.output
 
 
+def test_the_summary_marks_each_unsure_tile_to_be_checked(cli_runner, photo):
+    result = cli_runner.invoke(main, ["read", str(photo), "--json"])
+    unsure = [t["tile"] for t in json.loads(result.stdout)["tiles"] if t["unsure"]]
+    summary = cli_runner.invoke(main, ["read", str(photo)]).output.splitlines()[0]
+    listed = summary.split(" tiles: ", 1)[1]
+    assert sum(1 for t in listed.split(", ") if t.split(" ")[0].endswith("?")) == len(unsure)
+    assert (f"({len(unsure)} unsure, marked ?: check them)" in summary) == bool(unsure)
+
+
 def test_a_smaller_reading_size_can_be_chosen_for_speed(cli_runner, photo):
     from vision.read.reader import Reader
 

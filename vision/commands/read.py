@@ -255,8 +255,14 @@ def read(
             # the points in the photo's own pixels, upright, whatever size it was decoded at
             click.echo(json.dumps(scaled(reading, loaded.scale, loaded.width, loaded.height).to_json()))
         else:
-            tiles = ", ".join(str(t.tile) + ("*" if t.corrected else "") for t in reading.tiles) or "none"
-            click.echo(f"{photo}: {len(reading.tiles)} tiles: {tiles}")
+            # "*": the set's uniqueness changed the reading; "?": unsure, to be checked by eye
+            tiles = (
+                ", ".join(str(t.tile) + ("*" if t.corrected else "") + ("?" if t.unsure else "") for t in reading.tiles)
+                or "none"
+            )
+            unsure = sum(1 for t in reading.tiles if t.unsure)
+            check = f" ({unsure} unsure, marked ?: check them)" if unsure else ""
+            click.echo(f"{photo}: {len(reading.tiles)} tiles: {tiles}{check}")
             click.echo(f"  layout: {describe_layout(reading.layout)}")
         if folder and not _write_annotated(folder / (Path(photo).stem + ".jpg"), draw(image, reading)):
             failed += 1
