@@ -25,8 +25,8 @@ from the first play (dealt films). `--size`: the films' frame size (a phone's ca
 "Take photo" sends it): no arm in view, so who laid a tile comes from the rules or a question. A
 question the camera asks is answered as a player at the table would: "yes" when it proposes the
 true next play with its end, or, asked who played it, a tap on the true seat (`asked_seat`), or,
-asked which of several new tiles came first (`plays`), a tap on the true next play, the photo's
-next question answered the same way; otherwise "no", and the player scores the true play on the
+asked which of several new tiles came first (`plays`), a tap on the true next play (one naming
+no seat, then a tap on the seat that laid it), the photo's next question answered the same way; otherwise "no", and the player scores the true play on the
 pad (`padded`). Figures over all videos:
 
 - right: plays recorded as the true record has them, before the first difference;
@@ -262,11 +262,16 @@ def follow(
             if event is None and proposal.get("plays") and len(done) < len(truth) and done == truth[: len(done)]:
                 # several new tiles, more than one order: the player taps the true next play, if shown
                 seat, tile = truth[len(done)][:2]
-                event = next((e for e in proposal["plays"] if e["tile"] == tile and e.get("seat") == seat), None)
+                # (a play naming no seat: tapped, then the seat that laid it, as the page asks)
+                event = next(
+                    (e for e in proposal["plays"] if e["tile"] == tile and e.get("seat") in (seat, None)), None
+                )
             named = event is not None and ("end" in event or not done)  # the lead needs no end
             if named and len(done) < len(truth) and done == truth[: len(done)]:
                 seat, tile = truth[len(done)][:2]
-                if event["tile"] == tile and seat in (proposal.get("seats") or []):
+                # (a first play of an order question whose seat is named is recorded by its tap)
+                asks_seat = not proposal.get("plays") or event.get("seat") is None
+                if event["tile"] == tile and seat in (proposal.get("seats") or []) and asks_seat:
                     # "who played it?": the player taps the seat that did, one of the seats shown (as
                     # the page's `playOf`: the candidate of that seat, tile and end, else the play proposed)
                     event = next(

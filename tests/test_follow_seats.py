@@ -280,6 +280,9 @@ def test_an_order_question_names_the_seat_of_the_one_arm_seen_only_for_the_tile_
         laid = {play.event["tile"]: play for play in order}
         assert laid["3-6"].event["seat"] == 2 and not laid["3-6"].seat_open
         assert laid["1-5"].seat_open
+    # the plays that may have come first: 3-6 with its seat (one tap), 1-5 with none (asked after)
+    firsts = {play["tile"]: play["seat"] for play in outcome.params["plays"]}
+    assert firsts == {"3-6": 2, "1-5": None} and outcome.params["open_seats"] == [1, 2, 3, 0]
 
 
 def test_a_drawing_hand_keeps_its_tile_counts_open_to_unseen_draws():

@@ -268,3 +268,41 @@ def test_the_page_asks_which_play_came_first_then_who_laid_it(scripted, open_pag
         play(1, "4-6", "west"),
         play(2, "3-6", "east"),
     ]
+
+
+@pytest.mark.slow
+def test_a_first_play_whose_seat_is_named_is_one_tap_and_one_open_is_asked(scripted, open_page, tmp_path):
+    """`two_orders` as the page gets it where an arm named who laid 4-6 (Ben) and nobody's seat is
+    settled for 3-6: the 4-6 button names Ben and one tap records it; the 3-6 one names nobody.
+    (The server's answer is given that seat in the page's own fetch: photos show no arm.)"""
+    from tests.support.page import PHONE, record_of, start_match, version, wait_version
+
+    page = open_page(PHONE, locale="en-GB")
+    game = start_match(page, scripted.url, ["Ana", "Ben", "Cruz", "Dee"])
+    page.click('.seat[data-seat="0"]')  # Ana leads on the pad
+    page.click('[data-tile="6-6"]')
+    wait_version(page, 1)
+    page.evaluate(
+        """() => {
+          const fetched = window.fetch;
+          window.fetch = async (...args) => {
+            const response = await fetched(...args);
+            if (!String(args[0]).includes("/frames")) return response;
+            const body = await response.json();
+            const plays = (body.proposal || {}).plays || [];
+            plays.forEach((p) => { if (p.tile === "4-6") p.seat = 1; });
+            return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+          };
+        }"""
+    )
+    shot = tmp_path / "table.jpg"
+    shot.write_bytes(photo())
+    scripted.script.readings.append(seen("3-6", "6-6", "6-4"))
+    page.set_input_files("#photo-input", str(shot))
+    page.wait_for_selector("#cam-seats:not([hidden]) button.cam-first")
+    firsts = page.locator("#cam-seats button.cam-first")
+    assert sorted(firsts.all_inner_texts()) == ["3-6 on the west", "Ben, 4-6 on the west"]
+    before = version(page)
+    page.click('#cam-seats button.cam-first[data-tile="4-6"]')  # one tap: no seat asked
+    wait_version(page, before + 1)
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6"), play(1, "4-6", "west")]

@@ -1712,13 +1712,14 @@ class Follower:
             # no order is proposed as if known: the plays that may have come first are the
             # choices (the likeliest order's first), each with the seat the evidence gives, and
             # once one is answered the rest of the photo is taken up (`leftover`). Where who laid
-            # the first play is open too (a pass was possible, no arm seen), the plays name no
-            # seat and `open_seats` lists who may have laid it: asked with the play
+            # a first play is open too (a pass was possible, no arm seen), that play names no
+            # seat and `open_seats` lists who may have laid it: asked with the play (a play whose
+            # seat the evidence gives keeps it: one tap records it)
             orders.sort(key=lambda o: -math.prod(c.share for c in o))
             options = self._evidenced(reading, [[(c, new[c.tile]) for c in o] for o in orders])
             first = {_words(o[0]): o[0] for o in options}
             open_seats = next((list(c.seats) for c in first.values() if c.seat_open), [])
-            plays = [{**c.event, "seat": None} if open_seats else c.event for c in first.values()]
+            plays = [{**c.event, "seat": None} if c.seat_open else c.event for c in first.values()]
             why = Reason(
                 f"{len(new)} new tiles at once, and the order cannot be told: which came first, "
                 + " or ".join(first)

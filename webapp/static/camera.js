@@ -110,18 +110,20 @@
     no.hidden = false;
   }
 
-  // The plays that may have come first, a button each; where who laid it is open too (no seat
-  // named: a pass was possible and no arm was seen), the tap on a play then asks who laid it.
+  // The plays that may have come first, a button each; where who laid one is open too (no seat
+  // named: a pass was possible and no arm was seen), the tap on that play then asks who laid it.
   function askFirst(proposal, firsts) {
     const players = (live.board && live.board.players) || [];
     const oneSeat = new Set(firsts.map((e) => e.seat)).size === 1;
     const seats = proposal.seats || [];
     firsts.forEach((event, i) => {
-      const who = named(players[event.seat] || String(event.seat + 1));
+      const unnamed = event.seat === null || event.seat === undefined;
+      const plain = oneSeat || unnamed; // no name on the button: the same for all, or asked after
+      const who = unnamed ? "" : named(players[event.seat] || String(event.seat + 1));
       const where = { tile: event.tile, end: words(`end_${event.end}`) };
-      const text = oneSeat ? words("cam_play_on", where) : words("cam_play_who", { who, ...where });
-      const label = event.end ? text : oneSeat ? event.tile : `${who}, ${event.tile}`; // a lead has no end
-      const tap = event.seat === null && seats.length
+      const text = plain ? words("cam_play_on", where) : words("cam_play_who", { who, ...where });
+      const label = event.end ? text : plain ? event.tile : `${who}, ${event.tile}`; // a lead has no end
+      const tap = unnamed && seats.length
         ? () => {
           seatsBox.replaceChildren();
           shown(say, words("cam_who_laid", { tile: event.tile }));
