@@ -318,7 +318,11 @@ class Reader:
         overlaps another such tile's by more than `overlap` of the smaller box's area."""
         assert self.overlap is not None
         line = SURE_AT if self.calibration is None else self.calibration.sure_from
-        sure = [i for i, t in enumerate(tiles) if t.confidence >= line and not self.held(t) and not t.pips_disagree]
+        sure = [
+            i
+            for i, t in enumerate(tiles)
+            if t.confidence >= line and not self.held(t) and not t.pips_disagree and not t.blank_unlike
+        ]
         held = {sure[k] for k in overlapping([tiles[i].corners for i in sure], self.overlap)}
         return [replace(t, overlapped=True) if i in held else t for i, t in enumerate(tiles)]
 
