@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -173,3 +174,44 @@ def test_two_sure_tiles_whose_boxes_overlap_are_both_asked_about():
     assert not any(t.overlapped for t in reader.mark_overlapping([across, faint, apart]))
     # unmarked (`Reader(overlap=None)` never marks them): as sure as before
     assert not any(reader.judge(t).unsure for t in (sure, across))
+
+
+def test_a_tile_whose_pips_are_lost_in_the_noise_is_asked_about():
+    """In a dim room (the gain turned up) the pips hardly stand out of the noise: a tile read
+    there is asked about however sure its reading (`vision.read.noise`); a lit tile, also with
+    pips a grey image would hide (light blue on ivory), stays sure."""
+    from scorer.tiles import Tile
+    from vision.read.noise import CLEAR, pips_over_noise
+    from vision.read.reader import Reader
+    from vision.read.reading import HalfReading, TileReading
+
+    rng = np.random.default_rng(7)
+
+    def half(value: int) -> HalfReading:
+        return HalfReading(value, (0.0, 0.0), ((0.0, 0.0),) * 4, tuple(float(v == value) for v in range(7)))
+
+    def crop(face: tuple[int, int, int], pip: tuple[int, int, int], noise: float) -> np.ndarray:
+        c = np.full((32, 32, 3), face, np.float32)
+        for y, x in ((10, 10), (22, 22), (10, 22), (22, 10)):
+            cv2.circle(c, (x, y), 3, pip, -1)
+        return np.clip(c + rng.normal(0, noise, c.shape), 0, 255).astype(np.uint8)
+
+    lit = crop((200, 230, 240), (20, 20, 20), 2.0)
+    light_blue = crop((200, 230, 240), (250, 240, 205), 2.0)  # BGR: about as light as the face
+    dim = crop((60, 70, 72), (8, 8, 8), 12.0)
+    grey = cv2.cvtColor(light_blue, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    assert np.percentile(grey, 99) - np.percentile(grey, 1) < 15  # a grey image hides its pips
+    clear = pips_over_noise(np.stack([lit, light_blue, dim]))
+    assert clear[0] >= CLEAR and clear[1] >= CLEAR and clear[2] < CLEAR
+    tiles = [
+        TileReading(Tile.of(4, 4), (0.0, 0.0), ((0.0, 0.0),) * 4, (half(4), half(4)), 0.995, pixels=100)
+        for _ in range(3)
+    ]
+    reader = Reader()
+    marked = reader.mark_faint(tiles, [lit, lit, light_blue, light_blue, dim, dim])
+    assert [t.faint for t in marked] == [False, False, True]
+    judged = [reader.judge(t) for t in marked]
+    assert [t.unsure for t in judged] == [False, False, True]
+    assert judged[2].tile == Tile.of(4, 4) and judged[2].to_json()["faint"] is True
+    assert "faint" not in judged[0].to_json()
+    assert not Reader(clear=None).judge(tiles[2]).unsure  # not measured: as sure as read

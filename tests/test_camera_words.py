@@ -55,7 +55,7 @@ PARAMS = {
 }
 
 
-def words_in(lang: str, code: str) -> str | None:
+def words_in(lang: str, code: str, **params: object) -> str | None:
     from flask_babel import force_locale
 
     from webapp import create_app
@@ -64,7 +64,7 @@ def words_in(lang: str, code: str) -> str | None:
 
     app = create_app({"DATABASE_URL": "sqlite://", "SPINNER_DATA": "/nonexistent"}, migrate=False)
     with app.test_request_context(), force_locale(lang):
-        return reason_words(code, PARAMS, Names(PLAYERS))
+        return reason_words(code, {**PARAMS, **params}, Names(PLAYERS))
 
 
 def test_every_reason_of_the_follower_has_words_in_both_languages():
@@ -86,6 +86,15 @@ def test_an_unsure_tile_is_named_by_what_the_rules_make_it():
     said = words_in("en", "unsure_tile")
     assert said == "the reader is not sure of the tile the rules make 4-6: it read 6-6"
     assert "4-6" in (words_in("es", "unsure_tile") or "")
+
+
+def test_a_tile_unsure_in_the_dark_asks_for_light():
+    """A tile the reader held because its pips hardly stood out of the photo's noise (`"dark"`:
+    a dim room) says so, and what helps: the player can fix the light, not the reader."""
+    said = words_in("en", "unsure_tile", dark=True)
+    assert said == "the table is too dark to be sure of the tile the rules make 4-6: it read 6-6; more light helps"
+    spanish = words_in("es", "unsure_tile", dark=True) or ""
+    assert "4-6" in spanish and "luz" in spanish
 
 
 def test_the_follower_keeps_its_words_for_the_command_line_and_adds_the_code():

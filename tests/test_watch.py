@@ -151,6 +151,7 @@ def test_an_unsure_tile_the_rules_read_as_another_is_asked_about_not_scored():
     outcome = follower.observe(_reading(lead, doubtful))
     assert outcome.kind == "ask" and outcome.code == "unsure_tile"
     assert outcome.params["tile"] == "1-5" and outcome.params["read"] == "6-6"
+    assert "dark" not in outcome.params
     assert follower.match.current.events == 1
     follower.confirm([outcome.candidates[0][0].event])
     assert follower.match.current.layout.open_ends() == {"west": 3, "east": 1}
@@ -158,6 +159,21 @@ def test_an_unsure_tile_the_rules_read_as_another_is_asked_about_not_scored():
     sure_enough = replace(_tile(6, 3, 240, 200), unsure=True)
     played = follower.observe(_reading(lead, _tile(5, 1, 360, 200), sure_enough))
     assert played.kind == "play" and played.events[0]["tile"] == "3-6"
+
+
+def test_a_tile_unsure_in_the_dark_says_so():
+    """A tile held unsure because its pips hardly stood out of the photo's noise (`faint`: a dim
+    room) is asked about with `dark`, so that the page can say what helps: more light."""
+    from scorer.tiles import Tile
+
+    follower = _follower()
+    follower.observe(_reading())
+    lead = _tile(3, 5, 300, 200)
+    follower.observe(_reading(lead))
+    dark = replace(_tile(5, 1, 360, 200), tile=Tile.of(6, 6), unsure=True, faint=True)
+    outcome = follower.observe(_reading(lead, dark))
+    assert outcome.kind == "ask" and outcome.code == "unsure_tile"
+    assert outcome.params["dark"] is True and "too dark" in outcome.reason
 
 
 def test_a_tile_far_from_every_open_end_is_asked_about():

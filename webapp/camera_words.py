@@ -85,10 +85,18 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
     "no_open_end": lambda p, t: _("%(tile)s does not lie against an open end", tile=p.get("tile")),
     "not_legal": lambda p, t: _("the photo shows %(tile)s, which cannot be played here", tile=p.get("tile")),
     "unsure": lambda p, t: _("the photo is not clear enough"),
-    "unsure_tile": lambda p, t: _(
-        "the reader is not sure of the tile the rules make %(tile)s: it read %(read)s",
-        tile=p.get("tile"),
-        read=p.get("read"),
+    "unsure_tile": lambda p, t: (
+        _(
+            "the table is too dark to be sure of the tile the rules make %(tile)s: it read %(read)s; more light helps",
+            tile=p.get("tile"),
+            read=p.get("read"),
+        )
+        if p.get("dark")
+        else _(
+            "the reader is not sure of the tile the rules make %(tile)s: it read %(read)s",
+            tile=p.get("tile"),
+            read=p.get("read"),
+        )
     ),
     "cannot_tell": lambda p, t: _("it could also be %(other)s", other=play_words(p.get("other") or {}, t)),
     "layout_differs": lambda p, t: _(

@@ -715,11 +715,14 @@ def _unsure(chosen: Sequence[tuple[Candidate, TileReading]]) -> str | None:
     for c, t in chosen:
         if t.unsure and c.move.tile is not t.tile:
             return Reason(
-                f"the reader is not sure of the tile: it read {t.tile} ({t.confidence:.0%}), the rules allow {c.move.tile}",
+                f"the reader is not sure of the tile: it read {t.tile} ({t.confidence:.0%}), the rules allow {c.move.tile}"
+                + (" (too dark to see its pips clearly)" if t.faint else ""),
                 code="unsure_tile",
                 tile=str(c.move.tile),
                 read=str(t.tile),
                 confidence=round(t.confidence, 2),
+                # its pips hardly stood out of the photo's noise: more light is the player's remedy
+                **({"dark": True} if t.faint else {}),
             )
     return None
 

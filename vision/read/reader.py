@@ -24,6 +24,7 @@ from vision.read.crops import rectify
 from vision.read.detector import ObbDetection, ObbModel, Voting, probiou
 from vision.read.halves import HalfClassifier
 from vision.read.models import DEFAULT_CALIBRATION, DEFAULT_DETECTOR, DEFAULT_HALVES, DEFAULT_REFINER, MODELS  # noqa: F401
+from vision.read.noise import CLEAR, faint
 from vision.read.pips import INNER, PipCount, count_many, short
 from vision.read.reading import Ignored, Reading, TileCandidate, TileReading, scaled, settle, split_halves
 from vision.read.refine import BoxRefiner
@@ -119,6 +120,11 @@ BLANK_APART: float | None = APART
 #: conditions, synth-heldout and the real photos one was made unsure (docs/styles.md, "Two sure
 #: boxes that overlap"). None: not checked.
 SURE_OVERLAP: float | None = 0.3
+#: a sure tile whose halves' pips stand fewer than this many times their noise out of the face
+#: (`vision.read.noise`: a dim room, the gain turned up) is held just under the sure line (asked,
+#: never changed): there the detector takes a board's printed pictures for tiles and the halves
+#: are a guess. None: not measured.
+PIPS_CLEAR: float | None = CLEAR
 #: how many times the box refiner looks at each box, each time from where it last put it: a
 #: second look corrects what the first move left (chosen on synth-v11's validation photos:
 #: models/README.md, "The box refiner, twice")
@@ -145,6 +151,7 @@ class Reader:
         pips: PipCount | None = PIP_OPINION,
         overlap: float | None = SURE_OVERLAP,
         blank_apart: float | None = BLANK_APART,
+        clear: float | None = PIPS_CLEAR,
     ) -> None:
         #: `side`: the long side photos are read at, `enlarge`: how much a smaller photo is
         #: enlarged at most (default: the detector's, set at export)
@@ -166,6 +173,8 @@ class Reader:
         self.overlap = overlap
         #: how far a blank half's colour may lie from its tile's other half (None: not compared)
         self.blank_apart = blank_apart
+        #: how many times its noise a sure tile's pips must stand out of its face (None: not measured)
+        self.clear = clear
         #: how sure a tile may be called (`vision.read.calibration`); where the file is absent (a
         #: model folder of one's own) a tile is unsure under a raw confidence of 0.9
         if isinstance(calibration, (str, Path)):
@@ -243,6 +252,8 @@ class Reader:
             settled_tiles = self.count_pips(settled_tiles, crops, quads)
         if self.blank_apart is not None:
             settled_tiles = self.mark_blank_unlike(settled_tiles, crops)
+        if self.clear is not None:
+            settled_tiles = self.mark_faint(settled_tiles, crops)
         if self.overlap is not None:
             settled_tiles = self.mark_overlapping(settled_tiles)
         tiles = tuple(sorted((self.judge(t) for t in settled_tiles), key=lambda t: (t.center[1], t.center[0])))
@@ -313,6 +324,19 @@ class Reader:
         held = {i for (i, _), apart in zip(pairs, unlike(blank, other, self.blank_apart)) if apart}
         return [replace(t, blank_unlike=True) if i in held else t for i, t in enumerate(tiles)]
 
+    def mark_faint(self, tiles: list[TileReading], crops: list[np.ndarray]) -> list[TileReading]:
+        """`tiles` (one for each box, its halves' crops at 2i and 2i + 1) with `faint` set on each
+        that would be sure and whose halves' pips stand fewer than `clear` times their noise out of
+        its face (`vision.read.noise`)."""
+        assert self.clear is not None
+        line = SURE_AT if self.calibration is None else self.calibration.sure_from
+        sure = [i for i, tile in enumerate(tiles) if tile.confidence >= line and not self.held(tile)]
+        if not sure:
+            return tiles
+        lost = faint(np.stack([crops[2 * i] for i in sure]), np.stack([crops[2 * i + 1] for i in sure]), self.clear)
+        held = {i for i, dark in zip(sure, lost) if dark}
+        return [replace(t, faint=True) if i in held else t for i, t in enumerate(tiles)]
+
     def mark_overlapping(self, tiles: list[TileReading]) -> list[TileReading]:
         """`tiles` with `overlapped` set on each that would be sure (`judge`) and whose box
         overlaps another such tile's by more than `overlap` of the smaller box's area."""
@@ -321,7 +345,7 @@ class Reader:
         sure = [
             i
             for i, t in enumerate(tiles)
-            if t.confidence >= line and not self.held(t) and not t.pips_disagree and not t.blank_unlike
+            if t.confidence >= line and not self.held(t) and not t.pips_disagree and not t.blank_unlike and not t.faint
         ]
         held = {sure[k] for k in overlapping([tiles[i].corners for i in sure], self.overlap)}
         return [replace(t, overlapped=True) if i in held else t for i, t in enumerate(tiles)]
@@ -338,7 +362,7 @@ class Reader:
         line = SURE_AT if self.calibration is None else self.calibration.sure_from
         if self.held(tile) and tile.confidence >= line:
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
-        if tile.confidence >= line and (tile.pips_disagree or tile.overlapped or tile.blank_unlike):
+        if tile.confidence >= line and (tile.pips_disagree or tile.overlapped or tile.blank_unlike or tile.faint):
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
         if self.calibration is None:
             return replace(tile, unsure=tile.confidence < SURE_AT)

@@ -75,6 +75,9 @@ class TileReading:
     #: half's (`vision.read.body`): a hand, or what is not the tile, lies there; the reader asks
     #: about the tile (`Reader.judge`)
     blank_unlike: bool = False
+    #: True where neither half's pips stand clear of the photo's noise (`vision.read.noise`: a dim
+    #: room, the gain turned up): the reader asks about the tile (`Reader.judge`)
+    faint: bool = False
 
     @property
     def pips_disagree(self) -> bool:
@@ -104,6 +107,8 @@ class TileReading:
             out["overlapped"] = True
         if self.blank_unlike:  # why the tile is unsure: its blank half is not its body's colour
             out["blank_unlike"] = True
+        if self.faint:  # why the tile is unsure: its pips hardly stand out of the photo's noise
+            out["faint"] = True
         return out
 
 

@@ -614,6 +614,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "the match is over: it is won (start a new match for another game)": "la partida terminó: ya tiene ganador (empieza una partida nueva para otro juego)",
     "the photo is not clear enough": "la foto no es lo bastante clara",
     "the reader is not sure of the tile the rules make %(tile)s: it read %(read)s": "el lector no está seguro de la ficha que las reglas dan como %(tile)s: leyó la %(read)s",
+    "the table is too dark to be sure of the tile the rules make %(tile)s: it read %(read)s; more light helps": "la mesa está demasiado oscura para estar seguro de la ficha que las reglas dan como %(tile)s: leyó la %(read)s; más luz ayuda",
     "a tile drawn from the boneyard": "una ficha robada del pozo",
     "the photo is sure of it (%(share)s in 100)": "la foto lo muestra con claridad (%(share)s de 100)",
     "%(said)s; no photo shows who laid %(tile)s, but counting the tiles left only %(who)s": "%(said)s; ninguna foto muestra quién puso la %(tile)s, pero al contar las fichas solo queda %(who)s",
