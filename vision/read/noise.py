@@ -37,15 +37,17 @@ def pips_over_noise(crops: np.ndarray) -> np.ndarray:
     spread of the crop's middle over its noise."""
     if len(crops) == 0:
         return np.zeros(0, dtype=np.float32)
-    out = np.empty(len(crops), dtype=np.float32)
-    for i, crop in enumerate(crops):
-        crop = np.ascontiguousarray(crop)
-        residual = np.abs(crop.astype(np.int16) - cv2.medianBlur(crop, 3).astype(np.int16))[CORE, CORE]
-        noise = np.maximum(1.4826 * np.median(residual.reshape(-1, 3), axis=0), LEAST_NOISE)
-        smooth = cv2.GaussianBlur(crop.astype(np.float32), (3, 3), 0)[CORE, CORE].reshape(-1, 3)
-        low, high = np.percentile(smooth, [1, 99], axis=0)
-        out[i] = float(np.max((high - low) / noise))
-    return out
+    n, h, w, _ = crops.shape
+    # one tall image of the crops stacked: each filter's reach (one pixel) stays inside the
+    # crop's rim, so the middles are filtered as each crop alone, in one call
+    stacked = np.ascontiguousarray(crops).reshape(n * h, w, 3)
+    median = cv2.medianBlur(stacked, 3).reshape(n, h, w, 3)[:, CORE, CORE]
+    smooth = cv2.GaussianBlur(stacked.astype(np.float32), (3, 3), 0).reshape(n, h, w, 3)[:, CORE, CORE]
+    middle = crops[:, CORE, CORE].astype(np.int16)
+    residual = np.abs(middle - median.astype(np.int16)).reshape(n, -1, 3)
+    noise = np.maximum(1.4826 * np.median(residual, axis=1), LEAST_NOISE)
+    low, high = np.percentile(smooth.reshape(n, -1, 3), [1, 99], axis=1)
+    return np.max((high - low) / noise, axis=1).astype(np.float32)
 
 
 def faint(first: np.ndarray, second: np.ndarray, clear: float = CLEAR) -> np.ndarray:
