@@ -8,7 +8,16 @@ import pytest
 
 from tests.support.readings import read_right
 from vision.read.detector import ObbDetection
-from vision.read.zoom import Region, Zoom, from_region, region
+from vision.read.zoom import (
+    Region,
+    Zoom,
+    from_region,
+    keep_printed,
+    missed_closer,
+    read_windows,
+    region,
+    window_starts,
+)
 
 
 def _box(x: float, y: float, length: float, angle: float = 0.0) -> ObbDetection:
@@ -28,7 +37,72 @@ def test_the_enlargement_is_bounded_by_the_photos_own_pixels_and_the_detectors_s
     tiny = [_box(600, 400, 8), _box(620, 400, 8)]
     assert region(tiny, 960, 1280, 0.7, 896, Zoom()).scale == Zoom().most
     spread = [_box(30, 30, 20), _box(1250, 930, 20)]  # tiles in both corners: the whole photo
-    assert region(spread, 960, 1280, 0.7, 896, Zoom()) is None  # no closer than the first pass
+    # in one window, no closer than the first pass
+    assert region(spread, 960, 1280, 0.7, 896, Zoom(windows=1)) is None
+    # in four, closer, and the enlarged photo is covered by four windows sharing 1.5 tiles
+    where = region(spread, 960, 1280, 0.7, 896, Zoom())
+    assert where is not None and where.scale > 1.2 * 0.7
+    shared = 1.5 * 20 * where.scale
+    width, height = round((where.x1 - where.x0) * where.scale), round((where.y1 - where.y0) * where.scale)
+    assert len(window_starts(width, 896, shared)) * len(window_starts(height, 896, shared)) <= 4
+
+
+def test_windows_cover_the_region_and_neighbours_share_the_overlap():
+    assert window_starts(800, 896, 60) == [0]
+    starts = window_starts(2000, 896, 60)
+    assert starts[0] == 0 and starts[-1] == 2000 - 896
+    assert all(b - a <= 896 - 60 for a, b in zip(starts, starts[1:]))
+    assert len(starts) == 3
+
+
+class _Bright:
+    """A detector that boxes each bright rectangle of what it is shown, as a tile."""
+
+    side = 128
+
+    def first_scale(self, height: int, width: int) -> float:
+        return 1.0
+
+    def predict(self, image, conf=0.25, iou=0.5, max_det=300, voting=None, enlarge=None):
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        contours, _ = cv2.findContours((grey > 128).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        out = []
+        for contour in contours:
+            (x, y), (w, h), degrees = cv2.minAreaRect(contour)
+            out.append(ObbDetection(0, 0.9, (x, y), (w, h), float(np.radians(degrees)), (0.9,)))
+        return out
+
+
+def test_a_region_read_in_windows_keeps_each_tile_once_and_whole():
+    enlarged = np.zeros((100, 300, 3), np.uint8)
+    centres = [(30, 30), (75, 30), (130, 30), (190, 70), (250, 70), (110, 75)]
+    for x, y in centres:  # 41 x 21 px tiles; those at x 130 and 190 lie across a window's edge
+        cv2.rectangle(enlarged, (x - 20, y - 10), (x + 20, y + 10), (255, 255, 255), -1)
+    boxes = read_windows(_Bright(), enlarged, overlap=60, conf=0.25, iou=0.35, voting=None)
+    found = sorted((round(b.center[0]), round(b.center[1])) for b in boxes)
+    assert found == sorted(centres)
+    assert all(max(b.size) == pytest.approx(41, abs=1) for b in boxes)  # none cut short
+
+
+def test_a_closer_tile_box_on_a_picture_the_first_pass_saw_stays_a_picture():
+    names = {0: "tile", 1: "face_down", 2: "edge", 3: "printed"}
+    picture = ObbDetection(3, 0.8, (100, 100), (40, 20), 0.0, (0.01, 0.0, 0.0, 0.8))
+    on_it = ObbDetection(0, 0.9, (101, 100), (40, 20), 0.0, (0.9, 0.0, 0.0, 0.05))
+    elsewhere = ObbDetection(0, 0.9, (300, 100), (40, 20), 0.0, (0.9, 0.0, 0.0, 0.0))
+    kept = keep_printed([on_it, elsewhere], [picture], names, 0.3)
+    assert kept[0].cls == 3 and kept[0].confidence == 0.8
+    assert kept[1] == elsewhere
+    assert keep_printed([on_it], [], names, 0.3) == [on_it]
+    # a picture the first pass saw smaller than it learnt is no opinion (far tiles are taken for them)
+    assert keep_printed([on_it], [picture], names, 0.3, least=50) == [on_it]
+
+
+def test_a_tile_the_closer_look_did_not_see_at_all_is_kept_from_the_first_pass():
+    across = _box(120, 100, 80)  # the first pass's box across two tiles' ends
+    alone = _box(400, 100, 40)  # a tile the closer look lost
+    closer = [_box(100, 100, 40), _box(140, 100, 40)]
+    assert missed_closer([across, alone], closer, 0.1) == [alone]
+    assert missed_closer([alone], [], 0.1) == [alone]
 
 
 def test_tiles_seen_large_enough_or_none_at_all_are_not_looked_at_again():
@@ -88,7 +162,10 @@ def test_a_close_photo_is_read_once():
     from vision.synth.dataset import make_sample
 
     image = cv2.imdecode(np.frombuffer(make_sample(6, 0).jpeg, np.uint8), cv2.IMREAD_COLOR)
-    assert "zoom" not in Reader().read(image).timings_ms
+    height, width = image.shape[:2]
+    # the middle of the photo, twice as large: its tiles 100 px and more long
+    closer = cv2.resize(image[height // 4 : 3 * height // 4, width // 4 : 3 * width // 4], (width, height))
+    assert "zoom" not in Reader().read(closer).timings_ms
 
 
 # The opposite look: a close-up's tiles shrunk to a size the detector knows (`Widen`).

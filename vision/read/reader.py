@@ -209,7 +209,9 @@ class Reader:
         closer = wider = None
         looking = time.perf_counter()
         if self.zoom is not None:
-            boxes, closer = look_again(self.detector, photo, boxes, self.zoom, self.confidence, NMS_OVERLAP, BOX_VOTING)
+            boxes, closer = look_again(
+                self.detector, photo, boxes, self.zoom, self.confidence, NMS_OVERLAP, BOX_VOTING, self.detector.names
+            )
         if self.widen is not None and closer is None:
             boxes, wider = look_wider(self.detector, photo, boxes, self.widen, self.confidence, NMS_OVERLAP, BOX_VOTING)
         if closer is not None or wider is not None:

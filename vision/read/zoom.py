@@ -5,22 +5,26 @@ across the room, or far back in a steep shot, reaches it with tiles of 15-30 pix
 it learnt (20-125 px): it misses some and boxes others across two tiles. When the first pass's
 tiles are that small, the part of the photo they lie in is cut out, enlarged until its tiles
 are about the size the detector reads best, and read again; that pass's boxes replace the
-first's. The idea is slicing-aided inference (SAHI) cut down to the one region a domino layout
-usually occupies, so it costs one more pass, and only on the photos that need it.
+first's, but for the tiles it did not see at all and the printed pictures the first pass,
+seeing them with the board round them, told from tiles. The idea is slicing-aided inference
+(SAHI) cut down to the one region a domino layout usually occupies: that region, enlarged, is
+read in as few overlapping windows of the detector's input as reach the target size (at most
+`Zoom.windows`), and only on the photos that need it.
 
 Pure functions round plain dataclasses; `look_again` is the only one that runs the model.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import cv2
 import numpy as np
 
-from vision.read.detector import ObbDetection, Voting
+from vision.read.detector import ObbDetection, Voting, fast_nms, probiou
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,18 @@ class Zoom:
     margin: float = 0.5
     #: skip the second pass unless it sees the tiles at least this much larger than the first
     least_gain: float = 1.2
+    #: the enlarged region is read in at most this many windows of the detector's side, so a
+    #: region wider than one window is still enlarged towards `target` (1: one window, the
+    #: region shrunk to fit it, which left a spread-out layout's tiles nearly as small as before)
+    windows: int = 4
+    #: neighbouring windows share this much, in median box lengths: a tile cut by one window's
+    #: edge lies whole in the next, and only that whole box is kept
+    overlap: float = 1.5
+    #: a first-pass box that no closer box overlaps by this much (probabilistic IoU; touching
+    #: tiles overlap about 0.12) is kept beside the closer look's: a tile it did not see at all
+    #: (blurred or noisy tiles, enlarged, are sometimes lost). A first-pass box across two tiles
+    #: overlaps the closer boxes of both and goes. None: the closer look's boxes alone.
+    missed: float | None = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +110,107 @@ def region(
     x1, y1 = np.minimum(corners.max(axis=0) + room, [width, height]).astype(int)
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
-    scale = min(side / max(x1 - x0, y1 - y0), zoom.most, zoom.target / median)
+    scale = _fitted(min(zoom.most, zoom.target / median), x1 - x0, y1 - y0, side, zoom.overlap * median, zoom.windows)
     if scale < zoom.least_gain * first_scale:
         return None
     return Region(int(x0), int(y0), int(x1), int(y1), float(scale))
+
+
+def _fitted(scale: float, width: float, height: float, side: int, overlap: float, windows: int) -> float:
+    """The largest scale, at most `scale`, at which a region of `width` x `height` photo pixels
+    is covered by at most `windows` windows of `side`, neighbours sharing `overlap` photo pixels
+    (each scaled with the region). n windows in a row cover n side - (n - 1) overlap scale, so
+    along that axis the scale is at most n side / (extent + (n - 1) overlap)."""
+    best = 0.0
+    for across in range(1, windows + 1):
+        down = windows // across
+        fits = min(side * across / (width + (across - 1) * overlap), side * down / (height + (down - 1) * overlap))
+        best = max(best, min(scale, fits))
+    return best
+
+
+def window_starts(extent: int, side: int, overlap: float) -> list[int]:
+    """Where the windows of `side` start along an axis of `extent` enlarged pixels: as few as
+    cover it with neighbours sharing at least `overlap`, spread evenly from one end to the other."""
+    if extent <= side:
+        return [0]
+    count = math.ceil((extent - overlap) / max(side - overlap, 1.0))
+    count = max(count, 2)
+    step = (extent - side) / (count - 1)
+    return [round(i * step) for i in range(count)]
+
+
+def _cut(box: ObbDetection, x: int, y: int, width: int, height: int, whole: tuple[int, int], margin: float) -> bool:
+    """Whether a box found in the window at (x, y) of `width` x `height` touches one of its edges
+    that lies inside the enlarged region (`whole`: its width and height): the tile runs on into
+    the next window, which sees it whole."""
+    corners = box.corners()
+    return bool(
+        (x > 0 and corners[:, 0].min() < margin)
+        or (y > 0 and corners[:, 1].min() < margin)
+        or (x + width < whole[0] and corners[:, 0].max() > width - margin)
+        or (y + height < whole[1] and corners[:, 1].max() > height - margin)
+    )
+
+
+#: how near a window's inner edge (enlarged pixels) a box may come before it counts as cut there
+CUT_MARGIN = 2.0
+
+
+def read_windows(
+    detector: Detector, enlarged: np.ndarray, overlap: float, conf: float, iou: float, voting: Voting | None
+) -> list[ObbDetection]:
+    """The enlarged region read window by window: each box in the region's pixels, a box cut by
+    an inner window edge left to the window that sees it whole, and boxes found twice where
+    windows overlap kept once (NMS per class, as within one window)."""
+    height, width = enlarged.shape[:2]
+    side = detector.side
+    rows, columns = window_starts(height, side, overlap), window_starts(width, side, overlap)
+    found: list[ObbDetection] = []
+    for y in rows:
+        for x in columns:
+            window = enlarged[y : y + side, x : x + side]
+            h, w = window.shape[:2]
+            # enlarged already: the detector only pads it (its own enlargement would double the zoom)
+            for box in detector.predict(window, conf=conf, iou=iou, voting=voting, enlarge=1.0):
+                if not _cut(box, x, y, w, h, (width, height), CUT_MARGIN):
+                    found.append(replace(box, center=(box.center[0] + x, box.center[1] + y)))
+    if len(rows) * len(columns) == 1:
+        return found
+    kept: list[ObbDetection] = []
+    for cls in sorted({b.cls for b in found}):
+        same = [b for b in found if b.cls == cls]
+        xywhr = np.asarray([[*b.center, *b.size, b.angle] for b in same], np.float64)
+        kept += [same[i] for i in fast_nms(xywhr, np.asarray([b.confidence for b in same]), iou)]
+    kept.sort(key=lambda d: -d.confidence)
+    return kept
+
+
+def keep_printed(
+    closer: Sequence[ObbDetection],
+    first: Sequence[ObbDetection],
+    names: dict[int, str],
+    overlap: float,
+    least: float = 0.0,
+) -> list[ObbDetection]:
+    """The closer look's boxes, each tile box lying on a box the first pass called a printed
+    picture taking that class and its score: the first pass saw the picture with the board or
+    card round it, which tells a picture from a tile; enlarged, a picture's pips read as plainly
+    as a tile's, and a dim board's track was read as sure tiles (docs/styles.md)."""
+    printed_class = next((c for c, n in names.items() if n == "printed"), None)
+    printed = [b for b in first if b.cls == printed_class and max(b.size) >= least]
+    if printed_class is None or not printed:
+        return list(closer)
+    pictures = np.asarray([[*b.center, *b.size, b.angle] for b in printed], np.float64)
+    out = []
+    for box in closer:
+        if names.get(box.cls, "tile") == "tile":
+            over = probiou(np.asarray([[*box.center, *box.size, box.angle]], np.float64), pictures)[0]
+            at = int(np.argmax(over))
+            if over[at] > overlap:
+                box = replace(box, cls=printed_class, confidence=printed[at].confidence, scores=printed[at].scores)
+        out.append(box)
+    return out
 
 
 def from_region(boxes: Sequence[ObbDetection], where: Region, sx: float, sy: float) -> list[ObbDetection]:
@@ -115,6 +228,25 @@ def from_region(boxes: Sequence[ObbDetection], where: Region, sx: float, sy: flo
     ]
 
 
+#: the overlap (probabilistic IoU) at which a closer tile box lies on a first-pass picture
+KEEP_PRINTED = 0.3
+#: a first-pass picture is kept only where the first pass saw it at least this long (detector
+#: input pixels, the least it learnt): smaller, it calls far tiles pictures too
+PRINTED_SEEN = 20.0
+
+
+def missed_closer(first: Sequence[ObbDetection], closer: Sequence[ObbDetection], overlap: float) -> list[ObbDetection]:
+    """The first pass's boxes that no closer box overlaps by `overlap` (probabilistic IoU) or
+    more: tiles the closer look did not see at all."""
+    if not first or not closer:
+        return list(first)
+    seen = probiou(
+        np.asarray([[*b.center, *b.size, b.angle] for b in first], np.float64),
+        np.asarray([[*b.center, *b.size, b.angle] for b in closer], np.float64),
+    ).max(axis=1)
+    return [b for b, over in zip(first, seen) if over < overlap]
+
+
 def look_again(
     detector: Detector,
     image: np.ndarray,
@@ -123,8 +255,11 @@ def look_again(
     conf: float,
     iou: float,
     voting: Voting | None,
+    names: dict[int, str] | None = None,
 ) -> tuple[list[ObbDetection], Region | None]:
-    """The first pass's boxes, or, where its tiles were small, the closer pass's instead."""
+    """The first pass's boxes, or, where its tiles were small, the closer pass's instead.
+    `names`: the detector's classes, where the first pass's printed pictures are kept
+    (`keep_printed`)."""
     height, width = image.shape[:2]
     where = region(boxes, height, width, detector.first_scale(height, width), detector.side, zoom)
     if where is None:
@@ -132,9 +267,15 @@ def look_again(
     crop = image[where.y0 : where.y1, where.x0 : where.x1]
     size = (max(1, round(crop.shape[1] * where.scale)), max(1, round(crop.shape[0] * where.scale)))
     enlarged = cv2.resize(crop, size, interpolation=cv2.INTER_LINEAR)
-    # enlarged already: the detector only pads it (its own enlargement would double the zoom)
-    closer = detector.predict(enlarged, conf=conf, iou=iou, voting=voting, enlarge=1.0)
-    return from_region(closer, where, size[0] / crop.shape[1], size[1] / crop.shape[0]), where
+    median = float(np.median([max(b.size) for b in boxes]))
+    closer = read_windows(detector, enlarged, zoom.overlap * median * where.scale, conf, iou, voting)
+    closer = from_region(closer, where, size[0] / crop.shape[1], size[1] / crop.shape[0])
+    if zoom.missed is not None:
+        closer = closer + missed_closer(boxes, closer, zoom.missed)
+    if names is not None:
+        first_scale = detector.first_scale(height, width)
+        closer = keep_printed(closer, boxes, names, KEEP_PRINTED, PRINTED_SEEN / first_scale)
+    return closer, where
 
 
 @dataclass(frozen=True, slots=True)

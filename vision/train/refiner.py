@@ -117,7 +117,14 @@ def collect(
         boxes = reader.detector.predict(photo, conf=reader.confidence, iou=NMS_OVERLAP, voting=BOX_VOTING)
         if reader.zoom is not None:
             boxes, _ = look_again(
-                reader.detector, photo, boxes, reader.zoom, reader.confidence, NMS_OVERLAP, BOX_VOTING
+                reader.detector,
+                photo,
+                boxes,
+                reader.zoom,
+                reader.confidence,
+                NMS_OVERLAP,
+                BOX_VOTING,
+                reader.detector.names,
             )
         boxes, _ = set_aside(boxes, reader.detector.names, NMS_OVERLAP)  # as the reader refines them
         c, o = photo_examples(photo, truth, boxes, jitters, rng)
