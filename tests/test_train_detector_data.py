@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+
 from vision.train.detector import prepare
 
 
@@ -74,3 +76,17 @@ def test_with_ignored_backs_tiles_on_edge_and_printed_pictures_get_classes_of_th
     assert classes == ["0", "1", "2", "3"]  # the hidden back and the picture leaving the photo have none
     plain = prepare(synth, tmp_path / "plain")
     assert "1:" not in plain.read_text()
+
+
+def test_a_tile_on_edge_is_labelled_by_all_of_it_that_is_seen_not_its_top_strip():
+    from vision.train.detector import edge_box, ignored_labels
+
+    top = [[50, 50], [90, 50], [90, 54], [50, 54]]  # the strip along its top
+    outline = [[50, 50], [90, 50], [90, 54], [90, 74], [50, 74], [50, 54]]  # the face below it too
+    box = np.asarray(edge_box({"corners": top, "outline": outline}))
+    assert box[:, 0].min() == 50 and box[:, 0].max() == 90
+    assert box[:, 1].min() == 50 and box[:, 1].max() == 74
+    assert edge_box({"corners": top}) == top  # truth from before outlines were written
+    truth = {"image": {"width": 200, "height": 100}, "on_edge": [{"corners": top, "outline": outline, "visible": 0.9}]}
+    ((cls, corners),) = ignored_labels(truth)
+    assert cls == 2 and np.asarray(corners)[:, 1].max() == 74

@@ -19,6 +19,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import cv2
+import numpy as np
+
 from vision.read.detector import ENLARGE_KEY, READ_ENLARGE, READ_SIDE
 
 if TYPE_CHECKING:
@@ -105,9 +108,23 @@ def ignored_labels(truth: dict) -> list[tuple[int, list[list[float]]]]:  # type:
     out = []
     for cls, key in enumerate(("face_down", "on_edge", "printed"), start=1):
         for item in truth.get(key, []):
-            if item.get("visible", 1.0) >= IGNORED_VISIBLE and inside(item["corners"]):
-                out.append((cls, item["corners"]))
+            corners = edge_box(item) if key == "on_edge" else item["corners"]
+            if item.get("visible", 1.0) >= IGNORED_VISIBLE and inside(corners):
+                out.append((cls, corners))
     return out
+
+
+def edge_box(item: dict) -> list[list[float]]:  # type: ignore[type-arg]
+    """The box a tile on edge is labelled with: the least rectangle round all of it that is seen
+    (its outline: face or back, top and side), not its top face alone. Labelled by the top strip,
+    the detector learnt only that strip as "edge", and a standing tile whose face is turned to the
+    camera (a player's own hand, seen from behind) was boxed as a face-up tile with no doubt
+    (docs/styles.md, "Today's reader"). Truth without an outline keeps its top face."""
+    outline = item.get("outline")
+    if not outline or len(outline) < 3:
+        return item["corners"]
+    rect = cv2.minAreaRect(np.asarray(outline, dtype=np.float32))
+    return [[round(float(x), 2), round(float(y), 2)] for x, y in cv2.boxPoints(rect)]
 
 
 def _prepare_split(synth: Path, out: Path, split: str, ignored: bool = False) -> Path:
