@@ -161,3 +161,30 @@ def test_a_dim_room_is_the_same_table_darker_and_noisier():
         return float(np.sort(response[1:-1, 1:-1].ravel())[: response.size // 2].mean())
 
     assert noise(dim_image) > noise(lit_image)
+
+
+def test_a_players_own_hand_shows_its_faces_to_the_camera_and_is_labelled_on_edge():
+    from vision.synth.dataset import image_rng
+    from vision.synth.scene import TRAINING, build_scene
+    from vision.synth.styles import TRAINING_CONDITIONS, make_styled_sample, own_hand, standing
+
+    assert "own-hand" not in {c.name for c in TRAINING_CONDITIONS}  # `--styled` draws as before
+
+    def faces_to_camera(change) -> list[bool]:  # each standing tile the condition adds
+        looks = []
+        for index in range(6):
+            scene = build_scene(image_rng(779, index), 640, 480, TRAINING)
+            laid = {id(b) for b in scene.bodies}
+            shot = change(scene, np.random.default_rng([779, index, 1]))
+            camera = shot.scene.camera.centre[:2]
+            for body in shot.scene.bodies:
+                if body.kind == "edge" and id(body) not in laid:
+                    face = np.array([-np.sin(body.pose.angle), np.cos(body.pose.angle)])  # the face side
+                    looks.append(float(np.dot(camera - [body.pose.x, body.pose.y], face)) > 0)
+        return looks
+
+    own, others = faces_to_camera(own_hand), faces_to_camera(standing)
+    assert own and all(own)
+    assert others and not any(others)
+    sample = make_styled_sample(779, 2, 640, 480, condition="own-hand")
+    assert sample.truth["params"]["styles"] == "own-hand" and sample.truth["on_edge"]

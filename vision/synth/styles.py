@@ -140,19 +140,26 @@ def _face_up(scene: Scene) -> list[Body]:
     return [b for b in scene.bodies if b.kind == "up"]
 
 
-def _add_rows(scene: Scene, rng: np.random.Generator, kind: str, rows: int) -> None:
-    """Rows of face-down tiles, or of tiles standing on edge with their backs to the camera,
-    where the table is free in view."""
-    view_in = _shrink(scene.camera.footprint(), 0.85)
+def _add_rows(
+    scene: Scene, rng: np.random.Generator, kind: str, rows: int, faces_to_camera: bool = False, near: float = 0.0
+) -> None:
+    """Rows of face-down tiles, or of tiles standing on edge with their backs to the camera (or,
+    `faces_to_camera`, their faces), where the table is free in view; `near`: each row's middle
+    in the photo's lower (1 - near) part, nearest the camera."""
+    view_in = _shrink(scene.camera.footprint(), 0.85) if not near else _lower_part(scene.camera, near)
     free = _Free(scene.bodies)
     th = scene.tile_style.thickness
     for _ in range(rows):
         for _try in range(30):
             o = _sample_point(rng, view_in)
             ang = float(rng.uniform(0, 2 * math.pi))
+            if faces_to_camera:  # held across in front of the player, as a hand is held
+                to_camera = scene.camera.centre[:2] - o
+                ang = math.atan2(to_camera[1], to_camera[0]) - math.pi / 2 + math.radians(rng.uniform(-30, 30))
             n = int(rng.integers(3, 8))
             if kind == "edge":
-                if float(np.dot(scene.camera.centre[:2] - o, [-math.sin(ang), math.cos(ang)])) > 0:
+                facing = float(np.dot(scene.camera.centre[:2] - o, [-math.sin(ang), math.cos(ang)])) > 0
+                if facing != faces_to_camera:
                     ang += math.pi
                 poses = _row(o, ang, n, 2.1, ang, 2.0, th)
             else:
@@ -173,6 +180,14 @@ def _add_rows(scene: Scene, rng: np.random.Generator, kind: str, rows: int) -> N
                     )
                 )
             break
+
+
+def _lower_part(camera: Camera, near: float) -> np.ndarray:
+    """World (x, y) of the photo's part below `near` of its height (and inside its sides), (4, 2)."""
+    w, h = camera.width, camera.height
+    pixels = np.array([[0.1 * w, near * h, 1], [0.9 * w, near * h, 1], [0.9 * w, 0.92 * h, 1], [0.1 * w, 0.92 * h, 1]])
+    world = pixels @ np.linalg.inv(camera.plane_homography()).T
+    return world[:, :2] / world[:, 2:3]
 
 
 def _spare_values(scene: Scene, rng: np.random.Generator) -> tuple[int, int]:
@@ -310,6 +325,16 @@ def standing(scene: Scene, rng: np.random.Generator) -> Shot:
     """Players' hands standing on edge, their backs to the camera."""
     scene = replace(scene, bodies=list(scene.bodies))
     _add_rows(scene, rng, "edge", int(rng.integers(1, 4)))
+    return Shot(scene)
+
+
+def own_hand(scene: Scene, rng: np.random.Generator) -> Shot:
+    """A player's own hand standing on edge, the faces to the camera, seen over it from a steep
+    view (a phone held behind one's own tiles): real pips that are not on the table. The styles
+    benchmark's steep views show such rows only where moving the camera turned them round."""
+    scene = steep(scene, rng).scene
+    scene = replace(scene, bodies=list(scene.bodies))
+    _add_rows(scene, rng, "edge", int(rng.integers(1, 3)), faces_to_camera=True, near=0.45)
     return Shot(scene)
 
 
@@ -453,7 +478,10 @@ SMALL_PHOTO_CONDITION = Condition("small-photo", small_photo, about="one tile al
 #: phone's size is the reading's business, not the detector's)
 TRAINING_CONDITIONS = tuple(c for c in CONDITIONS if c.name not in ("plain", "phone-12mp")) + (SMALL_PHOTO_CONDITION,)
 #: training conditions drawn only by name (`--condition`), so that `--styled` draws as before
-NAMED_ONLY = (Condition("dim-printed", dim_printed, about="a game board's printed track in a dim room"),)
+NAMED_ONLY = (
+    Condition("dim-printed", dim_printed, about="a game board's printed track in a dim room"),
+    Condition("own-hand", own_hand, about="a player's own standing tiles, faces to a steep camera behind them"),
+)
 TRAINING_BY_NAME = {c.name: c for c in TRAINING_CONDITIONS + NAMED_ONLY}
 
 

@@ -249,6 +249,11 @@ def train(
             # already trained need little (ultralytics keeps at least 100 steps). On a CPU session
             # of a few epochs the default three epochs of warm-up would be most of the run.
             warmup_epochs=0.5 if going_on else 3.0,
+            # Ultralytics starts the biases' warm-up at 0.1 with a named optimizer (at 0 with its
+            # own choice): with AdamW that moves every trained bias by about 0.1 a step for the
+            # first hundred steps, and a network going on loses much of what it knew before
+            # it learns again. Start them at zero, as ultralytics does for itself.
+            **({"warmup_bias_lr": 0.0} if going_on else {}),
             # Each run starts its schedule again: from trained weights, ultralytics' automatic
             # AdamW at 0.002 first undoes some of the training (the first epoch's mAP dips).
             **({"optimizer": "AdamW", "lr0": lr} if lr is not None else {}),
