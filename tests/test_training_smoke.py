@@ -116,10 +116,25 @@ def test_render_train_export_read(tmp_path):
             str(pruned),
             # going on with more classes than the network has: its class branches are widened
             "--ignored",
+            # the backbone kept as it is, at a learning rate that would move it by far more
+            # than a half-precision checkpoint's rounding
+            "--freeze",
+            "10",
+            "--lr",
+            "0.01",
         ],
     )
     assert result.exit_code == 0, result.output
     trained = runs / "pruned" / "weights" / "last.pt"
+    import yaml
+    from ultralytics import YOLO
+
+    used = yaml.safe_load((runs / "pruned" / "args.yaml").read_text())
+    # going on, the biases' warm-up starts at zero, not at ultralytics' 0.1 for a new network
+    assert (used["freeze"], used["warmup_bias_lr"]) == (10, 0.0)
+    before, after = (YOLO(str(w)).model.state_dict() for w in (pruned, trained))
+    first = "model.0.conv.weight"
+    assert after[first].float().allclose(before[first].float(), atol=1e-3, rtol=1e-2)
     small = tmp_path / "small.onnx"
     result = runner.invoke(
         main, ["export", "--weights", str(trained), "--out", str(small), "--imgsz", "192", "--enlarge", "1.5"]

@@ -353,6 +353,12 @@ def train() -> None:
     help="Starting learning rate, AdamW (default: ultralytics' own choice; lower to go on gently from trained weights).",
 )
 @click.option(
+    "--freeze",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Keep the network's first N layers as they are (10: the whole backbone), so that going on teaches the head without unlearning the features.",
+)
+@click.option(
     "--ignored",
     is_flag=True,
     help='Also learn face-down tiles, tiles on edge and printed pictures (classes 1-3), which `spinner read` then lists under "ignored", never as tiles.',
@@ -370,6 +376,7 @@ def train_detector(
     model_cfg: str,
     hours: float | None,
     lr: float | None,
+    freeze: int | None,
     ignored: bool,
 ) -> None:
     """Train the tile detector (ultralytics YOLO OBB, from scratch, offline)."""
@@ -389,6 +396,7 @@ def train_detector(
         model_cfg=model_cfg,
         hours=hours,
         lr=lr,
+        freeze=freeze,
     )
     click.echo(f"weights: {best}")
 

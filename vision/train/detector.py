@@ -188,6 +188,7 @@ def train(
     model_cfg: str = "yolo11n-obb.yaml",
     hours: float | None = None,
     lr: float | None = None,
+    freeze: int | None = None,
 ) -> Path:
     """Train and return best.pt: from scratch (a model yaml: no pretrained weights exist here),
     on from our own earlier weights (a .pt, with a fresh schedule), or resumed where it stopped.
@@ -254,6 +255,8 @@ def train(
             # first hundred steps, and a network going on loses much of what it knew before
             # it learns again. Start them at zero, as ultralytics does for itself.
             **({"warmup_bias_lr": 0.0} if going_on else {}),
+            # ultralytics' own `freeze`: the first N layers' weights take no steps
+            **({"freeze": freeze} if freeze is not None else {}),
             # Each run starts its schedule again: from trained weights, ultralytics' automatic
             # AdamW at 0.002 first undoes some of the training (the first epoch's mAP dips).
             **({"optimizer": "AdamW", "lr0": lr} if lr is not None else {}),
