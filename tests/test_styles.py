@@ -188,3 +188,27 @@ def test_a_players_own_hand_shows_its_faces_to_the_camera_and_is_labelled_on_edg
     assert others and not any(others)
     sample = make_styled_sample(779, 2, 640, 480, condition="own-hand")
     assert sample.truth["params"]["styles"] == "own-hand" and sample.truth["on_edge"]
+
+
+def test_new_sets_are_coloured_as_no_training_photo_is():
+    # the measuring condition stands for sets the reader never learnt: a body or pips the
+    # training palettes draw would make it measure what was learnt
+    from vision.synth.dataset import image_rng
+    from vision.synth.scene import TRAINING, build_scene
+    from vision.synth.styles import PIP_SCHEMES, TRAINING_CONDITIONS, new_sets
+    from vision.synth.tiles import _FACES, PIP_COLOURS
+
+    assert "new-sets" not in {c.name for c in TRAINING_CONDITIONS}
+    learnt_faces = {face for face, _ in _FACES.values()}
+    learnt_schemes = {*(scheme[1:] for scheme in PIP_SCHEMES.values()), tuple(PIP_COLOURS[v] for v in range(1, 7))}
+    kinds = set()
+    for index in range(40):
+        scene = build_scene(image_rng(781, index), 640, 480, TRAINING)
+        style = new_sets(scene, np.random.default_rng([781, index, 1])).scene.tile_style
+        kinds.add(style.name)
+        if style.coloured:
+            assert style.pip_colours[1:] not in learnt_schemes
+            assert len(set(style.pip_colours[1:])) == 6  # each value its own colour
+        else:
+            assert style.face not in learnt_faces
+    assert len(kinds) >= 6

@@ -479,6 +479,20 @@ def train_average(first: str, second: str, out: str, share: float) -> None:
     show_default=True,
     help="With --detector: turned copies of each of its halves.",
 )
+@click.option(
+    "--looks/--no-looks",
+    default=True,
+    show_default=True,
+    help="Vary the training crops beyond light and colour cast: pips and body swapped, other colours, "
+    "grey, blurred, noisy, faded (`vision.train.halves.Looks`).",
+)
+@click.option(
+    "--width",
+    type=click.IntRange(min=4),
+    default=16,
+    show_default=True,
+    help="Channels of the classifier's first layer (the later ones two and four times as many).",
+)
 def train_halves(
     data: tuple[str, ...],
     out: str,
@@ -488,6 +502,8 @@ def train_halves(
     seed: int,
     detector: str | None,
     detected_copies: int,
+    looks: bool,
+    width: int,
 ) -> None:
     """Train the half classifier on crops of the synthetic truth and export it to ONNX."""
     import vision.train.halves as th
@@ -502,6 +518,8 @@ def train_halves(
         log=click.echo,
         detector=Path(detector) if detector else None,
         detected_copies=detected_copies,
+        looks=th.Looks() if looks else th.PLAIN_LOOKS,
+        width=width,
     )
     click.echo(json.dumps(figures))
 

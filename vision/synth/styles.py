@@ -338,6 +338,40 @@ def own_hand(scene: Scene, rng: np.random.Generator) -> Shot:
     return Shot(scene)
 
 
+#: bodies and plain pips (BGR) that no training photo draws: sets players own that the renderer's
+#: palettes (`tiles._FACES`, `PIP_SCHEMES`) leave out
+NEW_SETS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
+    "yellow": ((40, 200, 235), (20, 20, 20)),
+    "orange": ((30, 120, 230), (245, 245, 245)),
+    "purple": ((120, 40, 90), (60, 200, 235)),
+    "pink": ((170, 140, 235), (40, 30, 30)),
+    "teal": ((130, 130, 20), (235, 235, 235)),
+    "grey": ((150, 150, 150), (30, 30, 160)),
+    "mint": ((190, 225, 180), (90, 40, 20)),
+}
+
+
+def new_sets(scene: Scene, rng: np.random.Generator) -> Shot:
+    """A set the renderer never draws for training, for measuring only (never trained on): a
+    body and pips from `NEW_SETS`, or a black or white body with its pips coloured by value in a
+    scheme drawn afresh (bright on black, dark on white)."""
+    kind = str(rng.choice([*NEW_SETS, "black-coloured", "white-coloured"]))
+    style = replace(scene.tile_style, painted_divider=False)
+    if kind in NEW_SETS:
+        face, pip = NEW_SETS[kind]
+        style = replace(style, name=kind, face=face, pip=pip, coloured=False)
+    else:
+        on_black = kind == "black-coloured"
+        hues = rng.permutation(180)[:7]
+        value = 235 if on_black else 150
+        colours = tuple(
+            tuple(int(c) for c in cv2.cvtColor(np.uint8([[[h, 220, value]]]), cv2.COLOR_HSV2BGR)[0, 0]) for h in hues
+        )
+        face = (28, 28, 30) if on_black else (236, 238, 238)
+        style = replace(style, name=kind, face=face, pip=colours[1], coloured=True, pip_colours=colours)
+    return Shot(replace(scene, tile_style=style))
+
+
 def printed(scene: Scene, rng: np.random.Generator) -> Shot:
     """A game board with its track of printed domino pictures under the tiles, and cards."""
     view = scene.camera.footprint()
@@ -481,6 +515,7 @@ TRAINING_CONDITIONS = tuple(c for c in CONDITIONS if c.name not in ("plain", "ph
 NAMED_ONLY = (
     Condition("dim-printed", dim_printed, about="a game board's printed track in a dim room"),
     Condition("own-hand", own_hand, about="a player's own standing tiles, faces to a steep camera behind them"),
+    Condition("new-sets", new_sets, about="measuring only: tile and pip colours no training photo has"),
 )
 TRAINING_BY_NAME = {c.name: c for c in TRAINING_CONDITIONS + NAMED_ONLY}
 

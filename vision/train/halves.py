@@ -161,28 +161,98 @@ def detected_cuts(photo: np.ndarray, truth: dict, detector: Any) -> list[tuple[n
     return out
 
 
-def build_model():  # noqa: ANN201 - torch is imported lazily
+def build_model(width: int = 16):  # noqa: ANN201 - torch is imported lazily
+    """The classifier, its first layer `width` channels wide (the later ones 2 and 4 times)."""
     import torch.nn as nn
 
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
-    # 32 -> 16 -> 8 -> 4, then global pooling: about 7.5 million multiply-adds a crop, so the
-    # 80 halves of a 40-tile table are one batched call of a few milliseconds.
+    # 32 -> 16 -> 8 -> 4, then global pooling: at width 16 about 7.5 million multiply-adds a
+    # crop (growing as the width's square), so the 80 halves of a 40-tile table are one batched
+    # call of a few milliseconds.
     return nn.Sequential(
-        *block(3, 16),
+        *block(3, width),
         nn.MaxPool2d(2),
-        *block(16, 32),
-        *block(32, 32),
+        *block(width, 2 * width),
+        *block(2 * width, 2 * width),
         nn.MaxPool2d(2),
-        *block(32, 64),
-        *block(64, 64),
+        *block(2 * width, 4 * width),
+        *block(4 * width, 4 * width),
         nn.MaxPool2d(2),
         nn.AdaptiveAvgPool2d(1),
         nn.Flatten(),
         nn.Dropout(0.2),
-        nn.Linear(64, VALUES),
+        nn.Linear(4 * width, VALUES),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Looks:
+    """How a training batch's crops are varied beyond the light and colour cast every crop gets,
+    each with its own chance per crop. The rendered sets hold a few tile colours, pip colours and
+    cameras; a player's set is any of them, so the classifier learns that a half's value is its
+    pips' number and place, whatever their colours, the crop's sharpness or its noise: pips and
+    body swapped (black tiles with white pips from white ones with black), the colour channels in
+    another order (other pip colours), grey, blurred, noisy, faded."""
+
+    #: the light (times 1 -/+ this) and a colour cast (-/+ this), every crop
+    light: float = 0.25
+    cast: float = 0.05
+    inverted: float = 0.1
+    channels_swapped: float = 0.3
+    grey: float = 0.1
+    blurred: float = 0.25
+    #: the blur's sigma, crop pixels (a half is 32 x 32)
+    most_blur: float = 1.3
+    noisy: float = 0.2
+    most_noise: float = 0.06
+    faded: float = 0.2
+    #: a faded crop keeps at least this share of its contrast
+    least_contrast: float = 0.35
+
+
+#: the light and colour cast alone (`spinner train halves --no-looks`)
+PLAIN_LOOKS = Looks(inverted=0.0, channels_swapped=0.0, grey=0.0, blurred=0.0, noisy=0.0, faded=0.0)
+
+
+def jitter(batch, looks: Looks):  # noqa: ANN001, ANN201 - torch is imported lazily
+    """The batch (N, 3, H, W, RGB in [0, 1]) varied as `looks` says (`torch`'s generator)."""
+    import torch
+    from torchvision.transforms.functional import gaussian_blur
+
+    n, device = len(batch), batch.device
+
+    def chosen(share: float) -> torch.Tensor:
+        # a look that is off draws nothing, so `PLAIN_LOOKS` trains as before the looks were added
+        if share <= 0:
+            return torch.zeros(n, dtype=torch.bool, device=device)
+        return torch.rand(n, device=device) < share
+
+    out = batch * (1 - looks.light + 2 * looks.light * torch.rand(n, 1, 1, 1, device=device))
+    out = out + looks.cast * (2 * torch.rand(n, 3, 1, 1, device=device) - 1)
+    out = out.clamp(0, 1)
+    pick = chosen(looks.inverted)
+    out[pick] = 1 - out[pick]
+    pick = chosen(looks.channels_swapped)
+    if pick.any():
+        out[pick] = out[pick][:, torch.randperm(3, device=device)]
+    pick = chosen(looks.grey)
+    out[pick] = out[pick].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
+    pick = chosen(looks.blurred)
+    if pick.any():
+        sigma = float(0.3 + (looks.most_blur - 0.3) * torch.rand(1))
+        out[pick] = gaussian_blur(out[pick], kernel_size=5, sigma=sigma)
+    pick = chosen(looks.faded)
+    if pick.any():
+        keep = looks.least_contrast + (1 - looks.least_contrast) * torch.rand(int(pick.sum()), 1, 1, 1, device=device)
+        mean = out[pick].mean(dim=(1, 2, 3), keepdim=True)
+        out[pick] = mean + (out[pick] - mean) * keep
+    pick = chosen(looks.noisy)
+    if pick.any():
+        spread = looks.most_noise * torch.rand(int(pick.sum()), 1, 1, 1, device=device)
+        out[pick] = out[pick] + spread * torch.randn_like(out[pick])
+    return out.clamp_(0, 1)
 
 
 def _tensor(crops: CropSet):  # noqa: ANN202
@@ -217,13 +287,17 @@ def train(
     log=print,  # noqa: ANN001
     detector: Path | None = None,
     detected_copies: int = 2,
+    looks: Looks | None = None,
+    width: int = 16,
 ) -> dict[str, float]:
     """Train on one dataset or several; export ONNX to `out` at each epoch better on the validation
     crops. Returns figures. With `detector`, the halves of its own boxes are cut too (`collect`), in
-    training and validation."""
+    training and validation. `looks`: how each training batch is varied (`jitter`; default
+    `Looks()`); `width`: the classifier's (`build_model`)."""
     import torch
     from torch import nn
 
+    looks = looks or Looks()
     torch.manual_seed(seed)
     random.seed(seed)
     torch.set_num_threads(max(1, torch.get_num_threads()))
@@ -241,7 +315,7 @@ def train(
     vx, vy = _tensor(val_set)
     # The crops stay in host memory (several GB); each batch goes to the GPU where there is one.
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    model = build_model().to(device)
+    model = build_model(width).to(device)
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * max(1, (len(y) + batch - 1) // batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
@@ -253,12 +327,7 @@ def train(
         total = 0.0
         for i in range(0, len(y), batch):
             idx = order[i : i + batch]
-            xb = x[idx].to(device)
-            # Light photometric jitter: the crops already vary in geometry.
-            xb = (
-                xb * (0.75 + 0.5 * torch.rand(len(idx), 1, 1, 1, device=device))
-                + 0.1 * (torch.rand(len(idx), 3, 1, 1, device=device) - 0.5)
-            ).clamp_(0, 1)
+            xb = jitter(x[idx].to(device), looks)
             optimiser.zero_grad()
             loss = loss_fn(model(xb), y[idx].to(device))
             loss.backward()
