@@ -489,7 +489,7 @@ def train_average(first: str, second: str, out: str, share: float) -> None:
 @click.option(
     "--width",
     type=click.IntRange(min=4),
-    default=16,
+    default=24,
     show_default=True,
     help="Channels of the classifier's first layer (the later ones two and four times as many).",
 )

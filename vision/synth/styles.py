@@ -351,6 +351,12 @@ NEW_SETS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
 }
 
 
+def _bgr(hue: int, saturation: int, value: int) -> tuple[int, int, int]:
+    """An HSV colour (OpenCV's ranges: hue 0-179) as BGR."""
+    b, g, r = cv2.cvtColor(np.full((1, 1, 3), (hue, saturation, value), np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
+    return int(b), int(g), int(r)
+
+
 def new_sets(scene: Scene, rng: np.random.Generator) -> Shot:
     """A set the renderer never draws for training, for measuring only (never trained on): a
     body and pips from `NEW_SETS`, or a black or white body with its pips coloured by value in a
@@ -364,9 +370,7 @@ def new_sets(scene: Scene, rng: np.random.Generator) -> Shot:
         on_black = kind == "black-coloured"
         hues = rng.permutation(180)[:7]
         value = 235 if on_black else 150
-        colours = tuple(
-            tuple(int(c) for c in cv2.cvtColor(np.uint8([[[h, 220, value]]]), cv2.COLOR_HSV2BGR)[0, 0]) for h in hues
-        )
+        colours = tuple(_bgr(int(h), 220, value) for h in hues)
         face = (28, 28, 30) if on_black else (236, 238, 238)
         style = replace(style, name=kind, face=face, pip=colours[1], coloured=True, pip_colours=colours)
     return Shot(replace(scene, tile_style=style))

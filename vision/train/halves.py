@@ -161,16 +161,16 @@ def detected_cuts(photo: np.ndarray, truth: dict, detector: Any) -> list[tuple[n
     return out
 
 
-def build_model(width: int = 16):  # noqa: ANN201 - torch is imported lazily
+def build_model(width: int = 24):  # noqa: ANN201 - torch is imported lazily
     """The classifier, its first layer `width` channels wide (the later ones 2 and 4 times)."""
     import torch.nn as nn
 
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
-    # 32 -> 16 -> 8 -> 4, then global pooling: at width 16 about 7.5 million multiply-adds a
-    # crop (growing as the width's square), so the 80 halves of a 40-tile table are one batched
-    # call of a few milliseconds.
+    # 32 -> 16 -> 8 -> 4, then global pooling: at width 24 about 16.6 million multiply-adds a
+    # crop (growing as the width's square; 7.5 at 16), so the 80 halves of a 40-tile table are one
+    # batched call of a few milliseconds.
     return nn.Sequential(
         *block(3, width),
         nn.MaxPool2d(2),
@@ -288,7 +288,7 @@ def train(
     detector: Path | None = None,
     detected_copies: int = 2,
     looks: Looks | None = None,
-    width: int = 16,
+    width: int = 24,
 ) -> dict[str, float]:
     """Train on one dataset or several; export ONNX to `out` at each epoch better on the validation
     crops. Returns figures. With `detector`, the halves of its own boxes are cut too (`collect`), in
