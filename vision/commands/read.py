@@ -308,17 +308,21 @@ def describe_layout(layout: dict | None) -> str:  # type: ignore[type-arg]
 
 @click.group()
 def train() -> None:
-    """Train the reader's two models (needs the training extra: pip install -e '.[train]')."""
+    """Train the reader's models (needs the training extra: pip install -e '.[train]')."""
 
 
-@train.command("detector")
-@click.option(
+#: the synthetic sets a training command learns from
+_training_data = click.option(
     "--data",
     type=click.Path(file_okay=False, exists=True),
     required=True,
     multiple=True,
-    help="A `spinner dataset synth` folder; give it again to train on several sets together.",
+    help="A `spinner dataset synth` folder; give it more than once to train on several.",
 )
+
+
+@train.command("detector")
+@_training_data
 @click.option("--project", type=click.Path(file_okay=False), default="runs", show_default=True)
 @click.option("--name", default="detector", show_default=True)
 @click.option("--epochs", type=click.IntRange(min=1), default=100, show_default=True)
@@ -454,13 +458,7 @@ def train_average(first: str, second: str, out: str, share: float) -> None:
 
 
 @train.command("halves")
-@click.option(
-    "--data",
-    type=click.Path(file_okay=False, exists=True),
-    required=True,
-    multiple=True,
-    help="A `spinner dataset synth` folder; give it more than once to train on several.",
-)
+@_training_data
 @click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_HALVES), show_default=True)
 @click.option("--epochs", type=click.IntRange(min=1), default=8, show_default=True)
 @click.option("--copies", type=click.IntRange(min=1), default=3, show_default=True, help="Jittered crops per half.")
@@ -525,13 +523,7 @@ def train_halves(
 
 
 @train.command("refiner")
-@click.option(
-    "--data",
-    type=click.Path(file_okay=False, exists=True),
-    required=True,
-    multiple=True,
-    help="A `spinner dataset synth` folder; give it more than once to train on several.",
-)
+@_training_data
 @click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_REFINER), show_default=True)
 @click.option("--epochs", type=click.IntRange(min=1), default=8, show_default=True)
 @click.option(
@@ -567,6 +559,50 @@ def train_refiner(
         log=click.echo,
     )
     click.echo(json.dumps(figures))
+
+
+@train.command("lying")
+@_training_data
+@click.option(
+    "--refiner",
+    type=click.Path(dir_okay=False, exists=True),
+    default=str(DEFAULT_REFINER),
+    show_default=True,
+    help="The box refiner to add the check to (its offsets are kept as they are).",
+)
+@click.option("--out", type=click.Path(dir_okay=False), default=str(DEFAULT_REFINER), show_default=True)
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Use only the first N photos of each split.")
+@click.option(
+    "--strength",
+    type=click.FloatRange(min=0),
+    default=0.2,
+    show_default=True,
+    help="The L2 penalty on the check's weights.",
+)
+@click.option(
+    "--share",
+    type=click.FloatRange(min=0, max=0.5),
+    default=0.005,
+    show_default=True,
+    help="The share of the training photos' face-up tiles the check may hold.",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+def train_lying(
+    data: tuple[str, ...], refiner: str, out: str, limit: int | None, strength: float, share: float, seed: int
+) -> None:
+    """Add to the box refiner a check that a box holds a tile lying face up (models/README.md)."""
+    import vision.train.lying as tl
+
+    tl.train(
+        [Path(d) for d in data],
+        Path(refiner),
+        Path(out),
+        limit=limit,
+        strength=strength,
+        share=share,
+        seed=seed,
+        log=click.echo,
+    )
 
 
 @click.command()

@@ -89,6 +89,18 @@ def _not_a_tile(point: Iterable[float], truth: dict[str, Any]) -> str | None:
     return None
 
 
+def lies_on(tile: TileReading, truth: dict[str, Any]) -> str | None:
+    """What a read tile lies on, as `score_synthetic` matches it: "tile" (a labelled face-up
+    tile), "unlabelled" (one mostly hidden or cut by the frame), "face_down", "edge", "printed",
+    or None (none of them: the table, a box across two tiles)."""
+    tiles = truth["tiles"]
+    centres = np.asarray([t["center"] for t in tiles], dtype=np.float32).reshape(-1, 2)
+    i, distance = _nearest(tile.center, centres)
+    if i >= 0 and distance <= 0.5 * short_side(tiles[i]["corners"]):
+        return "tile" if tiles[i].get("labelled") else "unlabelled"
+    return _not_a_tile(tile.center, truth)
+
+
 def _blanks(true_tile: dict[str, Any]) -> int:
     a, b = (int(v) for v in true_tile["value"].split("-"))
     return blank_halves(a, b)

@@ -27,7 +27,7 @@ from vision.read.models import DEFAULT_CALIBRATION, DEFAULT_DETECTOR, DEFAULT_HA
 from vision.read.noise import CLEAR, faint
 from vision.read.pips import INNER, PipCount, count_many, short
 from vision.read.reading import Ignored, Reading, TileCandidate, TileReading, scaled, settle, split_halves
-from vision.read.refine import BoxRefiner
+from vision.read.refine import BoxFrame, BoxRefiner
 from vision.read.slant import Slant, square_again, square_on, turn_photo
 from vision.read.zoom import Widen, Zoom, look_again, look_wider
 from vision.rebuild.reconstruct import layout_rules, reconstruct
@@ -98,6 +98,11 @@ UNDER_THE_LINE = 0.99
 #: the rules do not back it, never changed): such reads were wrong far more often than any other
 #: tile's at the same confidence (models/README.md, "A tile read as the double blank")
 SURE_DOUBLE_BLANK = False
+#: whether a tile the box refiner's check says is not lying face up (a tile standing on edge seen
+#: face on, a printed picture) is held under the sure line: the detector reads the face alone and
+#: boxes a player's own standing tiles, seen from behind, as tiles with no doubt; the refiner sees
+#: the box's surroundings (models/README.md, "Is it lying face up?")
+CHECK_LYING = True
 DOUBLE_BLANK = Tile.of(0, 0)
 #: a second opinion on each half that learns nothing (`vision.read.pips`): its pips counted by
 #: where they lie, whatever their colour and the body's. Where it says a value and a sure tile's
@@ -152,6 +157,7 @@ class Reader:
         overlap: float | None = SURE_OVERLAP,
         blank_apart: float | None = BLANK_APART,
         clear: float | None = PIPS_CLEAR,
+        check_lying: bool = CHECK_LYING,
     ) -> None:
         #: `side`: the long side photos are read at, `enlarge`: how much a smaller photo is
         #: enlarged at most (default: the detector's, set at export)
@@ -175,6 +181,9 @@ class Reader:
         self.blank_apart = blank_apart
         #: how many times its noise a sure tile's pips must stand out of its face (None: not measured)
         self.clear = clear
+        #: whether the refiner's check, where it has one, holds a box showing no tile lying face
+        #: up under the sure line
+        self.check_lying = check_lying
         #: how sure a tile may be called (`vision.read.calibration`); where the file is absent (a
         #: model folder of one's own) a tile is unsure under a raw confidence of 0.9
         if isinstance(calibration, (str, Path)):
@@ -256,6 +265,8 @@ class Reader:
             settled_tiles = self.mark_blank_unlike(settled_tiles, crops)
         if self.clear is not None:
             settled_tiles = self.mark_faint(settled_tiles, crops)
+        if self.check_lying and self.refiner is not None and self.refiner.lying_least is not None:
+            settled_tiles = self.mark_not_lying(settled_tiles, image)
         if self.overlap is not None:
             settled_tiles = self.mark_overlapping(settled_tiles)
         tiles = tuple(sorted((self.judge(t) for t in settled_tiles), key=lambda t: (t.center[1], t.center[0])))
@@ -339,6 +350,19 @@ class Reader:
         held = {i for i, dark in zip(sure, lost) if dark}
         return [replace(t, faint=True) if i in held else t for i, t in enumerate(tiles)]
 
+    def mark_not_lying(self, tiles: list[TileReading], image: np.ndarray) -> list[TileReading]:
+        """`tiles` with `not_lying` set on each that would be sure and whose box, cut from the
+        photo as read (`image`, not turned), the refiner's check says holds no tile lying face up
+        (`vision.read.refine`)."""
+        assert self.refiner is not None and self.refiner.lying_least is not None
+        line = SURE_AT if self.calibration is None else self.calibration.sure_from
+        sure = [i for i, tile in enumerate(tiles) if tile.confidence >= line and not self.held(tile)]
+        if not sure:
+            return tiles
+        scores = self.refiner.lying(image, [BoxFrame.around(tiles[i].corners) for i in sure])
+        held = {i for i, score in zip(sure, scores) if score < self.refiner.lying_least}
+        return [replace(t, not_lying=True) if i in held else t for i, t in enumerate(tiles)]
+
     def mark_overlapping(self, tiles: list[TileReading]) -> list[TileReading]:
         """`tiles` with `overlapped` set on each that would be sure (`judge`) and whose box
         overlaps another such tile's by more than `overlap` of the smaller box's area."""
@@ -347,7 +371,12 @@ class Reader:
         sure = [
             i
             for i, t in enumerate(tiles)
-            if t.confidence >= line and not self.held(t) and not t.pips_disagree and not t.blank_unlike and not t.faint
+            if t.confidence >= line
+            and not self.held(t)
+            and not t.pips_disagree
+            and not t.blank_unlike
+            and not t.faint
+            and not t.not_lying
         ]
         held = {sure[k] for k in overlapping([tiles[i].corners for i in sure], self.overlap)}
         return [replace(t, overlapped=True) if i in held else t for i, t in enumerate(tiles)]
@@ -364,7 +393,9 @@ class Reader:
         line = SURE_AT if self.calibration is None else self.calibration.sure_from
         if self.held(tile) and tile.confidence >= line:
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
-        if tile.confidence >= line and (tile.pips_disagree or tile.overlapped or tile.blank_unlike or tile.faint):
+        if tile.confidence >= line and (
+            tile.pips_disagree or tile.overlapped or tile.blank_unlike or tile.faint or tile.not_lying
+        ):
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
         if self.calibration is None:
             return replace(tile, unsure=tile.confidence < SURE_AT)

@@ -78,6 +78,10 @@ class TileReading:
     #: True where neither half's pips stand clear of the photo's noise (`vision.read.noise`: a dim
     #: room, the gain turned up): the reader asks about the tile (`Reader.judge`)
     faint: bool = False
+    #: True where the box refiner's check says the box holds no tile lying face up (a tile
+    #: standing on edge seen face on, a printed picture: `vision.read.refine`): the reader asks
+    #: about the tile (`Reader.judge`)
+    not_lying: bool = False
 
     @property
     def pips_disagree(self) -> bool:
@@ -109,6 +113,8 @@ class TileReading:
             out["blank_unlike"] = True
         if self.faint:  # why the tile is unsure: its pips hardly stand out of the photo's noise
             out["faint"] = True
+        if self.not_lying:  # why the tile is unsure: its box shows no tile lying face up
+            out["not_lying"] = True
         return out
 
 

@@ -7,6 +7,13 @@ short, or slid along the tile, so that a half's cut holds part of its neighbour.
 looks at each box with its surroundings, in the box's own frame (`frame_crop`), and says how the
 true box differs (`Offsets`): the centre moved along and across, the length and width scaled, the
 direction turned. A small CNN exported to ONNX, run on all of a photo's boxes at once.
+
+The same network also says whether a box holds a tile lying face up (`BoxRefiner.lying`): a
+second output, one logistic unit on the features the offsets are read from (`vision.train.lying`).
+The crop shows the box's surroundings, where a flat tile's side shows below its face and a tile
+standing on edge, seen face on, shows its top above it and stands straight up from the table; the
+detector, which reads the face alone, boxes such faces as tiles with no doubt (docs/styles.md, "A
+steep view"). A tile read there is asked about instead of scored (`Reader.mark_not_lying`).
 """
 
 from __future__ import annotations
@@ -46,6 +53,12 @@ class BoxFrame:
         else:
             along, length, width = np.array([-np.sin(angle), np.cos(angle)]), h, w
         return cls(np.asarray(center, dtype=np.float64), along, np.array([-along[1], along[0]]), length, width)
+
+    @classmethod
+    def around(cls, corners: Sequence[Sequence[float]] | np.ndarray) -> BoxFrame:
+        """The smallest box round a quadrilateral (a tile's corners as read or as true)."""
+        (cx, cy), size, degrees = cv2.minAreaRect(np.asarray(corners, dtype=np.float32))
+        return cls.of((cx, cy), size, float(np.radians(degrees)))
 
     @property
     def angle(self) -> float:
@@ -121,19 +134,42 @@ def to_batch(crops: Sequence[np.ndarray]) -> np.ndarray:
     return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
 
 
+#: the refiner's outputs: the offsets, and (where `spinner train lying` added it) how likely the
+#: box holds a tile lying face up
+OFFSETS, LYING = "offsets", "lying"
+#: the ONNX metadata key holding the score under which a box is held to show no tile lying face up
+LYING_LEAST = "lying_least"
+
+
 class BoxRefiner:
-    """An exported refiner (ONNX: crops (N, 3, 40, 64) -> offsets (N, 5), `Offsets`' order)."""
+    """An exported refiner (ONNX: crops (N, 3, 40, 64) -> offsets (N, 5), `Offsets`' order; and,
+    where it has one, `lying` (N, 1), the chance that the box holds a tile lying face up)."""
 
     def __init__(self, path: str | Path, threads: int | None = None) -> None:
         self.path = Path(path)
         self.session = open_session(self.path, "box refiner", threads)
         self.input_name = self.session.get_inputs()[0].name
+        outputs = {o.name for o in self.session.get_outputs()}
+        least = self.session.get_modelmeta().custom_metadata_map.get(LYING_LEAST)
+        #: the `lying` score under which a box shows no tile lying face up; None: a refiner
+        #: without the check (trained before it, or its head not added)
+        self.lying_least: float | None = float(least) if LYING in outputs and least is not None else None
 
     def offsets(self, image: np.ndarray, frames: Sequence[BoxFrame]) -> np.ndarray:
         if not frames:
             return np.zeros((0, 5), dtype=np.float32)
-        (out,) = self.session.run(None, {self.input_name: to_batch([frame_crop(image, f) for f in frames])})
+        (out,) = self.session.run([OFFSETS], {self.input_name: to_batch([frame_crop(image, f) for f in frames])})
         return out
+
+    def lying(self, image: np.ndarray, frames: Sequence[BoxFrame]) -> np.ndarray:
+        """(N,) the chance that each box holds a tile lying face up (a refiner without the check:
+        ValueError)."""
+        if self.lying_least is None:
+            raise ValueError(f"the box refiner at {self.path} has no `{LYING}` output: run `spinner train lying`")
+        if not frames:
+            return np.zeros(0, dtype=np.float32)
+        (out,) = self.session.run([LYING], {self.input_name: to_batch([frame_crop(image, f) for f in frames])})
+        return out.reshape(-1)
 
     def refine(self, image: np.ndarray, boxes: Sequence[ObbDetection], passes: int = 1) -> list[ObbDetection]:
         """Each box moved where the refiner says its tile lies, `passes` times over (each pass

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from vision.read.refine import CROP_ACROSS, CROP_ALONG, BoxFrame, frame_crop, offsets_to
@@ -44,8 +43,7 @@ class Examples:
 
 
 def true_frame(tile: dict[str, Any]) -> BoxFrame:
-    (cx, cy), size, degrees = cv2.minAreaRect(np.asarray(tile["corners"], dtype=np.float32))
-    return BoxFrame.of((cx, cy), size, float(np.radians(degrees)))
+    return BoxFrame.around(tile["corners"])
 
 
 def jittered(frame: BoxFrame, rng: np.random.Generator) -> BoxFrame:
