@@ -39,7 +39,7 @@ def test_a_tile_whose_box_shows_no_tile_lying_face_up_is_asked_about_never_chang
 
     reader = Reader()
     check = _Check([0.9, 0.1])
-    reader.refiner = check  # type: ignore[assignment]
+    reader.checker = check  # type: ignore[assignment]
     image = np.zeros((200, 600, 3), np.uint8)
     flat, standing, faint = _tile(100), _tile(300), replace(_tile(500), confidence=0.3)
     marked = reader.mark_not_lying([flat, standing, faint], image)
@@ -53,14 +53,17 @@ def test_a_tile_whose_box_shows_no_tile_lying_face_up_is_asked_about_never_chang
     assert judged[1].to_json()["not_lying"] is True and "not_lying" not in judged[0].to_json()
 
 
-def test_the_reader_checks_only_with_a_refiner_that_has_the_check():
+def test_the_reader_checks_with_the_refiners_check_also_where_it_does_not_refine():
     from vision.read.reader import Reader
 
     image = np.full((480, 640, 3), 90, np.uint8)
     with_check = Reader()
-    assert with_check.refiner is not None and with_check.refiner.lying_least is not None  # the bundled one has it
-    assert Reader(refiner=None).read(image).tiles == ()  # no refiner: nothing to check with, no error
-    assert Reader(check_lying=False).check_lying is False
+    assert with_check.checker is with_check.refiner  # the refiner checks: one session, not two
+    assert with_check.checker is not None and with_check.checker.lying_least is not None  # the bundled one has it
+    following = Reader(refiner=None)  # the followers read unrefined, and still check
+    assert following.checker is not None and following.checker.lying_least is not None
+    assert following.read(image).tiles == ()
+    assert Reader(checker=None).checker is None
 
 
 def _plain_refiner(tmp_path):
@@ -132,7 +135,7 @@ def test_the_bundled_reader_asks_about_a_players_own_standing_tiles_and_not_abou
     from vision.read.reader import Reader
     from vision.synth.styles import make_styled_sample
 
-    checked, unchecked = Reader(), Reader(check_lying=False)
+    checked, unchecked = Reader(), Reader(checker=None)
     sure: dict[tuple[bool, str], int] = {}
     for index in range(6):
         sample = make_styled_sample(23, index, condition="own-hand")
@@ -145,3 +148,17 @@ def test_the_bundled_reader_asks_about_a_players_own_standing_tiles_and_not_abou
     assert sure.get((False, "edge"), 0) >= 5  # what there is to hold
     assert sure.get((True, "edge"), 0) <= sure[False, "edge"] // 2
     assert sure[True, "tile"] >= sure[False, "tile"] - 2
+
+
+def test_the_pages_reader_needs_the_refiner_that_checks(tmp_path):
+    """The page's reader checks with the models folder's refiner: without it the page says which
+    model is missing, as it does for the other two, rather than read unchecked."""
+    import shutil
+
+    from vision.read.models import DEFAULT_DETECTOR, DEFAULT_HALVES
+    from webapp.readers import Unavailable, default_factory
+
+    shutil.copy(DEFAULT_DETECTOR, tmp_path / "detector.onnx")
+    shutil.copy(DEFAULT_HALVES, tmp_path / "halves.onnx")
+    with pytest.raises(Unavailable, match="box refiner"):
+        default_factory(tmp_path, threads=1, processes=0)("partners")

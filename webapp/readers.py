@@ -54,6 +54,7 @@ def _read_in_child(
             variant=variant,
             refiner=FOLLOWING_REFINER,
             slant=FOLLOWING_SLANT,
+            checker=Path(models) / "refiner.onnx",
         )
     # upright, a phone's large JPEG decoded at reduced size
     reading, image = reader.read_upright(data, name)
@@ -146,8 +147,8 @@ def default_factory(models: Path, threads: int | None, processes: int = 1) -> Ca
     pool = Pool(processes)
 
     def make(variant: str) -> Any:
-        detector, halves = models / "detector.onnx", models / "halves.onnx"
-        for path, what in ((detector, "tile detector"), (halves, "half classifier")):
+        detector, halves, checker = models / "detector.onnx", models / "halves.onnx", models / "refiner.onnx"
+        for path, what in ((detector, "tile detector"), (halves, "half classifier"), (checker, "box refiner")):
             if not path.is_file():
                 raise Unavailable(
                     f"this server cannot read photos yet: the {what} model is missing ({path}; "
@@ -164,6 +165,7 @@ def default_factory(models: Path, threads: int | None, processes: int = 1) -> Ca
                 variant=variant,
                 refiner=FOLLOWING_REFINER,
                 slant=FOLLOWING_SLANT,
+                checker=checker,
             )
         return ChildReader(pool, models, variant, threads)
 

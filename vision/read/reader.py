@@ -98,11 +98,13 @@ UNDER_THE_LINE = 0.99
 #: the rules do not back it, never changed): such reads were wrong far more often than any other
 #: tile's at the same confidence (models/README.md, "A tile read as the double blank")
 SURE_DOUBLE_BLANK = False
-#: whether a tile the box refiner's check says is not lying face up (a tile standing on edge seen
-#: face on, a printed picture) is held under the sure line: the detector reads the face alone and
-#: boxes a player's own standing tiles, seen from behind, as tiles with no doubt; the refiner sees
-#: the box's surroundings (models/README.md, "Is it lying face up?")
-CHECK_LYING = True
+#: the model whose `lying` output checks each tile that would be sure (the box refiner): one its
+#: check says is not lying face up (a tile standing on edge seen face on, a printed picture) is
+#: held under the sure line. The detector reads the face alone and boxes a player's own standing
+#: tiles, seen from behind, as tiles with no doubt; the refiner sees the box's surroundings
+#: (models/README.md, "Is it lying face up?"). The followers check too, though they read the boxes
+#: unrefined: a player photographing the table from their seat has their own tiles in view.
+LYING_CHECK: Path | None = DEFAULT_REFINER
 DOUBLE_BLANK = Tile.of(0, 0)
 #: a second opinion on each half that learns nothing (`vision.read.pips`): its pips counted by
 #: where they lie, whatever their colour and the body's. Where it says a value and a sure tile's
@@ -157,7 +159,7 @@ class Reader:
         overlap: float | None = SURE_OVERLAP,
         blank_apart: float | None = BLANK_APART,
         clear: float | None = PIPS_CLEAR,
-        check_lying: bool = CHECK_LYING,
+        checker: str | Path | None = LYING_CHECK,
     ) -> None:
         #: `side`: the long side photos are read at, `enlarge`: how much a smaller photo is
         #: enlarged at most (default: the detector's, set at export)
@@ -181,9 +183,13 @@ class Reader:
         self.blank_apart = blank_apart
         #: how many times its noise a sure tile's pips must stand out of its face (None: not measured)
         self.clear = clear
-        #: whether the refiner's check, where it has one, holds a box showing no tile lying face
-        #: up under the sure line
-        self.check_lying = check_lying
+        #: the refiner whose check holds a box showing no tile lying face up under the sure line
+        #: (the refiner itself where it is the same file; None, or a refiner without the check:
+        #: no check)
+        self.checker: BoxRefiner | None = None
+        if checker is not None:
+            same = refiner is not None and Path(checker).resolve() == Path(refiner).resolve()
+            self.checker = self.refiner if same else BoxRefiner(checker, threads)
         #: how sure a tile may be called (`vision.read.calibration`); where the file is absent (a
         #: model folder of one's own) a tile is unsure under a raw confidence of 0.9
         if isinstance(calibration, (str, Path)):
@@ -265,7 +271,7 @@ class Reader:
             settled_tiles = self.mark_blank_unlike(settled_tiles, crops)
         if self.clear is not None:
             settled_tiles = self.mark_faint(settled_tiles, crops)
-        if self.check_lying and self.refiner is not None and self.refiner.lying_least is not None:
+        if self.checker is not None and self.checker.lying_least is not None:
             settled_tiles = self.mark_not_lying(settled_tiles, image)
         if self.overlap is not None:
             settled_tiles = self.mark_overlapping(settled_tiles)
@@ -354,13 +360,13 @@ class Reader:
         """`tiles` with `not_lying` set on each that would be sure and whose box, cut from the
         photo as read (`image`, not turned), the refiner's check says holds no tile lying face up
         (`vision.read.refine`)."""
-        assert self.refiner is not None and self.refiner.lying_least is not None
+        assert self.checker is not None and self.checker.lying_least is not None
         line = SURE_AT if self.calibration is None else self.calibration.sure_from
         sure = [i for i, tile in enumerate(tiles) if tile.confidence >= line and not self.held(tile)]
         if not sure:
             return tiles
-        scores = self.refiner.lying(image, [BoxFrame.around(tiles[i].corners) for i in sure])
-        held = {i for i, score in zip(sure, scores) if score < self.refiner.lying_least}
+        scores = self.checker.lying(image, [BoxFrame.around(tiles[i].corners) for i in sure])
+        held = {i for i, score in zip(sure, scores) if score < self.checker.lying_least}
         return [replace(t, not_lying=True) if i in held else t for i, t in enumerate(tiles)]
 
     def mark_overlapping(self, tiles: list[TileReading]) -> list[TileReading]:

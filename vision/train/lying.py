@@ -215,7 +215,7 @@ def train(
 
     started = time.time()
     # the tiles as the reader reads them, without the check itself
-    reader = Reader(DEFAULT_DETECTOR, refiner=refiner, check_lying=False)
+    reader = Reader(DEFAULT_DETECTOR, refiner=refiner, checker=None)
     parts = [collect(d, "train", reader, limit, log) for d in datasets]
     crops = np.concatenate([p.crops for p in parts])
     lying = np.concatenate([p.lying for p in parts])
