@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import cv2
@@ -162,3 +163,35 @@ def test_the_pages_reader_needs_the_refiner_that_checks(tmp_path):
     shutil.copy(DEFAULT_HALVES, tmp_path / "halves.onnx")
     with pytest.raises(Unavailable, match="box refiner"):
         default_factory(tmp_path, threads=1, processes=0)("partners")
+
+
+def test_spinner_train_lying_adds_the_check_from_a_tiny_set(tmp_path):
+    """`spinner train lying` end to end: photos of a player's own hand rendered, the reader's tiles
+    on them cut and labelled, the unit fitted and added to a copy of the bundled refiner, which
+    the reader then runs."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from click.testing import CliRunner
+
+    from spinner.cli import main
+    from vision.read.reader import Reader
+    from vision.read.refine import BoxRefiner
+
+    runner = CliRunner()
+    data = tmp_path / "own-hand"
+    result = runner.invoke(
+        main,
+        ["dataset", "synth", "--out", str(data), "--images", "6", "--seed", "5", "--condition", "own-hand"]
+        + ["--val-fraction", "0.34", "--quiet", "--workers", "1"],
+    )
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "refiner.onnx"
+    result = runner.invoke(main, ["train", "lying", "--data", str(data), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output.strip().splitlines()[-1])
+    assert figures["train_tiles"] > 10 and figures["train_not_lying"] > 0 and 0 < figures["lying_least"] < 1
+    assert set(figures["val_held"]) <= {"tile", "edge", "printed"}
+    refiner = BoxRefiner(out)
+    assert refiner.lying_least == pytest.approx(figures["lying_least"], abs=1e-6)
+    reader = Reader(refiner=out, checker=out)
+    assert reader.checker is reader.refiner and reader.checker is not None and reader.checker.lying_least is not None
