@@ -62,6 +62,20 @@ def test_figures_count_found_missed_misread_and_false_tiles():
     assert figures["confusion"][6][5] == 1 and figures["confusion"][3][3] == 1
 
 
+def test_of_two_boxes_on_one_tile_the_surer_is_matched_and_the_fainter_is_the_extra():
+    """As COCO matches: the surest box claims its tile, whatever the photo's order of the boxes,
+    so a sure tile is never charged for a faint duplicate listed before it."""
+    from dataclasses import replace
+
+    truth = {"tiles": [true_tile("1-6", (100, 100))]}
+    faint = replace(read_tile("1-6", (101, 99), (1, 6)), confidence=0.35)
+    sure = replace(read_tile("1-6", (100, 100), (1, 6)), confidence=0.75)
+    tally = Tally()
+    score_synthetic(Reading("x", 200, 200, (faint, sure)), truth, tally)
+    assert sorted(tally.judged) == [(0.35, False), (0.75, True)]
+    assert tally.figures()["tile_recall"] == 1.0 and tally.figures()["exact_tile"] == 1.0
+
+
 def test_the_new_tile_is_the_one_with_nothing_near_it_before():
     before = Reading("a", 800, 200, (read_tile("3-5", (100, 100), (3, 5)),))
     after = Reading("b", 800, 200, (read_tile("3-5", (101, 100), (3, 5)), read_tile("5-6", (140, 100), (5, 6))))

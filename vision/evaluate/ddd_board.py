@@ -110,7 +110,9 @@ def score_board_photo(reading: Reading, grid: Grid, board: list[dict[str, Any]],
         tally.count_true(n)
     tally.read += len(reading.tiles)
     used: set[int] = set()
-    for tile in reading.tiles:
+    # the surest box claims a tile first (as COCO matches): of two boxes on one tile the less sure
+    # is the extra one, whatever their order in the photo
+    for tile in sorted(reading.tiles, key=lambda t: -t.confidence):
         x, y = grid.locate(tile.center)
         if not (0 <= x < CELLS and 0 <= y < CELLS):
             tally.printed_read += 1

@@ -49,7 +49,9 @@ def score_synthetic(reading: Reading, truth: dict[str, Any], tally: Tally) -> No
     tally.read += len(reading.tiles)
     centres = np.asarray([t["center"] for t in tiles], dtype=np.float32).reshape(-1, 2)
     used: set[int] = set()
-    for tile in reading.tiles:
+    # the surest box claims a tile first (as COCO matches): of two boxes on one tile the less sure
+    # is the extra one, whatever their order in the photo
+    for tile in sorted(reading.tiles, key=lambda t: -t.confidence):
         i, distance = _nearest(tile.center, centres)
         if i < 0 or distance > 0.5 * short_side(tiles[i]["corners"]):
             kind = _not_a_tile(tile.center, truth)
