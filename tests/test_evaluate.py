@@ -76,6 +76,27 @@ def test_of_two_boxes_on_one_tile_the_surer_is_matched_and_the_fainter_is_the_ex
     assert tally.figures()["tile_recall"] == 1.0 and tally.figures()["exact_tile"] == 1.0
 
 
+def test_a_box_over_the_joint_of_two_touching_tiles_is_counted_across_them():
+    """Two tiles end to end (a line of play): a box from the middle of one to the middle of the
+    other lies on neither tile and is counted apart from a box on bare table, sure or not."""
+    from dataclasses import replace
+
+    from vision.evaluate.photos import lies_on
+
+    truth = {"tiles": [true_tile("3-5", (100, 100)), true_tile("5-6", (140, 100))]}
+    across = read_tile("5-5", (120, 100), (5, 5))
+    assert lies_on(across, truth) == "across"
+    assert lies_on(read_tile("3-5", (101, 100), (3, 5)), truth) == "tile"
+    assert lies_on(read_tile("2-2", (300, 100), (2, 2)), truth) is None
+    tally = Tally()
+    unsure = replace(read_tile("1-1", (120, 101), (1, 1)), unsure=True)
+    table = read_tile("2-2", (300, 100), (2, 2))
+    score_synthetic(Reading("x", 400, 200, (across, unsure, table)), truth, tally)
+    figures = tally.figures()
+    assert (figures["read_across_two_tiles"], figures["sure_across_two_tiles"]) == (2, 1)
+    assert sum(figures["read_as_tiles"].values()) == 0 and figures["tile_precision"] == 0.0
+
+
 def test_the_new_tile_is_the_one_with_nothing_near_it_before():
     before = Reading("a", 800, 200, (read_tile("3-5", (100, 100), (3, 5)),))
     after = Reading("b", 800, 200, (read_tile("3-5", (101, 100), (3, 5)), read_tile("5-6", (140, 100), (5, 6))))
@@ -144,3 +165,22 @@ def test_per_half_seen_leaves_out_the_halves_too_hidden_to_read():
     assert figures["per_half"] == 0.5
     assert figures["per_half_seen"] == round(2 / 3, 4)
     assert "per_half_seen" not in Tally().figures()  # no synthetic truth, no such figure
+
+
+def test_the_styles_table_shows_the_sure_boxes_across_two_tiles_beside_the_sure_non_tiles():
+    from vision.evaluate.photos import styles_table
+
+    row = {
+        "photos": 100,
+        "tiles_true": 1200,
+        "tile_recall": 0.962,
+        "tile_precision": 0.913,
+        "per_half": 0.987,
+        "exact_tile": 0.979,
+        "not_tiles_per_100_photos": 73.0,
+        "sure_not_tiles_per_100_photos": 1.0,
+        "sure_across_per_100_photos": 4.0,
+    }
+    header, _, line = styles_table({"pin-no-divider": row}).splitlines()
+    assert header.split("|")[-2].strip() == "sure across two tiles /100 photos"
+    assert [cell.strip() for cell in line.split("|")[-4:-1]] == ["73.0", "1.0", "4.0"]

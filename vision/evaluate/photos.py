@@ -59,6 +59,9 @@ def score_synthetic(reading: Reading, truth: dict[str, Any], tally: Tally) -> No
                 tally.not_tiles[kind] += 1
                 if not tile.unsure:
                     tally.sure_not_tiles[kind] += 1
+            elif _across(tile, tiles):
+                tally.across += 1
+                tally.sure_across += int(not tile.unsure)
             tally.judged.append((tile.confidence, False))
             continue
         tally.on_a_tile += 1
@@ -94,13 +97,27 @@ def _not_a_tile(point: Iterable[float], truth: dict[str, Any]) -> str | None:
 def lies_on(tile: TileReading, truth: dict[str, Any]) -> str | None:
     """What a read tile lies on, as `score_synthetic` matches it: "tile" (a labelled face-up
     tile), "unlabelled" (one mostly hidden or cut by the frame), "face_down", "edge", "printed",
-    or None (none of them: the table, a box across two tiles)."""
+    "across" (its halves on two touching tiles), or None (none of them: the table)."""
     tiles = truth["tiles"]
     centres = np.asarray([t["center"] for t in tiles], dtype=np.float32).reshape(-1, 2)
     i, distance = _nearest(tile.center, centres)
     if i >= 0 and distance <= 0.5 * short_side(tiles[i]["corners"]):
         return "tile" if tiles[i].get("labelled") else "unlabelled"
-    return _not_a_tile(tile.center, truth)
+    return _not_a_tile(tile.center, truth) or ("across" if _across(tile, tiles) else None)
+
+
+def _across(tile: TileReading, tiles: list[dict[str, Any]]) -> bool:
+    """Whether the read tile's two halves lie on two different tiles: a box over the joint of two
+    touching tiles (in a line of play, a packed row), read as one tile made of a half of each."""
+    under = []
+    for half in tile.halves:
+        x, y = (float(v) for v in half.center)
+        for index, true_tile in enumerate(tiles):
+            polygon = np.asarray(true_tile["corners"], dtype=np.float32).reshape(-1, 1, 2)
+            if cv2.pointPolygonTest(polygon, (x, y), False) >= 0:
+                under.append(index)
+                break
+    return len(under) == 2 and under[0] != under[1]
 
 
 def _blanks(true_tile: dict[str, Any]) -> int:
@@ -334,6 +351,9 @@ def evaluate_styles(
             figures[f"{key}_per_100_photos"] = (
                 round(100 * wrong_things / figures["photos"], 2) if figures["photos"] else None
             )
+        figures["sure_across_per_100_photos"] = (
+            round(100 * figures["sure_across_two_tiles"] / figures["photos"], 2) if figures["photos"] else None
+        )
         report[condition.name] = figures
         if judged is not None:
             judged[condition.name] = pairs
@@ -344,8 +364,8 @@ def styles_table(report: dict[str, Any]) -> str:
     """The styles benchmark as a Markdown table (docs/styles.md)."""
     lines = [
         "| condition | photos | tiles | recall | precision | per half | exact tile | not tiles read /100 photos "
-        "| of them sure |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| of them sure | sure across two tiles /100 photos |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
 
     def pct(value: float | None) -> str:
@@ -355,7 +375,7 @@ def styles_table(report: dict[str, Any]) -> str:
         lines.append(
             f"| {name} | {f['photos']} | {f['tiles_true']} | {pct(f['tile_recall'])} | {pct(f['tile_precision'])} | "
             f"{pct(f['per_half'])} | {pct(f['exact_tile'])} | {f['not_tiles_per_100_photos']} | "
-            f"{f['sure_not_tiles_per_100_photos']} |"
+            f"{f['sure_not_tiles_per_100_photos']} | {f['sure_across_per_100_photos']} |"
         )
     return "\n".join(lines)
 

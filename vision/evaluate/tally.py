@@ -44,6 +44,10 @@ class Tally:
     not_tiles: dict[str, int] = field(default_factory=lambda: {"face_down": 0, "edge": 0, "printed": 0})
     # ... and of them, those not marked unsure: read as tiles with no question asked
     sure_not_tiles: dict[str, int] = field(default_factory=lambda: {"face_down": 0, "edge": 0, "printed": 0})
+    # Read tiles lying on no tile but with their halves on two touching ones (a box over their
+    # joint), and of them those not marked unsure: a confident misread no target above counts
+    across: int = 0
+    sure_across: int = 0
     # (confidence, right) of every read tile the truth can judge: right where it lies on a
     # counted tile, the first read there, as the right tile; wrong where it is read as another
     # tile, lies on no face-up tile, or a tile already read (the reliability table's data).
@@ -72,4 +76,6 @@ class Tally:
             "confusion": self.confusion.tolist(),
             "read_as_tiles": dict(self.not_tiles),
             "read_as_sure_tiles": dict(self.sure_not_tiles),
+            "read_across_two_tiles": self.across,
+            "sure_across_two_tiles": self.sure_across,
         }
