@@ -97,6 +97,17 @@ def test_a_tile_unsure_in_the_dark_asks_for_light():
     assert "4-6" in spanish and "luz" in spanish
 
 
+def test_a_tile_that_may_stand_in_a_hand_asks_to_keep_own_tiles_out_of_the_picture():
+    """A tile held because its box showed no tile lying face up (`"standing"`: a player's own tile
+    on edge, its face to the camera) says what it may be and what helps."""
+    said = words_in("en", "unsure_tile", standing=True)
+    assert said == (
+        "the photo may show 4-6 standing in a player's hand, not laid: keep your own tiles out of the picture"
+    )
+    spanish = words_in("es", "unsure_tile", standing=True) or ""
+    assert "4-6" in spanish and "mano" in spanish
+
+
 def test_the_follower_keeps_its_words_for_the_command_line_and_adds_the_code():
     from vision.follow.follower import Outcome, Reason
 

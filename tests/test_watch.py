@@ -176,6 +176,22 @@ def test_a_tile_unsure_in_the_dark_says_so():
     assert outcome.params["dark"] is True and "too dark" in outcome.reason
 
 
+def test_a_tile_that_may_stand_in_a_hand_is_asked_about_even_where_the_rules_back_it():
+    """A tile whose box showed no tile lying face up (`not_lying`: a player's own tile on edge, its
+    face to the camera, held over the table) is asked about even where it reads as the legal move
+    that lies there: standing in a hand, it is not laid whatever its value."""
+    follower = _follower()
+    follower.observe(_reading())
+    lead = _tile(3, 5, 300, 200)
+    follower.observe(_reading(lead))
+    standing = replace(_tile(5, 1, 360, 200), unsure=True, not_lying=True)
+    outcome = follower.observe(_reading(lead, standing))
+    assert outcome.kind == "ask" and outcome.code == "unsure_tile"
+    assert outcome.params["standing"] is True and outcome.params["tile"] == "1-5"
+    assert "standing in a player's hand" in outcome.reason
+    assert follower.match.current.events == 1
+
+
 def test_a_tile_far_from_every_open_end_is_asked_about():
     follower = _follower()
     follower.observe(_reading())

@@ -87,6 +87,11 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
     "unsure": lambda p, t: _("the photo is not clear enough"),
     "unsure_tile": lambda p, t: (
         _(
+            "the photo may show %(tile)s standing in a player's hand, not laid: keep your own tiles out of the picture",
+            tile=p.get("tile"),
+        )
+        if p.get("standing")
+        else _(
             "the table is too dark to be sure of the tile the rules make %(tile)s: it read %(read)s; more light helps",
             tile=p.get("tile"),
             read=p.get("read"),

@@ -710,19 +710,24 @@ def _backs(reading: Reading) -> int:
 def _unsure(chosen: Sequence[tuple[Candidate, TileReading]]) -> str | None:
     """Why playing `chosen` needs a person: the reader marked a tile unsure (under the confidence
     at which its tiles are right 99.5 % of the time: `vision.read.calibration`) and the move
-    chosen for it is another tile than it read (the rules, not the photo, named it). An unsure
-    tile read as the one legal move that lies there is not asked about: the rules back it."""
+    chosen for it is another tile than it read (the rules, not the photo, named it), or its box
+    showed no tile lying face up (`not_lying`: a tile standing in a player's hand, held over the
+    table, is not laid whatever its value). An unsure tile read as the one legal move that lies
+    there is otherwise not asked about: the rules back it."""
     for c, t in chosen:
-        if t.unsure and c.move.tile is not t.tile:
+        if t.unsure and (c.move.tile is not t.tile or t.not_lying):
             return Reason(
                 f"the reader is not sure of the tile: it read {t.tile} ({t.confidence:.0%}), the rules allow {c.move.tile}"
-                + (" (too dark to see its pips clearly)" if t.faint else ""),
+                + (" (too dark to see its pips clearly)" if t.faint else "")
+                + (" (it may be standing in a player's hand, not laid)" if t.not_lying else ""),
                 code="unsure_tile",
                 tile=str(c.move.tile),
                 read=str(t.tile),
                 confidence=round(t.confidence, 2),
                 # its pips hardly stood out of the photo's noise: more light is the player's remedy
                 **({"dark": True} if t.faint else {}),
+                # standing, not lying: the remedy is the players' own tiles out of the picture
+                **({"standing": True} if t.not_lying else {}),
             )
     return None
 
