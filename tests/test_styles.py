@@ -212,3 +212,27 @@ def test_new_sets_are_coloured_as_no_training_photo_is():
         else:
             assert style.face not in learnt_faces
     assert len(kinds) >= 6
+
+
+def test_mixed_photos_take_two_conditions_of_two_kinds_and_say_which():
+    """A table is not one condition: each `mixed` photo takes one condition of each of two kinds
+    (`MIXABLE`), applied in the kinds' order, and its truth names them; never a training draw."""
+    from vision.synth.styles import MIXABLE, TRAINING_CONDITIONS, make_styled_sample
+
+    assert "mixed" not in {c.name for c in TRAINING_CONDITIONS}
+    kind_of = {name: k for k, names in enumerate(MIXABLE) for name in names}
+    seen, applied = set(), 0
+    for index in range(16):
+        params = make_styled_sample(783, index, 640, 480, condition="mixed").truth["params"]
+        first, second = params["mixed"]
+        assert params["styles"] == "mixed" and kind_of[first] < kind_of[second]
+        seen.update((first, second))
+        # each condition took: the table it names, the set's colours it names
+        for name in (first, second):
+            if name.endswith("-table"):
+                assert params["table"] == name.removesuffix("-table")
+                applied += 1
+            if name == "dark-tiles":
+                assert params["tile_style"] in ("black", "blue", "red", "green")
+                applied += 1
+    assert len(seen) >= 8 and applied >= 2

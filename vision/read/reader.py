@@ -28,6 +28,7 @@ from vision.read.noise import CLEAR, faint
 from vision.read.pips import INNER, PipCount, count_many, short
 from vision.read.reading import Ignored, Reading, TileCandidate, TileReading, scaled, settle, split_halves
 from vision.read.refine import BoxFrame, BoxRefiner
+from vision.read.set_look import SetLook, alone, looks
 from vision.read.slant import Slant, square_again, square_on, turn_photo
 from vision.read.zoom import Widen, Zoom, look_again, look_wider
 from vision.rebuild.reconstruct import layout_rules, reconstruct
@@ -132,6 +133,11 @@ SURE_OVERLAP: float | None = 0.3
 #: never changed): there the detector takes a board's printed pictures for tiles and the halves
 #: are a guess. None: not measured.
 PIPS_CLEAR: float | None = CLEAR
+#: a sure tile whose look (its halves' colour) lies far from every other sure tile's in the photo
+#: is held just under the sure line (asked, never changed): a game's tiles are one set, and a
+#: printed picture that reads as plainly as a tile is drawn in its printer's colours
+#: (`vision.read.set_look`). None: not compared.
+SET_LOOK: SetLook | None = SetLook()
 #: how many times the box refiner looks at each box, each time from where it last put it: a
 #: second look corrects what the first move left (chosen on synth-v11's validation photos:
 #: models/README.md, "The box refiner, twice")
@@ -160,6 +166,7 @@ class Reader:
         blank_apart: float | None = BLANK_APART,
         clear: float | None = PIPS_CLEAR,
         checker: str | Path | None = LYING_CHECK,
+        set_look: SetLook | None = SET_LOOK,
     ) -> None:
         #: `side`: the long side photos are read at, `enlarge`: how much a smaller photo is
         #: enlarged at most (default: the detector's, set at export)
@@ -183,6 +190,8 @@ class Reader:
         self.blank_apart = blank_apart
         #: how many times its noise a sure tile's pips must stand out of its face (None: not measured)
         self.clear = clear
+        #: how far a sure tile's look may lie from every other's (None: not compared)
+        self.set_look = set_look
         #: the refiner whose check holds a box showing no tile lying face up under the sure line
         #: (the refiner itself where it is the same file; None, or a refiner without the check:
         #: no check)
@@ -271,6 +280,8 @@ class Reader:
             settled_tiles = self.mark_blank_unlike(settled_tiles, crops)
         if self.clear is not None:
             settled_tiles = self.mark_faint(settled_tiles, crops)
+        if self.set_look is not None:
+            settled_tiles = self.mark_unlike_set(settled_tiles, crops)
         if self.checker is not None and self.checker.lying_least is not None:
             settled_tiles = self.mark_not_lying(settled_tiles, image)
         if self.overlap is not None:
@@ -356,6 +367,19 @@ class Reader:
         held = {i for i, dark in zip(sure, lost) if dark}
         return [replace(t, faint=True) if i in held else t for i, t in enumerate(tiles)]
 
+    def mark_unlike_set(self, tiles: list[TileReading], crops: list[np.ndarray]) -> list[TileReading]:
+        """`tiles` (one for each box, its halves' crops at 2i and 2i + 1) with `unlike_set` set on
+        each that would be sure and whose look lies far from every other such tile's
+        (`vision.read.set_look`)."""
+        assert self.set_look is not None
+        line = SURE_AT if self.calibration is None else self.calibration.sure_from
+        sure = [i for i, tile in enumerate(tiles) if tile.confidence >= line and not self.held(tile)]
+        if len(sure) < self.set_look.least:
+            return tiles
+        tile_looks = looks(np.stack([crops[2 * i] for i in sure]), np.stack([crops[2 * i + 1] for i in sure]))
+        held = {i for i, lone in zip(sure, alone(tile_looks, self.set_look)) if lone}
+        return [replace(t, unlike_set=True) if i in held else t for i, t in enumerate(tiles)]
+
     def mark_not_lying(self, tiles: list[TileReading], image: np.ndarray) -> list[TileReading]:
         """`tiles` with `not_lying` set on each that would be sure and whose box, cut from the
         photo as read (`image`, not turned), the refiner's check says holds no tile lying face up
@@ -383,6 +407,7 @@ class Reader:
             and not t.blank_unlike
             and not t.faint
             and not t.not_lying
+            and not t.unlike_set
         ]
         held = {sure[k] for k in overlapping([tiles[i].corners for i in sure], self.overlap)}
         return [replace(t, overlapped=True) if i in held else t for i, t in enumerate(tiles)]
@@ -400,7 +425,12 @@ class Reader:
         if self.held(tile) and tile.confidence >= line:
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
         if tile.confidence >= line and (
-            tile.pips_disagree or tile.overlapped or tile.blank_unlike or tile.faint or tile.not_lying
+            tile.pips_disagree
+            or tile.overlapped
+            or tile.blank_unlike
+            or tile.faint
+            or tile.not_lying
+            or tile.unlike_set
         ):
             tile = replace(tile, confidence=UNDER_THE_LINE * line)
         if self.calibration is None:

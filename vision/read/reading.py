@@ -82,6 +82,10 @@ class TileReading:
     #: standing on edge seen face on, a printed picture: `vision.read.refine`): the reader asks
     #: about the tile (`Reader.judge`)
     not_lying: bool = False
+    #: True where its look (its halves' colour) lies far from every other sure tile's in the photo
+    #: (`vision.read.set_look`: a printed picture in its printer's colours among the set's
+    #: tiles): the reader asks about the tile (`Reader.judge`)
+    unlike_set: bool = False
 
     @property
     def pips_disagree(self) -> bool:
@@ -115,6 +119,8 @@ class TileReading:
             out["faint"] = True
         if self.not_lying:  # why the tile is unsure: its box shows no tile lying face up
             out["not_lying"] = True
+        if self.unlike_set:  # why the tile is unsure: it looks unlike every other tile of the set
+            out["unlike_set"] = True
         return out
 
 

@@ -97,6 +97,7 @@ class Shot:
     squash: tuple[float, float] = (1.0, 1.0)  # x and y scale applied to the rendered photo
     orientation: int = 1  # EXIF orientation the JPEG is stored with (its pixels turned to match)
     small: Small | None = None  # only this part of the photo kept, as a small photo is read
+    mixed: tuple[str, ...] = ()  # the conditions a `mixed` photo took, in the order applied
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,6 +432,30 @@ def phone(scene: Scene, rng: np.random.Generator) -> Shot:
     return Shot(scene, orientation=int(rng.choice([3, 6, 8])))
 
 
+#: the kinds of condition a `mixed` photo takes one each of, in the order they are applied (the
+#: table before what lies on it, the camera before the light): two of one kind would overwrite
+#: each other. A squash, a turn or a cut-out is the stored photo's, not the scene's: left out.
+MIXABLE: tuple[tuple[str, ...], ...] = (
+    ("white-table", "busy-table", "glossy-table", "dark-table"),
+    ("coloured-pips", "dark-tiles", "pin-no-divider", "new-sets"),
+    ("printed", "face-down", "standing"),
+    ("far", "steep"),
+    ("glare", "blur", "dim"),
+)
+
+
+def mixed(scene: Scene, rng: np.random.Generator) -> Shot:
+    """Two conditions of two kinds at once, as a player's table is (dark tiles on a glossy table,
+    a printed board in a dim room, a steep view of coloured pips): measuring only, never trained
+    on. Every condition alone is the styles benchmark's; this asks whether the reader's sureness
+    holds where they meet."""
+    kinds = sorted(int(k) for k in rng.choice(len(MIXABLE), size=2, replace=False))
+    names = tuple(str(rng.choice(MIXABLE[k])) for k in kinds)
+    for name in names:
+        scene = _MIXED_BY_NAME[name](scene, rng).scene
+    return Shot(scene, mixed=names)
+
+
 @dataclass(frozen=True, slots=True)
 class Condition:
     name: str
@@ -492,6 +517,7 @@ def make_style_sample(
         "tile_style": scene.tile_style.name,
         "table": scene.table,
         "camera": scene.camera.describe(),
+        **({"mixed": list(shot.mixed)} if shot.mixed else {}),
     }
     truth = build_truth(scene, rendered, params)
     image = rendered.image
@@ -520,8 +546,10 @@ NAMED_ONLY = (
     Condition("dim-printed", dim_printed, about="a game board's printed track in a dim room"),
     Condition("own-hand", own_hand, about="a player's own standing tiles, faces to a steep camera behind them"),
     Condition("new-sets", new_sets, about="measuring only: tile and pip colours no training photo has"),
+    Condition("mixed", mixed, about="measuring only: two conditions of two kinds at once (`MIXABLE`)"),
 )
 TRAINING_BY_NAME = {c.name: c for c in TRAINING_CONDITIONS + NAMED_ONLY}
+_MIXED_BY_NAME = {name: TRAINING_BY_NAME[name].change for kind in MIXABLE for name in kind}
 
 
 def make_styled_sample(
