@@ -236,3 +236,16 @@ def test_mixed_photos_take_two_conditions_of_two_kinds_and_say_which():
                 assert params["tile_style"] in ("black", "blue", "red", "green")
                 applied += 1
     assert len(seen) >= 8 and applied >= 2
+
+
+def test_the_issue_set_is_its_coloured_pips_on_grey_stone_squashed():
+    """The issue's real photos the reader once missed: light blue 1, green 2, red 3, tan 4, dark
+    blue 5 on a grey table, the tiles about 1.5:1. Measuring only."""
+    from vision.synth.styles import TRAINING_CONDITIONS, make_styled_sample
+
+    assert "issue-set" not in {c.name for c in TRAINING_CONDITIONS}
+    for index in range(3):
+        truth = make_styled_sample(785, index, 640, 480, condition="issue-set").truth
+        assert truth["params"]["tile_style"] == "tan-four-coloured" and truth["params"]["table"] == "stone"
+        width, height = truth["image"]["width"], truth["image"]["height"]
+        assert min(width / 640, height / 480) <= 0.78  # squashed along one axis

@@ -432,6 +432,21 @@ def phone(scene: Scene, rng: np.random.Generator) -> Shot:
     return Shot(scene, orientation=int(rng.choice([3, 6, 8])))
 
 
+def issue_set(scene: Scene, rng: np.random.Generator) -> Shot:
+    """The coloured set of the issue's real photos the reader once missed (light blue 1, green 2,
+    red 3, tan 4, dark blue 5 on an ivory, white or cream body) on a grey stone table, the photo
+    squashed so that the tiles look about 1.5:1: measuring only, never trained on."""
+    face = _FACES[str(rng.choice(["ivory", "white", "cream"]))][0]
+    style = replace(
+        scene.tile_style, name="tan-four-coloured", face=face, coloured=True, pip_colours=PIP_SCHEMES["tan-four"]
+    )
+    by = float(rng.uniform(0.7, 0.78))
+    return Shot(
+        replace(scene, tile_style=style, table="stone", board=None),
+        squash=(by, 1.0) if rng.random() < 0.5 else (1.0, by),
+    )
+
+
 #: the kinds of condition a `mixed` photo takes one each of, in the order they are applied (the
 #: table before what lies on it, the camera before the light): two of one kind would overwrite
 #: each other. A squash, a turn or a cut-out is the stored photo's, not the scene's: left out.
@@ -547,6 +562,9 @@ NAMED_ONLY = (
     Condition("own-hand", own_hand, about="a player's own standing tiles, faces to a steep camera behind them"),
     Condition("new-sets", new_sets, about="measuring only: tile and pip colours no training photo has"),
     Condition("mixed", mixed, about="measuring only: two conditions of two kinds at once (`MIXABLE`)"),
+    Condition(
+        "issue-set", issue_set, about="measuring only: the issue's coloured set on grey stone, squashed to 1.5:1"
+    ),
 )
 TRAINING_BY_NAME = {c.name: c for c in TRAINING_CONDITIONS + NAMED_ONLY}
 _MIXED_BY_NAME = {name: TRAINING_BY_NAME[name].change for kind in MIXABLE for name in kind}
