@@ -491,6 +491,13 @@ def train_average(first: str, second: str, out: str, share: float) -> None:
     show_default=True,
     help="Channels of the classifier's first layer (the later ones two and four times as many).",
 )
+@click.option(
+    "--not-halves/--halves-only",
+    default=False,
+    show_default=True,
+    help="Also cut crops that show no half (a half mostly hidden, a box run off its tile) and teach "
+    "the classifier to doubt every value on them.",
+)
 def train_halves(
     data: tuple[str, ...],
     out: str,
@@ -502,6 +509,7 @@ def train_halves(
     detected_copies: int,
     looks: bool,
     width: int,
+    not_halves: bool,
 ) -> None:
     """Train the half classifier on crops of the synthetic truth and export it to ONNX."""
     import vision.train.halves as th
@@ -518,6 +526,7 @@ def train_halves(
         detected_copies=detected_copies,
         looks=th.Looks() if looks else th.PLAIN_LOOKS,
         width=width,
+        not_halves=not_halves,
     )
     click.echo(json.dumps(figures))
 

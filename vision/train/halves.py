@@ -16,6 +16,13 @@ photo is also read by it as the reader reads it, and the halves of its own boxes
 labelled tile are cut too, each labelled with the true half it mostly shows: the detector's
 misses are not the Gaussian `BOX_ERROR` alone (a tile seen steeply is boxed with its side face,
 so its halves slide toward the camera; models/README.md, "Data").
+
+With `not_halves`, crops that show no tile's half are cut too (`NOT_A_HALF`): a half mostly hidden
+(a finger, a hand, another tile over it) and the end of a box run off its tile onto the table. No
+value is right for them, so the classifier is taught to spread its belief evenly over the seven
+(outlier exposure: Hendrycks et al., "Deep anomaly detection with outlier exposure", 2019), and
+the reader, which is sure of a tile only where the classifier is, asks about them. Read as blank
+with no doubt, such a half was the commonest sure misread (CHANGELOG, 2026-11-28).
 """
 
 from __future__ import annotations
@@ -35,6 +42,11 @@ from vision.read.crops import HALF_SIZE, rectify
 from vision.read.reading import split_halves
 
 VALUES = 7
+#: the label of a crop that shows no tile's half (`collect(not_halves=True)`): trained toward an
+#: even belief over the seven values, never counted in the validation accuracy
+NOT_A_HALF = -1
+#: the share of labelled tiles whose box is also cut run off one end (`_off_tile`), per photo
+OFF_TILE_SHARE = 0.3
 #: a detector box's miss, as standard deviations: the centre along and across the tile (share of
 #: the tile's width), each side's length (share), the turn (degrees); scaled per copy by one of
 #: ERROR_SCALES, so that most boxes are near and a few far, like the detector's
@@ -56,10 +68,12 @@ def collect(
     limit: int | None = None,
     detector: Any = None,
     detected_copies: int = 1,
+    not_halves: bool = False,
 ) -> CropSet:
     """Cut every labelled half of a split `copies` times with jitter; reproducible from `seed`.
     With `detector` (an `obb.ObbModel`), also the halves of its boxes on labelled tiles, each
-    `detected_copies` times (turned differently)."""
+    `detected_copies` times (turned differently). With `not_halves`, also `NOT_A_HALF` crops
+    (`not_half_quads`), each once."""
     rng = np.random.default_rng(seed)
     images: list[np.ndarray] = []
     values: list[int] = []
@@ -94,6 +108,10 @@ def collect(
                     crop = rectify(photo, quad)
                     images.append(np.rot90(crop, int(rng.integers(4))).copy())
                     values.append(int(half["value"]))
+        if not_halves:
+            for quad in not_half_quads(truth, photo.shape[1], photo.shape[0], rng):
+                images.append(np.rot90(rectify(photo, quad), int(rng.integers(4))).copy())
+                values.append(NOT_A_HALF)
         if detector is not None:
             for quad, half in detected_cuts(photo, truth, detector):
                 crop = rectify(photo, quad)
@@ -101,6 +119,67 @@ def collect(
                     images.append(np.rot90(crop, int(turn)).copy())
                     values.append(int(half["value"]))
     return CropSet(np.stack(images) if images else np.zeros((0, HALF_SIZE, HALF_SIZE, 3), np.uint8), np.asarray(values))
+
+
+def not_half_quads(truth: dict, width: int, height: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Quads in the photo that show no tile's half as the reader would cut one: each face-up half
+    inside the photo but less than `MIN_VISIBLE` of it in view (something lies over it), and, for
+    `OFF_TILE_SHARE` of the labelled tiles, the end of the tile's box moved along the tile by about
+    half its length where that end lies on no half of any tile (the table beyond it)."""
+    from vision.synth.labels import MIN_VISIBLE
+
+    halves = [h for t in truth["tiles"] for h in t["halves"]]
+    centres = np.asarray([h["center"] for h in halves], dtype=np.float32).reshape(-1, 2)
+    # whatever may show pips or a tile's face over a point: a crop there is not "no half"
+    faces = [
+        np.asarray(thing["corners"], dtype=np.float32)
+        for kind in ("tiles", "face_down", "on_edge", "printed")
+        for thing in truth.get(kind, [])
+    ]
+    out = []
+    for tile in truth["tiles"]:
+        if len(tile["halves"]) != 2:
+            continue
+        own = np.asarray(tile["corners"], dtype=np.float32)
+        for half in tile["halves"]:
+            quad = np.asarray(half["corners"], dtype=np.float32)
+            hidden = float(half.get("visible", 1.0)) < MIN_VISIBLE
+            if hidden and _inside(quad, width, height) and not _on_any(quad.mean(axis=0), faces, skip=own):
+                out.append(quad)
+        if not tile.get("labelled") or rng.random() >= OFF_TILE_SHARE:
+            continue
+        box = np.asarray(tile["corners"], dtype=np.float32)
+        (cx, cy), (w, h), degrees = cv2.minAreaRect(box)
+        if w < h:
+            w, h, degrees = h, w, degrees + 90.0
+        theta = np.radians(degrees)
+        shift = float(rng.choice((-1.0, 1.0)) * rng.uniform(0.45, 0.6) * w)
+        moved = box + shift * np.array([np.cos(theta), np.sin(theta)], dtype=np.float32)
+        # the half of the moved box farther from the tile's centre: past the tile's end
+        end = max(split_halves(moved), key=lambda q: float(np.linalg.norm(q.mean(axis=0) - (cx, cy))))
+        clear = np.linalg.norm(centres - end.mean(axis=0), axis=1).min() > 0.6 * h
+        if clear and _inside(end, width, height) and not _on_any(end.mean(axis=0), faces):
+            out.append(end)
+    return out
+
+
+def _on_any(point: np.ndarray, polygons: list[np.ndarray], skip: np.ndarray | None = None) -> bool:
+    """Whether `point` lies within any of `polygons` but `skip` (the hidden half's own tile)."""
+    where = (float(point[0]), float(point[1]))
+    return any(
+        cv2.pointPolygonTest(poly, where, False) >= 0
+        for poly in polygons
+        if skip is None or poly.shape != skip.shape or not np.array_equal(poly, skip)
+    )
+
+
+def _inside(quad: np.ndarray, width: int, height: int) -> bool:
+    return bool(
+        (quad[:, 0] >= 0).all()
+        and (quad[:, 0] < width).all()
+        and (quad[:, 1] >= 0).all()
+        and (quad[:, 1] < height).all()
+    )
 
 
 def _as_detected(tile: dict, labelled: list[dict], rng: np.random.Generator) -> list[tuple[np.ndarray, dict]]:
@@ -270,9 +349,13 @@ def collect_all(
     limit: int | None = None,
     detector: Any = None,
     detected_copies: int = 1,
+    not_halves: bool = False,
 ) -> CropSet:
     """`collect` from each dataset in turn (its own seed: `seed` + 7 times its place), as one set."""
-    sets = [collect(d, split, copies, seed + 7 * i, limit, detector, detected_copies) for i, d in enumerate(datasets)]
+    sets = [
+        collect(d, split, copies, seed + 7 * i, limit, detector, detected_copies, not_halves)
+        for i, d in enumerate(datasets)
+    ]
     return CropSet(np.concatenate([s.images for s in sets]), np.concatenate([s.values for s in sets]))
 
 
@@ -289,11 +372,13 @@ def train(
     detected_copies: int = 2,
     looks: Looks | None = None,
     width: int = 24,
+    not_halves: bool = False,
 ) -> dict[str, float]:
     """Train on one dataset or several; export ONNX to `out` at each epoch better on the validation
     crops. Returns figures. With `detector`, the halves of its own boxes are cut too (`collect`), in
     training and validation. `looks`: how each training batch is varied (`jitter`; default
-    `Looks()`); `width`: the classifier's (`build_model`)."""
+    `Looks()`); `width`: the classifier's (`build_model`); `not_halves`: also teach doubt on crops
+    that show no half (`not_half_quads`, `loss`)."""
     import torch
     from torch import nn
 
@@ -308,9 +393,13 @@ def train(
 
         boxes = ObbModel(detector)
     datasets = [dataset] if isinstance(dataset, Path) else list(dataset)
-    train_set = collect_all(datasets, "train", copies, seed, limit, boxes, detected_copies)
+    train_set = collect_all(datasets, "train", copies, seed, limit, boxes, detected_copies, not_halves)
     val_set = collect_all(datasets, "val", 1, seed + 1, limit, boxes, 1)
-    log(f"crops: {len(train_set.values)} train, {len(val_set.values)} val ({time.time() - started:.0f} s)")
+    doubted = int((train_set.values == NOT_A_HALF).sum())
+    log(
+        f"crops: {len(train_set.values)} train ({doubted} no half), {len(val_set.values)} val"
+        f" ({time.time() - started:.0f} s)"
+    )
     x, y = _tensor(train_set)
     vx, vy = _tensor(val_set)
     # The crops stay in host memory (several GB); each batch goes to the GPU where there is one.
@@ -329,7 +418,7 @@ def train(
             idx = order[i : i + batch]
             xb = jitter(x[idx].to(device), looks)
             optimiser.zero_grad()
-            loss = loss_fn(model(xb), y[idx].to(device))
+            loss = batch_loss(model(xb), y[idx].to(device), loss_fn)
             loss.backward()
             optimiser.step()
             schedule.step()
@@ -349,6 +438,21 @@ def train(
         "val_crops": float(len(vy)),
         "seconds": time.time() - started,
     }
+
+
+def batch_loss(logits, values, on_values):  # noqa: ANN001, ANN201 - torch is imported lazily
+    """`on_values` (a cross-entropy) over the crops with a value; a `NOT_A_HALF` crop's loss is its
+    cross-entropy against an even belief over the seven, so it is least where the classifier
+    doubts every value alike. Each crop weighs the same."""
+    import torch
+
+    shown = values != NOT_A_HALF
+    total = logits.new_zeros(())
+    if shown.any():
+        total = total + on_values(logits[shown], values[shown]) * shown.sum()
+    if (~shown).any():
+        total = total - torch.log_softmax(logits[~shown], dim=1).mean(dim=1).sum()
+    return total / len(values)
 
 
 def evaluate(model, x, y) -> float:  # noqa: ANN001
