@@ -317,3 +317,26 @@ def test_the_new_match_form_says_each_game_s_defaults(live_server, open_page):
     assert labels == ["the losers' pips (the game's default)", "the losers' pips", "every pip left"]
     page.select_option("#variant", "all-fives")
     assert page.locator('select[name="sniff"] option').first.inner_text() == "no (the game's default)"
+
+
+# -- the name for the history, in any script ---------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("who", ["Łukasz", "Иван", "李雷", "Zoë 🂡"])
+def test_a_scorer_named_beyond_latin_1_still_records_each_tap(live_server, open_page, who):
+    """The name typed under the pad went in a header, which holds Latin-1 only: fetch refused every
+    tap of a scorer called "Łukasz" ("No connection: nothing was recorded"), reload or not."""
+    page = open_page(PHONE_360)
+    game = start_match(page, live_server.url, PROBE_NAMES)
+    page.fill("#who", who)
+    page.dispatch_event("#who", "change")
+    page.click('.seat[data-seat="3"]')
+    tap_and_wait(page, '#pad [data-tile="6-6"]')
+    assert page.inner_text("#pad-error") == ""
+    page.reload()
+    page.wait_for_selector("#pad[data-ready]")
+    assert page.input_value("#who") == who
+    tap_and_wait(page, '#pad [data-tile="5-6"]')
+    changes = page.evaluate(f"fetch('/api/games/{game}/history').then(r => r.json())")["changes"]
+    assert [c["who"] for c in changes[-2:]] == [who, who]

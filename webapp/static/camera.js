@@ -17,6 +17,7 @@
   const words = window.spinnerSay || ((key) => key);
   const named = window.spinnerName || ((n) => n);
   const shown = window.spinnerShow || ((el, text) => { el.textContent = text; });
+  const whoHeader = window.spinnerWho || (() => "");
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const url = box.dataset.frames;
   const result = document.getElementById("cam-result");
@@ -34,7 +35,7 @@
   let stopLive = () => {};
 
   function headers() {
-    return { "X-CSRF-Token": csrf, "X-Spinner-Who": localStorage.getItem("spinner-who") || "" };
+    return { "X-CSRF-Token": csrf, "X-Spinner-Who": whoHeader() };
   }
 
   // The server's answer in players' words and the page's language (`say`), else its message.
