@@ -193,6 +193,18 @@ def test_a_sure_lead_is_recorded_at_once_from_the_photo(cam, script):
     assert script.variants == ["partners"]
 
 
+@pytest.mark.parametrize("seat", ["4", "7"])
+def test_a_photo_for_a_seat_past_the_players_is_refused_naming_it(cam, script, seat):
+    """`?seat=7` at a table of four was taken: the follower then failed on it, and the photo was kept
+    as one "the reader failed on", a reason naming neither the seat nor the photo."""
+    script.readings.append(seen("6-6"))
+    response = send(cam, photo(), f"?seat={seat}")
+    assert response.status_code == 400, response.get_json()
+    assert response.get_json()["error"] == f"there is no seat {seat}: this match has 4 players (seats 0 to 3)"
+    assert cam.get("/frames").get_json()["frames"] == [] and script.readings  # nothing kept, nothing read
+    assert send(cam, photo(), "?seat=3").get_json()["status"] == "recorded"  # the last seat is one
+
+
 def test_a_photo_in_which_no_new_tile_is_read_tells_the_player_so(cam, script):
     """A photo of a change the camera cannot settle (nothing new read in it: a play it missed)
     answers the player in words, never silently: take it again, or score the play on the pad."""
