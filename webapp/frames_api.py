@@ -177,6 +177,11 @@ def image(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
         # RFC 9110 (14.2) lets a server ignore a Range it will not follow: the whole image, not a 416
         request.environ.pop("HTTP_RANGE", None)
     response = send_file(path, mimetype=frames.MIMETYPES.get(path.suffix[1:], "application/octet-stream"), max_age=3600)
+    # Kept by the phone that asked only: send_file says "public", which lets a shared cache (a
+    # proxy's) keep a private match's photo, read with its link, and hand it to anyone asking for
+    # the address without one, and keep a deleted match's photos (RFC 9111, 5.2.2.9).
+    response.cache_control.public = False
+    response.cache_control.private = True
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
 
