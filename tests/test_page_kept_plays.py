@@ -108,6 +108,39 @@ def test_a_bad_answer_names_what_is_wrong_and_records_nothing(cam, passes, says)
     assert cam.get(f"/frames/{second['id']}", headers=cam.auth).get_json()["status"] == "kept"  # still asking
 
 
+def test_a_play_named_as_laid_after_a_pass_by_its_turn_seat_is_refused_in_players_words(cam):
+    """The camera box showed the API's "passes[0]: seat 1 laid play 1 (3-6) in turn: ..." (seats
+    from 0, in English on a Spanish phone), and no way to name the pass again."""
+    _, second = kept_two(cam)
+    for headers, says in (
+        (ENGLISH, "Ben laid 3-6 in turn, so nobody passed just before it."),
+        (SPANISH, "Ben jugó la 3-6 en su turno, así que nadie pasó justo antes."),
+    ):
+        answered = cam.post(f"/frames/{second['id']}/accept", {"passes": [[0, 2], [1, 3]]}, headers=headers)
+        assert answered.status_code == 400
+        assert answered.get_json()["say"] == says.replace("Ben", "Dee").replace("3-6", "3-4")
+        assert answered.get_json()["mark"] == 1  # the second pass named: the page asks again from the first
+        answered = cam.post(f"/frames/{second['id']}/accept", {"passes": [[0, 1]]}, headers=headers)
+        assert answered.get_json()["say"] == says and answered.get_json()["mark"] == 0
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6")]
+
+
+def test_a_pass_the_rules_refuse_is_said_in_players_words(cam):
+    assert cam.event(play(0, "6-6")).status_code == 201
+    assert cam.event(pass_(1)).status_code == 201  # Ben passed: Cruz's turn
+    for tiles in (("6-6", "6-3"), ("6-6", "6-3", "3-4")):
+        cam.script.readings.append(seen(*tiles))
+        second = send(cam, photo(), headers=ENGLISH).get_json()
+    assert second["status"] == "kept" and second["proposal"]["params"]["plays"][0]["seat"] == 2
+    # Ben laid 6-3 after a pass: then Cruz, Dee and Ana passed after Ben did, the hand blocked
+    answered = cam.post(f"/frames/{second['id']}/accept", {"passes": [[0, 1]]}, headers=ENGLISH)
+    assert answered.status_code == 422, answered.get_json()
+    assert answered.get_json()["say"] == (
+        "Hand 1, play 3: Everybody else passed since the last tile: the hand is blocked."
+    )
+    assert cam.record()["hands"][0]["events"] == [play(0, "6-6"), pass_(1)]
+
+
 def test_the_open_question_is_there_to_ask_for_a_page_opened_later(cam):
     """Probe (phone), finding 3: a page reloaded while plays are kept to confirm asks their question
     at once: GET .../frames/asks answers it, with nothing to ask before and after."""
@@ -308,6 +341,38 @@ def test_the_camera_box_asks_once_for_the_kept_plays_and_a_pass_is_three_taps(sc
     wait_version(page, before + 2)  # the two plays, one change each
     page.wait_for_function("document.getElementById('cam-say').textContent.startsWith('Recorded')")
     assert page.inner_text("#cam-say") == "Recorded: Cruz played 3-6 on the west; Dee played 3-4 on the west"
+    assert record_of(page, game)["hands"][0]["events"] == [
+        play(0, "6-6"),
+        play(2, "3-6", "west"),
+        play(3, "3-4", "west"),
+    ]
+
+
+@pytest.mark.slow
+def test_a_pass_named_for_a_play_laid_in_turn_is_asked_again_in_words(scripted, open_page, tmp_path):
+    """Ben tapped as the one who laid 3-6 after a pass, when 3-6 was his in turn: the box said the
+    API's "passes[0]: seat 1 laid play 1 (3-6) in turn: ..." and kept buttons that could only be
+    refused again. It says why in players' words and asks the question again."""
+    from tests.support.page import record_of, version, wait_version
+
+    page, game = two_plays_kept(scripted, open_page, tmp_path)
+    page.click("text=Someone passed…")
+    page.click('#cam-seats button:has-text("3-6")')
+    page.click('#cam-seats button:has-text("Ben")')
+    page.click("text=No other pass: record them")
+    page.wait_for_function("document.getElementById('cam-say').textContent.startsWith('Ben laid 3-6 in turn')")
+    assert page.inner_text("#cam-say") == (
+        "Ben laid 3-6 in turn, so nobody passed just before it. Kept to confirm: Cruz, 3-4 on the west. "
+        "No photo shows a pass: did anyone pass from 3-6 on?"
+    )
+    assert page.locator("#cam-seats button").all_inner_texts() == ["No one passed", "Someone passed…"]
+    assert record_of(page, game)["hands"][0]["events"] == [play(0, "6-6")]
+    page.click("text=Someone passed…")  # and now as it was: Ben passed, Cruz laid 3-6
+    page.click('#cam-seats button:has-text("3-6")')
+    page.click('#cam-seats button:has-text("Cruz")')
+    before = version(page)
+    page.click("text=No other pass: record them")
+    wait_version(page, before + 2)
     assert record_of(page, game)["hands"][0]["events"] == [
         play(0, "6-6"),
         play(2, "3-6", "west"),

@@ -15,7 +15,7 @@ import re
 import pytest
 
 from tests.support.page import api, import_record, start_match, tap_and_wait, version, wait_version
-from tests.support.records import SIX_BLOCK_PLAYS, hand, pass_, pips, play, record
+from tests.support.records import LOW_TEAM0, SIX_BLOCK_PLAYS, hand, pass_, pips, play, record, six_block
 from tests.test_webapp_pages import csrf_of, new_match
 
 PHONE_360 = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
@@ -306,6 +306,32 @@ def test_settling_a_dispute_shows_the_count_and_the_ends_that_made_it(live_serve
 
 
 @pytest.mark.slow
+def test_settling_a_dispute_of_an_earlier_hand_starts_from_the_play_disputed(live_server, open_page):
+    """Once the next hand started, the board lists its events only: Settle opened on a blank
+    play with the first player chosen (and nothing "recorded now"), so a correction of the tile
+    alone went in as Maria's play, not Carmen's."""
+    page = open_page(PHONE_360)
+    rec = six_block(LOW_TEAM0, "partners")
+    rec["hands"].append(hand())
+    rec["players"] = PROBE_NAMES
+    import_record(page, live_server.url, rec)
+    page.wait_for_selector("#pad[data-ready]")
+    before = version(page)
+    assert api(page, "POST", "/disputes", {"hand": 0, "event": 7, "why": "it went west"})["status"] == 201
+    wait_version(page, before + 1)
+    page.click("#board .settle")
+    page.wait_for_selector("#fix-dialog[open]")
+    assert page.inner_text("#fix-title") == "Settle the dispute: Hand 1, play 8"
+    assert page.inner_text("#fix-now") == "Recorded now: Carmen played 6-4 on the east"
+    chosen = "#fix-dialog [aria-checked=true], #fix-dialog [aria-pressed=true]"
+    picked = page.eval_on_selector_all(
+        chosen, "bs => bs.map(b => b.dataset.fixSeat || b.dataset.kind || b.dataset.fixTile || b.dataset.fixEnd)"
+    )
+    assert sorted(picked) == ["3", "4-6", "east", "play"]
+    page.click("#fix-cancel")
+
+
+@pytest.mark.slow
 def test_the_new_match_form_says_each_game_s_defaults(live_server, open_page):
     page = open_page(PHONE_360)
     page.goto(live_server.url + "/")
@@ -317,3 +343,26 @@ def test_the_new_match_form_says_each_game_s_defaults(live_server, open_page):
     assert labels == ["the losers' pips (the game's default)", "the losers' pips", "every pip left"]
     page.select_option("#variant", "all-fives")
     assert page.locator('select[name="sniff"] option').first.inner_text() == "no (the game's default)"
+
+
+# -- the name for the history, in any script ---------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("who", ["Łukasz", "Иван", "李雷", "Zoë 🂡"])
+def test_a_scorer_named_beyond_latin_1_still_records_each_tap(live_server, open_page, who):
+    """The name typed under the pad went in a header, which holds Latin-1 only: fetch refused every
+    tap of a scorer called "Łukasz" ("No connection: nothing was recorded"), reload or not."""
+    page = open_page(PHONE_360)
+    game = start_match(page, live_server.url, PROBE_NAMES)
+    page.fill("#who", who)
+    page.dispatch_event("#who", "change")
+    page.click('.seat[data-seat="3"]')
+    tap_and_wait(page, '#pad [data-tile="6-6"]')
+    assert page.inner_text("#pad-error") == ""
+    page.reload()
+    page.wait_for_selector("#pad[data-ready]")
+    assert page.input_value("#who") == who
+    tap_and_wait(page, '#pad [data-tile="5-6"]')
+    changes = page.evaluate(f"fetch('/api/games/{game}/history').then(r => r.json())")["changes"]
+    assert [c["who"] for c in changes[-2:]] == [who, who]

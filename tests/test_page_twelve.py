@@ -180,3 +180,20 @@ def test_with_two_sets_the_copy_tapped_is_the_one_removed(live_server, open_page
     page.click("#twelve-undo")
     wait_version(page, before + 2)
     assert not any(removed(t, c) for t in ("6-6", "0-0") for c in (0, 1))
+
+
+def test_a_player_named_beyond_latin_1_still_records_each_attempt(live_server, open_page):
+    """The name for the history went in a header, which holds Latin-1 only: fetch refused every
+    attempt of a player called "Łukasz" (words.js now sends it as RFC 8187 has it)."""
+    page = open_page(PHONE)
+    page.goto(live_server.url + "/")
+    page.select_option("#variant", "twelve")
+    page.fill('.player[data-seat="0"] input', "Łukasz")
+    page.click("#new-match button[type=submit]")
+    page.wait_for_selector("#twelve-pad[data-ready]")
+    game = page.locator("#board").get_attribute("data-game")
+    page.fill("#who", "Łukasz")
+    page.dispatch_event("#who", "change")
+    turn(page, "6-6", "0-0")
+    changes = page.evaluate(f"fetch('/api/games/{game}/history').then(r => r.json())")["changes"]
+    assert changes[-1]["action"] == "event" and changes[-1]["who"] == "Łukasz"

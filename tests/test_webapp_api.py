@@ -52,6 +52,25 @@ def test_the_event_may_come_wrapped_with_version_who_and_why(table):
     assert change["who"] == "Ana" and change["why"] == "lead" and change["version"] == 3
 
 
+@pytest.mark.parametrize(
+    "header",
+    [
+        "UTF-8''%C5%81ukasz",  # RFC 8187, as the page sends a name a header cannot hold (words.js)
+        "utf-8''%C5%81ukasz",
+        "Łukasz".encode().decode("latin-1"),  # UTF-8 as it is (curl), which Werkzeug reads as Latin-1
+    ],
+)
+def test_a_name_beyond_latin_1_in_the_who_header_is_kept_as_typed(table, header):
+    response = table.event(play(0, "6-6"), headers={"X-Spinner-Who": header})
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["change"]["who"] == "Łukasz"
+
+
+def test_a_latin_1_or_ascii_name_in_the_who_header_is_kept_as_it_came(table):
+    assert table.event(play(0, "6-6"), headers={"X-Spinner-Who": "José"}).get_json()["change"]["who"] == "José"
+    assert table.post("/undo", {}, headers={"X-Spinner-Who": "100%25 Ana"}).get_json()["change"]["who"] == "100%25 Ana"
+
+
 @BOTH_DATABASES
 def test_an_illegal_play_is_refused_with_hand_event_and_rule_and_nothing_recorded(table):
     table.event(play(0, "6-6"))

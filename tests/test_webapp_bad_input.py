@@ -241,6 +241,17 @@ def test_a_live_capture_is_held_to_its_size_before_it_is_decoded(cam):
     assert frame_count(cam) == 0 and cam.version() == 2
 
 
+def test_a_form_of_too_many_parts_is_refused_for_its_parts_not_its_size(table):
+    """Werkzeug refuses a form past 1,000 parts with the 413 of a body too large: a 60 KB upload
+    was told "the upload is too large: at most 8 MB"."""
+    files = {f"x{n}": (io.BytesIO(b"x"), "x.jpg") for n in range(1200)}
+    response = table.post("/frames", data={"photo": (io.BytesIO(photo()), "a.jpg"), **files})
+    error = response.get_json()["error"]
+    assert response.status_code == 413 and error.startswith("the form has too many parts or too long a field")
+    assert "at most 1000 parts" in error and "8 MB" not in error
+    assert frame_count(table) == 0
+
+
 @pytest.mark.parametrize("size", [(1, 1), (4, 300), (15, 15)])
 def test_a_photo_too_small_to_show_a_tile_says_so(table, size):
     response = send(table, photo(*size, ".png"))

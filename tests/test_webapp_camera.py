@@ -87,6 +87,20 @@ def test_a_raw_image_body_and_other_formats_are_taken(cam, script):
     assert image.mimetype == "image/png" and image.data.startswith(b"\x89PNG")
 
 
+def test_a_private_match_s_photo_is_for_the_phone_s_own_cache_only(cam, script):
+    """The photo went out "public, max-age=3600": a shared cache (a proxy's) may then keep a
+    private match's photo, read with its link, and hand it to anyone asking without one."""
+    created = cam.client.post("/api/games", json={"variant": "partners", "players": PLAYERS, "private": True})
+    private = Table(cam.client, created.get_json())
+    assert private.post("/hands", {}).status_code == 201
+    frame = send(private, photo()).get_json()
+    image = cam.client.get(frame["image"], headers=private.auth)
+    assert image.status_code == 200 and image.data == photo()
+    assert image.cache_control.private and not image.cache_control.public
+    assert image.cache_control.max_age == 3600  # the phone itself still keeps it
+    assert cam.client.get(frame["image"]).status_code == 401  # no link: none of it
+
+
 def test_an_iphones_heic_is_taken_and_kept_upright_as_a_jpeg_the_page_can_show(cam, script):
     """Take photo on a laptop, of a photo copied off an iPhone: a HEIC, which browsers other than
     Safari do not show. It is read and kept as a JPEG, turned upright once (its transform)."""
@@ -191,6 +205,18 @@ def test_a_sure_lead_is_recorded_at_once_from_the_photo(cam, script):
     assert last["source"] == "camera" and last["who"] == "camera" and last["after"]["tile"] == "6-6"
     assert cam.client.get(frame["image"]).status_code == 200
     assert script.variants == ["partners"]
+
+
+@pytest.mark.parametrize("seat", ["4", "7"])
+def test_a_photo_for_a_seat_past_the_players_is_refused_naming_it(cam, script, seat):
+    """`?seat=7` at a table of four was taken: the follower then failed on it, and the photo was kept
+    as one "the reader failed on", a reason naming neither the seat nor the photo."""
+    script.readings.append(seen("6-6"))
+    response = send(cam, photo(), f"?seat={seat}")
+    assert response.status_code == 400, response.get_json()
+    assert response.get_json()["error"] == f"there is no seat {seat}: this match has 4 players (seats 0 to 3)"
+    assert cam.get("/frames").get_json()["frames"] == [] and script.readings  # nothing kept, nothing read
+    assert send(cam, photo(), "?seat=3").get_json()["status"] == "recorded"  # the last seat is one
 
 
 def test_a_photo_in_which_no_new_tile_is_read_tells_the_player_so(cam, script):

@@ -214,6 +214,17 @@ def test_the_page_refuses_a_dispute_why_too_long_or_a_play_not_a_number(client, 
     assert page.status_code == 302 and len(table.get("/board").get_json()["disputes"]) == 1
 
 
+def test_renaming_a_match_past_the_title_limit_is_refused_not_cut_short(client, table):
+    """The list's rename form cut a title past 120 characters to 120 without a word (the form's
+    maxlength stops a browser, not a script); a title sent whole or refused, as everywhere."""
+    token = scorer_page(client, table)
+    page = client.post(f"/g/{table.id}/rename", data={"csrf_token": token, "title": "t" * 121}, follow_redirects=True)
+    assert page.status_code == 200 and "title: at most 120 characters; nothing was recorded" in page.text
+    assert client.get(f"/api/games/{table.id}").get_json()["title"] == ""
+    client.post(f"/g/{table.id}/rename", data={"csrf_token": token, "title": "t" * 120})
+    assert client.get(f"/api/games/{table.id}").get_json()["title"] == "t" * 120
+
+
 @pytest.mark.parametrize(
     "said, status", [("bytes=abc", 200), ("bytes=0-1,4-5", 200), ("pages=1", 200), ("bytes=0-9", 206)]
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import urllib.parse
 from typing import Literal
 
 from flask import request, session
@@ -121,7 +122,23 @@ def whole_text(value: object, limit: int, field: str) -> str:
     return text
 
 
+def said_who() -> str | None:
+    """The name the `X-Spinner-Who` header carries. A header holds Latin-1 only, so the page sends a
+    name beyond ASCII as RFC 8187 has it, `UTF-8''` and its UTF-8 percent-encoded ("Łukasz" as
+    `UTF-8''%C5%81ukasz`); a client that sends the UTF-8 bytes as they are (curl) gets them read
+    as UTF-8, not as the Latin-1 Werkzeug decodes every header as ("Å\x81ukasz")."""
+    value = request.headers.get("X-Spinner-Who")
+    if not value:
+        return value
+    if value[:7].lower() == "utf-8''":
+        return urllib.parse.unquote(value[7:], errors="replace")
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except UnicodeError:  # not UTF-8 (a Latin-1 name, "José"): as it came
+        return value
+
+
 def who(body: dict[str, object] | None = None) -> str:
     """Who made a change: what the phone says its player is called, else which link was used."""
-    said = clean_text((body or {}).get("who") or request.headers.get("X-Spinner-Who") or session.get("who"), 60)
+    said = clean_text((body or {}).get("who") or said_who() or session.get("who"), 60)
     return said or ("scorer link" if _bearer() is None else "scorer token")

@@ -324,6 +324,9 @@ def _disputes(game: Game, snap: Snapshot, table: wording.Table) -> list[dict[str
                     change.hand, change.event, event.get("type") if isinstance(event, dict) else None
                 ),
                 "what": wording.event_words(event, table) if isinstance(event, dict) else "",
+                # the event itself, for the Settle dialog to start from (fix.js): the board lists
+                # the current hand's events only, and a dispute may be of an earlier hand
+                "raw": event if isinstance(event, dict) else None,
                 "made": _made(snap, change.hand, change.event),
             }
         )

@@ -356,6 +356,12 @@ def _choices(items: Sequence[str]) -> str:
     return _("%(some)s or %(last)s", some=", ".join(items[:-1]), last=items[-1])
 
 
+def laid_in_turn_words(seat: Any, tile: Any, table: Table) -> str:
+    """The refusal of an answer to "did anyone pass?" naming as laid after a pass a play its seat
+    laid in turn (`frames._check_mark`): said for the table, the question asked again beside it."""
+    return _("%(who)s laid %(tile)s in turn, so nobody passed just before it.", who=table.seat(seat), tile=tile)
+
+
 def kept_open_words(count: int, rewrite: bool = False) -> str:
     """The refusal of a change while plays are kept to confirm, in the page's language (the camera
     box shows their question beside it): a play, pass or draw scored on the pad, or (`rewrite`) an

@@ -57,6 +57,20 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
+def _too_large() -> str:
+    """Why a body was refused as too large: the whole of it, or (a body within the limit) a form of
+    too many parts or a field not a file too long, which Werkzeug refuses with the same 413."""
+    limit = request.max_content_length
+    size = request.content_length
+    if size is not None and limit is not None and size <= limit:
+        parts, field = request.max_form_parts, request.max_form_memory_size
+        return (
+            f"the form has too many parts or too long a field: at most {parts} parts, and "
+            f"{(field or 0) // 1000} KB in a field that is not a file"
+        )
+    return f"the upload is too large: at most {(limit or 0) // (1024 * 1024)} MB"
+
+
 def init_app(app: Flask) -> None:
     from .uploads import drain_refused_body  # uploads raises ApiError: imported once both exist
 
@@ -101,7 +115,7 @@ def init_app(app: Flask) -> None:
                 return render_template("error.html", message=message, status=404), 404
             return error
         messages = {
-            413: f"the upload is too large: at most {(request.max_content_length or 0) // (1024 * 1024)} MB",
+            413: _too_large(),
             404: "no such page or match",
             405: f"{request.method} is not allowed here",
         }

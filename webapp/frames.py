@@ -713,17 +713,18 @@ def _answer_run(game_id: str, frame: Frame, accept: bool, passes: Any, *, who: s
             raise ApiError(409, "no hand is being played: nothing was recorded")
         marks = _passes(passes)
         for k, (play, seat) in enumerate(marks):
-            _check_mark(k, play, seat, marks[k - 1][0] if k else None, events)
+            _check_mark(k, play, seat, marks[k - 1][0] if k else None, events, table_of(game_id))
             try:
                 events = with_pass(events, play, seat, hand.next_seat, len(snap.record["players"]))
             except ValueError as error:
-                raise ApiError(400, f"passes[{k}]: {error}") from None
+                raise ApiError(400, f"passes[{k}]: {error}", mark=k) from None
         record = {**snap.record, "hands": [dict(h) for h in snap.record["hands"]]}
         record["hands"][-1] = {**record["hands"][-1], "events": [*record["hands"][-1]["events"], *events]}
         try:
             Match.from_record(record, open_last=True)  # checked whole before any of it is written
         except RecordError as error:
-            raise record_error(error, what="these seats") from None
+            # in the players' words too (`say`), as any refusal by the rules: the camera box shows it
+            raise store._said(record_error(error, what="these seats"), error, record) from None
         # everything that can fail is done before the first play is written: a refusal after it
         # would leave the plays recorded and the frames still asking
         shown = {kept.id: _laid_tile(kept.proposal) for kept in run}
@@ -846,22 +847,30 @@ def _laid_tile(proposal: Any) -> Tile | None:
         return None
 
 
-def _check_mark(k: int, play: int, seat: int, before: int | None, events: list[dict[str, Any]]) -> None:
+def _check_mark(
+    k: int, play: int, seat: int, before: int | None, events: list[dict[str, Any]], table: wording.Table
+) -> None:
     """One [play, seat] of an answer to "did anyone pass?", with the plays as the marks before it
     left them: each play laid after a pass is named once, in the order laid, and by a seat that a
-    pass before it makes its player (the turn seat laid it in turn: no one passed)."""
+    pass before it makes its player (the turn seat laid it in turn: no one passed). A refusal names
+    the mark (`mark`: k), so the page can ask again from the marks before it."""
     if before is not None and play == before:
-        raise ApiError(400, f"passes[{k}]: play {play + 1} is named twice: one seat laid it")
+        raise ApiError(400, f"passes[{k}]: play {play + 1} is named twice: one seat laid it", mark=k)
     if before is not None and play < before:
         raise ApiError(
-            400, f"passes[{k}]: play {play + 1} comes before play {before + 1}: name the plays in the order laid"
+            400,
+            f"passes[{k}]: play {play + 1} comes before play {before + 1}: name the plays in the order laid",
+            mark=k,
         )
     plays = [e for e in events if e.get("type") == "play"]
     if 0 <= play < len(plays) and plays[play].get("seat") == seat:
+        tile = plays[play].get("tile")
         raise ApiError(
             400,
-            f"passes[{k}]: seat {seat} laid play {play + 1} ({plays[play].get('tile')}) in turn: "
+            f"passes[{k}]: seat {seat} laid play {play + 1} ({tile}) in turn: "
             "no one passed before it; name the seat that laid it after a pass",
+            mark=k,
+            say=camera_words.laid_in_turn_words(seat, tile, table),
         )
 
 

@@ -82,6 +82,11 @@ def send(game_id: str):  # type: ignore[no-untyped-def]
     if source not in ("photo", "camera"):
         raise ApiError(400, "source is photo (one shot) or camera (a live camera's frame)")
     seat = _seat()
+    players = len(game.players)
+    if seat is not None and seat >= players:
+        # refused at the door: past it, the follower failed on it and the photo was kept as one
+        # "the reader failed on", a reason that named neither the seat nor the photo's real state
+        raise ApiError(400, f"there is no seat {seat}: this match has {players} players (seats 0 to {players - 1})")
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     data = _upload()  # received first: a phone on a slow network must not hold a slot while it sends
     # Only a few uploads are checked and kept at once, so that a room full of cameras never slows the score.
@@ -172,6 +177,11 @@ def image(game_id: str, frame_id: int):  # type: ignore[no-untyped-def]
         # RFC 9110 (14.2) lets a server ignore a Range it will not follow: the whole image, not a 416
         request.environ.pop("HTTP_RANGE", None)
     response = send_file(path, mimetype=frames.MIMETYPES.get(path.suffix[1:], "application/octet-stream"), max_age=3600)
+    # Kept by the phone that asked only: send_file says "public", which lets a shared cache (a
+    # proxy's) keep a private match's photo, read with its link, and hand it to anyone asking for
+    # the address without one, and keep a deleted match's photos (RFC 9111, 5.2.2.9).
+    response.cache_control.public = False
+    response.cache_control.private = True
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
 

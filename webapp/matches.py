@@ -15,8 +15,8 @@ from flask_babel import gettext as _
 from sqlalchemy import delete as sql_delete
 from sqlalchemy import select
 
-from . import frames, store, twelve
-from .auth import clean_text
+from . import frames, schemas, store, twelve
+from .auth import whole_text
 from .db import db
 from .errors import ApiError
 from .models import Change, EventRow, Frame, Game, HandRow
@@ -30,7 +30,7 @@ def rename(game_id: str, title: object, *, who: str) -> store.Done:
             "this match is a tournament table: its name is the tournament's (round, table and teams)",
             say=_("This match is a tournament table: its name is the tournament’s (round, table and teams)."),
         )
-    name = clean_text(title, 120)
+    name = whole_text(title, schemas.TITLE_LENGTH, "title")  # refused past it, never cut short
 
     def plan(game: Game, snap: store.Snapshot) -> store.Plan:
         def write(version: int) -> None:

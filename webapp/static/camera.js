@@ -17,6 +17,7 @@
   const words = window.spinnerSay || ((key) => key);
   const named = window.spinnerName || ((n) => n);
   const shown = window.spinnerShow || ((el, text) => { el.textContent = text; });
+  const whoHeader = window.spinnerWho || (() => "");
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const url = box.dataset.frames;
   const result = document.getElementById("cam-result");
@@ -34,7 +35,7 @@
   let stopLive = () => {};
 
   function headers() {
-    return { "X-CSRF-Token": csrf, "X-Spinner-Who": localStorage.getItem("spinner-who") || "" };
+    return { "X-CSRF-Token": csrf, "X-Spinner-Who": whoHeader() };
   }
 
   // The server's answer in players' words and the page's language (`say`), else its message.
@@ -150,12 +151,14 @@
   // Plays kept with their seat open: "No one passed" records them as followed; "Someone passed…"
   // names the first play laid right after a pass and who laid it, then the next such play, and
   // so on (`marks`: [play, seat] pairs, plays from 0), until "No other pass" records them so.
-  function askRun(frame, marks) {
+  // `refusal`: why the last answer was refused, said before the question.
+  function askRun(frame, marks, refusal = "") {
     const proposal = frame.proposal || {};
     const plays = (proposal.params || {}).plays || [];
     const players = (live.board && live.board.players) || [];
     const marked = marks.map(([i, seat]) => words("cam_pass_marked", { who: named(players[seat] || String(seat + 1)), tile: (plays[i] || {}).tile })).join(" ");
-    show(marked ? `${said(frame)} ${marked}` : said(frame), "ask");
+    const question = marked ? `${said(frame)} ${marked}` : said(frame);
+    show(refusal ? `${refusal} ${question}` : question, "ask");
     asking = frame;
     const after = marks.length ? marks[marks.length - 1][0] : -1;
     seatsBox.append(button(words(marks.length ? "cam_no_other_pass" : "cam_no_pass"), "big primary", () => recordRun(marks)));
@@ -177,7 +180,14 @@
     no.hidden = false;
   }
 
-  const recordRun = (passes) => accept({ passes });
+  // A refusal of one of the passes named (`mark`: a play laid in turn, named as laid after a pass)
+  // asks again from the passes named before it, the refusal said first: else the box kept the
+  // buttons of an answer that could only be refused again, or "No" (the plays to the pad).
+  const recordRun = (passes) => accept({ passes }, (data) => {
+    if (!Number.isInteger(data.mark) || !asking) return false;
+    askRun(asking, passes.slice(0, data.mark), data.say || data.error);
+    return true;
+  });
 
   // The follower's event for that seat (one candidate a seat), else the proposed one for that seat;
   // only a candidate of the same tile on the same end (a question about the tile lists others).
@@ -189,8 +199,9 @@
 
   const record = (event) => accept({ event });
 
-  // The tap that answers the question asked: its play (or plays) recorded, once.
-  async function accept(body) {
+  // The tap that answers the question asked: its play (or plays) recorded, once. `refused(data)`:
+  // shows a refusal its own way (true), else it is said in the box.
+  async function accept(body, refused = () => false) {
     if (!asking || recording) return;
     recording = true;
     // the plays it records are this page's: the pad does not take them for another phone's
@@ -198,7 +209,7 @@
     if (pad) pad.mine(true);
     try {
       const [response, data] = await post(`/${asking.id}/accept`, body);
-      if (!response.ok) { say.textContent = data.say || data.error; return; }
+      if (!response.ok) { if (!refused(data)) say.textContent = data.say || data.error; return; }
       asking = null;
       const drawn = live.refresh();
       // a photo that asked before it was looked at is looked at once answered: it may ask in turn

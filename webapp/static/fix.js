@@ -111,7 +111,12 @@
 
   function open(mode, hand, index, version) {
     target = { mode, hand, index, version };
-    const found = index === null ? null : eventOf(hand, index);
+    // Settling: the play as disputed, where the board does not list it (a dispute of an earlier
+    // hand, the next one started). Started from nothing, the dialog said nothing of what was
+    // recorded and had the first player chosen, so a correction of the tile alone went in for them.
+    const dispute = mode === "settle" ? (live.board.disputes || []).find((d) => d.version === version) : null;
+    const disputed = dispute && dispute.raw ? { raw: dispute.raw, words: dispute.what } : null;
+    const found = index === null ? null : eventOf(hand, index) || disputed;
     draft = draftOf(found ? found.raw : null);
     // A draw, a pass, a reveal... is named by its kind and its number in the list, not as a play.
     const kind = found && found.raw && found.raw.type !== "play" ? found.raw.type : null;
@@ -123,7 +128,6 @@
     $("#fix-title").textContent = mode === "settle" ? say("settle_title", { where: place }) : say("correct_title", { where: place });
     show($("#fix-now"), found ? say("now_recorded", { what: found.words }) : "");
     // Settling: what the play made, which is what the table argues about (the count and its ends).
-    const dispute = mode === "settle" ? (live.board.disputes || []).find((d) => d.version === version) : null;
     const made = madeWords(dispute && dispute.made);
     show($("#fix-made"), made);
     $("#fix-made").hidden = !made;

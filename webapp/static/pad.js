@@ -10,6 +10,7 @@
   const say = window.spinnerSay || ((key) => key);
   const name = window.spinnerName || ((n) => n);
   const show = window.spinnerShow || ((el, text) => { el.textContent = text; });
+  const whoHeader = window.spinnerWho || (() => "");
   const api = root.dataset.api;
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const errorBox = document.getElementById("pad-error");
@@ -108,7 +109,7 @@
           "Content-Type": "application/json",
           "X-CSRF-Token": csrf,
           "If-Match": `"${on === null ? live.version : on}"`,
-          "X-Spinner-Who": localStorage.getItem("spinner-who") || "",
+          "X-Spinner-Who": whoHeader(),
         },
         body: JSON.stringify({ ...body, source: "pad" }),
       });

@@ -9,6 +9,7 @@
   const live = window.spinnerBoard;
   const say = window.spinnerSay || ((key) => key);
   const show = window.spinnerShow || ((el, text) => { el.textContent = text; });
+  const whoHeader = window.spinnerWho || (() => "");
 
   // -- the clock, for every phone watching: seconds since the server recorded the first flip --
   const skew = root.dataset.now ? Date.parse(root.dataset.now) - Date.now() : 0;
@@ -72,7 +73,7 @@
         "Content-Type": "application/json",
         "X-CSRF-Token": csrf,
         "If-Match": `"${latest}"`,
-        "X-Spinner-Who": localStorage.getItem("spinner-who") || "",
+        "X-Spinner-Who": whoHeader(),
       },
       body: JSON.stringify({ ...body, source: "pad" }),
     });

@@ -12,6 +12,14 @@
   const FSI = "\u2068";
   const PDI = "\u2069";
   window.spinnerName = (name) => (name ? `${FSI}${name}${PDI}` : name);
+  // Who makes a change, for the history (the name typed under the pad), as the X-Spinner-Who header.
+  // A header holds Latin-1 only, and fetch refuses any other character (a tap for "Łukasz" or
+  // "Иван" failed as if offline): a name beyond printable ASCII goes as RFC 8187's `UTF-8''` and its
+  // UTF-8 percent-encoded, which webapp/auth.py reads back.
+  window.spinnerWho = () => {
+    const name = localStorage.getItem("spinner-who") || "";
+    return /^[\x20-\x7e]*$/.test(name) && !/^utf-8''/i.test(name) ? name : `UTF-8''${encodeURIComponent(name)}`;
+  };
   // A tile's name ("1-1") kept on one line: a line may break after its hyphen (app.css .tn).
   function tileNames(text) {
     return text.split(/(?<![\w-])([0-6]-[0-6])(?![\w-])/).filter(Boolean).map((part) => {

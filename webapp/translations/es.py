@@ -4,6 +4,7 @@ rebuilt from it (python -m webapp.translations.build). A plural's entry is a pai
 from __future__ import annotations
 
 ES: dict[str, str | tuple[str, str]] = {
+    "%(who)s laid %(tile)s in turn, so nobody passed just before it.": "%(who)s jugó la %(tile)s en su turno, así que nadie pasó justo antes.",
     "%(end)s shows %(n)s": "%(end)s muestra %(n)s",
     "%(leader)s leads this hand, not %(who)s.": "Esta mano la sale %(leader)s, no %(who)s.",
     "%(passer)s: %(num)s tile is in the boneyard, so a player who cannot play draws.": (
@@ -618,6 +619,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "a tile drawn from the boneyard": "una ficha robada del pozo",
     "the photo is sure of it (%(share)s in 100)": "la foto lo muestra con claridad (%(share)s de 100)",
     "%(said)s; no photo shows who laid %(tile)s, but counting the tiles left only %(who)s": "%(said)s; ninguna foto muestra quién puso la %(tile)s, pero al contar las fichas solo queda %(who)s",
+    "the photo may show %(tile)s standing in a player's hand, not laid: keep your own tiles out of the picture": "puede que la foto muestre la %(tile)s de pie en la mano de un jugador, no jugada: deja tus propias fichas fuera de la foto",
     "the photo shows %(tile)s, which cannot be played here": "la foto muestra la %(tile)s, que no se puede jugar aquí",
     "the photo's open ends show %(seen)s, but this play would leave %(after)s": "los extremos abiertos de la foto muestran %(seen)s, pero esta jugada dejaría %(after)s",
     "the rules refuse it: %(why)s": "las reglas no lo permiten: %(why)s",
