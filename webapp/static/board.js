@@ -72,7 +72,9 @@
     if (!("EventSource" in window)) { startPolling(); return; }
     source = new EventSource(root.dataset.stream);
     source.addEventListener("board", (event) => { failures = 0; tell("live"); apply(JSON.parse(event.data)); });
-    source.onopen = () => tell("live");
+    // A stream opened again is a stream that works: an idle match sends no board on it, and its
+    // ends (every SSE_LIFETIME) must not add up to the failures that turn the page to polling.
+    source.onopen = () => { failures = 0; tell("live"); };
     source.onerror = () => {
       failures += 1;
       if (source.readyState === EventSource.CLOSED || failures > 3) {

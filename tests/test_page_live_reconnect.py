@@ -1,0 +1,63 @@
+"""A viewer's board stays on the live stream however long the match sits idle.
+
+Each stream lives `SSE_LIFETIME` seconds and the browser opens it again; an idle match sends no
+board on the new stream (the browser says which version it has), so the page must count a stream
+that opened again as a stream that works, not only one that brought a board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.support.browser import expect, new_page, start_match
+from tests.support.servers import Running, start
+
+pytestmark = pytest.mark.slow
+
+#: streams opened again before the check: more than the failures the page bears before it polls
+REOPENED = 6
+
+#: every EventSource the page makes counts the streams it opened (its own `onopen` stays the page's)
+COUNT_OPENS = """
+(() => {
+  const Real = window.EventSource;
+  window.streamsOpened = 0;
+  function Counted(url, options) {
+    const source = new Real(url, options);
+    source.addEventListener("open", () => { window.streamsOpened += 1; });
+    return source;
+  }
+  Counted.prototype = Real.prototype;
+  Counted.CONNECTING = Real.CONNECTING;
+  Counted.OPEN = Real.OPEN;
+  Counted.CLOSED = Real.CLOSED;
+  window.EventSource = Counted;
+})();
+"""
+
+
+@pytest.fixture
+def short_streams(tmp_path) -> Iterator[Running]:
+    """A live server whose streams end after a fraction of a second."""
+    server, running = start(tmp_path, SSE_HEARTBEAT=0.1, SSE_LIFETIME=0.3)
+    yield running
+    server.stop()
+
+
+def test_an_idle_viewer_stays_live_as_its_stream_is_opened_again(short_streams, browser):
+    scorer = new_page(browser)
+    start_match(scorer, short_streams.url, ["Ana", "Ben", "Cruz", "Dee"])
+    viewer_link = scorer.locator(".share .link a").first.get_attribute("href")
+
+    viewer = new_page(browser)
+    viewer.add_init_script(COUNT_OPENS)
+    viewer.goto(viewer_link)
+    expect(viewer.locator("#live")).to_have_text("live")
+    # nothing changes: each stream ends, the browser opens it again, and no board comes on it
+    viewer.wait_for_function(
+        f"window.streamsOpened >= {REOPENED} || document.getElementById('live').dataset.state === 'polling'"
+    )
+    assert viewer.get_attribute("#live", "data-state") != "polling"
+    assert viewer.evaluate("window.streamsOpened") >= REOPENED
