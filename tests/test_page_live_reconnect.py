@@ -61,3 +61,25 @@ def test_an_idle_viewer_stays_live_as_its_stream_is_opened_again(short_streams, 
     )
     assert viewer.get_attribute("#live", "data-state") != "polling"
     assert viewer.evaluate("window.streamsOpened") >= REOPENED
+
+
+def test_a_viewer_is_told_when_the_match_is_deleted(short_streams, browser):
+    scorer = new_page(browser)
+    start_match(scorer, short_streams.url, ["Ana", "Ben", "Cruz", "Dee"])
+    viewer_link = scorer.locator(".share .link a").first.get_attribute("href")
+    viewer = new_page(browser)
+    viewer.goto(viewer_link)
+    expect(viewer.locator("#live")).to_have_text("live")
+
+    # the scorer deletes the match from the list of matches
+    scorer.goto(short_streams.url + "/")
+    match = scorer.locator(".games li.game").first
+    match.locator("summary").click()
+    match.locator('input[name="sure"]').check()
+    match.locator("button", has_text="Delete").click()
+    scorer.wait_for_function("document.querySelectorAll('.games li.game').length === 0")
+
+    # the viewer's stream ends and cannot open again: the page says why and stops asking
+    viewer.wait_for_function("document.getElementById('live').dataset.state === 'gone'")
+    assert viewer.inner_text("#live") == "this match was deleted: the board is as it last was"
+    assert viewer.locator("#board").count() == 1  # the board as it last was, not an error page

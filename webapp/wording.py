@@ -678,6 +678,7 @@ def script_words() -> dict[str, str]:
         "reconnecting": _("reconnecting…"),
         "polling": _("updating every 2 s"),
         "offline": _("offline: the board may be behind"),
+        "gone": _("this match was deleted: the board is as it last was"),
         "server_said": _("the server answered %(status)s", status="{status}"),
         # new.js: the chosen game's own target, and what each house rule is when left alone
         "target_default": _("(blank: the game's own, %(target)s)", target="{target}"),

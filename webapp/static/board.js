@@ -19,6 +19,9 @@
   let source = null;
   let pollTimer = null;
   let failures = 0;
+  // The match was deleted (the server no longer knows it): the board stays as it last was, and
+  // the page stops asking.
+  let gone = false;
 
   function tell(key) {
     if (!status) return;
@@ -54,6 +57,7 @@
   async function poll() {
     try {
       const response = await fetch(root.dataset.poll, { cache: "no-cache", credentials: "same-origin" });
+      if (response.status === 404) { stopAsking(); return; }
       if (response.ok) apply(await response.json());
       if (pollTimer) tell("polling");
     } catch (error) {
@@ -61,7 +65,16 @@
     }
   }
 
+  function stopAsking() {
+    gone = true;
+    clearInterval(pollTimer);
+    pollTimer = null;
+    if (source) source.close();
+    tell("gone");
+  }
+
   function startPolling() {
+    if (gone) return;
     if (!pollTimer) pollTimer = setInterval(poll, 2000);
     poll();
     // Try the live stream again later: it may have been full, or the network may be back.
@@ -69,6 +82,7 @@
   }
 
   function startStream() {
+    if (gone) return;
     if (!("EventSource" in window)) { startPolling(); return; }
     source = new EventSource(root.dataset.stream);
     source.addEventListener("board", (event) => { failures = 0; tell("live"); apply(JSON.parse(event.data)); });
@@ -140,6 +154,7 @@
   // Offline: say so at once (the stream may take a while to notice); back online: catch up.
   window.addEventListener("offline", () => tell("offline"));
   window.addEventListener("online", () => {
+    if (gone) { tell("gone"); return; }
     tell("reconnecting");
     if (source && source.readyState !== EventSource.CLOSED) source.close();
     poll();

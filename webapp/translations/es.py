@@ -288,6 +288,7 @@ ES: dict[str, str | tuple[str, str]] = {
     "to %(n)s": "a %(n)s",
     "over %(n)s": "más de %(n)s",
     "two": "dos",
+    "this match was deleted: the board is as it last was": "esta partida se borró: el tablero queda como estaba",
     "updating every 2 s": "actualizando cada 2 s",
     "west": "oeste",
     "west and east first, then north and south": "primero oeste y este, luego norte y sur",
