@@ -8,6 +8,7 @@ that opened again as a stream that works, not only one that brought a board.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -46,15 +47,20 @@ def short_streams(tmp_path) -> Iterator[Running]:
     server.stop()
 
 
-def test_an_idle_viewer_stays_live_as_its_stream_is_opened_again(short_streams, browser):
+def scorer_and_viewer(server: Running, browser: Any, init_script: str | None = None) -> tuple[Any, Any]:
+    """A new match's scorer page, and a second phone on its viewer link, live."""
     scorer = new_page(browser)
-    start_match(scorer, short_streams.url, ["Ana", "Ben", "Cruz", "Dee"])
-    viewer_link = scorer.locator(".share .link a").first.get_attribute("href")
-
+    start_match(scorer, server.url, ["Ana", "Ben", "Cruz", "Dee"])
     viewer = new_page(browser)
-    viewer.add_init_script(COUNT_OPENS)
-    viewer.goto(viewer_link)
+    if init_script:
+        viewer.add_init_script(init_script)
+    viewer.goto(scorer.locator(".share .link a").first.get_attribute("href"))
     expect(viewer.locator("#live")).to_have_text("live")
+    return scorer, viewer
+
+
+def test_an_idle_viewer_stays_live_as_its_stream_is_opened_again(short_streams, browser):
+    _, viewer = scorer_and_viewer(short_streams, browser, COUNT_OPENS)
     # nothing changes: each stream ends, the browser opens it again, and no board comes on it
     viewer.wait_for_function(
         f"window.streamsOpened >= {REOPENED} || document.getElementById('live').dataset.state === 'polling'"
@@ -64,12 +70,7 @@ def test_an_idle_viewer_stays_live_as_its_stream_is_opened_again(short_streams, 
 
 
 def test_a_viewer_is_told_when_the_match_is_deleted(short_streams, browser):
-    scorer = new_page(browser)
-    start_match(scorer, short_streams.url, ["Ana", "Ben", "Cruz", "Dee"])
-    viewer_link = scorer.locator(".share .link a").first.get_attribute("href")
-    viewer = new_page(browser)
-    viewer.goto(viewer_link)
-    expect(viewer.locator("#live")).to_have_text("live")
+    scorer, viewer = scorer_and_viewer(short_streams, browser)
 
     # the scorer deletes the match from the list of matches
     scorer.goto(short_streams.url + "/")
