@@ -287,16 +287,21 @@ def test_show_tiles_says_what_was_recorded_and_whose_tiles_come_next(live_server
     assert hint.inner_text() == "Jose had 25 pips left. Luis: tap the tiles left, then Show tiles"
 
 
-@pytest.mark.slow
-def test_settling_a_dispute_shows_the_count_and_the_ends_that_made_it(live_server, open_page):
-    page = open_page(PHONE_360)
-    import_record(page, live_server.url, record("partners", hand(*SIX_BLOCK_PLAYS[:8])))
+def settle_dispute_of(page, server, rec: dict, why: str) -> None:
+    """Import `rec`, dispute its first hand's play 8 (event 7) and open the Settle dialog on it."""
+    import_record(page, server.url, rec)
     page.wait_for_selector("#pad[data-ready]")
     before = version(page)
-    assert api(page, "POST", "/disputes", {"hand": 0, "event": 7, "why": "Dee says it made 15"})["status"] == 201
+    assert api(page, "POST", "/disputes", {"hand": 0, "event": 7, "why": why})["status"] == 201
     wait_version(page, before + 1)
     page.click("#board .settle")
     page.wait_for_selector("#fix-dialog[open]")
+
+
+@pytest.mark.slow
+def test_settling_a_dispute_shows_the_count_and_the_ends_that_made_it(live_server, open_page):
+    page = open_page(PHONE_360)
+    settle_dispute_of(page, live_server, record("partners", hand(*SIX_BLOCK_PLAYS[:8])), "Dee says it made 15")
     assert page.inner_text("#fix-now") == "Recorded now: Dee played 6-4 on the east"
     made = page.inner_text("#fix-made")
     assert made.startswith("The count after it: 10 = ") and "east 4" in made, made
@@ -314,13 +319,7 @@ def test_settling_a_dispute_of_an_earlier_hand_starts_from_the_play_disputed(liv
     rec = six_block(LOW_TEAM0, "partners")
     rec["hands"].append(hand())
     rec["players"] = PROBE_NAMES
-    import_record(page, live_server.url, rec)
-    page.wait_for_selector("#pad[data-ready]")
-    before = version(page)
-    assert api(page, "POST", "/disputes", {"hand": 0, "event": 7, "why": "it went west"})["status"] == 201
-    wait_version(page, before + 1)
-    page.click("#board .settle")
-    page.wait_for_selector("#fix-dialog[open]")
+    settle_dispute_of(page, live_server, rec, "it went west")
     assert page.inner_text("#fix-title") == "Settle the dispute: Hand 1, play 8"
     assert page.inner_text("#fix-now") == "Recorded now: Carmen played 6-4 on the east"
     chosen = "#fix-dialog [aria-checked=true], #fix-dialog [aria-pressed=true]"
