@@ -94,3 +94,33 @@ def test_an_all_fives_hand_on_the_pad(live_server, open_page, screen):
     assert page.locator("#next-hand").is_visible()
     items = page.locator(".plays li .what").all_inner_texts()
     assert "Finn passed" in items and "Eve passed" in items and "Finn had 116 pips left" in items
+
+
+def test_count_everyones_pips_takes_the_boxes_filled(live_server, open_page):
+    """A partners hand gone out waits for the pips of the three still holding tiles, but scores on
+    the losing team's alone: the box of the winner's partner may stay empty."""
+    from scorer.simulate import simulate_match
+    from tests.support.page import import_record
+
+    full = simulate_match("partners", 4, 0)  # its first hand: seat 1 goes out
+    first = full["hands"][0]
+    observed = {**{k: v for k, v in full.items() if k != "hands"}, "options": {"target": 500}}
+    observed["hands"] = [{"leader": first["leader"], "events": first["events"]}]
+    page = open_page(SCREENS["390x844"])
+    game = import_record(page, live_server.url, observed)
+    page.wait_for_selector("#pad[data-ready]")
+    assert page.locator("#pips-all label").all_inner_texts() == ["Ana", "Cruz", "Dee"]
+    dealt = [set(tiles) for tiles in first["deal"]]
+    played = {e["tile"] for e in first["events"] if e["type"] == "play"}
+    left = [sum(int(p) for tile in dealt[seat] - played for p in tile.split("-")) for seat in range(4)]
+    boxes = page.locator("#pips-all input")
+    boxes.nth(0).fill(str(left[0]))  # Ana
+    boxes.nth(1).fill(str(left[2]))  # Cruz; Dee, Ben's partner, left empty
+    before = version(page)
+    page.click("#send-all-pips")
+    wait_version(page, before + 2)
+    answer = answer_of(page, game)
+    hand = answer["hands"][0]
+    assert hand["end"] == "out" and "awaiting_pips" not in hand
+    assert hand["bonus"][1] > 0 and answer["totals"][1] > 0
+    assert page.inner_text("#pad-error") == ""

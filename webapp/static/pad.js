@@ -371,8 +371,10 @@
   }
 
   async function sendAllPips() {
-    const boxes = $$("#pips-all input");
-    if (!boxes.every((b) => /^\d+$/.test(b.value.trim()))) { fail(say("pips_number")); return; }
+    // The boxes filled: a box left empty is a player whose pips the score may not need (a partners
+    // hand gone out scores on the losing team's alone); the board asks again for any it still needs.
+    const boxes = $$("#pips-all input").filter((b) => b.value.trim() !== "");
+    if (!boxes.length || !boxes.every((b) => /^\d+$/.test(b.value.trim()))) { fail(say("pips_number")); return; }
     for (const b of boxes) { // one event each, in turn: each is checked as it lands
       const done = await send("/events", { type: "pips", seat: Number(b.dataset.seat), pips: Number(b.value.trim()) });
       if (!done) return;
