@@ -946,7 +946,21 @@ class Follower:
         """The source of frames ended (the watch's last photo, a film's end). A change left
         unsettled (the table changed since the last settled move and nothing new was read: a
         play the reader missed, or took for a box across layout tiles) is asked about then, as a
-        question kept under `pending`, never dropped unsaid. None where nothing is left open."""
+        question kept under `pending`, never dropped unsaid. None where nothing is left open.
+
+        The last photo's tiles left for the next look (`leftover`: several new tiles, a later one's
+        seat open) get no next look: they are taken up from that photo now, as the page takes up
+        a photo's rest (`webapp.frames`), and played, kept or asked about like a new photo's."""
+        if (
+            self.leftover
+            and self.pending is None
+            and self.last_look is not None
+            and self.match.current is not None
+            and not self.hand.over
+        ):
+            outcome = self.observe(self.last_look, None, image=self.last_image)
+            if outcome.kind != "nothing":
+                return outcome
         changes = self.open_changes
         if self.pending is not None or self.match.current is None or self.hand.over or not changes:
             return None

@@ -83,12 +83,19 @@ class Watcher:
         return Step(motion, outcome, reading, 1000 * (time.perf_counter() - started))
 
     def end(self) -> Outcome | None:
-        """The frames ended: a change still unsettled is asked about (`Follower.ended`), never
-        dropped unsaid. None where nothing is left open."""
+        """The frames ended: a change still unsettled is asked about, and tiles of the last frame
+        left for a next look are taken up from it (`Follower.ended`), never dropped unsaid. None
+        where nothing is left open."""
         outcome = self.follower.ended()
-        if outcome is not None and self.evidence is not None and self._last is not None and outcome.kind == "ask":
+        if (
+            outcome is not None
+            and self.evidence is not None
+            and self._last is not None
+            and outcome.kind in ("play", "ask")
+        ):
             image, reading = self._last
-            self._ask_frame = self.evidence.keep(image, reading, outcome, None, self._hand())
+            frame_id = self.evidence.keep(image, reading, outcome, None, self._hand())
+            self._ask_frame = frame_id if outcome.kind == "ask" else None
         return outcome
 
     def confirm(self, events: list[dict[str, Any]]) -> Outcome:
