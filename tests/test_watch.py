@@ -430,6 +430,45 @@ def test_the_watch_asks_about_a_change_unsettled_at_the_end_of_its_frames():
     assert ended is not None and ended.code == "unsettled_end" and watcher.follower.pending is not None
 
 
+def _small_tile_laid_by_an_arm() -> list[tuple[str, np.ndarray]]:
+    """A busy cloth, an arm reaching in from the left and leaving, and a tile so small against the
+    cloth that the still table after it differs from the one before in fewer thumbnail pixels
+    than the stillness test's share (`MotionDetector.change_share`), though in more than the arm
+    watch's (`seats.LAID_SHARE`): page film 5300 (`bench/page_camera.py --dealt draw`, 1280x960),
+    whose last play, a 1-4 at the end of the layout on a polka-dot cloth, was never read."""
+    rng = np.random.default_rng(3)
+    table = np.kron(rng.integers(90, 170, (120, 160, 3), dtype=np.uint8), np.ones((4, 4, 1), dtype=np.uint8))
+    laid = table.copy()
+    laid[200:204, 300:308] = 240
+    frames = [("bare", table)] * 4
+    for k, reach in enumerate((120, 260, 320, 200)):
+        arm = table.copy()
+        arm[180:260, :reach] = 20
+        frames.append((f"arm{k}", arm))
+    return frames + [(f"laid{k}", laid) for k in range(5)]
+
+
+def test_a_tile_an_arm_left_that_the_stillness_test_barely_sees_is_read():
+    class Reads:
+        def __init__(self, readings):  # type: ignore[no-untyped-def]
+            self.readings, self.names = list(readings), []
+
+        def read(self, image, name=""):  # type: ignore[no-untyped-def]
+            self.names.append(name)
+            return self.readings.pop(0)
+
+    frames = _small_tile_laid_by_an_arm()
+    alone = MotionDetector(settle=3)
+    alone.accept(thumbnail(frames[0][1]))  # the bare table read
+    assert [alone.update(thumbnail(image)).state for _, image in frames][-3] == "settled"  # no change by itself
+    reader = Reads([_reading(), _reading(_tile(3, 5, 304, 202))])
+    watcher = Watcher(_follower(), reader, settle=3)
+    outcomes = [watcher.step(image, name).outcome for name, image in frames]
+    assert reader.names == ["bare", "laid2"]  # the still table after the arm is read
+    played = [o for o in outcomes if o is not None and o.kind == "play"]
+    assert [e["tile"] for o in played for e in o.events] == ["3-5"]
+
+
 def test_a_confirmed_tile_read_at_last_does_not_explain_an_earlier_missed_play():
     # 5-1 is confirmed by a person without ever being read; 1-1 is then played on it and missed;
     # at the next change 5-1 is read at last beside the new 4-6. The change 1-1 made is still
