@@ -469,6 +469,22 @@ def test_a_tile_lying_on_the_table_when_the_camera_starts_is_asked_about_once_th
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}]
 
 
+def test_a_tile_an_arm_left_that_the_stillness_test_barely_sees_is_read_live():
+    # page film 5300 (`bench/page_camera.py --videos 8 --seed 5300 --dealt draw`): the last play's
+    # still frames were "the table has not changed", and the play was never recorded
+    from tests.test_watch import _small_tile_laid_by_an_arm
+
+    table = Table(RECORD)
+    decided = []
+    for name, image in _small_tile_laid_by_an_arm():
+        look = table.see(thumbnail(image), (640, 480))
+        outcome = table.frame(_reading() if name == "bare" else _reading(_tile(3, 5, 304, 202)), look)
+        if outcome.code not in ("moving", "unchanged"):
+            decided.append(outcome.code)
+    assert decided == ["table_start", "evidence"]
+    assert table.follower.match.current.events == 1
+
+
 def test_a_still_camera_is_settled_at_once_and_a_change_between_far_frames_is_seen():
     detector = MotionDetector(settle=2)
     one, two = (thumbnail(_row(k)) for k in (1, 2))

@@ -415,10 +415,16 @@ def watch(
             take(last.image, last.name)
             answer_run()
     ended = watcher.end() if failed is None else None
-    if ended is not None:  # the frames ended with a change unsettled: asked, never dropped unsaid
+    while ended is not None:
+        # the frames ended with a change unsettled (asked), or with tiles of the last frame left
+        # for a next look (taken up from it): never dropped unsaid
         show(ended, last.name if last is not None else "the end")
         if ended.kind == "ask" and ask:
             answer_here(ended)
+        more = ended.kind == "play" or (follower.pending is None and bool(follower.leftover))
+        ended = watcher.end() if more else None
+    if ask and follower.unsure_seats:  # plays kept from the last frame's rest
+        answer_run()
     reveal_all()
     if shows:
         click.echo(f"the hand is not over: {len(shows)} --reveal photo(s) not used", err=True)

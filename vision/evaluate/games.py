@@ -277,8 +277,12 @@ def follow_video(
             yield last, None
         # the watch ends: a change left unsettled is asked about (`Watcher.end`), as `spinner watch` asks
         ended = watcher.end() if not stopped else None
-        if ended is not None and last is not None:
+        while ended is not None and last is not None:
             yield last, ended
+            # a play taken up from the last frame's rest, or a question whose answer left some of
+            # its tiles (`Follower.leftover`): the rest is looked at in turn, as `spinner watch` does
+            more = ended.kind == "play" or (follower.pending is None and bool(follower.leftover))
+            ended = watcher.end() if more and not stopped else None
 
     for frame, ended in frames():
         if ended is None:

@@ -844,6 +844,10 @@ class Follower:
         #: the seat of each placement scored on the pad before the camera saw it laid (by its
         #: index in `placed`): found later, the arm that laid it is evidence for the seating
         self.padded: dict[int, int] = {}
+        #: placements (by index in `placed`) a person confirmed in answer to a question about a
+        #: look that had not read them: they lay there at that look, so found later they are the
+        #: reader reading better, not what changed since (`_find_unseen`)
+        self.answered_unread: set[int] = set()
         #: the padded plays `_find_unseen` found arrived in the frame it last looked at: (seat, tile)
         self.padded_found: list[tuple[int, TileReading]] = []
         self.pending: Pending | None = None
@@ -946,7 +950,21 @@ class Follower:
         """The source of frames ended (the watch's last photo, a film's end). A change left
         unsettled (the table changed since the last settled move and nothing new was read: a
         play the reader missed, or took for a box across layout tiles) is asked about then, as a
-        question kept under `pending`, never dropped unsaid. None where nothing is left open."""
+        question kept under `pending`, never dropped unsaid. None where nothing is left open.
+
+        The last photo's tiles left for the next look (`leftover`: several new tiles, a later one's
+        seat open) get no next look: they are taken up from that photo now, as the page takes up
+        a photo's rest (`webapp.frames`), and played, kept or asked about like a new photo's."""
+        if (
+            self.leftover
+            and self.pending is None
+            and self.last_look is not None
+            and self.match.current is not None
+            and not self.hand.over
+        ):
+            outcome = self.observe(self.last_look, None, image=self.last_image)
+            if outcome.kind != "nothing":
+                return outcome
         changes = self.open_changes
         if self.pending is not None or self.match.current is None or self.hand.over or not changes:
             return None
@@ -981,6 +999,7 @@ class Follower:
         self.leaders.append(leader)
         self.placed = []
         self.padded = {}
+        self.answered_unread = set()
         self.pending = None
         self.leftover = []
         self.named = []
@@ -1211,6 +1230,8 @@ class Follower:
             where.append(self._apply(event))  # a refused event raises RecordError: nothing changed
             applied.append(event)
             if tile is not None:
+                if reading is None:  # it lay in the asked look, unread there
+                    self.answered_unread.add(len(self.placed))
                 self.placed.append(Seen(reading, inner) if reading is not None else None)
                 seated.append((int(event["seat"]), reading))
             if reading is not None:
@@ -2369,9 +2390,13 @@ class Follower:
                     found, int(np.argmin([np.linalg.norm(_centre(h) - _centre(anchor.reading)) for h in found.halves]))
                 )
             # a tile read before, asked about and turned down, then scored on the pad, was laid
-            # at that earlier change: found now, it does not explain this one
+            # at that earlier change: found now, it does not explain this one; nor does one a
+            # person confirmed in answer to a question about a look that did not read it: it lay
+            # in that look already (the change since may be a play the reader missed, asked about)
             met = [d.reading for d in self.doubts] + [t for news in self.changes for t in news]
-            if _alone(found, met) and (before is None or _alone(found, before.tiles)):
+            answered = k in self.answered_unread
+            self.answered_unread.discard(k)
+            if _alone(found, met) and (before is None or _alone(found, before.tiles)) and not answered:
                 found_now += 1
                 if k in self.padded:
                     self.padded_found.append((self.padded.pop(k), found))

@@ -147,6 +147,15 @@ class MotionDetector:
         again = last is not None and last.shape == thumb.shape and _share(thumb, last, self.pixel) < self.change_share
         return Motion("change", moving, changed, self._regions(mask, thumb), again)
 
+    def settled_now(self, motion: Motion) -> bool:
+        """Whether the frame `update` just judged is a settled one (still long enough), whatever
+        it was compared with."""
+        return motion.state in ("settled", "change") or (motion.state == "still" and self.still_run >= self.settle - 1)
+
+    def whole(self, thumb: np.ndarray) -> Region:
+        """The whole frame, as a region in its pixels."""
+        return Region(0, 0, *self._frame_size(thumb))
+
     def _frame_size(self, thumb: np.ndarray) -> tuple[int, int]:
         return self.frame_size if self.frame_size[0] else (thumb.shape[1], thumb.shape[0])
 

@@ -117,7 +117,7 @@ class Table:
             if frame_size[0]:
                 self.detector.frame_size = frame_size
             motion = self.detector.update(thumb, still)
-            self.arms.update(thumb, still)
+            arm = self.arms.update(thumb, still)
             if motion.state == "change":
                 owed = self.owed
                 if owed is None:
@@ -125,6 +125,11 @@ class Table:
                 else:  # a change not read yet: the new one adds its regions to it
                     regions = None if owed[0] is None else owed[0] + motion.regions
                     self.owed = (regions, owed[1] and motion.again)
+            elif arm is not None and arm.changed and self.owed is None:
+                # an arm left the table changed by the arm watch's finer test, where the stillness
+                # test saw too few pixels change (a small tile on a busy cloth): the frame is read
+                # as a change, so that the tile is played, or the change asked about
+                self.owed = (None, False)
             settled = motion.state in ("settled", "change") or (
                 motion.state == "still" and self.detector.still_run >= self.detector.settle - 1
             )

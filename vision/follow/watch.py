@@ -53,6 +53,8 @@ class Watcher:
         self.see_arms = arms
         self.frames = 0
         self.reads = 0
+        #: an arm's stretch ended with the table changed (`ArmSighting.changed`) since the last read
+        self._arm_changed = False
         self._ask_frame: str | None = None
         #: the last frame read, and its reading (`end` keeps it as the evidence of its question)
         self._last: tuple[np.ndarray, Reading] | None = None
@@ -64,9 +66,16 @@ class Watcher:
         thumb = thumbnail(image)
         motion = self.motion.update(thumb)
         if self.see_arms:
-            self.arms.update(thumb)
+            arm = self.arms.update(thumb)
+            self._arm_changed = self._arm_changed or (arm is not None and arm.changed)
+        if motion.state != "change" and self._arm_changed and self.motion.settled_now(motion):
+            # an arm left the table changed by the arm watch's finer test, where the stillness
+            # test saw too few pixels change (a small tile on a busy cloth): the still frame after
+            # it is read as a change, so that the tile is played, or the change asked about
+            motion = Motion("change", motion.moving, motion.changed, (self.motion.whole(thumb),))
         if motion.state != "change":
             return Step(motion, None, None, 1000 * (time.perf_counter() - started))
+        self._arm_changed = False
         reading = self.reader.read(image, name)
         self.reads += 1
         self._last = (image, reading)
@@ -83,12 +92,19 @@ class Watcher:
         return Step(motion, outcome, reading, 1000 * (time.perf_counter() - started))
 
     def end(self) -> Outcome | None:
-        """The frames ended: a change still unsettled is asked about (`Follower.ended`), never
-        dropped unsaid. None where nothing is left open."""
+        """The frames ended: a change still unsettled is asked about, and tiles of the last frame
+        left for a next look are taken up from it (`Follower.ended`), never dropped unsaid. None
+        where nothing is left open."""
         outcome = self.follower.ended()
-        if outcome is not None and self.evidence is not None and self._last is not None and outcome.kind == "ask":
+        if (
+            outcome is not None
+            and self.evidence is not None
+            and self._last is not None
+            and outcome.kind in ("play", "ask")
+        ):
             image, reading = self._last
-            self._ask_frame = self.evidence.keep(image, reading, outcome, None, self._hand())
+            frame_id = self.evidence.keep(image, reading, outcome, None, self._hand())
+            self._ask_frame = frame_id if outcome.kind == "ask" else None
         return outcome
 
     def confirm(self, events: list[dict[str, Any]]) -> Outcome:
