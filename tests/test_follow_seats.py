@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -753,16 +754,22 @@ def test_a_draw_and_its_play_between_two_photos_are_the_players_where_the_back_w
     # with a new tile, and the frame changed where that back lay, showing the table there
     from vision.follow.motion import Region
 
-    table = np.full((480, 640, 3), (60, 120, 60), np.uint8)
     lead, laid = tile(5, 5, 300, 200), tile(5, 0, 360, 200)
+
+    def table(backs: list[Ignored]) -> np.ndarray:
+        """A green table, a blue back where each of `backs` lies."""
+        image = np.full((480, 640, 3), (60, 120, 60), np.uint8)
+        for box in backs:
+            cv2.fillConvexPoly(image, np.round(np.asarray(box.corners)).astype(np.int32), (150, 60, 30))
+        return image
 
     def photos(drawn: int, misread: bool = False, recorded: int = 0) -> tuple[Follower, int, Outcome]:
         follower = Follower(Match.new("all-fives", ["A", "B", "C", "D"]), leader=0)
         left = follower.match.current.boneyard
         heap = [back_at(30.0 + 14 * k, 400.0) for k in range(left)]
-        follower.observe(Reading("f", 640, 480, (), ignored=tuple(heap)), image=table)
+        follower.observe(Reading("f", 640, 480, (), ignored=tuple(heap)), image=table(heap))
         follower.observe(
-            Reading("f", 640, 480, (lead,), ignored=tuple(heap)), [Region(280, 180, 320, 220)], image=table
+            Reading("f", 640, 480, (lead,), ignored=tuple(heap)), [Region(280, 180, 320, 220)], image=table(heap)
         )
         if recorded:  # draws the record holds that the count of backs never saw
             follower.match.apply({"type": "draw", "seat": 1, "count": recorded})
@@ -771,7 +778,8 @@ def test_a_draw_and_its_play_between_two_photos_are_the_players_where_the_back_w
         # `misread`: the last back is still there, boxed as a printed picture (not a back)
         last = (Ignored("printed", heap[-1].corners, 0.5),) if misread else ()
         now = Reading("f", 640, 480, (lead, laid), ignored=(*heap[: left - drawn], *last))
-        return follower, left, follower.observe(now, where, image=table)
+        lying = heap[: left - drawn] + (heap[-1:] if misread else [])  # the backs still on the table
+        return follower, left, follower.observe(now, where, image=table(lying))
 
     follower, left, played = photos(1)
     assert played.kind == "play" and played.events[0] == {"type": "draw", "seat": 1, "count": 1}

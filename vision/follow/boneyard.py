@@ -8,7 +8,9 @@ has not left, unless the frame changed there. A remembered back that is not read
 where the frame changed (`Region`), was taken: the change was a draw, not a play the reader missed.
 Where backs were taken is remembered too: a board's printed domino picture that a back hid or
 shaded shows there once the back is gone, read as a faint new tile, and it is no play
-(`uncovered`).
+(`uncovered`). And what each back's place looked like while it was read: a box the detector drew
+on the bare table (a shadow, a pattern of the cloth) is no back, and once it is no longer read its
+place looks as it did, the table all along: nothing was taken there.
 """
 
 from __future__ import annotations
@@ -42,12 +44,17 @@ class Back:
 
     center: tuple[float, float]
     width: float
+    #: the mean colour (BGR) of the middle of its place while it was read there (None: not seen)
+    shade: tuple[float, float, float] | None = None
 
     @classmethod
-    def of(cls, box: Ignored) -> Back:
+    def of(cls, box: Ignored, image: np.ndarray | None = None, reading: Reading | None = None) -> Back:
         corners = np.asarray(box.corners, dtype=np.float32)
         x, y = corners.mean(axis=0)
-        return cls((float(x), float(y)), float(short_side(box.corners)))
+        back = cls((float(x), float(y)), float(short_side(box.corners)))
+        if image is None or reading is None:
+            return back
+        return cls(back.center, back.width, middle_colour(image, back, reading))
 
     def reaches(self, point: tuple[float, float], widths: float = NEAR) -> bool:
         """Whether `point` lies within a back's length (`widths` back widths) of this back's
@@ -80,9 +87,10 @@ class BoneyardWatch:
     #: only where nothing there could tell): the count of backs may say how many were drawn
     seen_gone: int = 0
 
-    def start(self, reading: Reading) -> None:
-        """A new hand: the backs in view now are the boneyard."""
-        self.backs = _backs(reading)
+    def start(self, reading: Reading, image: np.ndarray | None = None) -> None:
+        """A new hand: the backs in view now are the boneyard (`image`: the frame's pixels, where
+        known, so that a box on the bare table is told from a back once it goes)."""
+        self.backs = _backs(reading, image)
         self.taken = 0
         self.gone = []
         self.appeared = 0
@@ -99,7 +107,7 @@ class BoneyardWatch:
         changed. Backs read at new places are remembered from here on (`appeared`). With no changed regions
         known (a photo taken on purpose, not a camera watching) nothing is taken: a back missing
         from one photo may be the reader's miss as well as a draw."""
-        now = _backs(reading)
+        now = _backs(reading, image)
         # a back read away from every remembered one (farther than two backs' lengths: not one
         # of them nudged or pushed, nor a back first read in the heap)
         self.appeared += sum(1 for b in now if not any(back.reaches(b.center, APART) for back in self.backs))
@@ -115,6 +123,8 @@ class BoneyardWatch:
                     self.hidden += 1
                     kept.append(back)
                     continue
+                if shows is True and _unchanged(image, back, reading):
+                    continue  # its place looks as it did while it was read: the table all along
                 taken += 1
                 self.seen_gone += shows is True
                 self.gone.append(back)
@@ -167,5 +177,34 @@ def bare(image: np.ndarray, back: Back, reading: Reading) -> bool | None:
     return diff <= max(BARE, 4.0 * spread)
 
 
-def _backs(reading: Reading) -> list[Back]:
-    return [Back.of(i) for i in reading.ignored if i.kind == "face_down"]
+def middle_colour(image: np.ndarray, back: Back, reading: Reading) -> tuple[float, float, float] | None:
+    """The mean colour (BGR) of the middle of `back`'s place in `image` (within 0.45 of its width
+    of its centre), the reading's points scaled to the image's pixels as `bare` scales them; None
+    where the place lies outside the image."""
+    scale = image.shape[1] / reading.width if reading.width > 0 else 1.0
+    x, y, w = back.center[0] * scale, back.center[1] * scale, back.width * scale
+    reach = 0.45 * w
+    x0, y0 = max(int(x - reach), 0), max(int(y - reach), 0)
+    x1, y1 = min(int(x + reach) + 1, image.shape[1]), min(int(y + reach) + 1, image.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return None
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    inside = np.hypot(xx - x, yy - y) <= reach
+    if not inside.any():
+        return None
+    patch = image[y0:y1, x0:x1].reshape(y1 - y0, x1 - x0, -1).astype(np.float32)
+    b, g, r = (float(v) for v in patch[inside].mean(axis=0)[:3])
+    return (b, g, r)
+
+
+def _unchanged(image: np.ndarray | None, back: Back, reading: Reading) -> bool:
+    """Whether the middle of `back`'s place looks now as it did while the back was read there
+    (within `BARE`): the box was drawn on the bare table, no back lay there."""
+    if image is None or back.shade is None:
+        return False
+    now = middle_colour(image, back, reading)
+    return now is not None and float(np.linalg.norm(np.subtract(now, back.shade))) <= BARE
+
+
+def _backs(reading: Reading, image: np.ndarray | None = None) -> list[Back]:
+    return [Back.of(i, image, reading) for i in reading.ignored if i.kind == "face_down"]

@@ -2108,7 +2108,7 @@ class Follower:
         self.backs = seen if hand.unseen_draws and seen and seen == hand.boneyard else None
         self.backs_last = self.backs
         self.backs_exact = True
-        self.boneyard.start(reading)
+        self.boneyard.start(reading, self.last_image)
 
     def _count_boneyard_late(self, reading: Reading) -> None:
         """A boneyard not counted from the start (a back hidden in the first look) is counted from
