@@ -36,6 +36,9 @@ BARE = 15.0
 #: a box whose short side is this many back widths or more is no back (`bare`): a back boxed
 #: alone is one width across, however it lies
 WIDE = 1.5
+#: the middle of a back's place: within this many back widths of its centre (its colour, `bare`
+#: and `middle_colour`)
+MIDDLE = 0.45
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,16 +149,11 @@ def bare(image: np.ndarray, back: Back, reading: Reading) -> bool | None:
     `image` may be smaller than the photo whose pixels the reading's points are in (a phone's
     large JPEG decoded at reduced size, `Reader.read_upright`): the points are scaled by its
     width over the reading's."""
-    scale = image.shape[1] / reading.width if reading.width > 0 else 1.0
-    x, y, w = back.center[0] * scale, back.center[1] * scale, back.width * scale
-    reach = 3.0 * w
-    x0, y0 = max(int(x - reach), 0), max(int(y - reach), 0)
-    x1, y1 = min(int(x + reach) + 1, image.shape[1]), min(int(y + reach) + 1, image.shape[0])
-    if x1 <= x0 or y1 <= y0:
+    around = _around(image, back, reading, 3.0)
+    if around is None:
         return None
-    patch = image[y0:y1, x0:x1].reshape(y1 - y0, x1 - x0, -1).astype(np.float32)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    gap = np.hypot(xx - x, yy - y)
+    patch, gap, w, scale, (x0, y0) = around
+    reach = 3.0 * w
     boxes = np.zeros(gap.shape, np.uint8)
     wide = np.zeros(gap.shape, np.uint8)
     for corners in [*(b.corners for b in reading.ignored), *(t.corners for t in reading.tiles)]:
@@ -164,7 +162,7 @@ def bare(image: np.ndarray, back: Back, reading: Reading) -> bool | None:
         if short_side(corners) >= WIDE * back.width:
             cv2.fillConvexPoly(wide, np.round(shifted).astype(np.int32), 1)
     ring = (gap >= 2.0 * w) & (gap <= reach) & (boxes == 0)
-    middle = gap <= 0.45 * w
+    middle = gap <= MIDDLE * w
     covered = (middle & (boxes == 0)).sum() < 0.3 * middle.sum()
     if covered and (middle & (wide == 1)).sum() >= 0.5 * middle.sum():
         return False  # a box no back fills lies over the place: something stands over it
@@ -178,23 +176,37 @@ def bare(image: np.ndarray, back: Back, reading: Reading) -> bool | None:
 
 
 def middle_colour(image: np.ndarray, back: Back, reading: Reading) -> tuple[float, float, float] | None:
-    """The mean colour (BGR) of the middle of `back`'s place in `image` (within 0.45 of its width
-    of its centre), the reading's points scaled to the image's pixels as `bare` scales them; None
-    where the place lies outside the image."""
+    """The mean colour (BGR) of the middle of `back`'s place in `image` (`MIDDLE`), the reading's
+    points scaled to the image's pixels as `bare` scales them; None where the place lies outside
+    the image."""
+    around = _around(image, back, reading, MIDDLE)
+    if around is None:
+        return None
+    patch, gap, w, _, _ = around
+    inside = gap <= MIDDLE * w
+    if not inside.any():
+        return None
+    b, g, r = (float(v) for v in patch[inside].mean(axis=0)[:3])
+    return (b, g, r)
+
+
+def _around(
+    image: np.ndarray, back: Back, reading: Reading, widths: float
+) -> tuple[np.ndarray, np.ndarray, float, float, tuple[int, int]] | None:
+    """The square of `image` reaching `widths` back widths from `back`'s centre: its pixels
+    (float32), each pixel's distance from the centre, the back's width and the scale in the
+    image's pixels, and the square's corner. The reading's points are scaled to the image's pixels
+    (`image` may be a photo decoded at reduced size). None where it lies outside the image."""
     scale = image.shape[1] / reading.width if reading.width > 0 else 1.0
     x, y, w = back.center[0] * scale, back.center[1] * scale, back.width * scale
-    reach = 0.45 * w
+    reach = widths * w
     x0, y0 = max(int(x - reach), 0), max(int(y - reach), 0)
     x1, y1 = min(int(x + reach) + 1, image.shape[1]), min(int(y + reach) + 1, image.shape[0])
     if x1 <= x0 or y1 <= y0:
         return None
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    inside = np.hypot(xx - x, yy - y) <= reach
-    if not inside.any():
-        return None
     patch = image[y0:y1, x0:x1].reshape(y1 - y0, x1 - x0, -1).astype(np.float32)
-    b, g, r = (float(v) for v in patch[inside].mean(axis=0)[:3])
-    return (b, g, r)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    return patch, np.hypot(xx - x, yy - y), w, scale, (x0, y0)
 
 
 def _unchanged(image: np.ndarray | None, back: Back, reading: Reading) -> bool:
