@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.read.pips import PipCount, count, opinion
+from vision.read.pips import INNER, PipCount, count, opinion
 
 #: pip centres in a unit half, as `vision.synth.tiles.PIP_LAYOUTS` draws them
 PLACES = {
@@ -187,3 +187,69 @@ def test_a_sure_half_whose_pips_say_another_value_makes_its_tile_asked_in_a_phot
             assert read["5-6"].pips == (4, 6) and read["5-6"].to_json()["pips"] == [4, 6]
             assert all(t.unsure == t.pips_disagree for t in misread)
             assert all(not read[str(t.tile)].unsure for t in right.values() if "4" not in str(t.tile))
+
+
+def test_a_sure_tile_with_a_half_read_blank_that_shows_pale_pips_is_asked():
+    """Pale coloured pips (a pastel "colour dot" set: light blue, pink) the classifier may read as
+    a blank half, sure: the count cannot tell their value, but marks stand out where pips lie, so
+    the tile is asked about (never changed). A bare half, one in a shadow falling across it, one
+    with a band of glare, and one with a mark too faint to matter keep the tile sure."""
+    from scorer.tiles import Tile
+    from vision.read.pips import MARKED, marks
+    from vision.read.reader import Reader
+    from vision.read.reading import HalfReading, TileReading
+
+    reader = Reader()
+
+    def reading(value: int) -> HalfReading:
+        return HalfReading(value, (0.0, 0.0), ((0.0, 0.0),) * 4, tuple(float(v == value) for v in range(7)))
+
+    def tile(first: int) -> TileReading:
+        return TileReading(
+            Tile.of(first, 4), (0.0, 0.0), ((0.0, 0.0),) * 4, (reading(first), reading(4)), 0.995, pixels=80
+        )
+
+    def crop(inner: np.ndarray) -> np.ndarray:  # the classifier's crop: the half with its margin
+        c = np.full((32, 32, 3), inner[0, 0], np.uint8)
+        c[INNER, INNER] = cv2.resize(inner, (c[INNER, INNER].shape[1], c[INNER, INNER].shape[0]))
+        return c
+
+    ivory = (200, 228, 238)
+
+    def bare(seed: int = 0) -> np.ndarray:  # a half's face, no divider, a little noise
+        noise = np.random.default_rng(seed).normal(0, 3, (48, 48, 3))
+        return np.clip(np.full((48, 48, 3), ivory, np.float32) + noise, 0, 255).astype(np.uint8)
+
+    # two pink pips and two light-blue ones, a 4's places with one pip off them: plainly there,
+    # in no value's pattern
+    pastel = bare(1)
+    for (x, y), colour in zip(
+        [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.6, 0.6)], [(190, 170, 250), (230, 200, 150)] * 2
+    ):
+        cv2.circle(pastel, (int(x * 48), int(y * 48)), 4, colour, -1, cv2.LINE_AA)
+    shaded = bare(2).astype(np.float32) * np.linspace(0.7, 1.0, 48)[None, :, None]  # a shadow falling across
+    glared = bare(5).astype(np.float32)
+    glared += (255 - glared) * 0.9 * np.exp(-(((np.arange(48) - 20) / 10.0) ** 2))[:, None, None]  # a band of glare
+    faint_marks = bare(3)
+    cv2.circle(faint_marks, (24, 24), 4, (185, 215, 228), -1, cv2.LINE_AA)  # hardly any contrast
+    blanks = [
+        pastel,
+        bare(4),
+        np.clip(shaded, 0, 255).astype(np.uint8),
+        faint_marks,
+        np.clip(glared, 0, 255).astype(np.uint8),
+    ]
+    assert count(pastel) is None  # the count cannot say a value
+    assert marks(pastel[None])[0] >= MARKED
+    four = half(4, body=ivory)
+    tiles = [tile(0) for _ in blanks]
+    crops = [c for b in blanks for c in (crop(b), crop(four))]
+    quads = [(np.float32([[0, 0], [40, 0], [40, 40], [0, 40]]), np.float32([[40, 0], [80, 0], [80, 40], [40, 40]]))] * 5
+    marked = reader.count_pips(tiles, crops, quads)
+    assert [t.blank_marked for t in marked] == [True, False, False, False, False]
+    judged = [reader.judge(t) for t in marked]
+    assert [t.unsure for t in judged] == [True, False, False, False, False]
+    assert judged[0].tile == Tile.of(0, 4) and judged[0].to_json()["blank_marked"] is True
+    assert "blank_marked" not in judged[1].to_json()
+    off = Reader(blank_marks=False)
+    assert not any(off.judge(t).unsure for t in off.count_pips(tiles, crops, quads))

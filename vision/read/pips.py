@@ -164,6 +164,46 @@ def count_many(halves: np.ndarray, how: PipCount = PipCount()) -> list[int | Non
     return out
 
 
+#: a half read blank whose pip places stand out of their surroundings this much (`marks`,
+#: opponent colours 0-255) shows marks where pips lie: pale or coloured pips the classifier may
+#: take for a bare face (`Reader.count_pips`, `TileReading.blank_marked`). Chosen on real photos
+#: made to look like other sets (`bench/other_looks.py`): pastel pips read blank lie at 32-109;
+#: the bare halves of right sure tiles on those photos and on synthetic held-out, new-sets and
+#: mixed photos under it, but for 3 of about 2,500 (CHANGELOG 2026-11-29)
+MARKED = 30.0
+#: the window (a share of the half's side) whose median is a pixel's surroundings in `marks`:
+#: twice a pip across, so that a pip is never its own surroundings, while a shadow's or a
+#: glare's slow change, or a tile's edge, is
+MARKS_WINDOW = 0.4
+#: how far round each of the 3x3 grid's places (a share of the side) `marks` looks: a pip lies
+#: there, the divider, the tile's edge and what lies beyond it do not
+MARKS_REACH = 0.13
+
+
+def marks(halves: np.ndarray) -> np.ndarray:
+    """(N,) for N rectified halves (N, S, S, 3) BGR, each the half alone: how far what lies on
+    the places of the half's 3x3 pip grid stands out of its own surroundings (the median of a
+    window `MARKS_WINDOW` wide), in either direction and whatever the colours (opponent colours,
+    as `count_many` counts); the 95th percentile over those places, so one pip is enough. A bare
+    face gives little however it is lit, a pip of any colour or paleness much."""
+    n = len(halves)
+    if n == 0:
+        return np.zeros(0, np.float32)
+    size = int(halves.shape[1])
+    window = max(3, int(round(MARKS_WINDOW * size)) | 1)
+    ys, xs = np.mgrid[0:size, 0:size] + 0.5
+    places = np.zeros((size, size), bool)
+    for a in _AT:
+        for b in _AT:
+            places |= (xs - a * size) ** 2 + (ys - b * size) ** 2 <= (MARKS_REACH * size) ** 2
+    out = np.empty(n, np.float32)
+    for k, half in enumerate(np.ascontiguousarray(halves, dtype=np.uint8)):
+        around = cv2.medianBlur(half, window).astype(np.float32)
+        apart = cv2.transform(half.astype(np.float32) - around, _OPPONENT)
+        out[k] = np.sqrt(np.percentile(np.square(apart).sum(axis=2)[places], 95))
+    return out
+
+
 def count(half: np.ndarray, how: PipCount = PipCount()) -> int | None:
     """The value one rectified half's pips say (0..12), or None (`count_many`)."""
     return count_many(half[None], how)[0]

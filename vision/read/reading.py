@@ -86,6 +86,10 @@ class TileReading:
     #: (`vision.read.set_look`: a printed picture in its printer's colours among the set's
     #: tiles): the reader asks about the tile (`Reader.judge`)
     unlike_set: bool = False
+    #: True where a half read blank shows marks where pips lie (`vision.read.pips.marks`) and its
+    #: pips, counted, do not call it blank: pale or coloured pips the classifier does not see. The
+    #: reader asks about the tile (`Reader.judge`)
+    blank_marked: bool = False
 
     @property
     def pips_disagree(self) -> bool:
@@ -121,6 +125,8 @@ class TileReading:
             out["not_lying"] = True
         if self.unlike_set:  # why the tile is unsure: it looks unlike every other tile of the set
             out["unlike_set"] = True
+        if self.blank_marked:  # why the tile is unsure: a half read blank shows marks
+            out["blank_marked"] = True
         return out
 
 
