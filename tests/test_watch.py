@@ -375,6 +375,25 @@ def test_a_layout_that_left_its_places_with_no_motion_to_explain_it_is_still_ask
     assert outcome.kind == "ask" and outcome.code == "layout_moved"
 
 
+def test_a_layout_moved_question_answered_nothing_was_played_is_taken():
+    """`spinner watch-eval --dealt draw --moved 0.35 --seed 400`, films 402, 403 and 405: the phone
+    re-framed, the layout "left its places" and a person answered that nothing was played. The
+    answer was refused (a ValueError from the arms of no tile) and the film followed no further:
+    every later play dropped. Nothing is recorded, and the next play is followed from the new photo."""
+    follower = _follower()
+    follower.observe(_reading())
+    lead, five_one, three_six = _tile(3, 5, 300, 200), _tile(5, 1, 360, 200), _tile(6, 3, 240, 200)
+    follower.observe(_reading(lead))
+    follower.observe(_reading(lead, five_one))
+    follower.observe(_reading(lead, five_one, three_six))
+    # the phone turned away: two of the three tiles out of the picture, nothing new in it
+    outcome = follower.observe(_reading(lead))
+    assert outcome.kind == "ask" and outcome.code == "layout_moved" and not outcome.new_tiles
+    answered = follower.confirm([])
+    assert answered.events == [] and follower.pending is None
+    assert len(follower.hand.layout) == 3
+
+
 def test_a_change_left_unsettled_when_the_photos_end_is_asked_about():
     """The last photo changed the table and nothing new was read in it: when the photos end, that
     is a question kept under `pending` (`spinner watch` exits 2), never a play dropped unsaid."""
