@@ -229,6 +229,39 @@ def test_a_layout_tile_the_reader_misses_then_finds_misread_is_neither_gone_nor_
     assert follower.observe(_reading(_tile(6, 3, 240, 200))).kind == "ask"
 
 
+def test_a_recorded_tile_taken_back_and_another_laid_in_its_place_is_asked_about():
+    """`spinner watch-eval --dealt draw --takeback 0.35 --seed 400`: a player lays 5-1, leaves it
+    a moment (it is played: it lay still and fits), takes it back and lays 5-6 in its place. The
+    5-6 lay where the 5-1 was recorded, so it was taken for the 5-1 and nothing was said: the
+    record kept the 5-1 and dropped the 5-6. A recorded tile read nowhere, another sure tile in its
+    place, is asked about."""
+    follower = _follower()
+    follower.observe(_reading())
+    lead = _tile(3, 5, 300, 200)
+    follower.observe(_reading(lead))
+    assert follower.observe(_reading(lead, _tile(5, 1, 360, 200))).kind == "play"
+    outcome = follower.observe(_reading(lead, _tile(5, 6, 362, 201)))
+    assert outcome.kind == "ask" and outcome.code == "replaced", outcome.reason
+    assert "1-5" in outcome.reason and "5-6" in outcome.reason
+    assert [str(t.tile) for t in outcome.new_tiles] == ["5-6"]
+    follower.confirm([])  # "nothing": the record is put right on the pad (undo), or left
+    assert follower.observe(_reading(lead, _tile(5, 6, 362, 201)), again=True).kind == "nothing"
+
+
+def test_a_tile_turned_down_taken_back_and_the_play_laid_in_its_place_is_followed():
+    """The tile laid first fits no end (asked, "nothing was played"), is taken back, and the play is
+    laid where it lay: it was taken for the tile turned down and dropped unsaid. It is new."""
+    follower = _follower()
+    follower.observe(_reading())
+    lead = _tile(3, 5, 300, 200)
+    follower.observe(_reading(lead))
+    outcome = follower.observe(_reading(lead, _tile(2, 4, 360, 200)))
+    assert outcome.kind == "ask"
+    follower.confirm([])
+    outcome = follower.observe(_reading(lead, _tile(5, 1, 361, 201)))
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}]
+
+
 def test_a_box_across_two_layout_tiles_and_a_loose_tile_beside_a_move_are_not_moves():
     follower = _follower()
     follower.observe(_reading())

@@ -101,6 +101,10 @@ OVER_SURELY = 0.4
 #: touching tiles lie over each other (and half OVER_LAYOUT more) is across tiles: seen from
 #: above, touching tiles' boxes barely overlap and a box slipped along a line overlaps by a quarter.
 VIEW_SLACK = 2.0
+#: a tile read in the place of another tile that is read nowhere now is that one taken back and
+#: another laid there only where each of its halves is read at least this sure: a half in doubt is
+#: the reader's flicker on the tile that lies there (`Follower._in_place_of_another`)
+SURE_HALF = 0.9
 #: A new tile farther than this many of its short sides from every layout tile and every other
 #: new tile touches nothing (a tile laid against another lies 1.5-2 short sides from its centre):
 #: beside a new tile that does touch the layout, it is a loose tile the reader had missed.
@@ -1501,6 +1505,16 @@ class Follower:
             ):
                 new.append(here[0])
         self.leftover = []
+        # a tile read where another lay, that other read nowhere now: the one was taken back and
+        # this one laid in its place (a misplay corrected). Where the one was a recorded play it
+        # is asked about below; else (a tile turned down, never a play) this one is new
+        replaced: list[tuple[Seen, TileReading]] = []
+        for t in self._in_place_of_another(reading, regions) if not again else []:
+            there = self._placed_at(t)
+            if there is not None:
+                replaced.append((there, t))
+            elif _alone(t, new) and not self._over_layout(t, reading):
+                new.append(t)
         if len(new) > 1:
             touching = [t for t in new if not self._loose(t, new)]
             new = touching or new
@@ -1527,6 +1541,20 @@ class Follower:
                     tiles=[str(t.tile) for t in missing],
                 ),
                 new,
+            )
+        if replaced:
+            took = ", ".join(str(there.reading.tile) for there, _ in replaced)
+            put = ", ".join(str(t.tile) for _, t in replaced)
+            return self._ask(
+                reading,
+                Reason(
+                    f"{took}, recorded, lies there no more and {put} lies in its place: taken back and "
+                    "another tile played instead? (put the record right on the pad)",
+                    code="replaced",
+                    tiles=[str(there.reading.tile) for there, _ in replaced],
+                    laid=[str(t.tile) for _, t in replaced],
+                ),
+                [t for _, t in replaced],
             )
         changes = len(self.changes) + current
         # a back gone from where the frame changed was drawn, whatever the count says
@@ -1640,6 +1668,37 @@ class Follower:
             pending.outcome = replace(pending.outcome, new_tiles=moved(pending.outcome.new_tiles))
             pending.aside = tuple(moved(pending.aside))
         return True
+
+    def _in_place_of_another(self, reading: Reading, regions: Sequence[Region] | None) -> list[TileReading]:
+        """Tiles read sure where the frame changed, where the last settled frame (or the layout as
+        last seen) had another tile that is read nowhere now, and not read anywhere then: one tile
+        taken back and another laid in its place (`compare` knows tiles by their places alone)."""
+        if self.reference is None:
+            return []
+        placements = self.hand.layout.placements if self.match.current is not None else []
+        # what lay there: each tile as read, and each layout tile as recorded too
+        before = [(t, {t.tile}) for t in self.reference.tiles]
+        before += [
+            (s.reading, {s.reading.tile, placements[k].tile} if k < len(placements) else {s.reading.tile})
+            for k, s in enumerate(self.placed)
+            if s is not None
+        ]
+        now = {t.tile for t in reading.tiles}
+        known = {tile for _, tiles in before for tile in tiles}
+        out = []
+        for t in reading.tiles:
+            if (
+                t.confidence < LIES_THERE
+                or t.unsure
+                or min(max(h.probabilities) for h in t.halves) < SURE_HALF
+                or t.tile in known
+                or not _in_regions(t.center, regions, short_side(t))
+            ):
+                continue
+            under = [tiles for b, tiles in before if not _alone(t, [b]) and b.confidence >= FAINT]
+            if under and all(not (tiles & now) for tiles in under):
+                out.append(t)
+        return out
 
     def _over_layout(self, tile: TileReading, reading: Reading) -> bool:
         """Whether `tile`'s box is the reader's box across a layout tile and its neighbour (`lies_across`)."""
