@@ -2021,6 +2021,11 @@ class Follower:
                 out.append(([], candidate.move.seat, arms[k]))
             else:
                 answer, pick = self._pick_seat(hand, answer, arms[k], reading)
+                hidden = self._ends_out_of_sight(hand, reading) if pick is not None and pick.seat != hand.turn else []
+                if hidden:
+                    # the seats skipped passed, or played where the camera does not see: a pass
+                    # is inferred only with every open end in sight
+                    return out if k else self._who_played(reading, chosen, answer, hidden)
                 if pick is not None and self.seats.chance is not None:
                     likely[k] = (answer.seats, self.seats.chance)
                 # with a person to answer: where arms are seen, a play no arm settled is asked about
@@ -2235,9 +2240,30 @@ class Follower:
         seat that emptied it may have passed, and a later one played."""
         return self.backs_before is not None and now > 0 and self.backs_before - now == self.backs_taken == 1
 
-    def _who_played(self, reading: Reading, chosen: list[tuple[Candidate, TileReading]], answer: Any) -> Outcome:
+    def _ends_out_of_sight(self, hand: Hand, reading: Reading) -> list[str]:
+        """The open ends of `hand`'s layout whose tile `reading` does not show where it was last
+        seen (out of the picture, under a thing set down, or never seen): a play there is not seen."""
+        layout = hand.layout
+        hidden = []
+        for end in layout.open_ends():
+            k = end_tile(layout, end)
+            if k is None or k >= len(self.placed):
+                continue  # a tile of this look, before the one being seated: it is in sight
+            seen = self.placed[k]
+            if seen is None or _alone(seen.reading, list(reading.tiles)):
+                hidden.append(str(end))
+        return hidden
+
+    def _who_played(
+        self,
+        reading: Reading,
+        chosen: list[tuple[Candidate, TileReading]],
+        answer: Any,
+        hidden: Sequence[str] = (),
+    ) -> Outcome:
         """Ask who laid the first chosen tile: one candidate per seat the rules leave, the turn seat
-        first (the one implying no pass)."""
+        first (the one implying no pass). `hidden`: the open ends out of sight, where a seat
+        skipped may have played (said in the question)."""
         candidate, _ = chosen[0]
         tile = str(candidate.move.tile)
         seats = list(answer.seats)
@@ -2246,12 +2272,19 @@ class Follower:
             for s in seats
         ]
         draws = {str(c.seat): [list(d) for d in c.draws] for c in answer.candidates if c.draws}
+        unseen = (
+            f"; the {' and '.join(hidden)} end{'s are' if len(hidden) > 1 else ' is'} out of sight: a seat "
+            "skipped may have played there"
+            if hidden
+            else ""
+        )
         why = Reason(
-            f"who played {tile}: " + " or ".join(f"seat {s}" for s in seats) + "? (a pass shows in no photo)",
+            f"who played {tile}: " + " or ".join(f"seat {s}" for s in seats) + "? (a pass shows in no photo)" + unseen,
             code="who_played",
             tile=tile,
             seats=seats,
             **({"draws": draws} if draws else {}),
+            **({"unseen_ends": list(hidden)} if hidden else {}),
         )
         return self._ask(reading, why, [t for _, t in chosen], options)
 
