@@ -348,9 +348,10 @@ def test_a_change_where_nothing_new_was_read_makes_the_next_play_an_ask():
     assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 3, "tile": "1-1", "end": "east"}]
 
 
-def _phone_moved(tile, dx: float, dy: float, degrees: float, about=(320.0, 240.0)):  # type: ignore[no-untyped-def]
-    """`tile` as a phone shifted by (dx, dy) and turned by `degrees` about `about` sees it."""
-    c, s = np.cos(np.radians(degrees)), np.sin(np.radians(degrees))
+def _phone_moved(tile, dx: float, dy: float, degrees: float, about=(320.0, 240.0), scale: float = 1.0):  # type: ignore[no-untyped-def]
+    """`tile` as a phone shifted by (dx, dy), turned by `degrees` and zoomed by `scale` about
+    `about` sees it."""
+    c, s = np.cos(np.radians(degrees)) * scale, np.sin(np.radians(degrees)) * scale
 
     def at(p):  # type: ignore[no-untyped-def]
         x, y = p[0] - about[0], p[1] - about[1]
@@ -425,6 +426,31 @@ def test_a_layout_moved_question_answered_nothing_was_played_is_taken():
     answered = follower.confirm([])
     assert answered.events == [] and follower.pending is None
     assert len(follower.hand.layout) == 3
+
+
+def test_a_layout_moved_question_answered_carries_the_layout_into_the_new_framing():
+    """`spinner watch-eval --dealt draw --moved 0.35 --seed 400`, film 405: the phone re-framed
+    (turned 10-30 degrees, zoomed 0.8-1.25: more than a hand between two photos), the layout "left
+    its places", a person answered that nothing was played; the layout stayed where it had lain,
+    and each play after was asked about ("lies against no open end", 14 of 17 plays asked). The
+    answer says the layout is as recorded: its places go where the tiles lie now."""
+    follower = _follower()
+    follower.observe(_reading())
+    lead, five_one, three_six = _tile(3, 5, 300, 200), _tile(5, 1, 360, 200), _tile(6, 3, 240, 200)
+    follower.observe(_reading(lead))
+    follower.observe(_reading(lead, five_one))
+    follower.observe(_reading(lead, five_one, three_six))
+
+    def reframed(tile):  # type: ignore[no-untyped-def]
+        return _phone_moved(tile, 30, 20, 30.0, scale=1.3)
+
+    outcome = follower.observe(_reading(*[reframed(t) for t in (lead, five_one, three_six)]))
+    assert outcome.kind == "ask" and outcome.code == "layout_moved"
+    follower.confirm([])
+    later = _reading(*[reframed(t) for t in (lead, five_one, three_six, _upright(1, 1, 405, 200))])
+    outcome = follower.observe(later)
+    assert outcome.kind == "play", outcome.reason
+    assert outcome.events == [{"type": "play", "seat": 3, "tile": "1-1", "end": "east"}]
 
 
 def test_a_change_left_unsettled_when_the_photos_end_is_asked_about():

@@ -65,7 +65,7 @@ from scorer.moves import Move, WhoPlayed, legal_moves, who_played
 from scorer.tiles import FULL_SET, Tile
 from vision.follow.boneyard import BoneyardWatch
 from vision.follow.motion import Region
-from vision.follow.register import camera_motion, is_still, moved_reading, moved_tile
+from vision.follow.register import REFRAME_SCALE, REFRAME_TURN, camera_motion, is_still, moved_reading, moved_tile
 from vision.follow.seats import SIDES, ArmSighting, SeatKeeper, seat_of_play
 from vision.geometry import long_side, share_over
 from vision.geometry import short_side as box_short_side
@@ -1217,10 +1217,20 @@ class Follower:
         )
 
     def confirm(self, events: Sequence[dict[str, Any]]) -> Outcome:
-        """A person settles the pending ask with the events that really happened (in order)."""
+        """A person settles the pending ask with the events that really happened (in order).
+
+        Answered, a question about a layout that left its places says the layout is as recorded:
+        its places are carried into the asked photo by the camera's motion however far the phone
+        turned or zoomed, else found there by their tiles (`_reseat`); one found nowhere is not
+        looked for where it was."""
         pending = self.pending
         if pending is None:
             raise ValueError("nothing is waiting to be confirmed")
+        reframed = pending.outcome.code == "layout_moved"
+        if reframed:
+            self.pending = None  # the asked photo is where the places go, not a photo to carry
+            self._follow_camera(pending.reading, REFRAME_TURN, REFRAME_SCALE)
+            self.pending = pending
         new = list(pending.outcome.new_tiles)
         applied, where, found = [], [], []
         seated: list[tuple[int, TileReading | None]] = []  # each play's seat and the tile it was read as
@@ -1270,6 +1280,8 @@ class Follower:
                 self.vouched.append(lying)
         self.leftover = [t for t in rest if not self._vouched(t)]
         self._accept(pending.reading)
+        if reframed:
+            self._reseat(pending.reading)
         if self.backs is not None and applied:  # the draws answered are spent: count on from this photo's boneyard
             self.backs = self.backs_last = _backs(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image, code="confirmed")
@@ -1633,7 +1645,23 @@ class Follower:
             else self._several(reading, new, layout, changes)
         )
 
-    def _follow_camera(self, reading: Reading) -> bool:
+    def _reseat(self, reading: Reading) -> None:
+        """The layout's tiles not found where they were carried, found in `reading` by their tiles
+        (each read once there); one read nowhere is left unseen (`_find_unseen` looks for it
+        again), not looked for where it lay before the phone moved."""
+        placements = self.hand.layout.placements if self.match.current is not None else []
+        for k, seen in enumerate(self.placed):
+            if seen is None or k >= len(placements) or not _alone(seen.reading, reading.tiles):
+                continue
+            tile = placements[k].tile
+            found = [t for t in reading.tiles if t.tile is tile and t.confidence >= FAINT]
+            if len(found) != 1:
+                self.placed[k] = None
+                continue
+            inner = placements[k].inner
+            self.placed[k] = Seen(found[0], seen.inner if tile.is_double else int(found[0].halves[0].value != inner))
+
+    def _follow_camera(self, reading: Reading, most_turn: float | None = None, most_scale: float | None = None) -> bool:
         """Carry every place the follower knows (the layout as last seen, the reference photo's
         tiles, the tiles met and not played) into `reading`'s pixels, where the camera moved since
         (`register.camera_motion`, from the tiles read in both). False where the motion cannot be
@@ -1644,7 +1672,8 @@ class Follower:
             before += [t for t in self.reference.tiles if t.tile not in known]
         if not before:
             return True
-        matrix = camera_motion(before, reading.tiles)
+        limits = {"most_turn": most_turn, "most_scale": most_scale}
+        matrix = camera_motion(before, reading.tiles, **{k: v for k, v in limits.items() if v is not None})
         if matrix is None:
             return False
         if is_still(matrix):
