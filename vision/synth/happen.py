@@ -179,11 +179,14 @@ class Happening:
         gain: float,
         players: int,
         sides: Any = None,
+        upcoming: int | None = None,
     ) -> Frames:
         """Between two moves, after the still frames: a thing taken away or set down, a tile
-        nudged, the phone moved (each maybe)."""
+        nudged, the phone moved (each maybe). `upcoming`: the placement played next (if any): no
+        thing lies where it goes (one there is taken away first: nobody lays a tile under a cup)."""
         o = self.options
-        if video._props and video._props[0][1] <= 0:
+        next_pose = next((b.pose for b in video.scene.bodies if b.role == "layout" and b.placement == upcoming), None)
+        if video._props and (video._props[0][1] <= 0 or _covers(video._props[0][0], next_pose)):
             prop = video._props[0][0]
             scene = scene_of(cam)
             target = self._pixel(cam, prop.x, prop.y)
@@ -197,6 +200,10 @@ class Happening:
             yield from self._stills(video, scene, cam, gain, video.still_frames)
         elif o.objects and not video._props and self.rng.random() < o.objects:
             prop = self._prop(scene_of(cam), cam)
+            for _ in range(20):  # not where the next tile goes
+                if not _covers(prop, next_pose):
+                    break
+                prop = self._prop(scene_of(cam), cam)
             video._props = [(prop, int(self.rng.integers(2, 6)))]
             scene = scene_of(cam)
             self.log.append({"what": "object", "shape": prop.shape, "at": [round(prop.x, 2), round(prop.y, 2)]})
@@ -283,3 +290,11 @@ class Happening:
             x, y = (float(c) for c in top + v * (bottom - top))
         colour = colours[int(self.rng.integers(len(colours)))]
         return Prop(shape, x, y, length, width, float(self.rng.uniform(0, math.pi)), colour)
+
+
+def _covers(prop: Prop, pose: Pose | None) -> bool:
+    """Whether `prop` lies over (or against) a tile lying at `pose`."""
+    if pose is None:
+        return False
+    reach = max(prop.length, prop.width) / 2 + pose.length / 2 + 0.3
+    return bool(math.hypot(prop.x - pose.x, prop.y - pose.y) < reach)

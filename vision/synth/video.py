@@ -168,7 +168,9 @@ class GameVideo:
                     yield VideoFrame(noisy(still), f"{index:06d}", state, False)
                     index += 1
             if happen is not None and state < self.plays:
-                for image, arm, view in happen.between(self, lambda c, s=state: self._state(s, c), cam, gain, players):
+                for image, arm, view in happen.between(
+                    self, lambda c, s=state: self._state(s, c), cam, gain, players, upcoming=state
+                ):
                     yield VideoFrame(noisy(image), f"{index:06d}", state, arm, view=view)
                     index += 1
 
@@ -262,7 +264,9 @@ class GameVideo:
                     index += 1
             if happen is not None and k is not None and k + 1 < len(game.events):
                 now = self._dealt_scene_of(state, drawn, boneyard)
-                for image, arm, view in happen.between(self, now, cam, gain, len(game.sides), game.sides):
+                for image, arm, view in happen.between(
+                    self, now, cam, gain, len(game.sides), game.sides, upcoming=state
+                ):
                     yield VideoFrame(noisy(image), f"{index:06d}", state, arm, None, k, view)
                     index += 1
 
