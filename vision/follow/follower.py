@@ -65,7 +65,16 @@ from scorer.moves import Move, WhoPlayed, legal_moves, who_played
 from scorer.tiles import FULL_SET, Tile
 from vision.follow.boneyard import BoneyardWatch
 from vision.follow.motion import Region
-from vision.follow.register import REFRAME_SCALE, REFRAME_TURN, camera_motion, is_still, moved_reading, moved_tile
+from vision.follow.register import (
+    REFRAME_AGREEING,
+    REFRAME_SCALE,
+    REFRAME_SHARE,
+    REFRAME_TURN,
+    camera_motion,
+    is_still,
+    moved_reading,
+    moved_tile,
+)
 from vision.follow.seats import SIDES, ArmSighting, SeatKeeper, seat_of_play
 from vision.geometry import long_side, share_over
 from vision.geometry import short_side as box_short_side
@@ -833,6 +842,9 @@ class Follower:
         #: faint new tiles of the frame being observed that fit no order with its sure ones
         #: (`_several`): they only lie there, and are not named as lying in the layout
         self.passed_over: list[TileReading] = []
+        #: the last look followed the phone re-framed (`_follow_camera`: more than a hand moves it
+        #: between two photos): a change with no new tile in it is the camera, not a play missed
+        self.reframed = False
         #: tiles a person confirmed a play past once (`Pending.aside`): the question asked which
         #: was played first, so they may have been laid after it, and are named again
         self.named: list[TileReading] = []
@@ -1601,7 +1613,15 @@ class Follower:
             # play, nor is a back more or less where nothing else is new (a miscount, `_drew`),
             # nor a change that took a back from where it lay
             recounted = recounted is not None and self.backs_last is not None and recounted != self.backs_last
-            counted = bool(current and not unseen_found and not first_look and not drew and not recounted and not taken)
+            counted = bool(
+                current
+                and not unseen_found
+                and not first_look
+                and not drew
+                and not recounted
+                and not taken
+                and not self.reframed
+            )
             if counted:
                 self.changes.append([])
             if drew or taken:
@@ -1666,14 +1686,23 @@ class Follower:
         tiles, the tiles met and not played) into `reading`'s pixels, where the camera moved since
         (`register.camera_motion`, from the tiles read in both). False where the motion cannot be
         told: everything stays where it was."""
+        self.reframed = False
         before = [s.reading for s in self.placed if s is not None]
         known = {t.tile for t in before}
         if self.reference is not None:
             before += [t for t in self.reference.tiles if t.tile not in known]
         if not before:
             return True
-        limits = {"most_turn": most_turn, "most_scale": most_scale}
-        matrix = camera_motion(before, reading.tiles, **{k: v for k, v in limits.items() if v is not None})
+        matrix = (
+            camera_motion(before, reading.tiles)
+            if most_turn is None or most_scale is None
+            else camera_motion(before, reading.tiles, most_turn, most_scale)
+        )
+        if matrix is None and most_turn is None:
+            # more than a hand moves the phone between two photos: a re-frame (put down, picked up
+            # again), followed where most of the tiles, and at least three, agree on it
+            matrix = camera_motion(before, reading.tiles, REFRAME_TURN, REFRAME_SCALE, REFRAME_AGREEING, REFRAME_SHARE)
+            self.reframed = matrix is not None and not is_still(matrix)
         if matrix is None:
             return False
         if is_still(matrix):
