@@ -2079,10 +2079,12 @@ class Follower:
                 out.append(([], candidate.move.seat, arms[k]))
             else:
                 answer, pick = self._pick_seat(hand, answer, arms[k], reading)
-                hidden = self._ends_out_of_sight(hand, reading) if pick is not None and pick.seat != hand.turn else []
+                hidden = self._ends_out_of_sight(hand, reading) if pick is None or pick.seat != hand.turn else []
                 if hidden:
                     # the seats skipped passed, or played where the camera does not see: a pass
-                    # is inferred only with every open end in sight
+                    # is inferred only with every open end in sight; and a play whose seat is open
+                    # is not followed on as the turn seat's (the question kept asks who laid the
+                    # plays followed, and cannot bring back one laid out of sight)
                     return out if k else self._who_played(reading, chosen, answer, hidden)
                 if pick is not None and self.seats.chance is not None:
                     likely[k] = (answer.seats, self.seats.chance)
