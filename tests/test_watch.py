@@ -479,6 +479,26 @@ def test_a_phone_re_framed_over_a_layout_of_three_tiles_or_more_is_followed_unas
     assert outcome.events == [{"type": "play", "seat": 3, "tile": "1-1", "end": "east"}]
 
 
+def test_a_tile_that_came_into_view_as_the_phone_moved_is_not_played_unasked():
+    """`spinner watch-eval --videos 8 --seed 900 --models --size 1280x960 --moved 0.5 --nudge 0.5
+    --objects 0.5`, film 900, frame 000010: before the lead the phone was re-framed over the tiles
+    lying about, and a loose 3-6 came into view at the picture's lower edge; the re-frame was
+    followed, the 3-6 was the one tile new, and it was recorded as the lead (any tile may lead).
+    A tile lying where the photo before did not see is asked about, not played."""
+    follower = _follower()
+    loose = [_tile(1, 1, 100, 100), _tile(2, 2, 200, 100), _tile(4, 4, 300, 100), _tile(0, 6, 150, 300)]
+    follower.observe(_reading(*loose))  # the table as it starts: tiles lying about
+
+    def reframed(tile):  # type: ignore[no-untyped-def]
+        return _phone_moved(tile, 0, -150, 25.0, scale=1.2)
+
+    # the picture turned and moved down the table: a 3-6 lying below the old picture comes in
+    came = _tile(3, 6, 320, 620)  # (where the old picture's pixels would put it: below its edge)
+    outcome = follower.observe(_reading(*[reframed(t) for t in [*loose, came]]))
+    assert outcome.kind == "ask", outcome.reason
+    assert follower.match.current.events == 0  # no lead recorded unasked
+
+
 def test_a_change_left_unsettled_when_the_photos_end_is_asked_about():
     """The last photo changed the table and nothing new was read in it: when the photos end, that
     is a question kept under `pending` (`spinner watch` exits 2), never a play dropped unsaid."""

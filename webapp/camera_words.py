@@ -168,6 +168,9 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
         tiles=_tiles(p.get("tiles") or []),
         laid=_tiles(p.get("laid") or []),
     ),
+    "into_view": lambda p, t: _(
+        "%(tiles)s came into view as the camera moved: was it played?", tiles=_tiles(p.get("tiles") or [])
+    ),
     "no_new_tile": lambda p, t: _("no new tile"),
     "unsettled_end": lambda p, t: _(
         "the photos ended with the table changed since the last play recorded, and no new tile read "

@@ -54,6 +54,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+import cv2
 import numpy as np
 
 from scorer.errors import RecordError
@@ -845,6 +846,9 @@ class Follower:
         #: the last look followed the phone re-framed (`_follow_camera`: more than a hand moves it
         #: between two photos): a change with no new tile in it is the camera, not a play missed
         self.reframed = False
+        #: where the photo before saw, in this photo's pixels, after the phone moved between the two
+        #: (`_follow_camera`); None where it held still or the motion is not known
+        self.seen_before: np.ndarray | None = None
         #: tiles a person confirmed a play past once (`Pending.aside`): the question asked which
         #: was played first, so they may have been laid after it, and are named again
         self.named: list[TileReading] = []
@@ -1580,6 +1584,20 @@ class Follower:
                 ),
                 [t for _, t in replaced],
             )
+        came = [t for t in new if not self._seen_before(t)]
+        if came:
+            # the phone moved and shows table the photo before did not: a tile lying there came
+            # into view (a tile lying about, a player's own), or was played there: a person says
+            names = ", ".join(str(t.tile) for t in came)
+            return self._ask(
+                reading,
+                Reason(
+                    f"{names} came into view as the camera moved: was it played?",
+                    code="into_view",
+                    tiles=[str(t.tile) for t in came],
+                ),
+                new,
+            )
         changes = len(self.changes) + current
         # a back gone from where the frame changed was drawn, whatever the count says
         appeared, hidden = self.boneyard.appeared, self.boneyard.hidden
@@ -1665,6 +1683,14 @@ class Follower:
             else self._several(reading, new, layout, changes)
         )
 
+    def _seen_before(self, tile: TileReading) -> bool:
+        """Whether the photo before saw where `tile` lies (its whole box), the phone having moved
+        between the two (`seen_before`); True where it did not move."""
+        if self.seen_before is None:
+            return True
+        outline = np.asarray(self.seen_before, np.float32)
+        return all(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in tile.corners)
+
     def _reseat(self, reading: Reading) -> None:
         """The layout's tiles not found where they were carried, found in `reading` by their tiles
         (each read once there); one read nowhere is left unseen (`_find_unseen` looks for it
@@ -1687,6 +1713,7 @@ class Follower:
         (`register.camera_motion`, from the tiles read in both). False where the motion cannot be
         told: everything stays where it was."""
         self.reframed = False
+        self.seen_before = None
         before = [s.reading for s in self.placed if s is not None]
         known = {t.tile for t in before}
         if self.reference is not None:
@@ -1711,6 +1738,8 @@ class Follower:
         def moved(tiles: Sequence[TileReading]) -> list[TileReading]:
             return [moved_tile(t, matrix) for t in tiles]
 
+        w, h = float(reading.width), float(reading.height)
+        self.seen_before = np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]) @ matrix[:, :2].T + matrix[:, 2]
         for seen in self.placed:
             if seen is not None:
                 seen.reading = moved_tile(seen.reading, matrix)
