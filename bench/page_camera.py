@@ -1,7 +1,7 @@
 """How well the companion page's live camera keeps the score of a filmed game, with the bundled models.
 
     .venv/bin/python bench/page_camera.py [--videos 20] [--seed 0] [--every 2 | --irregular N] [--dealt VARIANT]
-        [--photos] [--seating] [--size 1280x960] [--json]
+        [--photos] [--seating] [--size 1280x960] [--moved P --nudge P --takeback P --objects P] [--json]
 
 Each synthetic game video (`vision.synth.video`, 1280x960, six still frames between moves, arms
 reaching in, light drift, shake) goes through the app as the page's live camera sends it: every
@@ -21,6 +21,8 @@ taps no Draw: a play after an unseen draw is missed, a limit of the bench, not o
 (`PUT /api/games/ID/seating`, each seat's side of the picture), so that an arm names its player
 from the first play (dealt films). `--size`: the films' frame size (a phone's camera gives about
 1280 wide, the size the page asks for; Chromium's fake camera gives the film's own).
+`--moved`, `--nudge`, `--takeback`, `--objects`: what else happens at a real table, each the chance
+of its happening where it may (`vision.synth.happen`; off, the films are as before).
 `--photos`: a player's photos instead (the last still frame of each state of the table, sent as
 "Take photo" sends it): no arm in view, so who laid a tile comes from the rules or a question. A
 question the camera asks is answered as a player at the table would: "yes" when it proposes the
@@ -178,13 +180,14 @@ def follow(
     video: Any = None,
     seating: bool = False,
     size: tuple[int, int] = (1280, 960),
+    happen: Any = None,
 ) -> dict:
     """One film through the app (`video`: a film made elsewhere, e.g. `bench/real_films.py`'s real
     tiles, instead of the synthetic game of `seed`)."""
     from webapp import create_app
 
     if video is None:
-        video = game_video(seed, size[0], size[1], still_frames=6, dealt=dealt, max_plays=plays)
+        video = game_video(seed, size[0], size[1], still_frames=6, dealt=dealt, max_plays=plays, happen=happen)
     send = sent_frames(every, irregular, seed)
     app = create_app(
         {
@@ -380,7 +383,19 @@ def main() -> None:
         action="store_true",
         help="a player's photos instead of the live camera: one after each play, no arm in view",
     )
+    for name, what in (
+        ("moved", "the phone re-framed (shifted, turned 10-30 degrees, zoomed 0.8-1.25)"),
+        ("nudge", "a laid tile nudged (moved a little, turned a few degrees)"),
+        ("takeback", "another tile laid where the play goes and taken back first (before a play)"),
+        ("objects", "a thing (a cup, a phone, a score sheet) set down for a few moves"),
+    ):
+        parser.add_argument(
+            f"--{name}", type=float, default=0.0, metavar="P", help=f"chance between two moves of {what}"
+        )
     args = parser.parse_args()
+    from vision.synth.happen import Happenings
+
+    happen = Happenings(args.moved, args.nudge, args.takeback, args.objects)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.seed, args.seed + args.videos):
@@ -395,6 +410,7 @@ def main() -> None:
                 plays=args.plays,
                 seating=args.seating,
                 size=(int(args.size.split("x")[0]), int(args.size.split("x")[1])),
+                happen=happen if happen.any() else None,
             )
             rows.append(row)
             if not args.json:

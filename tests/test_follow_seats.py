@@ -82,6 +82,23 @@ def test_with_nobody_to_ask_a_play_of_an_open_seat_is_followed_on_and_kept_to_co
     assert record["pending"]["code"] == "who_played" and record["pending"]["params"]["tile"] == "1-5"
 
 
+def test_with_nobody_to_ask_a_play_is_not_followed_on_while_an_open_end_is_out_of_sight():
+    """`spinner watch-eval --videos 10 --seed 700 --dealt any --no-arms --moved 0.3 --nudge 0.3
+    --objects 0.3`, film 701, frame 000289: the phone re-framed with the east end out of the
+    picture; seat 3 laid 2-3 there unseen and seat 0 laid 3-3 on the west. The 3-3 was followed
+    on as the turn seat's (seat 2), kept to confirm: the question it keeps asks who laid the plays
+    followed, and cannot bring back the 2-3. With an open end out of sight a play whose seat is
+    open is asked about at once."""
+    follower, tiles = started(arms=False)
+    follower.carry_on = True  # `spinner watch` away from a terminal
+    tiles.append(tile(5, 1, 360, 200))
+    assert follower.observe(reading(*tiles)).code == "seat_unsure"
+    # the 3-5 (the west end, open on 3) is out of the picture; 1-4 is laid on the east
+    outcome = follower.observe(reading(tile(5, 1, 360, 200), tile(1, 4, 420, 200)))
+    assert outcome.kind == "ask" and outcome.code == "who_played", outcome.reason
+    assert outcome.params["unseen_ends"] == ["west"] and "out of sight" in outcome.reason
+
+
 def test_the_lead_is_the_leaders_with_no_arm_seen():
     follower = Follower(Match.new("block", ["A", "B", "C", "D"]), leader=0)
     follower.observe(reading())
@@ -114,6 +131,31 @@ def test_a_pass_at_the_first_play_is_told_by_an_arm_from_across_the_table():
     outcome = follower.observe(reading(*tiles), arms=[arm(SIDES[3], share(240, 200))])
     assert outcome.events == [{"type": "play", "seat": 3, "tile": "3-6", "end": "west"}]
     assert follower.seats.seating is not None and follower.seats.seating.sides == SIDES
+
+
+def test_a_pass_is_not_inferred_while_an_open_end_is_out_of_sight():
+    """`spinner watch-eval --seed 1 --moved 0.3 --nudge 0.3 --takeback 0.3 --objects 0.3` (film 1,
+    frame 000036): a phone set down over the west end of the line, seat 3 laid 6-5 there unseen,
+    and seat 0's arm laid 1-6 on the east. Recorded for seat 0 with seat 3's pass inferred, no
+    question: the 6-5 dropped and a pass invented. Where an end of the layout is out of sight (its
+    tile not read in the frame), a seat skipped may have played there: who played is asked."""
+    follower, tiles = started(seating=SIDES)
+    tiles.append(tile(5, 1, 360, 200))
+    outcome = follower.observe(reading(*tiles), arms=[arm(SIDES[1], share(360, 200))])
+    assert outcome.events == [{"type": "play", "seat": 1, "tile": "1-5", "end": "east"}]
+    # the 3-5 (the west end, open on 3) is out of sight; seat 3's arm lays 1-6 on the east
+    outcome = follower.observe(
+        reading(tile(5, 1, 360, 200), tile(1, 6, 420, 200)), arms=[arm(SIDES[3], share(420, 200))]
+    )
+    assert outcome.kind == "ask", outcome.reason
+    assert follower.match.current.events == 2  # nothing recorded unasked
+    # with the west end in sight, the pass is inferred from the arm as before
+    follower, tiles = started(seating=SIDES)
+    tiles.append(tile(5, 1, 360, 200))
+    follower.observe(reading(*tiles), arms=[arm(SIDES[1], share(360, 200))])
+    tiles.append(tile(1, 6, 420, 200))
+    outcome = follower.observe(reading(*tiles), arms=[arm(SIDES[3], share(420, 200))])
+    assert outcome.kind == "play" and outcome.events == [{"type": "play", "seat": 3, "tile": "1-6", "end": "east"}]
 
 
 def test_an_arm_that_only_passed_over_the_table_is_not_the_one_that_laid_the_tile():

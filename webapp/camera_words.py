@@ -162,6 +162,15 @@ REASONS: dict[str, Callable[[dict[str, Any], Table], str]] = {
         "the tiles on the table left their places (%(tiles)s): the camera moved, or tiles were moved or taken back",
         tiles=_tiles(p.get("tiles") or []),
     ),
+    "replaced": lambda p, t: _(
+        "%(tiles)s, recorded, is no longer there and %(laid)s lies in its place: was it taken back and "
+        "another tile played? Put the record right on the pad",
+        tiles=_tiles(p.get("tiles") or []),
+        laid=_tiles(p.get("laid") or []),
+    ),
+    "into_view": lambda p, t: _(
+        "%(tiles)s came into view as the camera moved: was it played?", tiles=_tiles(p.get("tiles") or [])
+    ),
     "no_new_tile": lambda p, t: _("no new tile"),
     "unsettled_end": lambda p, t: _(
         "the photos ended with the table changed since the last play recorded, and no new tile read "

@@ -594,6 +594,34 @@ def _kept_to_confirm(outcome: Any) -> dict[str, Any]:
     help="A play whose seat nothing settles is asked about at once, one question a play (default: "
     "followed as the turn seat's, and the run of such plays asked about once, as `spinner watch --ask`).",
 )
+@click.option(
+    "--moved",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Chance between two moves that the phone is re-framed (shifted, turned 10-30 degrees, zoomed 0.8-1.25).",
+)
+@click.option(
+    "--nudge",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Chance between two moves that a laid tile is nudged (moved a little and turned a few degrees).",
+)
+@click.option(
+    "--takeback",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Chance before a play that another tile is laid there first and taken back (a misplay corrected).",
+)
+@click.option(
+    "--objects",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Chance between two moves that a thing (a cup, a phone, a score sheet) is set down for a few moves.",
+)
 @click.option("--json", "as_json", is_flag=True, help="The whole report as JSON.")
 def watch_eval(
     videos: int,
@@ -615,10 +643,17 @@ def watch_eval(
     seating_given: bool,
     no_arms: bool,
     each_play: bool,
+    moved: float,
+    nudge: float,
+    takeback: float,
+    objects: float,
     as_json: bool,
 ) -> None:
     """Follow synthetic game videos; count moves right, asked and wrong against their true records."""
     from vision.evaluate.games import board_sequence, evaluate_videos
+    from vision.synth.happen import Happenings
+
+    happen = Happenings(moved, nudge, takeback, objects)
 
     width, height = size
     reader = None
@@ -660,6 +695,7 @@ def watch_eval(
         arms=not no_arms,
         each_play=each_play,
         **({"dealt": dealt, "players": players} if dealt else {}),
+        **({"happen": happen} if happen.any() else {}),
     )
     if as_json:
         click.echo(json.dumps(report, indent=1))

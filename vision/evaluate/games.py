@@ -229,7 +229,8 @@ def follow_video(
         match, leader=video.record["hands"][0]["leader"], seating=video.sides if seating and video.sides else None
     )
     names: dict[str, int] = {}
-    reader = reader or OracleReader(video.truths, lambda name: names[name], misread, jitter, video.seed)
+    views: dict[str, int] = {}  # each frame's truth (`VideoFrame.truth`: its state's, or a happening's)
+    reader = reader or OracleReader(video.truths, lambda name: views[name], misread, jitter, video.seed)
     follower.carry_on = follower.ask_runs = not each_play
     follower.runs_first = False  # as `spinner watch --ask`: other questions are asked within a run
     watcher = Watcher(follower, reader, settle=settle, arms=arms)
@@ -287,6 +288,7 @@ def follow_video(
     for frame, ended in frames():
         if ended is None:
             names[frame.name] = frame.state
+            views[frame.name] = getattr(frame, "view", None) or frame.state
             outcome = watcher.step(frame.image, frame.name).outcome
         else:
             outcome = ended
@@ -576,7 +578,7 @@ def evaluate_videos(
         "seating_given": seating,
         "arms": arms,
         "each_play": each_play,
-        **video_options,
+        **{k: (v.to_json() if hasattr(v, "to_json") else v) for k, v in video_options.items()},
         **total,
         "scores_equal": sum(r.score_equal for r in reports),
         "reports": [r.to_json() for r in reports],

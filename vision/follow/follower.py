@@ -54,6 +54,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+import cv2
 import numpy as np
 
 from scorer.errors import RecordError
@@ -65,7 +66,16 @@ from scorer.moves import Move, WhoPlayed, legal_moves, who_played
 from scorer.tiles import FULL_SET, Tile
 from vision.follow.boneyard import BoneyardWatch
 from vision.follow.motion import Region
-from vision.follow.register import camera_motion, is_still, moved_reading, moved_tile
+from vision.follow.register import (
+    REFRAME_AGREEING,
+    REFRAME_SCALE,
+    REFRAME_SHARE,
+    REFRAME_TURN,
+    camera_motion,
+    is_still,
+    moved_reading,
+    moved_tile,
+)
 from vision.follow.seats import SIDES, ArmSighting, SeatKeeper, seat_of_play
 from vision.geometry import long_side, share_over
 from vision.geometry import short_side as box_short_side
@@ -101,6 +111,10 @@ OVER_SURELY = 0.4
 #: touching tiles lie over each other (and half OVER_LAYOUT more) is across tiles: seen from
 #: above, touching tiles' boxes barely overlap and a box slipped along a line overlaps by a quarter.
 VIEW_SLACK = 2.0
+#: a tile read in the place of another tile that is read nowhere now is that one taken back and
+#: another laid there only where each of its halves is read at least this sure: a half in doubt is
+#: the reader's flicker on the tile that lies there (`Follower._in_place_of_another`)
+SURE_HALF = 0.9
 #: A new tile farther than this many of its short sides from every layout tile and every other
 #: new tile touches nothing (a tile laid against another lies 1.5-2 short sides from its centre):
 #: beside a new tile that does touch the layout, it is a loose tile the reader had missed.
@@ -829,6 +843,12 @@ class Follower:
         #: faint new tiles of the frame being observed that fit no order with its sure ones
         #: (`_several`): they only lie there, and are not named as lying in the layout
         self.passed_over: list[TileReading] = []
+        #: the last look followed the phone re-framed (`_follow_camera`: more than a hand moves it
+        #: between two photos): a change with no new tile in it is the camera, not a play missed
+        self.reframed = False
+        #: where the photo before saw, in this photo's pixels, after the phone moved between the two
+        #: (`_follow_camera`); None where it held still or the motion is not known
+        self.seen_before: np.ndarray | None = None
         #: tiles a person confirmed a play past once (`Pending.aside`): the question asked which
         #: was played first, so they may have been laid after it, and are named again
         self.named: list[TileReading] = []
@@ -1213,10 +1233,20 @@ class Follower:
         )
 
     def confirm(self, events: Sequence[dict[str, Any]]) -> Outcome:
-        """A person settles the pending ask with the events that really happened (in order)."""
+        """A person settles the pending ask with the events that really happened (in order).
+
+        Answered, a question about a layout that left its places says the layout is as recorded:
+        its places are carried into the asked photo by the camera's motion however far the phone
+        turned or zoomed, else found there by their tiles (`_reseat`); one found nowhere is not
+        looked for where it was."""
         pending = self.pending
         if pending is None:
             raise ValueError("nothing is waiting to be confirmed")
+        reframed = pending.outcome.code == "layout_moved"
+        if reframed:
+            self.pending = None  # the asked photo is where the places go, not a photo to carry
+            self._follow_camera(pending.reading, REFRAME_TURN, REFRAME_SCALE)
+            self.pending = pending
         new = list(pending.outcome.new_tiles)
         applied, where, found = [], [], []
         seated: list[tuple[int, TileReading | None]] = []  # each play's seat and the tile it was read as
@@ -1266,6 +1296,8 @@ class Follower:
                 self.vouched.append(lying)
         self.leftover = [t for t in rest if not self._vouched(t)]
         self._accept(pending.reading)
+        if reframed:
+            self._reseat(pending.reading)
         if self.backs is not None and applied:  # the draws answered are spent: count on from this photo's boneyard
             self.backs = self.backs_last = _backs(pending.reading)
         return Outcome("play", "confirmed by a person", applied, where, frame=pending.reading.image, code="confirmed")
@@ -1501,6 +1533,16 @@ class Follower:
             ):
                 new.append(here[0])
         self.leftover = []
+        # a tile read where another lay, that other read nowhere now: the one was taken back and
+        # this one laid in its place (a misplay corrected). Where the one was a recorded play it
+        # is asked about below; else (a tile turned down, never a play) this one is new
+        replaced: list[tuple[Seen, TileReading]] = []
+        for t in self._in_place_of_another(reading, regions) if not again else []:
+            there = self._placed_at(t)
+            if there is not None:
+                replaced.append((there, t))
+            elif _alone(t, new) and not self._over_layout(t, reading):
+                new.append(t)
         if len(new) > 1:
             touching = [t for t in new if not self._loose(t, new)]
             new = touching or new
@@ -1525,6 +1567,34 @@ class Follower:
                     f"the layout's tiles left their places ({gone}): the camera moved, or tiles were moved or taken back",
                     code="layout_moved",
                     tiles=[str(t.tile) for t in missing],
+                ),
+                new,
+            )
+        if replaced:
+            took = ", ".join(str(there.reading.tile) for there, _ in replaced)
+            put = ", ".join(str(t.tile) for _, t in replaced)
+            return self._ask(
+                reading,
+                Reason(
+                    f"{took}, recorded, lies there no more and {put} lies in its place: taken back and "
+                    "another tile played instead? (put the record right on the pad)",
+                    code="replaced",
+                    tiles=[str(there.reading.tile) for there, _ in replaced],
+                    laid=[str(t.tile) for _, t in replaced],
+                ),
+                [t for _, t in replaced],
+            )
+        came = [t for t in new if not self._seen_before(t)]
+        if came:
+            # the phone moved and shows table the photo before did not: a tile lying there came
+            # into view (a tile lying about, a player's own), or was played there: a person says
+            names = ", ".join(str(t.tile) for t in came)
+            return self._ask(
+                reading,
+                Reason(
+                    f"{names} came into view as the camera moved: was it played?",
+                    code="into_view",
+                    tiles=[str(t.tile) for t in came],
                 ),
                 new,
             )
@@ -1561,7 +1631,15 @@ class Follower:
             # play, nor is a back more or less where nothing else is new (a miscount, `_drew`),
             # nor a change that took a back from where it lay
             recounted = recounted is not None and self.backs_last is not None and recounted != self.backs_last
-            counted = bool(current and not unseen_found and not first_look and not drew and not recounted and not taken)
+            counted = bool(
+                current
+                and not unseen_found
+                and not first_look
+                and not drew
+                and not recounted
+                and not taken
+                and not self.reframed
+            )
             if counted:
                 self.changes.append([])
             if drew or taken:
@@ -1605,18 +1683,53 @@ class Follower:
             else self._several(reading, new, layout, changes)
         )
 
-    def _follow_camera(self, reading: Reading) -> bool:
+    def _seen_before(self, tile: TileReading) -> bool:
+        """Whether the photo before saw where `tile` lies (its whole box), the phone having moved
+        between the two (`seen_before`); True where it did not move."""
+        if self.seen_before is None:
+            return True
+        outline = np.asarray(self.seen_before, np.float32)
+        return all(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in tile.corners)
+
+    def _reseat(self, reading: Reading) -> None:
+        """The layout's tiles not found where they were carried, found in `reading` by their tiles
+        (each read once there); one read nowhere is left unseen (`_find_unseen` looks for it
+        again), not looked for where it lay before the phone moved."""
+        placements = self.hand.layout.placements if self.match.current is not None else []
+        for k, seen in enumerate(self.placed):
+            if seen is None or k >= len(placements) or not _alone(seen.reading, reading.tiles):
+                continue
+            tile = placements[k].tile
+            found = [t for t in reading.tiles if t.tile is tile and t.confidence >= FAINT]
+            if len(found) != 1:
+                self.placed[k] = None
+                continue
+            inner = placements[k].inner
+            self.placed[k] = Seen(found[0], seen.inner if tile.is_double else int(found[0].halves[0].value != inner))
+
+    def _follow_camera(self, reading: Reading, most_turn: float | None = None, most_scale: float | None = None) -> bool:
         """Carry every place the follower knows (the layout as last seen, the reference photo's
         tiles, the tiles met and not played) into `reading`'s pixels, where the camera moved since
         (`register.camera_motion`, from the tiles read in both). False where the motion cannot be
         told: everything stays where it was."""
+        self.reframed = False
+        self.seen_before = None
         before = [s.reading for s in self.placed if s is not None]
         known = {t.tile for t in before}
         if self.reference is not None:
             before += [t for t in self.reference.tiles if t.tile not in known]
         if not before:
             return True
-        matrix = camera_motion(before, reading.tiles)
+        matrix = (
+            camera_motion(before, reading.tiles)
+            if most_turn is None or most_scale is None
+            else camera_motion(before, reading.tiles, most_turn, most_scale)
+        )
+        if matrix is None and most_turn is None:
+            # more than a hand moves the phone between two photos: a re-frame (put down, picked up
+            # again), followed where most of the tiles, and at least three, agree on it
+            matrix = camera_motion(before, reading.tiles, REFRAME_TURN, REFRAME_SCALE, REFRAME_AGREEING, REFRAME_SHARE)
+            self.reframed = matrix is not None and not is_still(matrix)
         if matrix is None:
             return False
         if is_still(matrix):
@@ -1625,6 +1738,8 @@ class Follower:
         def moved(tiles: Sequence[TileReading]) -> list[TileReading]:
             return [moved_tile(t, matrix) for t in tiles]
 
+        w, h = float(reading.width), float(reading.height)
+        self.seen_before = np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]) @ matrix[:, :2].T + matrix[:, 2]
         for seen in self.placed:
             if seen is not None:
                 seen.reading = moved_tile(seen.reading, matrix)
@@ -1640,6 +1755,37 @@ class Follower:
             pending.outcome = replace(pending.outcome, new_tiles=moved(pending.outcome.new_tiles))
             pending.aside = tuple(moved(pending.aside))
         return True
+
+    def _in_place_of_another(self, reading: Reading, regions: Sequence[Region] | None) -> list[TileReading]:
+        """Tiles read sure where the frame changed, where the last settled frame (or the layout as
+        last seen) had another tile that is read nowhere now, and not read anywhere then: one tile
+        taken back and another laid in its place (`compare` knows tiles by their places alone)."""
+        if self.reference is None:
+            return []
+        placements = self.hand.layout.placements if self.match.current is not None else []
+        # what lay there: each tile as read, and each layout tile as recorded too
+        before = [(t, {t.tile}) for t in self.reference.tiles]
+        before += [
+            (s.reading, {s.reading.tile, placements[k].tile} if k < len(placements) else {s.reading.tile})
+            for k, s in enumerate(self.placed)
+            if s is not None
+        ]
+        now = {t.tile for t in reading.tiles}
+        known = {tile for _, tiles in before for tile in tiles}
+        out = []
+        for t in reading.tiles:
+            if (
+                t.confidence < LIES_THERE
+                or t.unsure
+                or min(max(h.probabilities) for h in t.halves) < SURE_HALF
+                or t.tile in known
+                or not _in_regions(t.center, regions, short_side(t))
+            ):
+                continue
+            under = [tiles for b, tiles in before if not _alone(t, [b]) and b.confidence >= FAINT]
+            if under and all(not (tiles & now) for tiles in under):
+                out.append(t)
+        return out
 
     def _over_layout(self, tile: TileReading, reading: Reading) -> bool:
         """Whether `tile`'s box is the reader's box across a layout tile and its neighbour (`lies_across`)."""
@@ -1962,6 +2108,13 @@ class Follower:
                 out.append(([], candidate.move.seat, arms[k]))
             else:
                 answer, pick = self._pick_seat(hand, answer, arms[k], reading)
+                hidden = self._ends_out_of_sight(hand, reading) if pick is None or pick.seat != hand.turn else []
+                if hidden:
+                    # the seats skipped passed, or played where the camera does not see: a pass
+                    # is inferred only with every open end in sight; and a play whose seat is open
+                    # is not followed on as the turn seat's (the question kept asks who laid the
+                    # plays followed, and cannot bring back one laid out of sight)
+                    return out if k else self._who_played(reading, chosen, answer, hidden)
                 if pick is not None and self.seats.chance is not None:
                     likely[k] = (answer.seats, self.seats.chance)
                 # with a person to answer: where arms are seen, a play no arm settled is asked about
@@ -2176,9 +2329,30 @@ class Follower:
         seat that emptied it may have passed, and a later one played."""
         return self.backs_before is not None and now > 0 and self.backs_before - now == self.backs_taken == 1
 
-    def _who_played(self, reading: Reading, chosen: list[tuple[Candidate, TileReading]], answer: Any) -> Outcome:
+    def _ends_out_of_sight(self, hand: Hand, reading: Reading) -> list[str]:
+        """The open ends of `hand`'s layout whose tile `reading` does not show where it was last
+        seen (out of the picture, under a thing set down, or never seen): a play there is not seen."""
+        layout = hand.layout
+        hidden = []
+        for end in layout.open_ends():
+            k = end_tile(layout, end)
+            if k is None or k >= len(self.placed):
+                continue  # a tile of this look, before the one being seated: it is in sight
+            seen = self.placed[k]
+            if seen is None or _alone(seen.reading, list(reading.tiles)):
+                hidden.append(str(end))
+        return hidden
+
+    def _who_played(
+        self,
+        reading: Reading,
+        chosen: list[tuple[Candidate, TileReading]],
+        answer: Any,
+        hidden: Sequence[str] = (),
+    ) -> Outcome:
         """Ask who laid the first chosen tile: one candidate per seat the rules leave, the turn seat
-        first (the one implying no pass)."""
+        first (the one implying no pass). `hidden`: the open ends out of sight, where a seat
+        skipped may have played (said in the question)."""
         candidate, _ = chosen[0]
         tile = str(candidate.move.tile)
         seats = list(answer.seats)
@@ -2187,12 +2361,19 @@ class Follower:
             for s in seats
         ]
         draws = {str(c.seat): [list(d) for d in c.draws] for c in answer.candidates if c.draws}
+        unseen = (
+            f"; the {' and '.join(hidden)} end{'s are' if len(hidden) > 1 else ' is'} out of sight: a seat "
+            "skipped may have played there"
+            if hidden
+            else ""
+        )
         why = Reason(
-            f"who played {tile}: " + " or ".join(f"seat {s}" for s in seats) + "? (a pass shows in no photo)",
+            f"who played {tile}: " + " or ".join(f"seat {s}" for s in seats) + "? (a pass shows in no photo)" + unseen,
             code="who_played",
             tile=tile,
             seats=seats,
             **({"draws": draws} if draws else {}),
+            **({"unseen_ends": list(hidden)} if hidden else {}),
         )
         return self._ask(reading, why, [t for _, t in chosen], options)
 

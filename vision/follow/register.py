@@ -34,6 +34,15 @@ MOST_SCALE = 0.2
 #: motion: the reader's boxes shift that much from photo to photo, and the photo is compared as is
 STILL = 0.1
 STILL_PX = 1.5
+#: the most a phone re-framed turns the picture and changes its scale (`camera_motion`'s
+#: `most_turn`, `most_scale`), where a person has said the layout is as recorded
+REFRAME_TURN = 180.0
+REFRAME_SCALE = 0.6
+#: a re-frame is followed with no question where at least this many tiles read in both photos,
+#: and this share of them, agree with it (tiles are each read once in a set: three that agree
+#: on one motion are no chance)
+REFRAME_AGREEING = 3
+REFRAME_SHARE = 0.8
 #: with a single tile in both photos the motion rests on it alone: it must not have moved farther
 #: than this many of its long sides
 ONE_TILE_REACH = 1.0
@@ -59,10 +68,21 @@ def _points(tile: TileReading, other: TileReading) -> list[tuple[tuple[float, fl
     return pairs
 
 
-def camera_motion(before: Sequence[TileReading], after: Sequence[TileReading]) -> np.ndarray | None:
+def camera_motion(
+    before: Sequence[TileReading],
+    after: Sequence[TileReading],
+    most_turn: float = MOST_TURN,
+    most_scale: float = MOST_SCALE,
+    min_agreeing: int = 2,
+    min_share: float = 0.5,
+) -> np.ndarray | None:
     """The camera's motion from the photo `before`'s tiles were read in to `after`'s: a 2x3
     matrix taking `before`'s pixels to `after`'s (the identity where the camera held still);
-    None where the tiles read in both cannot say with confidence."""
+    None where the tiles read in both cannot say with confidence. `most_turn` and `most_scale`:
+    the most the motion may turn and scale (a phone put down and picked up again, where a person
+    said the layout is as recorded, turns and scales more than a hand between two photos).
+    `min_agreeing`, `min_share`: how many of the tiles read in both, and what share of them, must
+    agree with the motion (two and half, between two photos of a hand-held phone)."""
     mine = {t.tile: t for t in before if t.confidence >= SURE}
     counts: dict[object, int] = {}
     for t in after:
@@ -106,11 +126,11 @@ def camera_motion(before: Sequence[TileReading], after: Sequence[TileReading]) -
     if len(shared) == 1:
         if not fits.all():
             return None
-    elif len(agreeing) < 2 or 2 * len(agreeing) < len(shared):
+    elif len(agreeing) < min_agreeing or len(agreeing) < min_share * len(shared):
         return None
     scale = float(np.hypot(matrix[0, 0], matrix[1, 0]))
     turn = abs(float(np.degrees(np.arctan2(matrix[1, 0], matrix[0, 0]))))
-    if abs(scale - 1.0) > MOST_SCALE or turn > MOST_TURN:
+    if abs(scale - 1.0) > most_scale or turn > most_turn:
         return None
     centres = np.asarray([mine[t].center for t in shared], np.float32)
     shifts = np.linalg.norm(centres @ matrix[:, :2].T + matrix[:, 2] - centres, axis=1)

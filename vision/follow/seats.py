@@ -522,6 +522,8 @@ class SeatKeeper:
         recorded meanwhile, none: the arm that laid the next tile, reaching beside it, would
         name the next seat). For a tile first read now, an arm seen before the last look that
         found no new tile (`looked`) is no evidence."""
+        if not points:  # no tile (a question answered "nothing was played"): no arm laid one
+            return []
         limits = list(before) if before is not None else [None] * len(points)
         first = self.spent_count
         laid = [s for s in self.sightings if s.changed]

@@ -8,11 +8,12 @@ under it: the id buffer marks its pixels so those tile halves count as hidden.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
 
-from .scene import HandSpec
+from .scene import HandSpec, Prop
 from .tables import smooth_noise
 
 
@@ -162,3 +163,46 @@ def draw_hands(
         if cnts:
             outlines.append(max(cnts, key=cv2.contourArea)[:, 0, :].astype(np.float64) + [x0, y0])
     return outlines
+
+
+def prop_outline(prop: Prop, cam: Any) -> np.ndarray:
+    """A prop's outline on the table, in photo pixels (N, 2)."""
+    if prop.shape == "ellipse":
+        t = np.linspace(0, 2 * math.pi, 48, endpoint=False)
+        local = np.column_stack([np.cos(t) * prop.length / 2, np.sin(t) * prop.width / 2])
+    else:
+        a, b = prop.length / 2, prop.width / 2
+        local = np.array([[-a, -b], [a, -b], [a, b], [-a, b]], np.float64)
+    c, s = math.cos(prop.angle), math.sin(prop.angle)
+    world = local @ np.array([[c, s], [-s, c]]) + [prop.x, prop.y]
+    return np.asarray(cam.project(np.column_stack([world, np.full(len(world), prop.height * 0.1)])), np.float64)
+
+
+def draw_props(
+    img: np.ndarray, ids: np.ndarray, ident: int, props: list[Prop], cam: Any, light_dir: np.ndarray
+) -> None:
+    """Draw each prop flat over the photo with a soft shadow beside it; its pixels hide the tiles
+    under it (the id buffer marks them `ident`)."""
+    h, w = img.shape[:2]
+    tile_px = cam.tile_px()
+    for prop in props:
+        poly = prop_outline(prop, cam)
+        if not np.isfinite(poly).all():
+            continue
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(mask, [np.round(poly * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+        if not mask.any():
+            continue
+        shift = -light_dir[:2] / max(light_dir[2], 0.3) * tile_px * prop.height * 0.5
+        m = np.array([[1, 0, shift[0]], [0, 1, -shift[1]]], dtype=np.float32)
+        shadow = cv2.GaussianBlur(
+            cv2.warpAffine(mask, m, (w, h)).astype(np.float32) / 255, (0, 0), max(2.0, tile_px * 0.15)
+        )
+        shade = 1 - 0.45 * shadow
+        img[:] = np.clip(img.astype(np.float32) * shade[..., None], 0, 255).astype(np.uint8)
+        alpha = mask.astype(np.float32)[..., None] / 255
+        # a little shading across it, so that it is not one flat colour
+        yy = np.linspace(0.9, 1.1, h, dtype=np.float32)[:, None, None]
+        colour = np.clip(np.asarray(prop.colour, np.float32)[None, None, :] * yy, 0, 255)
+        img[:] = (img.astype(np.float32) * (1 - alpha) + colour * alpha).astype(np.uint8)
+        ids[mask > 127] = ident

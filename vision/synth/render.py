@@ -17,7 +17,7 @@ import numpy as np
 
 from .camera import Camera
 from .geometry import Pose, rounded_rect
-from .hands import draw_hands
+from .hands import draw_hands, draw_props
 from .photo import apply_light, finish_photo
 from .printed import Printed, draw_board, draw_cards, texture_quad
 from .scene import Body, Scene
@@ -231,6 +231,8 @@ def render_scene(scene: Scene, camera: Camera | None = None, hands: bool = True,
             np.random.default_rng(body.seed),
         )
 
+    if scene.props:
+        draw_props(img, ids, HAND_ID, scene.props, cam, ldir)
     hand_polys: list[np.ndarray] = []
     if hands and scene.hands:
         hand_polys = draw_hands(img, ids, HAND_ID, scene.hands, cam.tile_px(), ldir)

@@ -88,6 +88,21 @@ class HandSpec:
     seed: int
 
 
+@dataclass(frozen=True, slots=True)
+class Prop:
+    """A thing set down on the table that is no tile (a cup, a phone, a score sheet): a flat
+    ellipse or rectangle on the table top (world units), drawn over the tiles it lies on."""
+
+    shape: str  # "ellipse" or "rect"
+    x: float
+    y: float
+    length: float  # world units along `angle` (a tile is 2 long)
+    width: float
+    angle: float  # radians
+    colour: tuple[int, int, int]  # BGR
+    height: float = 0.5  # world units: how far its shadow falls
+
+
 @dataclass(slots=True)
 class Scene:
     width: int
@@ -105,6 +120,8 @@ class Scene:
     seed: int = 0  # table texture and printed pictures
     sets: int = 1  # tile sets in use (two sets allow the densest tables)
     packed: bool = False  # tiles packed in a grid instead of a layout
+    #: things set down on the table that are no tiles (films with happenings only)
+    props: list[Prop] = field(default_factory=list)
 
 
 def _cross2(a: np.ndarray, b: np.ndarray) -> float:

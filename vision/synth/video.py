@@ -43,10 +43,11 @@ from vision.read.reading import HalfReading, Ignored, Reading, TileReading
 from .dataset import GENERATOR
 from .game import DealtGame, dealt_game, film_variant
 from .geometry import Footprints, Pose, transform_pose
+from .happen import Happenings
 from .labels import build_truth
 from .layouts import layout_prefix
 from .render import render_scene
-from .scene import Body, HandSpec, Scene, with_layout_prefix
+from .scene import Body, HandSpec, Prop, Scene, with_layout_prefix
 from .sequence import _frame_layout, _scene_with_layout
 
 #: the variant a layout's kind is played as (both let any tile lead, so seat 0 may lead anything)
@@ -65,6 +66,14 @@ class VideoFrame:
     seat: int | None = None
     #: dealt films: the true event the frame belongs to (None before the first, and in the older films)
     event: int | None = None
+    #: films with happenings: the key of the frame's truth in `GameVideo.truths` where it is not
+    #: `state`'s (a tile laid and taken back, a tile nudged, the phone moved, a thing set down)
+    view: int | None = None
+
+    @property
+    def truth(self) -> int:
+        """The key of this frame's truth in `GameVideo.truths`."""
+        return self.state if self.view is None else self.view
 
 
 @dataclass
@@ -87,6 +96,8 @@ class GameVideo:
     truths: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: a dealt film's game (passes, draws, seating); None for the older films
     game: DealtGame | None = None
+    #: what else happens at the table (`Happenings`); None: nothing, frame for frame as before
+    happen: Happenings | None = None
 
     @property
     def sides(self) -> tuple[int, ...] | None:
@@ -110,11 +121,21 @@ class GameVideo:
 
         cam = self.scene.camera
         players = len(self.record["players"])
+        happen = self._begin()
         for state in range(self.plays + 1):
             gain = 1.0 + self.light_drift * math.sin(phase + 0.7 * state)
             if self.shake and state:
                 d = rng.normal(0, self.shake, 3)
-                cam = self.scene.camera.shaken(float(d[0]), float(d[1]), float(d[2]) * 0.01)
+                cam = self._cam.shaken(float(d[0]), float(d[1]), float(d[2]) * 0.01)
+            elif self._cam is not self.scene.camera:
+                cam = self._cam
+            if happen is not None and state:
+                seat = (state - 1) % players
+                before = self._state(state - 1, cam)
+                for image, arm, view in happen.taken_back(self, before, cam, gain, state - 1, seat):
+                    yield VideoFrame(noisy(image), f"{index:06d}", state - 1, arm, view=view)
+                    index += 1
+                happen.on_move(self)
             scene = self._state(state, cam)
             if state:
                 seat = (state - 1) % players
@@ -146,6 +167,12 @@ class GameVideo:
                 for _ in range(self.still_frames):
                     yield VideoFrame(noisy(still), f"{index:06d}", state, False)
                     index += 1
+            if happen is not None and state < self.plays:
+                for image, arm, view in happen.between(
+                    self, lambda c, s=state: self._state(s, c), cam, gain, players, upcoming=state
+                ):
+                    yield VideoFrame(noisy(image), f"{index:06d}", state, arm, view=view)
+                    index += 1
 
     def _dealt_frames(self, game: DealtGame) -> Iterator[VideoFrame]:
         """The frames of a dealt film: event by event, an arm from the seat's own side for each play
@@ -166,6 +193,7 @@ class GameVideo:
         moves = 0  # plays and draws shown: the light drifts from one to the next
         steps: list[tuple[int | None, dict[str, Any] | None]] = [(None, None)]
         steps += list(enumerate(game.events))
+        happen = self._begin()
         for k, event in steps:
             if event is not None and event["type"] == "pass":
                 continue  # a pass shows nothing
@@ -174,7 +202,19 @@ class GameVideo:
                 moves += 1
                 if self.shake:
                     d = rng.normal(0, self.shake, 3)
-                    cam = self.scene.camera.shaken(float(d[0]), float(d[1]), float(d[2]) * 0.01)
+                    cam = self._cam.shaken(float(d[0]), float(d[1]), float(d[2]) * 0.01)
+                elif self._cam is not self.scene.camera:
+                    cam = self._cam
+                if happen is not None:
+                    if event["type"] == "play" and state:
+                        before = self._dealt_state(state, drawn, boneyard, cam)
+                        gain = 1.0 + self.light_drift * math.sin(phase + 0.7 * moves)
+                        for image, arm, view in happen.taken_back(self, before, cam, gain, state, event["seat"]):
+                            yield VideoFrame(
+                                noisy(image), f"{index:06d}", state, arm, event["seat"] if arm else None, k, view
+                            )
+                            index += 1
+                    happen.on_move(self)
                 if event["type"] == "play":
                     state += 1
                 else:
@@ -222,6 +262,32 @@ class GameVideo:
                 for _ in range(self.still_frames):
                     yield VideoFrame(noisy(still), f"{index:06d}", state, False, None, k)
                     index += 1
+            if happen is not None and k is not None and k + 1 < len(game.events):
+                now = self._dealt_scene_of(state, drawn, boneyard)
+                for image, arm, view in happen.between(
+                    self, now, cam, gain, len(game.sides), game.sides, upcoming=state
+                ):
+                    yield VideoFrame(noisy(image), f"{index:06d}", state, arm, None, k, view)
+                    index += 1
+
+    def _dealt_scene_of(self, plays: int, drawn: int, boneyard: list[Body]) -> Any:
+        return lambda cam: self._dealt_state(plays, drawn, boneyard, cam)
+
+    def _begin(self) -> Any:
+        """Start the frames: the phone where the film frames the table, nothing nudged or set down;
+        the happenings' own play (None where the film has none)."""
+        self._cam = self.scene.camera
+        self._nudged: dict[int, Pose] = {}
+        self._props: list[tuple[Prop, int]] = []
+        #: what happened so far (`Happening.log`: each happening, in order)
+        self.happened: list[dict[str, Any]] = []
+        if self.happen is None or not self.happen.any():
+            return None
+        from .happen import Happening
+
+        happening = Happening(self.happen, np.random.default_rng(np.random.SeedSequence([self.seed, 41])))
+        happening.log = self.happened
+        return happening
 
     def _dealt_state(self, plays: int, drawn: int, boneyard: list[Body], cam: Any) -> Scene:
         taken = {id(b) for b in boneyard[len(boneyard) - drawn :]} if drawn else set()
@@ -235,6 +301,15 @@ class GameVideo:
         scene.laid = layout_prefix(self.scene.laid, state)
         scene.camera = cam
         scene.hands = []
+        nudged = getattr(self, "_nudged", None)
+        if nudged:
+            scene.bodies = [
+                replace(b, pose=nudged[b.placement]) if b.role == "layout" and b.placement in nudged else b
+                for b in scene.bodies
+            ]
+        props = getattr(self, "_props", None)
+        if props:
+            scene.props = [p for p, _ in props]
         return scene
 
     def _tile_pixel(self, scene: Scene, cam: Any, placement: int) -> tuple[float, float]:
@@ -301,12 +376,15 @@ def game_video(
     min_tiles: int = 4,
     max_plays: int | None = None,
     dealt: str | None = None,
+    happen: Happenings | None = None,
 ) -> GameVideo:
     """One synthetic game (rendered lazily as its frames are iterated) and its true record.
 
     `dealt`: a variant of `game.FILM_VARIANTS` (or "any": one drawn from the seed) to deal and play
     as a real table does, with passes, draws and each seat's arm from its own side; None: the older
-    films (the same frames as before for a seed)."""
+    films (the same frames as before for a seed). `happen`: what else happens at the table
+    (`happen.Happenings`: the phone moved, a tile nudged or laid and taken back, a thing set
+    down); None or all off: the same frames as without it."""
     scene = _scene_with_layout(seed, 0, width, height, min_tiles)
     assert scene.laid is not None
     # The game videos keep a neutral tone curve and unruled boards (as they were rendered before
@@ -314,7 +392,7 @@ def game_video(
     board = replace(scene.board, cells=None, ink=None) if scene.board is not None else None
     scene = replace(scene, finish=replace(scene.finish, contrast=1.0), board=board)
     if dealt is not None:
-        return _dealt_video(
+        film = _dealt_video(
             scene,
             seed,
             dealt,
@@ -329,6 +407,8 @@ def game_video(
             noise,
             max_plays,
         )
+        film.happen = happen
+        return film
     scene = replace(scene, hands=[], camera=_frame_layout(scene))
     laid = scene.laid
     assert laid is not None
@@ -337,7 +417,19 @@ def game_video(
         placements = placements[:max_plays]
     record, plays = true_record(placements, laid.variant, players)
     return GameVideo(
-        scene, record, plays, width, height, still_frames, arm_frames, idle_passes, light_drift, shake, noise, seed
+        scene,
+        record,
+        plays,
+        width,
+        height,
+        still_frames,
+        arm_frames,
+        idle_passes,
+        light_drift,
+        shake,
+        noise,
+        seed,
+        happen=happen,
     )
 
 
@@ -545,14 +637,14 @@ class OracleReader:
         """For a folder written by `write_video`: frames by file name, or by index in a video."""
         folder = Path(folder)
         frames = json.loads((folder / "frames.json").read_text())
-        by_name = {f["frame"]: f["state"] for f in frames}
+        by_name = {f["frame"]: f.get("view", f["state"]) for f in frames}
         truths = {int(p.stem.split("-")[1]): json.loads(p.read_text()) for p in (folder / "truth").glob("state-*.json")}
 
         def state_of(name: str) -> int:
             if name in by_name:
                 return by_name[name]
             digits = name.rsplit("-", 1)[-1]
-            return frames[int(digits)]["state"]
+            return frames[int(digits)].get("view", frames[int(digits)]["state"])
 
         return cls(truths, state_of)
 
@@ -582,6 +674,8 @@ def write_video(
             entry["seat"] = frame.seat  # whose arm (dealt films: the truth of who played or drew)
         if frame.event is not None:
             entry["event"] = frame.event
+        if frame.view is not None:
+            entry["view"] = frame.view  # its truth is truth/state-VIEW.json (a happening's table)
         listing.append(entry)
         if y4m:
             if y4m_writer is None:

@@ -631,6 +631,10 @@ ES: dict[str, str | tuple[str, str]] = {
     ),
     "the table has not changed": "la mesa no ha cambiado",
     "the table is cleared, but the next hand cannot start: %(why)s": "la mesa está recogida, pero la siguiente mano no puede empezar: %(why)s",
+    "%(tiles)s, recorded, is no longer there and %(laid)s lies in its place: was it taken back and another tile played? Put the record right on the pad": (
+        "la %(tiles)s, anotada, ya no está y en su sitio está la %(laid)s: ¿se retiró y se jugó otra ficha? Corrige el registro en el anotador"
+    ),
+    "%(tiles)s came into view as the camera moved: was it played?": "la %(tiles)s entró en la imagen al moverse la cámara: ¿se jugó?",
     "the table is cleared: hand %(hand)s starts": "la mesa está recogida: empieza la mano %(hand)s",
     "the table is moving: waiting for it to settle": "la mesa se está moviendo: esperando a que se quede quieta",
     "the tiles on the table left their places (%(tiles)s): the camera moved, or tiles were moved or taken back": "las fichas de la mesa dejaron su sitio (%(tiles)s): se movió la cámara, o se movieron o retiraron fichas",
