@@ -499,6 +499,28 @@ def test_a_tile_that_came_into_view_as_the_phone_moved_is_not_played_unasked():
     assert follower.match.current.events == 0  # no lead recorded unasked
 
 
+def test_a_play_against_the_layout_framed_anew_past_the_last_photos_edge_is_followed():
+    """A player's photos, each from the hand: the line has grown to the last photo's right edge,
+    the next tile is laid past it, and the player steps back for the next photo. The new tile lies
+    where the photo before did not see, but against the layout's open end: a play the new photo
+    framed, followed as any other (a tile that came into view lying loose is asked about:
+    `test_a_tile_that_came_into_view_as_the_phone_moved_is_not_played_unasked`)."""
+    follower = _follower()
+    follower.observe(_reading())
+    lead, five_one, three_six = _tile(3, 5, 520, 200), _tile(5, 1, 580, 200), _tile(6, 3, 460, 200)
+    follower.observe(_reading(lead))
+    follower.observe(_reading(lead, five_one))
+    follower.observe(_reading(lead, five_one, three_six))
+    past_the_edge = _tile(1, 2, 640, 200)  # half of it beyond the photo before's right edge
+
+    def stepped_back(tile):  # type: ignore[no-untyped-def]
+        return _phone_moved(tile, -200, 30, 8.0, scale=0.9)
+
+    outcome = follower.observe(_reading(*[stepped_back(t) for t in (lead, five_one, three_six, past_the_edge)]))
+    assert outcome.kind == "play", outcome.reason
+    assert outcome.events == [{"type": "play", "seat": 3, "tile": "1-2", "end": "east"}]
+
+
 def test_a_change_left_unsettled_when_the_photos_end_is_asked_about():
     """The last photo changed the table and nothing new was read in it: when the photos end, that
     is a question kept under `pending` (`spinner watch` exits 2), never a play dropped unsaid."""

@@ -1584,10 +1584,13 @@ class Follower:
                 ),
                 [t for _, t in replaced],
             )
-        came = [t for t in new if not self._seen_before(t)]
+        # the phone moved and shows table the photo before did not: a tile lying there came into
+        # view (a tile lying about, a player's own), or was played there: a person says. Only
+        # where nothing ties it to the layout: as the lead, or lying loose. A tile against the
+        # layout is a play the next photo framed, as a line grows past the last photo's edge
+        laid = any(s is not None for s in self.placed)
+        came = [t for t in new if not self._seen_before(t) and (not laid or self._loose(t, new))]
         if came:
-            # the phone moved and shows table the photo before did not: a tile lying there came
-            # into view (a tile lying about, a player's own), or was played there: a person says
             names = ", ".join(str(t.tile) for t in came)
             return self._ask(
                 reading,
